@@ -1,0 +1,16 @@
+"""tabletop-rl: multi-agent environments for Ataxx, TwixT, Tantrix and Smartrix.
+
+>>> import envs
+>>> env = envs.make("ataxx_v0")
+>>> envs.ENV_IDS
+('ataxx_v0',)
+
+Environments follow PettingZoo's AEC API; each game also has a pure rules core
+(``envs.ataxx.AtaxxState``) usable without any RL library.
+"""
+
+from envs.core.state import IllegalActionError, InvalidPositionError, ParameterError
+from envs.registry import ENV_IDS, make, make_raw
+
+__version__ = "0.1.0"
+__all__ = ["ENV_IDS", "make", "make_raw", "IllegalActionError", "InvalidPositionError", "ParameterError", "__version__"]

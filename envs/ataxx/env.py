@@ -1,0 +1,99 @@
+"""Ataxx PettingZoo environment (``ataxx_v0``).
+
+| | |
+|---|---|
+| Import | ``from envs import ataxx_v0`` or ``envs.make("ataxx_v0")`` |
+| Agents | ``player_0`` (x, moves first), ``player_1`` (o) |
+| Action space | ``Discrete(834)``: 0-48 clone to a square, 49-832 jump (16 planes x 49 destinations), 833 pass |
+| Observation | ``Box(0, 1, (7, 7, 5), float32)`` + ``action_mask`` ``Box(0, 1, (834,), int8)`` |
+| Rewards | +1 win, -1 loss, 0 draw, at the end only |
+
+Observation planes (row 0 = rank 7, column 0 = file a, as the board is printed), from the point
+of view of the observing agent:
+
+0. the agent's own stones; 1. the opponent's stones; 2. blocked squares (gaps); 3. empty squares;
+4. the halfmove clock divided by 100 (the same value on every square; ``min(clock, 100) / 100``).
+
+Action encoding: see :mod:`envs.ataxx.state` (square index ``rank * 7 + file``, ``a1`` = 0;
+jump ``k`` arriving on ``d`` from ``d - JUMP_OFFSETS[k]`` is ``49 * (1 + k) + d``).
+
+Constructor arguments: ``fen`` (start position, default the standard start), ``halfmove_clock``
+(default ``True``: 100 plies without a clone is a draw), ``max_steps`` (truncation, default
+``None``), ``render_mode``.
+
+Version history: v0 — first release.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+
+from envs.ataxx.state import CLOCK_LIMIT, NUM_ACTIONS, SIZE, AtaxxState, FULL
+from envs.core.aec import TabletopAECEnv, wrap_classic
+from envs.core.render import board_picture
+
+__all__ = ["raw_env", "env"]
+
+_PLANES = 5
+_ROW_ORDER = np.arange(SIZE * SIZE).reshape(SIZE, SIZE)[::-1].ravel()  # rank 7 first
+
+
+class raw_env(TabletopAECEnv):
+    """Ataxx without PettingZoo's wrappers: illegal actions raise ``IllegalActionError``.
+
+    Args:
+        fen: starting position (FEN or ``"startpos"``); validated here.
+        halfmove_clock: enable the 100-ply draw rule (``rules/ataxx.md``).
+        max_steps: truncate after this many plies (``None``: no limit).
+        render_mode: ``None``, ``"ansi"``, ``"rgb_array"`` or ``"human"``.
+
+    Raises:
+        InvalidPositionError: malformed ``fen``. ParameterError: other bad arguments.
+    """
+
+    metadata = {
+        "name": "ataxx_v0",
+        "render_modes": ["ansi", "rgb_array", "human"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(self, fen: str | None = None, halfmove_clock: bool = True, max_steps: int | None = None,
+                 render_mode: str | None = None):
+        self.num_players = 2
+        self.num_actions = NUM_ACTIONS
+        # Validate now so that a bad argument fails at construction, not at reset().
+        self._start = AtaxxState(fen, halfmove_clock=halfmove_clock)
+        super().__init__(render_mode=render_mode, max_steps=max_steps)
+
+    def _new_state(self, rng: np.random.Generator) -> AtaxxState:
+        return self._start.clone()
+
+    def _observation_box(self) -> spaces.Box:
+        return spaces.Box(0.0, 1.0, shape=(SIZE, SIZE, _PLANES), dtype=np.float32)
+
+    def _observe(self, player: int) -> np.ndarray:
+        x, o, gaps = self.state.bitboards()
+        own, opp = (x, o) if player == 0 else (o, x)
+        empty = FULL & ~(x | o | gaps)
+        big = own | (opp << 49) | (gaps << 98) | (empty << 147)
+        bits = np.unpackbits(np.frombuffer(big.to_bytes(25, "little"), dtype=np.uint8), bitorder="little")
+        planes = bits[: 4 * 49].reshape(4, 49)[:, _ROW_ORDER].astype(np.float32)
+        out = np.empty((SIZE, SIZE, _PLANES), dtype=np.float32)
+        out[:, :, :4] = planes.reshape(4, SIZE, SIZE).transpose(1, 2, 0)
+        out[:, :, 4] = min(self.state.clock, CLOCK_LIMIT) / CLOCK_LIMIT
+        return out
+
+    def _render_ansi(self) -> str:
+        return str(self.state)
+
+    def _render_rgb(self) -> np.ndarray:
+        s = self.state
+        caption = str(s).splitlines()[-1]
+        return board_picture(s.board_array(), caption=caption)
+
+
+def env(**kwargs):
+    """Ataxx wrapped as PettingZoo Classic environments are (illegal action: -1 and episode end)."""
+    return wrap_classic(raw_env(**kwargs))

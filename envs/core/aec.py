@@ -1,0 +1,248 @@
+"""Generic PettingZoo ``AECEnv`` adapter over a rules state (:class:`envs.core.state.GameState`).
+
+Each game subclasses :class:`TabletopAECEnv` and supplies only what differs between games: how
+to build the state from the constructor arguments and a random generator, the observation space
+and encoding, and rendering. Everything else follows ``DESIGN.md``:
+
+* agents ``player_0 .. player_{n-1}``; any number of players; the same agent may act several
+  times in a row (``agent_selection`` always follows ``state.current_player``);
+* observations are dicts ``{"observation": ..., "action_mask": int8 (num_actions,)}``; the mask is
+  all zeros for an agent that is not to move, and mirrored in ``infos[agent]["action_mask"]``;
+* rewards only at the end (the state's ``returns()``), accumulated as PettingZoo expects, so
+  ``last()`` gives each agent its own final reward; rule draws are terminations, the optional
+  ``max_steps`` limit is a truncation;
+* ``reset(seed=...)`` seeds every source of chance; ``copy.deepcopy`` and ``pickle`` work mid-game;
+* an illegal action raises :class:`~envs.core.state.IllegalActionError` (a ``ValueError``) naming
+  the action and the reason, and leaves the environment unchanged. ``env()`` wrappers instead
+  follow PettingZoo Classic (``TerminateIllegalWrapper``: the offender gets -1, the episode ends).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from envs.core.state import GameState, ParameterError
+
+__all__ = ["TabletopAECEnv", "wrap_classic"]
+
+
+class TabletopAECEnv(AECEnv):
+    """Base class of every environment in this library.
+
+    Subclasses must set ``metadata["name"]`` and implement :meth:`_new_state`,
+    :meth:`_observation_box`, :meth:`_observe`, :meth:`_render_ansi` and :meth:`_render_rgb`.
+    They must set ``self.num_players`` and ``self.num_actions`` before calling
+    ``super().__init__``.
+
+    Args:
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns a string), ``"rgb_array"``
+            (``render()`` returns ``uint8 (H, W, 3)``) or ``"human"`` (shows the picture in a
+            matplotlib window when an interactive backend is available, otherwise prints the text
+            board to stdout; returns ``None``).
+        max_steps: optional episode limit in plies (actions by any agent); reaching it truncates
+            the episode for every agent with reward 0. ``None`` (default) for no limit.
+
+    Raises:
+        ParameterError: an argument outside its domain.
+    """
+
+    metadata = {
+        "name": "tabletop",
+        "render_modes": ["ansi", "rgb_array", "human"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    num_players: int
+    num_actions: int
+
+    def __init__(self, render_mode: str | None = None, max_steps: int | None = None):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ParameterError(
+                f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}"
+            )
+        if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1):
+            raise ParameterError(f"max_steps must be None or a positive integer, got {max_steps!r}")
+        self.render_mode = render_mode
+        self.max_steps = max_steps
+        self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
+        self._agent_index = {a: i for i, a in enumerate(self.possible_agents)}
+        self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": self._observation_box(),
+                    "action_mask": spaces.Box(0, 1, shape=(self.num_actions,), dtype=np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self._zero_mask = np.zeros(self.num_actions, dtype=np.int8)
+        self._np_random, self._np_random_seed = None, None
+        self.state: GameState | None = None
+        self._figure = None
+
+    # ------------------------------------------------------------------ hooks
+    def _new_state(self, rng: np.random.Generator) -> GameState:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _observation_box(self) -> spaces.Box:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _observe(self, player: int) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _render_ansi(self) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _render_rgb(self) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ spaces
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ API
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None or self._np_random is None:
+            self._np_random, self._np_random_seed = seeding.np_random(seed)
+        self.state = self._new_state(self._np_random)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.num_steps = 0
+        self._skip_agent_selection = None
+        self._after_change()
+        if self.state.is_terminal():  # a position loaded already finished
+            self._finish()
+
+    def _after_change(self) -> None:
+        """Recompute the mask and ``agent_selection`` after the state changed."""
+        player = self.state.current_player
+        if player >= 0:
+            self.agent_selection = self.possible_agents[player]
+            self._mask = self.state.legal_action_mask()
+        else:
+            self._mask = self._zero_mask
+        for a in self.agents:
+            self.infos[a]["action_mask"] = self._mask if a == self.agent_selection else self._zero_mask
+
+    def _finish(self) -> None:
+        returns = self.state.returns()
+        for a in self.agents:
+            self.rewards[a] = float(returns[self._agent_index[a]])
+            self.terminations[a] = True
+            self.infos[a]["action_mask"] = self._zero_mask
+        self._mask = self._zero_mask
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if agent not in self._agent_index:
+            raise KeyError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
+        player = self._agent_index[agent]
+        mask = self._mask if agent == self.agent_selection and agent in self.agents else self._zero_mask
+        return {"observation": self._observe(player), "action_mask": mask}
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            return self._was_dead_step(action)
+        self.state.apply(action)  # raises IllegalActionError, state unchanged
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        self.num_steps += 1
+        if self.state.is_terminal():
+            self._finish()
+        else:
+            self._after_change()
+            if self.max_steps is not None and self.num_steps >= self.max_steps:
+                for a in self.agents:
+                    self.truncations[a] = True
+                    self.infos[a]["action_mask"] = self._zero_mask
+                self._mask = self._zero_mask
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    # ------------------------------------------------------------------ helpers
+    def action_to_string(self, action: int) -> str:
+        """The action in the game's notation (for the current state)."""
+        return self.state.action_to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        return self.state.string_to_action(text)
+
+    def render(self):
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode=... to the constructor")
+            return None
+        if self.state is None:
+            raise RuntimeError("call reset() before render()")
+        if self.render_mode == "ansi":
+            return self._render_ansi()
+        if self.render_mode == "rgb_array":
+            return self._render_rgb()
+        self._render_human()
+        return None
+
+    def _render_human(self) -> None:
+        try:
+            import matplotlib
+        except ImportError:  # pragma: no cover - matplotlib is optional
+            matplotlib = None
+        interactive = matplotlib is not None and matplotlib.get_backend().lower() not in (
+            "agg",
+            "pdf",
+            "ps",
+            "svg",
+            "cairo",
+            "pgf",
+            "template",
+        )
+        if not interactive:
+            print(self._render_ansi(), file=sys.stdout, flush=True)
+            return
+        import matplotlib.pyplot as plt
+
+        if self._figure is None:
+            self._figure = plt.figure(self.metadata["name"])
+        self._figure.clf()
+        ax = self._figure.add_subplot(111)
+        ax.imshow(self._render_rgb())
+        ax.axis("off")
+        plt.pause(1.0 / self.metadata["render_fps"])
+
+    def close(self) -> None:
+        if self._figure is not None:
+            import matplotlib.pyplot as plt
+
+            plt.close(self._figure)
+            self._figure = None
+
+    def __getstate__(self):
+        d = self.__dict__.copy()
+        d["_figure"] = None
+        return d
+
+
+def wrap_classic(raw: AECEnv) -> AECEnv:
+    """PettingZoo Classic's standard wrappers: TerminateIllegal(-1), AssertOutOfBounds, OrderEnforcing."""
+    env = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    env = wrappers.OrderEnforcingWrapper(env)
+    return env
