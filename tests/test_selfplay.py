@@ -1,0 +1,95 @@
+"""Self-play plumbing: seats, opponents and terminal rewards reaching the right transitions."""
+
+import numpy as np
+import pytest
+
+from envs.ataxx import AtaxxState
+from training.agents import Agent
+from training.selfplay import OpponentPool, SelfPlayEnv
+
+# o on a1 walled in by gaps (no clone or jump ever), x free on g7: o must pass every turn while
+# x fills the board, then x wins on count.
+WALLED_O = "6x/7/7/7/---4/---4/o--4 x 0 1"
+# x on a1 can clone to b1 and capture every o stone at once.
+X_WINS_NOW = "7/7/7/7/7/oo5/x1o4 x 0 1"
+
+
+class FirstLegal(Agent):
+    name = "first-legal"
+
+    def act(self, state, obs):
+        return int(np.flatnonzero(obs["action_mask"])[0])
+
+
+def pool_of(agent):
+    pool = OpponentPool(baselines=(), baseline_prob=0.0, latest_prob=0.0)
+    pool.baselines.append(agent)
+    pool.baseline_prob = 1.0
+    return pool
+
+
+def test_loser_gets_minus_one_on_its_last_transition_when_opponent_ends_game():
+    env = SelfPlayEnv("ataxx_v0", pool_of(FirstLegal()), env_kwargs={"fen": WALLED_O}, seat=1)
+    obs, info = env.reset(seed=3)
+    assert info["seat"] == 1 and info["opponents"] == {0: "first-legal"}
+    assert obs.shape == (7, 7, 5)
+    rewards, steps = [], 0
+    while True:
+        mask = env.action_masks()
+        assert mask.dtype == bool and mask.sum() == 1 and mask[833]  # forced pass only
+        obs, r, term, trunc, info = env.step(833)
+        rewards.append(r)
+        steps += 1
+        if term or trunc:
+            break
+    assert term and not trunc
+    assert rewards[-1] == -1.0 and all(r == 0.0 for r in rewards[:-1])
+    assert info["returns"] == [1.0, -1.0]
+    # 39 empty squares (49 - 2 stones - 8 gaps): x fills them with 39 clones (its first legal
+    # action is always a clone); o passed after each of the first 38.
+    assert steps == 38 and info["plies"] == 77
+
+
+def test_winner_gets_plus_one_on_its_own_final_move():
+    env = SelfPlayEnv("ataxx_v0", pool_of(FirstLegal()), env_kwargs={"fen": X_WINS_NOW}, seat=0)
+    env.reset(seed=0)
+    action = AtaxxState.string_to_action("b1")
+    assert env.action_masks()[action]
+    _, r, term, trunc, info = env.step(action)
+    assert (r, term, trunc) == (1.0, True, False)
+    assert info["returns"] == [1.0, -1.0]
+
+
+def test_seats_are_drawn_at_random_and_opponents_move_first_when_learner_is_second():
+    env = SelfPlayEnv("ataxx_v0", pool_of(FirstLegal()))
+    seats = set()
+    for s in range(20):
+        _, info = env.reset(seed=s)
+        seats.add(info["seat"])
+        if info["seat"] == 1:
+            # The opponent (x) already played its move: o is to move with x having 3 stones.
+            assert env.raw.state.turn == 1 and env.raw.state.stone_counts() == (3, 2)
+    assert seats == {0, 1}
+
+
+def test_truncation_gives_zero_reward():
+    env = SelfPlayEnv("ataxx_v0", pool_of(FirstLegal()), env_kwargs={"fen": WALLED_O}, seat=1, max_steps=10)
+    env.reset(seed=0)
+    for _ in range(5):
+        _, r, term, trunc, _ = env.step(833)
+    assert (r, term, trunc) == (0.0, False, True)
+
+
+def test_pool_probabilities_and_errors():
+    pool = OpponentPool(baselines=("random", "greedy"), baseline_prob=0.5, latest_prob=0.0, seed=0)
+    rng = np.random.default_rng(0)
+    names = [pool.sample(rng).name for _ in range(200)]
+    assert set(names) == {"random", "greedy"}  # no snapshot yet: baselines take everything
+    with pytest.raises(ValueError, match="baseline_prob"):
+        OpponentPool(baseline_prob=1.5)
+    with pytest.raises(ValueError, match="<= 1"):
+        OpponentPool(baseline_prob=0.7, latest_prob=0.7)
+    with pytest.raises(ValueError, match="unknown agent spec"):
+        OpponentPool(baselines=("nobody",))
+    with pytest.raises(ValueError, match="seat"):
+        SelfPlayEnv("ataxx_v0", pool, seat=2)

@@ -1,0 +1,191 @@
+"""Self-play: a single-agent Gymnasium view of any multi-agent game, and the opponent pool.
+
+:class:`SelfPlayEnv` puts the learner in one seat of a game (drawn at random every episode) and
+fills every other seat with an opponent drawn from an :class:`OpponentPool` (the learner's own
+past snapshots, its current policy, and baseline agents). The opponents' moves are played inside
+``step()``, so from the learner's side the game is an ordinary single-agent episode.
+
+Rewards: the episode's only reward is the learner seat's own final return, delivered on the
+learner's *last* transition — also when the game ends on an opponent's move (the seat that did
+not make the last move still receives its -1 / +1). This is the point where naive AEC-to-SB3
+adapters go wrong: they credit the terminal reward only to the agent that moved last.
+
+Nothing here assumes two players or alternating turns: the learner may act several times in a
+row, and any number of seats is filled from the pool.
+"""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+
+from envs.registry import make_raw
+from training.agents import Agent, PolicyAgent, make_agent
+
+__all__ = ["OpponentPool", "SelfPlayEnv", "clone_policy"]
+
+
+def clone_policy(policy):
+    """A frozen copy of an SB3 policy (same class and weights, in eval mode, no optimizer state)."""
+    new = policy.__class__(**policy._get_constructor_parameters())
+    new.load_state_dict(policy.state_dict())
+    new.set_training_mode(False)
+    return new
+
+
+class OpponentPool:
+    """Where the non-learning seats get their players from.
+
+    Each draw returns one :class:`~training.agents.Agent`:
+
+    * with probability ``latest_prob`` the learner's current policy (sampling, not argmax);
+    * with probability ``baseline_prob`` one of the baseline agents (e.g. ``random``, ``greedy``);
+    * otherwise one of the stored snapshots (the most recent ``max_snapshots``), uniformly.
+
+    Before the first snapshot exists its share goes to the baselines and the current policy in
+    proportion to their probabilities.
+
+    Args:
+        baselines: agent specs for :func:`training.agents.make_agent`.
+        baseline_prob, latest_prob: probabilities in [0, 1], summing to at most 1.
+        max_snapshots: how many past snapshots to keep (oldest dropped first).
+        seed: seeds the baseline agents.
+
+    Raises:
+        ValueError: bad probabilities or sizes, unknown baseline spec.
+    """
+
+    def __init__(self, baselines=("random", "greedy"), baseline_prob: float = 0.2, latest_prob: float = 0.3,
+                 max_snapshots: int = 10, seed: int | None = None):
+        for name, p in (("baseline_prob", baseline_prob), ("latest_prob", latest_prob)):
+            if not 0.0 <= p <= 1.0:
+                raise ValueError(f"{name} must be in [0, 1], got {p}")
+        if baseline_prob + latest_prob > 1.0 + 1e-9:
+            raise ValueError(f"baseline_prob + latest_prob must be <= 1, got {baseline_prob + latest_prob}")
+        if not isinstance(max_snapshots, int) or max_snapshots < 1:
+            raise ValueError(f"max_snapshots must be a positive integer, got {max_snapshots!r}")
+        self.baselines: list[Agent] = [make_agent(s, seed=None if seed is None else seed + i) for i, s in enumerate(baselines)]
+        if baseline_prob > 0 and not self.baselines:
+            raise ValueError("baseline_prob > 0 needs at least one baseline agent")
+        self.baseline_prob = baseline_prob
+        self.latest_prob = latest_prob
+        self.max_snapshots = max_snapshots
+        self.snapshots: list[PolicyAgent] = []
+        self.latest: PolicyAgent | None = None
+
+    def set_latest(self, policy) -> None:
+        """Use ``policy`` (the live learner policy, shared, not copied) as the 'latest' opponent."""
+        self.latest = PolicyAgent(policy, deterministic=False, name="latest")
+
+    def add_snapshot(self, policy, name: str) -> None:
+        """Store a frozen copy of ``policy`` under ``name``."""
+        self.snapshots.append(PolicyAgent(clone_policy(policy), deterministic=False, name=name))
+        del self.snapshots[: -self.max_snapshots]
+
+    def sample(self, rng: np.random.Generator) -> Agent:
+        """Draw one opponent (see the class docstring for the probabilities)."""
+        p_latest = self.latest_prob if self.latest is not None else 0.0
+        p_base = self.baseline_prob if self.baselines else 0.0
+        p_snap = (1.0 - self.latest_prob - self.baseline_prob) if self.snapshots else 0.0
+        total = p_latest + p_base + p_snap
+        if total <= 0:
+            if self.baselines:
+                p_base, total = 1.0, 1.0
+            elif self.latest is not None:
+                p_latest, total = 1.0, 1.0
+            else:
+                raise RuntimeError("the opponent pool is empty: no baseline, no snapshot and no current policy")
+        u = rng.random() * total
+        if u < p_latest:
+            return self.latest
+        if u < p_latest + p_base:
+            return self.baselines[int(rng.integers(len(self.baselines)))]
+        return self.snapshots[int(rng.integers(len(self.snapshots)))]
+
+    def names(self) -> list[str]:
+        return [a.name for a in self.baselines] + [a.name for a in self.snapshots] + (["latest"] if self.latest else [])
+
+
+class SelfPlayEnv(gym.Env):
+    """One seat of a multi-agent game as a single-agent ``gymnasium.Env``, for MaskablePPO.
+
+    Observation: the learner seat's ``observation`` (the array inside the env's dict
+    observation; its space is ``observation_space``). Action: ``Discrete(num_actions)``.
+    ``action_masks()`` returns the learner's legal-action mask as ``bool (num_actions,)`` — the
+    method sb3-contrib's MaskablePPO calls, also through vectorised environments.
+
+    Args:
+        env_id: an id from ``envs.ENV_IDS``.
+        pool: the :class:`OpponentPool` filling the other seats (shared by all copies of the env).
+        env_kwargs: constructor arguments of the environment.
+        max_steps: episode limit in plies of the whole game (truncation).
+        seat: fix the learner's seat (``None``: uniformly random each episode).
+
+    ``info`` carries ``seat`` and ``opponents`` (names) every step, and at the end of an episode
+    ``returns`` (every seat's final reward) and ``plies``.
+    """
+
+    metadata = {"render_modes": []}
+
+    def __init__(self, env_id: str, pool: OpponentPool, env_kwargs: dict | None = None, max_steps: int | None = None,
+                 seat: int | None = None):
+        super().__init__()
+        self.env_id = env_id
+        self.raw = make_raw(env_id, max_steps=max_steps, **(env_kwargs or {}))
+        first = self.raw.possible_agents[0]
+        self.observation_space = self.raw.observation_space(first)["observation"]
+        self.action_space = self.raw.action_space(first)
+        self.num_players = self.raw.num_players
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.num_players):
+            raise ValueError(f"seat must be None or an integer in [0, {self.num_players}), got {seat!r}")
+        self.fixed_seat = seat
+        self.pool = pool
+        self.seat = 0
+        self.learner = first
+        self.opponents: dict[int, Agent] = {}
+
+    def _done(self) -> bool:
+        return self.raw.terminations[self.learner] or self.raw.truncations[self.learner]
+
+    def _advance(self) -> None:
+        """Let the opponents move until it is the learner's turn or the game is over."""
+        raw = self.raw
+        while not self._done() and raw.agent_selection != self.learner:
+            agent_id = raw.agent_selection
+            player = raw.possible_agents.index(agent_id)
+            action = self.opponents[player].act(raw.state, raw.observe(agent_id))
+            raw.step(action)
+
+    def _info(self) -> dict:
+        info = {"seat": self.seat, "opponents": {p: a.name for p, a in self.opponents.items()}}
+        if self._done():
+            info["returns"] = [float(self.raw._cumulative_rewards[a]) for a in self.raw.possible_agents]
+            info["plies"] = self.raw.num_steps
+        return info
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        rng = self.np_random
+        # A game that ends before the learner's first move has nothing to learn from: deal again.
+        for _ in range(1000):
+            self.raw.reset(seed=int(rng.integers(2**31 - 1)))
+            self.seat = int(rng.integers(self.num_players)) if self.fixed_seat is None else self.fixed_seat
+            self.learner = self.raw.possible_agents[self.seat]
+            self.opponents = {p: self.pool.sample(rng) for p in range(self.num_players) if p != self.seat}
+            self._advance()
+            if not self._done():
+                return self.raw.observe(self.learner)["observation"], self._info()
+        raise RuntimeError(f"{self.env_id}: 1000 games in a row ended before the learner's first move")
+
+    def step(self, action):
+        self.raw.step(int(action))
+        self._advance()
+        terminated = bool(self.raw.terminations[self.learner])
+        truncated = bool(self.raw.truncations[self.learner]) and not terminated
+        reward = float(self.raw._cumulative_rewards[self.learner]) if terminated else 0.0
+        obs = self.raw.observe(self.learner)["observation"]
+        return obs, reward, terminated, truncated, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """``bool (num_actions,)``: the learner's legal actions now."""
+        return self.raw.observe(self.learner)["action_mask"].astype(bool)
