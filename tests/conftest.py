@@ -1,0 +1,96 @@
+"""Shared fixtures and helpers for the test suite.
+
+The reference data (``shared/data``) lives beside the repository, not inside it::
+
+    <somewhere>/main/        <- this repository (tests/ is here)
+    <somewhere>/shared/data  <- perft counts, game records, ...
+
+so tests find it at ``Path(__file__).resolve().parents[2] / "shared" / "data"``. Tests that need it
+use the ``shared_data`` fixture (or :func:`perft_rows`), which skips with a clear reason when the
+folder is missing.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+#: ``shared/data`` beside the repository (may not exist; see :func:`shared_data`).
+SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+PERFT_TSV = SHARED_DATA / "ataxx_perft.tsv"
+
+# Let plain ``pytest`` (not only ``python -m pytest`` from the root) import the package.
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+_MISSING = (
+    f"shared reference data not found at {SHARED_DATA} (expected a 'shared/data' folder beside the "
+    "repository checkout, as in CI)"
+)
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """``shared/data`` beside the repository; skips the test when it is missing."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip(_MISSING)
+    return SHARED_DATA
+
+
+def perft_rows() -> list[tuple[str, list[int]]]:
+    """Rows of ``ataxx_perft.tsv`` as ``(fen, [perft(1), perft(2), ...])``; ``[]`` if missing.
+
+    Used at collection time (parametrisation), so it cannot skip by itself: callers parametrise
+    with :func:`missing_data_param`, a single skipping parameter set, when the file is missing.
+    """
+    if not PERFT_TSV.is_file():
+        return []
+    rows = []
+    for line in PERFT_TSV.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#") or line.startswith("fen\t"):
+            continue
+        fen, counts = line.split("\t")
+        rows.append((fen.strip(), [int(c) for c in counts.split(",")]))
+    return rows
+
+
+def missing_data_param(n_args: int):
+    """One parameter set of ``n_args`` values that skips: the parametrisation when data is missing."""
+    return pytest.param(*([None] * n_args), id="shared-data-missing", marks=pytest.mark.skip(reason=_MISSING))
+
+
+def diagram(text: str, rest: str = "x 0 1") -> str:
+    """FEN from a 7-line board diagram (rank 7 first; ``x``, ``o``, ``-`` gap, ``.`` empty).
+
+    >>> diagram('''
+    ... x . . . . . o
+    ... . . . . . . .
+    ... . . . . . . .
+    ... . . . . . . .
+    ... . . . . . . .
+    ... . . . . . . .
+    ... o . . . . . x
+    ... ''')
+    'x5o/7/7/7/7/7/o5x x 0 1'
+    """
+    rows = [r.split() for r in text.strip().splitlines()]
+    assert len(rows) == 7 and all(len(r) == 7 for r in rows), "diagram must be 7 rows of 7 cells"
+    out = []
+    for row in rows:
+        s, run = "", 0
+        for c in row:
+            assert c in "xo-.", c
+            if c == ".":
+                run += 1
+                continue
+            if run:
+                s += str(run)
+                run = 0
+            s += c
+        if run:
+            s += str(run)
+        out.append(s)
+    return "/".join(out) + " " + rest
