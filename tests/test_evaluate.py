@@ -1,0 +1,295 @@
+"""Tournaments and ratings (``training.evaluate``): API, output files, CLI, n-player schedules."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+import types
+
+import numpy as np
+import pytest
+from gymnasium import spaces
+from PIL import Image
+
+import training.evaluate as ev
+from conftest import REPO_ROOT
+from envs.ataxx import AtaxxState
+from envs.core.aec import TabletopAECEnv, wrap_classic
+from envs.core.state import GameState, IllegalActionError
+from envs.registry import _MODULES
+
+SPECS = ["random", "greedy", "alphabeta:1"]
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    """random, greedy, alphabeta:1, 4 games per pair, seed 3, written to a folder."""
+    out = tmp_path_factory.mktemp("eval") / "small"
+    return ev.run_tournament("ataxx_v0", SPECS, 4, seed=3, out_dir=out), out
+
+
+def test_results_json_has_every_game(small):
+    result, out = small
+    data = json.loads((out / "results.json").read_text())
+    assert data["env_id"] == "ataxx_v0" and data["seed"] == 3 and data["num_players"] == 2
+    assert [a["spec"] for a in data["agents"]] == SPECS
+    assert len(data["games"]) == 3 * 4 and [g["index"] for g in data["games"]] == list(range(12))
+    for g in data["games"]:
+        assert set(g) >= {"seats", "agents", "returns", "plies", "seed", "moves", "truncated"}
+        assert len(g["seats"]) == 2 and len(g["returns"]) == 2 and sorted(g["returns"]) in ([-1, 1], [0, 0])
+        # The record replays to a finished game with the same result.
+        s = AtaxxState()
+        for m in g["moves"]:
+            s.push(m)
+        assert s.is_terminal() and list(s.returns()) == g["returns"] and g["plies"] == len(g["moves"])
+    # Seats are swapped: each agent of a pair plays first in half of their games.
+    for a in SPECS:
+        for b in SPECS:
+            if a < b:
+                firsts = [g["seats"][0] for g in data["games"] if set(g["seats"]) == {a, b}]
+                assert sorted(firsts) == sorted([a, a, b, b])
+    assert data["pairs"] == result["pairs"] and data["ratings"] == result["ratings"]
+    assert data["elo_anchor"] == "random"
+
+
+def test_pairs_csv(small):
+    result, out = small
+    with open(out / "pairs.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 6  # ordered pairs
+    by = {(r["agent"], r["opponent"]): r for r in rows}
+    for (a, b), r in by.items():
+        w, d, l, n = (int(r[k]) for k in ("wins", "draws", "losses", "games"))
+        assert w + d + l == n == 4
+        other = by[(b, a)]
+        assert (int(other["wins"]), int(other["draws"]), int(other["losses"])) == (l, d, w)
+        score = float(r["score"])
+        assert score == pytest.approx((w + d / 2) / n)
+        assert 0 <= float(r["score_ci95_low"]) <= score <= float(r["score_ci95_high"]) <= 1
+    # Every game counted once per ordered pair.
+    for (a, b), r in by.items():
+        games = [g for g in result["games"] if {a, b} <= set(g["seats"])]
+        wins = sum(g["returns"][g["seats"].index(a)] > g["returns"][g["seats"].index(b)] for g in games)
+        assert int(r["wins"]) == wins
+    assert by[("greedy", "random")]["wins"] == "4"
+
+
+def test_wilson_interval_matches_scipy():
+    from scipy.stats import binomtest
+
+    ci = binomtest(3, 4).proportion_ci(method="wilson")
+    assert ev._wilson(3, 4) == pytest.approx((ci.low, ci.high))
+    lo, hi = ev._wilson(2.5, 4)  # half points: spans the intervals of 2 and 3
+    assert lo == pytest.approx(binomtest(2, 4).proportion_ci(method="wilson").low)
+    assert hi == pytest.approx(binomtest(3, 4).proportion_ci(method="wilson").high)
+
+
+def test_ratings_csv_and_png(small):
+    result, out = small
+    with open(out / "ratings.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["rank"]) for r in rows] == [1, 2, 3]
+    by = {r["name"]: r for r in rows}
+    assert set(by) == set(SPECS)
+    assert float(by["greedy"]["mu"]) > float(by["random"]["mu"])
+    assert float(by["alphabeta:1"]["mu"]) > float(by["random"]["mu"])
+    assert rows[-1]["name"] == "random"
+    for r in rows:
+        mu, sigma = float(r["mu"]), float(r["sigma"])
+        assert float(r["ci95_low"]) == pytest.approx(mu - 1.96 * sigma, abs=1e-3)
+        assert float(r["ci95_high"]) == pytest.approx(mu + 1.96 * sigma, abs=1e-3)
+        assert int(r["wins"]) + int(r["draws"]) + int(r["losses"]) == int(r["games"]) == 8
+    assert float(by["random"]["elo"]) == 0.0 and float(by["greedy"]["elo"]) > 100
+    with Image.open(out / "ratings.png") as img:
+        assert img.format == "PNG" and img.width > 300 and img.height > 150
+
+
+def test_same_seed_same_tournament():
+    a = ev.run_tournament("ataxx_v0", ["random", "greedy"], 2, seed=11)
+    b = ev.run_tournament("ataxx_v0", ["random", "greedy"], 2, seed=11)
+    assert a["games"] == b["games"] and a["ratings"] == b["ratings"] and a["out_dir"] is None
+
+
+def test_duplicate_specs_get_distinct_names():
+    r = ev.run_tournament("ataxx_v0", ["random", "random"], 2, seed=0, record_moves=False)
+    assert [a["name"] for a in r["agents"]] == ["random", "random#2"]
+    assert "moves" not in r["games"][0]
+
+
+def test_max_steps_truncates_to_draws():
+    r = ev.run_tournament("ataxx_v0", ["random", "greedy"], 2, seed=0, max_steps=2)
+    assert all(g["truncated"] and g["plies"] == 2 and g["returns"] == [0.0, 0.0] for g in r["games"])
+    assert all(p["draws"] == 2 for p in r["pairs"])
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"env_id": "chess_v9"}, ValueError, "unknown environment id"),
+    ({"games": 0}, ValueError, "positive integer"),
+    ({"agent_specs": ["random"]}, ValueError, "at least two agents"),
+    ({"agent_specs": ["random", "mcts:abc"]}, ValueError, "expected an integer"),
+    ({"agent_specs": ["random", "nonsense"]}, ValueError, "unknown agent spec"),
+    ({"agent_specs": ["random", "missing/model.zip"]}, FileNotFoundError, "does not exist"),
+    ({"env_kwargs": {"fen": "bad"}}, ValueError, "malformed FEN"),
+    ({"env_kwargs": {"colour": "red"}}, ValueError, "bad env_kwargs"),
+    ({"seed": -1}, ValueError, "seed"),
+])
+def test_api_errors(kwargs, error, message):
+    args = {"env_id": "ataxx_v0", "agent_specs": ["random", "greedy"], "games": 2, "seed": 0, **kwargs}
+    with pytest.raises(error, match=message):
+        ev.run_tournament(**args)
+
+
+def test_cli_main(tmp_path, capsys):
+    out = tmp_path / "cli"
+    argv = ["ataxx_v0", "--agents", "random", "greedy", "--games", "2", "--seed", "5", "--out", str(out),
+            "--no-progress", "--env-kwargs", '{"halfmove_clock": true}']
+    assert ev.main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "wins-draws-losses" in printed and "Ladder" in printed and "2-0-0" in printed
+    assert sorted(p.name for p in out.iterdir()) == ["pairs.csv", "ratings.csv", "ratings.png", "results.json"]
+    data = json.loads((out / "results.json").read_text())
+    assert data["command"].endswith(" ".join(argv[:-1]) + " '{\"halfmove_clock\": true}'")
+    assert data["env_kwargs"] == {"halfmove_clock": True} and data["seed"] == 5
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["chess_v9", "--agents", "random", "greedy", "--games", "2"], "unknown environment id"),
+    (["ataxx_v0", "--agents", "random", "greedy", "--games", "0"], "at least 1"),
+    (["ataxx_v0", "--agents", "random", "bogus", "--games", "2"], "unknown agent spec"),
+    (["ataxx_v0", "--agents", "random", "nowhere.zip", "--games", "2"], "does not exist"),
+    (["ataxx_v0", "--agents", "random", "greedy", "--games", "2", "--env-kwargs", "{oops"], "not valid JSON"),
+])
+def test_cli_errors(argv, message, tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        ev.main(argv + ["--out", str(tmp_path / "x"), "--no-progress"])
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_cli_subprocess_error_exit_status():
+    proc = subprocess.run([sys.executable, "-m", "training.evaluate", "ataxx_v0", "--agents", "random", "mcts:abc",
+                           "--games", "2", "--no-progress"], cwd=REPO_ROOT, capture_output=True, text=True)
+    assert proc.returncode == 2 and "expected an integer" in proc.stderr and "Traceback" not in proc.stderr
+
+
+# ---------------------------------------------------------------------------- n-player games
+def test_schedule_two_players():
+    plan = ev.schedule(3, 2, 3)
+    assert len(plan) == 9
+    assert plan[:4] == [(0, [0, 1]), (1, [0, 2]), (2, [1, 2]), (0, [1, 0])]
+    assert [s for g, s in plan if g == 0] == [[0, 1], [1, 0], [0, 1]]
+
+
+def test_schedule_more_agents_than_seats():
+    plan = ev.schedule(4, 3, 3)
+    assert len(plan) == 4 * 3  # C(4, 3) groups of 3 games
+    for group in range(4):
+        seatings = [s for g, s in plan if g == group]
+        assert len({tuple(sorted(s)) for s in seatings}) == 1 and all(len(set(s)) == 3 for s in seatings)
+        # every agent of the group sits once in every seat over the 3 games
+        for seat in range(3):
+            assert len({s[seat] for s in seatings}) == 3
+
+
+def test_schedule_fewer_agents_than_seats():
+    assert ev.schedule(2, 3, 2) == [(0, [0, 1, 0]), (0, [1, 0, 1])]
+
+
+class _BidState(GameState):
+    """Toy 3-player game: each player in turn bids 0, 1 or 2; returns are ``bid - 1``."""
+
+    num_players = 3
+    num_actions = 3
+
+    def __init__(self):
+        self.bids = []
+
+    @property
+    def current_player(self):
+        return -1 if self.is_terminal() else len(self.bids)
+
+    def legal_action_mask(self):
+        return np.full(3, 0 if self.is_terminal() else 1, dtype=np.int8)
+
+    def apply(self, action):
+        a = self._check_action_index(action)
+        if self.is_terminal():
+            raise IllegalActionError("game over")
+        self.bids.append(a)
+
+    def is_terminal(self):
+        return len(self.bids) == 3
+
+    def returns(self):
+        return np.array(self.bids, dtype=np.float64) - 1.0 if self.is_terminal() else np.zeros(3)
+
+    def clone(self):
+        c = _BidState()
+        c.bids = list(self.bids)
+        return c
+
+    def action_to_string(self, action):
+        return str(int(action))
+
+    def string_to_action(self, text):
+        return int(text)
+
+
+class _BidEnv(TabletopAECEnv):
+    metadata = {"name": "bid3_v0", "render_modes": ["ansi", "rgb_array", "human"], "is_parallelizable": False,
+                "render_fps": 2}
+
+    def __init__(self, max_steps=None, render_mode=None):
+        self.num_players, self.num_actions = 3, 3
+        super().__init__(render_mode=render_mode, max_steps=max_steps)
+
+    def _new_state(self, rng):
+        return _BidState()
+
+    def _observation_box(self):
+        return spaces.Box(0, 2, shape=(3,), dtype=np.float32)
+
+    def _observe(self, player):
+        return np.zeros(3, dtype=np.float32)
+
+    def _render_ansi(self):
+        return str(self.state.bids)
+
+    def _render_rgb(self):
+        return np.zeros((8, 8, 3), dtype=np.uint8)
+
+
+@pytest.fixture()
+def bid3(monkeypatch):
+    module = types.ModuleType("_bid3_v0")
+    module.raw_env = _BidEnv
+    module.env = lambda **kw: wrap_classic(_BidEnv(**kw))
+    monkeypatch.setitem(sys.modules, "_bid3_v0", module)
+    monkeypatch.setitem(_MODULES, "bid3_v0", "_bid3_v0")
+    monkeypatch.setattr(ev, "ENV_IDS", ev.ENV_IDS + ("bid3_v0",))
+    return "bid3_v0"
+
+
+def test_three_player_tournament(bid3, tmp_path):
+    specs = ["random", "mcts:30", "random", "mcts:30"]
+    r = ev.run_tournament(bid3, specs, 3, seed=0, out_dir=tmp_path)
+    assert r["num_players"] == 3 and len(r["games"]) == 4 * 3
+    assert all(len(g["seats"]) == 3 and len(set(g["seats"])) == 3 for g in r["games"])
+    # MCTS always bids 2; its rating is above random's.
+    mu = {x["name"]: x["mu"] for x in r["ratings"]}
+    assert min(mu["mcts:30"], mu["mcts:30#2"]) > max(mu["random"], mu["random#2"])
+    assert all(x["elo"] is None for x in r["ratings"]) and r["elo_anchor"] is None
+    by = {(p["agent"], p["opponent"]): p for p in r["pairs"]}
+    assert by[("mcts:30", "mcts:30#2")]["draws"] == by[("mcts:30", "mcts:30#2")]["games"] == 6
+    assert (tmp_path / "ratings.png").is_file() and "elo" in (tmp_path / "ratings.csv").read_text()
+
+
+def test_three_seats_two_agents(bid3):
+    r = ev.run_tournament(bid3, ["random", "mcts:30"], 4, seed=1)
+    assert [g["seats"] for g in r["games"][:2]] == [["random", "mcts:30", "random"], ["mcts:30", "random", "mcts:30"]]
+    for g in r["games"]:
+        for name, value in g["results"].items():
+            assert value == pytest.approx(np.mean([x for s, x in zip(g["seats"], g["returns"]) if s == name]))
+    assert sum(p["games"] for p in r["pairs"]) == 2 * 4

@@ -1,0 +1,578 @@
+"""Round-robin tournaments between agents, with ratings, tables and a chart.
+
+Command line::
+
+    python -m training.evaluate ENV_ID --agents SPEC [SPEC ...] --games N
+        [--seed S] [--out DIR] [--max-steps M] [--env-kwargs JSON] [--no-progress]
+
+    python -m training.evaluate ataxx_v0 --agents random greedy alphabeta:1 alphabeta:2 --games 20
+
+Agent specs are those of :func:`training.agents.make_agent` (``random``, ``greedy``,
+``mcts:N``, ``alphabeta:D``, ``PATH.zip``, ``PATH.zip:sample``). The same spec may be given
+twice; the second copy is named ``SPEC#2`` (and so on).
+
+Schedule (``n`` = seats of the game, ``K`` = number of agents, ``N`` = ``--games``):
+
+* ``K >= n``: every group of ``n`` distinct agents (``itertools.combinations``, in the order the
+  agents were given) plays ``N`` games. In game ``g`` of a group, seat ``i`` is taken by the
+  group's agent ``(i + g) mod n``, so the seats rotate. Games are played in rounds: game 0 of
+  every group, then game 1 of every group, and so on (the online OpenSkill update then sees the
+  pairs interleaved rather than one pair after another). For two-player games this is the usual
+  round robin: every pair plays ``N`` games, each agent half of them as the first player (the
+  first agent of the pair gets the extra game when ``N`` is odd).
+* ``K < n`` (only for games with more seats than agents): one group of all agents plays ``N``
+  games; in game ``g`` seat ``i`` is taken by agent ``(i + g) mod K``, so some agents hold several
+  seats in a game (as the same agent object).
+
+Scoring: an agent's result in a game is the mean of the returns of the seats it held. Between two
+agents of the same game, the higher result is a win, an equal one a draw (a game truncated by
+``--max-steps`` has all returns 0: a draw for everyone). Team games, where teammates share their
+returns, thus count teammates as drawing with each other.
+
+Ratings:
+
+* OpenSkill (``openskill.models.PlackettLuce``, defaults mu = 25, sigma = 25/3): every game is
+  one match of the distinct agents in it, ranked by their results (ties allowed), processed in
+  the order played. Reported: mu, sigma, a 95 % interval ``mu +- 1.96 sigma``, and openskill's
+  conservative ``ordinal`` (``mu - 3 sigma``).
+* Elo (two-player games only): a Bradley-Terry model fitted by maximum likelihood with
+  :func:`scipy.optimize.minimize` on all games at once (draws count half a win to each side), on
+  the Elo scale (400 points = a factor 10 in odds), anchored at 0 for the first agent whose spec is
+  ``random`` (else the first agent). Every pair that met gets one virtual draw added (a weak
+  prior), so that an agent that won every game still gets a finite rating.
+
+Per ordered pair of agents: games, wins, draws, losses, score ``(W + D/2) / games`` and its 95 %
+Wilson interval (:meth:`scipy.stats.binomtest(...).proportion_ci` with ``method="wilson"``; when
+draws make the number of points a half-integer, the interval spans those of the two neighbouring
+integers, which is conservative).
+
+Outputs in ``--out`` (default ``runs/eval/<env_id>-<YYYYmmdd-HHMMSS>``): ``results.json`` (the
+whole :func:`run_tournament` result: settings, command line, seed, every game, pairs, ratings),
+``pairs.csv``, ``ratings.csv`` and ``ratings.png`` (the rating ladder with 95 % error bars).
+The terminal shows a win/draw/loss table and the ladder (``rich``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import itertools
+import json
+import math
+import shlex
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from envs.registry import ENV_IDS, make_raw
+from training.agents import Agent, make_agent
+from training.arena import play_game
+
+__all__ = ["run_tournament", "schedule", "pair_table", "openskill_ratings", "elo_ratings", "write_outputs",
+           "plot_ratings", "print_report", "main"]
+
+#: z for a two-sided 95 % normal interval.
+Z95 = 1.959963984540054
+_ELO_PER_NAT = 400.0 / math.log(10.0)
+
+
+# ---------------------------------------------------------------------------- schedule
+def schedule(num_agents: int, num_seats: int, games: int) -> list[tuple[int, list[int]]]:
+    """The games of a tournament as ``(group index, seat -> agent index)``, round by round.
+
+    See the module docstring for the rules.
+
+    Args:
+        num_agents: ``K >= 1``.
+        num_seats: ``n >= 1``, seats of the game.
+        games: ``N >= 1`` games per group.
+
+    Returns:
+        A list of ``(group, seats)`` with ``seats`` a list of ``num_seats`` agent indices.
+
+    Example:
+        >>> schedule(3, 2, 2)
+        [(0, [0, 1]), (1, [0, 2]), (2, [1, 2]), (0, [1, 0]), (1, [2, 0]), (2, [2, 1])]
+    """
+    if num_agents >= num_seats:
+        groups = list(itertools.combinations(range(num_agents), num_seats))
+        size = num_seats
+    else:
+        groups = [tuple(range(num_agents))]
+        size = num_agents
+    return [(gi, [group[(i + g) % size] for i in range(num_seats)])
+            for g in range(games) for gi, group in enumerate(groups)]
+
+
+def _agent_results(seats: list[str], returns: list[float]) -> dict[str, float]:
+    """Mean return of each distinct agent over the seats it held, in seat order of first seat."""
+    by: dict[str, list[float]] = {}
+    for name, r in zip(seats, returns):
+        by.setdefault(name, []).append(float(r))
+    return {name: float(np.mean(v)) for name, v in by.items()}
+
+
+# ---------------------------------------------------------------------------- statistics
+def _wilson(points: float, n: int) -> tuple[float, float]:
+    """95 % Wilson interval for ``points`` successes out of ``n`` (half-integers: see module docs)."""
+    from scipy.stats import binomtest
+
+    lo_k, hi_k = math.floor(points + 1e-9), math.ceil(points - 1e-9)
+    lo = binomtest(lo_k, n).proportion_ci(confidence_level=0.95, method="wilson").low
+    hi = binomtest(hi_k, n).proportion_ci(confidence_level=0.95, method="wilson").high
+    return float(lo), float(hi)
+
+
+def pair_table(names: list[str], games: list[dict]) -> list[dict]:
+    """Win/draw/loss record of every ordered pair of agents that met.
+
+    Args:
+        names: agent names, in order.
+        games: game records with ``"seats"`` (agent name per seat) and ``"returns"``.
+
+    Returns:
+        One dict per ordered pair ``(agent, opponent)`` that met, in the order of ``names``:
+        ``agent``, ``opponent``, ``games``, ``wins``, ``draws``, ``losses`` (from ``agent``'s
+        side), ``score`` = ``(wins + draws / 2) / games`` and ``score_ci95_low`` /
+        ``score_ci95_high`` (Wilson).
+    """
+    wdl = {(a, b): [0, 0, 0] for a in names for b in names if a != b}
+    for game in games:
+        res = _agent_results(game["seats"], game["returns"])
+        for a, b in itertools.permutations(res, 2):
+            k = 0 if res[a] > res[b] else 2 if res[a] < res[b] else 1
+            wdl[(a, b)][k] += 1
+    rows = []
+    for a in names:
+        for b in names:
+            if a == b or sum(wdl[(a, b)]) == 0:
+                continue
+            w, d, l = wdl[(a, b)]
+            n = w + d + l
+            points = w + 0.5 * d
+            lo, hi = _wilson(points, n)
+            rows.append({"agent": a, "opponent": b, "games": n, "wins": w, "draws": d, "losses": l,
+                         "score": points / n, "score_ci95_low": lo, "score_ci95_high": hi})
+    return rows
+
+
+def openskill_ratings(names: list[str], games: list[dict]) -> dict[str, dict[str, float]]:
+    """OpenSkill Plackett-Luce ratings after all ``games``, processed in order.
+
+    Each game is one match between its distinct agents, ranked by their results
+    (:func:`_agent_results`); equal results are ties. A game with a single distinct agent is
+    skipped.
+
+    Returns:
+        ``{name: {"mu", "sigma", "ci95_low", "ci95_high", "ordinal"}}`` (floats).
+    """
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings = {n: model.rating(name=n) for n in names}
+    for game in games:
+        res = _agent_results(game["seats"], game["returns"])
+        players = list(res)
+        if len(players) < 2:
+            continue
+        ranks = [1 + sum(res[q] > res[p] for q in players) for p in players]
+        new = model.rate([[ratings[p]] for p in players], ranks=ranks)
+        for p, team in zip(players, new):
+            ratings[p] = team[0]
+    return {
+        n: {"mu": float(r.mu), "sigma": float(r.sigma), "ci95_low": float(r.mu - Z95 * r.sigma),
+            "ci95_high": float(r.mu + Z95 * r.sigma), "ordinal": float(r.ordinal())}
+        for n, r in ratings.items()
+    }
+
+
+def elo_ratings(names: list[str], pairs: list[dict], anchor: str, prior_draws: float = 1.0) -> dict[str, float]:
+    """Bradley-Terry maximum-likelihood ratings on the Elo scale, ``anchor`` fixed at 0.
+
+    Args:
+        names: agent names.
+        pairs: rows of :func:`pair_table` (both orders of a pair are present; each game is
+            counted once).
+        anchor: the name whose rating is fixed at 0.
+        prior_draws: virtual draws added to every pair that met (keeps ratings finite when an
+            agent won or lost every game).
+
+    Returns:
+        ``{name: elo}``; an agent that met nobody gets ``nan``.
+
+    Raises:
+        ValueError: ``anchor`` is not in ``names``.
+    """
+    from scipy.optimize import minimize
+    from scipy.special import log_expit
+
+    if anchor not in names:
+        raise ValueError(f"Elo anchor {anchor!r} is not one of the agents {names}")
+    idx = {n: i for i, n in enumerate(names)}
+    k = len(names)
+    points = np.zeros((k, k))  # points[i, j]: points i scored against j
+    for row in pairs:
+        i, j = idx[row["agent"]], idx[row["opponent"]]
+        points[i, j] = row["wins"] + 0.5 * row["draws"] + 0.5 * prior_draws
+    free = [i for i in range(k) if i != idx[anchor]]
+
+    def theta_of(x):
+        t = np.zeros(k)
+        t[free] = x
+        return t
+
+    def nll(x):
+        t = theta_of(x)
+        diff = t[:, None] - t[None, :]
+        return -float(np.sum(points * log_expit(diff)))
+
+    fit = minimize(nll, np.zeros(len(free)), method="BFGS")
+    theta = theta_of(fit.x) * _ELO_PER_NAT
+    met = points.sum(axis=1) > 0
+    return {n: (float(theta[i]) if met[i] else float("nan")) for n, i in idx.items()}
+
+
+# ---------------------------------------------------------------------------- tournament
+def _agent_names(specs: list[str]) -> list[str]:
+    names, seen = [], {}
+    for s in specs:
+        seen[s] = seen.get(s, 0) + 1
+        names.append(s if seen[s] == 1 else f"{s}#{seen[s]}")
+    return names
+
+
+def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | None = None, *,
+                   out_dir: str | Path | None = None, max_steps: int | None = None,
+                   env_kwargs: dict | None = None, command: str | None = None, record_moves: bool = True,
+                   progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Play a round-robin tournament and rate the agents (see the module docstring).
+
+    Args:
+        env_id: an id from ``envs.ENV_IDS``.
+        agent_specs: at least two specs for :func:`training.agents.make_agent`.
+        games: games per group of agents (per pair in a two-player game), ``>= 1``.
+        seed: master seed; every game's seed is drawn from ``numpy.random.SeedSequence(seed)``.
+            ``None`` draws a fresh 32-bit seed (recorded in the result).
+        out_dir: if given, write ``results.json``, ``pairs.csv``, ``ratings.csv`` and
+            ``ratings.png`` there (created if needed; existing files are overwritten).
+        max_steps: optional episode limit in plies (a truncated game is a draw).
+        env_kwargs: constructor arguments of the environment (e.g. ``{"fen": "..."}``).
+        command: the command line to record (the CLI passes its own).
+        record_moves: keep every game's moves (notation) in the result.
+        progress: called as ``progress(done, total)`` after every game.
+
+    Returns:
+        A JSON-serialisable dict: ``env_id``, ``env_kwargs``, ``max_steps``, ``seed``,
+        ``games_per_group``, ``num_players``, ``command``, ``agents`` (``[{"name", "spec"}]``),
+        ``games`` (one dict per game: ``index``, ``group``, ``seed``, ``seats`` = agent name per
+        seat, ``agents`` = distinct agents, ``returns`` = per seat, ``results`` = per agent,
+        ``plies``, ``truncated``, ``moves``), ``pairs`` (:func:`pair_table`), ``ratings`` (one
+        dict per agent, best mu first: ``name``, ``spec``, ``games``, ``wins``, ``draws``,
+        ``losses``, ``score``, ``mu``, ``sigma``, ``ci95_low``, ``ci95_high``, ``ordinal``,
+        ``elo`` (``None`` unless two-player)), ``elo_anchor``, ``elapsed_s``, ``created``,
+        and ``out_dir`` (``None`` when nothing was written).
+
+    Raises:
+        ValueError: unknown ``env_id``, bad ``env_kwargs``, fewer than two agents, a bad agent
+            spec, ``games < 1``, a bad ``max_steps`` or ``seed``.
+        FileNotFoundError: a checkpoint in ``agent_specs`` does not exist.
+    """
+    if env_id not in ENV_IDS:
+        raise ValueError(f"unknown environment id {env_id!r}; known ids: {', '.join(ENV_IDS)}")
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
+        raise ValueError(f"games must be a positive integer, got {games!r}")
+    games = int(games)
+    if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1):
+        raise ValueError(f"max_steps must be None or a positive integer, got {max_steps!r}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+        raise ValueError(f"seed must be None or a non-negative integer, got {seed!r}")
+    agent_specs = list(agent_specs)
+    if len(agent_specs) < 2:
+        raise ValueError(f"a tournament needs at least two agents, got {agent_specs}")
+    env_kwargs = dict(env_kwargs or {})
+    if "max_steps" in env_kwargs:
+        if max_steps is None:
+            max_steps = env_kwargs["max_steps"]
+        env_kwargs.pop("max_steps")
+    try:
+        probe = make_raw(env_id, max_steps=max_steps, **env_kwargs)
+    except TypeError as e:  # an unknown keyword argument
+        raise ValueError(f"bad env_kwargs {env_kwargs} for {env_id}: {e}") from None
+    num_players = probe.num_players
+    probe.close()
+
+    if seed is None:
+        seed = int(np.random.SeedSequence().generate_state(1)[0])
+    seed = int(seed)
+    names = _agent_names(agent_specs)
+    agent_seeds = np.random.SeedSequence([seed, 1]).generate_state(len(names))
+    agents: dict[str, Agent] = {n: make_agent(s, seed=int(sd)) for n, s, sd in zip(names, agent_specs, agent_seeds)}
+
+    plan = schedule(len(names), num_players, games)
+    game_seeds = np.random.SeedSequence([seed, 2]).generate_state(len(plan))
+    t0 = time.perf_counter()
+    records = []
+    for index, ((group, seat_idx), gseed) in enumerate(zip(plan, game_seeds)):
+        seat_names = [names[i] for i in seat_idx]
+        res = play_game(env_id, [agents[n] for n in seat_names], seed=int(gseed), env_kwargs=env_kwargs,
+                        max_steps=max_steps, record=record_moves)
+        returns = [float(r) for r in res.returns]
+        rec = {
+            "index": index,
+            "group": group,
+            "seed": int(gseed),
+            "seats": seat_names,
+            "agents": list(dict.fromkeys(seat_names)),
+            "returns": returns,
+            "results": _agent_results(seat_names, returns),
+            "plies": int(res.plies),
+            "truncated": bool(res.truncated),
+        }
+        if record_moves:
+            rec["moves"] = res.moves
+        records.append(rec)
+        if progress is not None:
+            progress(index + 1, len(plan))
+    elapsed = time.perf_counter() - t0
+
+    pairs = pair_table(names, records)
+    skill = openskill_ratings(names, records)
+    anchor = None
+    elo = None
+    if num_players == 2:
+        anchor = next((n for n, s in zip(names, agent_specs) if s == "random"), names[0])
+        elo = elo_ratings(names, pairs, anchor)
+    ratings = []
+    for n, s in zip(names, agent_specs):
+        mine = [p for p in pairs if p["agent"] == n]
+        played = sum(1 for g in records if n in g["agents"])
+        w, d, l = (sum(p[k] for p in mine) for k in ("wins", "draws", "losses"))
+        ratings.append({
+            "name": n, "spec": s, "games": played, "wins": w, "draws": d, "losses": l,
+            "score": (w + 0.5 * d) / (w + d + l) if (w + d + l) else float("nan"),
+            **skill[n],
+            "elo": None if elo is None else elo[n],
+        })
+    ratings.sort(key=lambda r: -r["mu"])
+    result = {
+        "env_id": env_id,
+        "env_kwargs": env_kwargs,
+        "max_steps": max_steps,
+        "seed": seed,
+        "games_per_group": games,
+        "num_players": num_players,
+        "command": command,
+        "agents": [{"name": n, "spec": s} for n, s in zip(names, agent_specs)],
+        "games": records,
+        "pairs": pairs,
+        "ratings": ratings,
+        "elo_anchor": anchor,
+        "elapsed_s": elapsed,
+        "created": datetime.now().astimezone().isoformat(timespec="seconds"),
+        "out_dir": None,
+    }
+    if out_dir is not None:
+        write_outputs(result, out_dir)
+    return result
+
+
+# ---------------------------------------------------------------------------- outputs
+def write_outputs(result: dict, out_dir: str | Path) -> Path:
+    """Write ``results.json``, ``pairs.csv``, ``ratings.csv`` and ``ratings.png`` into ``out_dir``.
+
+    Sets ``result["out_dir"]``. Returns the folder as a ``Path``.
+    """
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    result["out_dir"] = str(out)
+    with open(out / "results.json", "w", encoding="utf-8") as f:
+        f.write(_json_text(result))
+    pair_cols = ["agent", "opponent", "games", "wins", "draws", "losses", "score", "score_ci95_low", "score_ci95_high"]
+    with open(out / "pairs.csv", "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=pair_cols)
+        w.writeheader()
+        w.writerows(result["pairs"])
+    rating_cols = ["rank", "name", "spec", "games", "wins", "draws", "losses", "score", "mu", "sigma",
+                   "ci95_low", "ci95_high", "ordinal", "elo"]
+    with open(out / "ratings.csv", "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=rating_cols)
+        w.writeheader()
+        for rank, r in enumerate(result["ratings"], 1):
+            w.writerow({"rank": rank, **{k: ("" if r.get(k) is None else r[k]) for k in rating_cols if k != "rank"}})
+    plot_ratings(result, out / "ratings.png")
+    return out
+
+
+def _json_text(result: dict) -> str:
+    """``result`` as JSON: one top-level key per line, lists of records one record per line."""
+    parts = []
+    for k, v in result.items():
+        if isinstance(v, list) and v and all(isinstance(x, dict) for x in v):
+            body = "[\n" + ",\n".join("  " + json.dumps(x) for x in v) + "\n ]"
+        else:
+            body = json.dumps(v)
+        parts.append(f" {json.dumps(k)}: {body}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def plot_ratings(result: dict, path: str | Path) -> None:
+    """Save the rating ladder (mu with 95 % error bars, best at the top) as a PNG (Agg backend)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    ratings = result["ratings"]
+    k = len(ratings)
+    fig = Figure(figsize=(8, 1.2 + 0.55 * k), dpi=110)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot(111)
+    ys = np.arange(k)[::-1]
+    mus = np.array([r["mu"] for r in ratings])
+    err = np.array([r["mu"] - r["ci95_low"] for r in ratings])
+    ax.errorbar(mus, ys, xerr=err, fmt="o", color="tab:blue", ecolor="tab:gray", elinewidth=2, capsize=5)
+    ax.set_yticks(ys)
+    ax.set_yticklabels([r["name"] for r in ratings])
+    for y, r in zip(ys, ratings):
+        label = f"{r['mu']:.1f} ± {Z95 * r['sigma']:.1f}"
+        if r.get("elo") is not None and not math.isnan(r["elo"]):
+            label += f"   Elo {r['elo']:+.0f}"
+        ax.annotate(label, (r["mu"], y), textcoords="offset points", xytext=(0, 7), ha="center", fontsize=8)
+    ax.set_ylim(-0.7, k - 0.3)
+    lo, hi = min(r["ci95_low"] for r in ratings), max(r["ci95_high"] for r in ratings)
+    pad = 0.08 * (hi - lo or 1.0)
+    ax.set_xlim(lo - pad, hi + pad)
+    ax.set_xlabel("OpenSkill Plackett-Luce mu  (bars: 95 % interval, mu ± 1.96 sigma)")
+    n_games = len(result["games"])
+    per = "pair" if result["num_players"] == 2 else "group"
+    ax.set_title(f"{result['env_id']}: {n_games} games ({result['games_per_group']} per {per}), seed {result['seed']}",
+                 fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path)
+
+
+def print_report(result: dict, console=None) -> None:
+    """Print the win/draw/loss table and the rating ladder with ``rich``."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = console or Console()
+    names = [a["name"] for a in result["agents"]]
+    by_pair = {(p["agent"], p["opponent"]): p for p in result["pairs"]}
+    wdl = Table(title=f"{result['env_id']}: wins-draws-losses (row agent against column agent)")
+    wdl.add_column("agent", style="bold")
+    for n in names:
+        wdl.add_column(n, justify="center")
+    wdl.add_column("score", justify="right")
+    for a in names:
+        cells = []
+        for b in names:
+            p = by_pair.get((a, b))
+            cells.append("·" if p is None else f"{p['wins']}-{p['draws']}-{p['losses']}")
+        r = next(r for r in result["ratings"] if r["name"] == a)
+        cells.append(f"{r['score']:.3f}")
+        wdl.add_row(a, *cells)
+    console.print(wdl)
+
+    ladder = Table(title="Ladder (OpenSkill Plackett-Luce; 95 % interval = mu ± 1.96 sigma)")
+    for col, just in (("#", "right"), ("agent", "left"), ("mu", "right"), ("sigma", "right"),
+                      ("95 % interval", "center"), ("Elo", "right"), ("W-D-L", "center"), ("score", "right")):
+        ladder.add_column(col, justify=just)
+    for rank, r in enumerate(result["ratings"], 1):
+        elo = "" if r["elo"] is None or math.isnan(r["elo"]) else f"{r['elo']:+.0f}"
+        ladder.add_row(str(rank), r["name"], f"{r['mu']:.2f}", f"{r['sigma']:.2f}",
+                       f"[{r['ci95_low']:.1f}, {r['ci95_high']:.1f}]", elo,
+                       f"{r['wins']}-{r['draws']}-{r['losses']}", f"{r['score']:.3f}")
+    console.print(ladder)
+    if result.get("elo_anchor"):
+        console.print(f"Elo: Bradley-Terry maximum likelihood, {result['elo_anchor']} = 0.")
+    console.print(f"{len(result['games'])} games in {result['elapsed_s']:.1f} s; seed {result['seed']}"
+                  + (f"; written to {result['out_dir']}" if result.get("out_dir") else ""), soft_wrap=True)
+
+
+# ---------------------------------------------------------------------------- CLI
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m training.evaluate",
+        description="Round-robin tournament between agents: W/D/L per pair with Wilson intervals, "
+                    "OpenSkill ratings (and Elo for two-player games), results.json, pairs.csv, "
+                    "ratings.csv and ratings.png.",
+        epilog="Agent specs: random, greedy, mcts:N, alphabeta:D, PATH.zip[:sample]. Example: "
+               "python -m training.evaluate ataxx_v0 --agents random greedy alphabeta:2 --games 20",
+    )
+    p.add_argument("env_id", help=f"environment id ({', '.join(ENV_IDS)})")
+    p.add_argument("--agents", nargs="+", required=True, metavar="SPEC", help="two or more agent specs")
+    p.add_argument("--games", type=int, required=True, metavar="N",
+                   help="games per pair (per group of agents for games with more than two seats)")
+    p.add_argument("--seed", type=int, default=None, metavar="S", help="master seed (default: drawn and recorded)")
+    p.add_argument("--out", default=None, metavar="DIR", help="output folder (default runs/eval/<env_id>-<timestamp>)")
+    p.add_argument("--max-steps", type=int, default=None, metavar="M", help="truncate games after M plies (a draw)")
+    p.add_argument("--env-kwargs", default=None, metavar="JSON", help='environment arguments as JSON, e.g. \'{"fen": "..."}\'')
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return p
+
+
+def _default_out(env_id: str) -> Path:
+    base = Path("runs") / "eval" / f"{env_id}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
+    out, i = base, 2
+    while out.exists():
+        out = base.with_name(f"{base.name}-{i}")
+        i += 1
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point; returns the exit status (errors exit with status 2)."""
+    from rich.console import Console
+
+    parser = _parser()
+    args = parser.parse_args(argv)
+    argv_list = sys.argv[1:] if argv is None else list(argv)
+    command = shlex.join([Path(sys.executable).name, "-m", "training.evaluate", *argv_list])
+    env_kwargs = {}
+    if args.env_kwargs:
+        try:
+            env_kwargs = json.loads(args.env_kwargs)
+        except json.JSONDecodeError as e:
+            parser.error(f"--env-kwargs is not valid JSON: {e}")
+        if not isinstance(env_kwargs, dict):
+            parser.error(f"--env-kwargs must be a JSON object, got {args.env_kwargs!r}")
+    if args.env_id not in ENV_IDS:
+        parser.error(f"unknown environment id {args.env_id!r}; known ids: {', '.join(ENV_IDS)}")
+    if args.games < 1:
+        parser.error(f"--games must be at least 1, got {args.games}")
+    out = Path(args.out) if args.out else _default_out(args.env_id)
+    console = Console()
+
+    bar = None
+    try:
+        if args.no_progress:
+            callback = None
+        else:
+            from rich.progress import Progress
+
+            bar = Progress(console=console, transient=True)
+            bar.start()
+            task = bar.add_task("games", total=None)
+
+            def callback(done, total):
+                bar.update(task, completed=done, total=total)
+
+        result = run_tournament(args.env_id, args.agents, args.games, args.seed, out_dir=out,
+                                max_steps=args.max_steps, env_kwargs=env_kwargs, command=command,
+                                progress=callback)
+    except (ValueError, FileNotFoundError) as e:
+        if bar is not None:
+            bar.stop()
+        parser.error(str(e))
+    if bar is not None:
+        bar.stop()
+    print_report(result, console)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,297 @@
+"""Play a game in the terminal against any agent.
+
+Command line::
+
+    python -m training.play ENV_ID --opponent SPEC [SPEC ...] [--seat 0|1|...|random] [--seed S]
+        [--env-kwargs JSON] [--save-images DIR] [--record FILE]
+
+    python -m training.play ataxx_v0 --opponent alphabeta:2 --seat 0
+    printf 'g2\\nquit\\n' | python -m training.play ataxx_v0 --opponent random --seat 0
+
+The board (the environment's ``ansi`` render) is printed at the start and after every move. On
+your turn type a move in the game's notation (Ataxx: ``g2`` clone, ``a1c3`` jump, ``0000`` pass),
+or one of the commands ``moves`` (list the legal moves), ``board`` (show the board again),
+``help`` and ``quit``. A malformed or illegal move is explained (the rules' own message) and you
+are asked again. Input is read line by line from standard input, so a game can be scripted; the
+end of input ends the game like ``quit``.
+
+Opponents: ``--opponent`` takes agent specs of :func:`training.agents.make_agent` (``random``,
+``greedy``, ``mcts:N``, ``alphabeta:D``, ``PATH.zip``). For games with more than two seats give
+one spec (used for every other seat, one agent each) or one per other seat, in seat order.
+
+``--save-images DIR`` writes the ``rgb_array`` picture of the start and of every position after a
+move as ``DIR/0000.png``, ``DIR/0001.png``, ... ``--record FILE`` writes the game as JSON: the
+settings, the start position (FEN where the game has one), the moves in notation, the result and
+the final position.
+
+Exit status: 0 when the game ended or was abandoned (``quit``, end of input), 2 for bad arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import textwrap
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+
+from envs.core.state import IllegalActionError
+from envs.registry import ENV_IDS, make_raw
+from training.agents import make_agent
+
+__all__ = ["play", "main", "HELP"]
+
+#: Names of the seats per game (keyed by the rules-state class name), shown to the player.
+SEAT_NAMES: dict[str, list[str]] = {"AtaxxState": ["x", "o"]}
+
+HELP = """\
+Commands:
+  <move>   play a move in the game's notation (Ataxx: g2 = clone to g2, a1c3 = jump from a1
+           to c3, 0000 = pass when you have no move)
+  moves    list your legal moves
+  board    show the board again
+  help     this text
+  quit     abandon the game (end of input does the same)"""
+
+
+def _seat_label(state, seat: int) -> str:
+    names = SEAT_NAMES.get(type(state).__name__)
+    return f"player_{seat}" + (f" ({names[seat]})" if names and seat < len(names) else "")
+
+
+def _frame(env) -> np.ndarray:
+    """The ``rgb_array`` picture of the env, whatever its render mode."""
+    mode = env.render_mode
+    env.render_mode = "rgb_array"
+    try:
+        return env.render()
+    finally:
+        env.render_mode = mode
+
+
+def _legal_moves(env) -> list[str]:
+    mask = env.observe(env.agent_selection)["action_mask"]
+    return [env.state.action_to_string(int(a)) for a in np.flatnonzero(mask)]
+
+
+def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: int | None = None,
+         env_kwargs: dict | None = None, save_images: str | Path | None = None,
+         record: str | Path | None = None, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> dict:
+    """Play one game, a person (reading ``stdin``) against agents.
+
+    Args:
+        env_id: an id from ``envs.ENV_IDS``.
+        opponents: agent specs; one (used for every other seat) or one per other seat.
+        seat: the person's seat, an ``int`` in ``[0, num_players)`` or ``"random"`` (drawn with
+            ``seed``).
+        seed: seeds the environment, the seat draw and the agents (``None``: unseeded).
+        env_kwargs: constructor arguments of the environment (e.g. ``{"fen": "..."}``).
+        save_images: folder for one PNG per position (``0000.png`` = the start).
+        record: path of a JSON record of the game.
+        stdin: where the person's lines come from (default ``sys.stdin``).
+        stdout: where the board and messages go (default ``sys.stdout``).
+
+    Returns:
+        The record (also written to ``record``): ``env_id``, ``env_kwargs``, ``seed``,
+        ``human_seat``, ``players`` (``{"player_i": "human" | spec}``), ``start_fen`` and
+        ``final_fen`` (``None`` for games without FEN), ``moves`` (notation), ``actions`` (ints),
+        ``status`` (``"finished"``, ``"truncated"`` or ``"abandoned"``), ``returns`` (per seat,
+        all 0 unless finished), ``outcome`` (the rules' result string where the game has one),
+        ``images`` (paths written).
+
+    Raises:
+        ValueError: unknown ``env_id``, bad ``env_kwargs``, bad ``seat``, wrong number of
+            opponents or a bad agent spec. FileNotFoundError: a missing checkpoint.
+    """
+    inp = sys.stdin if stdin is None else stdin
+    out = sys.stdout if stdout is None else stdout
+
+    def say(text: str = "") -> None:
+        print(text, file=out, flush=True)
+
+    if env_id not in ENV_IDS:
+        raise ValueError(f"unknown environment id {env_id!r}; known ids: {', '.join(ENV_IDS)}")
+    env_kwargs = dict(env_kwargs or {})
+    try:
+        env = make_raw(env_id, render_mode="ansi", **env_kwargs)
+    except TypeError as e:
+        raise ValueError(f"bad env_kwargs {env_kwargs} for {env_id}: {e}") from None
+    env.reset(seed=seed)
+    n = env.num_players
+    if seat == "random":
+        seat = int(np.random.default_rng(seed).integers(n))
+    elif isinstance(seat, str) and seat.lstrip("-").isdigit():
+        seat = int(seat)
+    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
+        raise ValueError(f"seat must be 'random' or an integer in [0, {n}), got {seat!r}")
+    seat = int(seat)
+    opponents = list(opponents)
+    others = [p for p in range(n) if p != seat]
+    if len(opponents) == 1:
+        opponents = opponents * len(others)
+    if len(opponents) != len(others):
+        raise ValueError(f"{env_id} has {n} seats: give one opponent spec (for every other seat) or "
+                         f"{len(others)} (one per other seat), got {len(opponents)}")
+    agents = {p: make_agent(spec, seed=None if seed is None else seed * 1000 + p) for p, spec in zip(others, opponents)}
+    specs = dict(zip(others, opponents))
+    if seed is not None:
+        for p, a in agents.items():
+            a.reset(seed * 1000 + p)
+
+    image_dir = Path(save_images) if save_images is not None else None
+    if image_dir is not None:
+        image_dir.mkdir(parents=True, exist_ok=True)
+    images: list[str] = []
+
+    def snapshot() -> None:
+        say(env.render())
+        if image_dir is not None:
+            from PIL import Image
+
+            path = image_dir / f"{len(images):04d}.png"
+            Image.fromarray(_frame(env)).save(path)
+            images.append(str(path))
+
+    fen_of = getattr(env.state, "fen", None)
+    start_fen = fen_of() if callable(fen_of) else None
+    players = {f"player_{p}": ("human" if p == seat else specs[p]) for p in range(n)}
+    say(f"{env_id}: you are {_seat_label(env.state, seat)}; "
+        + ", ".join(f"{_seat_label(env.state, p)} = {specs[p]}" for p in others) + ".")
+    say("Type a move, or 'moves', 'board', 'help', 'quit'.")
+    snapshot()
+
+    moves: list[str] = []
+    actions: list[int] = []
+    status = None
+    while True:
+        agent_id = env.agent_selection
+        if env.terminations[agent_id] or env.truncations[agent_id]:
+            break
+        player = env.possible_agents.index(agent_id)
+        if player == seat:
+            action = None
+            while action is None:
+                out.write(f"{_seat_label(env.state, seat)} to move> ")
+                out.flush()
+                try:
+                    line = inp.readline()
+                except KeyboardInterrupt:
+                    line = ""
+                if line == "":
+                    say()
+                    say("End of input: the game is abandoned.")
+                    status = "abandoned"
+                    break
+                text = line.strip()
+                command = text.lower()
+                if not text:
+                    continue
+                if command in ("quit", "exit", "resign"):
+                    say("You quit: the game is abandoned.")
+                    status = "abandoned"
+                    break
+                if command in ("help", "?"):
+                    say(HELP)
+                    continue
+                if command == "moves":
+                    legal = _legal_moves(env)
+                    say(f"{len(legal)} legal moves:")
+                    say(textwrap.fill(" ".join(legal), width=78))
+                    continue
+                if command == "board":
+                    say(env.render())
+                    continue
+                try:
+                    candidate = env.state.string_to_action(text)
+                    notation = env.state.action_to_string(candidate)
+                    env.step(candidate)  # raises IllegalActionError and leaves the game unchanged
+                except IllegalActionError as e:
+                    say(f"Illegal move: {e}. Type 'moves' for the legal moves, 'help' for help.")
+                    continue
+                action = candidate
+            if status == "abandoned":
+                break
+            say(f"You play {notation}.")
+        else:
+            action = int(agents[player].act(env.state, env.observe(agent_id)))
+            notation = env.state.action_to_string(action)
+            env.step(action)
+            say(f"{_seat_label(env.state, player)} ({specs[player]}) plays {notation}.")
+        moves.append(notation)
+        actions.append(int(action))
+        snapshot()
+
+    truncated = any(env.truncations.values()) and not any(env.terminations.values())
+    if status is None:
+        status = "truncated" if truncated else "finished"
+    returns = [float(env._cumulative_rewards[a]) for a in env.possible_agents] if status == "finished" else [0.0] * n
+    outcome_of = getattr(env.state, "outcome", None)
+    outcome = outcome_of() if callable(outcome_of) else None
+    if status == "finished":
+        mine = returns[seat]
+        best = max(returns)
+        verdict = ("You win" if mine == best and returns.count(best) == 1 else
+                   "You lose" if mine < best else "Draw")
+        say(f"Game over{f' ({outcome})' if outcome else ''}: {verdict}. Returns: "
+            + ", ".join(f"{_seat_label(env.state, p)} {r:+g}" for p, r in enumerate(returns)))
+    elif status == "truncated":
+        say(f"The game was stopped after {len(moves)} plies (step limit): no result.")
+    final_fen = fen_of() if callable(fen_of) else None
+    result: dict[str, Any] = {
+        "env_id": env_id, "env_kwargs": env_kwargs, "seed": seed, "human_seat": seat, "players": players,
+        "start_fen": start_fen, "moves": moves, "actions": actions, "status": status, "returns": returns,
+        "outcome": outcome, "final_fen": final_fen, "images": images,
+    }
+    env.close()
+    if record is not None:
+        path = Path(record)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+        say(f"Game record written to {path}.")
+    return result
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m training.play",
+        description="Play a game in the terminal against an agent. Type moves in the game's notation, "
+                    "or 'moves', 'board', 'help', 'quit'. Reads standard input line by line.",
+        epilog="Example: python -m training.play ataxx_v0 --opponent alphabeta:2 --seat 0",
+    )
+    p.add_argument("env_id", help=f"environment id ({', '.join(ENV_IDS)})")
+    p.add_argument("--opponent", nargs="+", required=True, metavar="SPEC",
+                   help="agent spec(s): random, greedy, mcts:N, alphabeta:D, PATH.zip; one for every other "
+                        "seat, or one per other seat")
+    p.add_argument("--seat", default="random", metavar="0|1|random", help="your seat (default random)")
+    p.add_argument("--seed", type=int, default=None, metavar="S", help="seed of the game, the seat draw and the agents")
+    p.add_argument("--env-kwargs", default=None, metavar="JSON", help='environment arguments as JSON, e.g. \'{"fen": "..."}\'')
+    p.add_argument("--save-images", default=None, metavar="DIR", help="save a PNG of every position")
+    p.add_argument("--record", default=None, metavar="FILE", help="write the game (moves, result) as JSON")
+    return p
+
+
+def main(argv: list[str] | None = None, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
+    """Command-line entry point; returns the exit status (bad arguments exit with status 2)."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    env_kwargs = {}
+    if args.env_kwargs:
+        try:
+            env_kwargs = json.loads(args.env_kwargs)
+        except json.JSONDecodeError as e:
+            parser.error(f"--env-kwargs is not valid JSON: {e}")
+        if not isinstance(env_kwargs, dict):
+            parser.error(f"--env-kwargs must be a JSON object, got {args.env_kwargs!r}")
+    try:
+        play(args.env_id, args.opponent, seat=args.seat, seed=args.seed, env_kwargs=env_kwargs,
+             save_images=args.save_images, record=args.record, stdin=stdin, stdout=stdout)
+    except (ValueError, FileNotFoundError) as e:
+        parser.error(str(e))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
