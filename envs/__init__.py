@@ -13,4 +13,13 @@ from envs.core.state import IllegalActionError, InvalidPositionError, ParameterE
 from envs.registry import ENV_IDS, make, make_raw
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    """``envs.ataxx_v0`` (and every other id in ``ENV_IDS``) imports its module on first use."""
+    if name in ENV_IDS:
+        import importlib
+
+        return importlib.import_module(f"envs.{name}")
+    raise AttributeError(f"module 'envs' has no attribute {name!r}")
 __all__ = ["ENV_IDS", "make", "make_raw", "IllegalActionError", "InvalidPositionError", "ParameterError", "__version__"]

@@ -126,9 +126,11 @@ class TabletopAECEnv(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self.num_steps = 0
         self._skip_agent_selection = None
+        self.agent_selection = self.possible_agents[0]
         self._after_change()
-        if self.state.is_terminal():  # a position loaded already finished
+        if self.state.is_terminal():  # a position loaded already finished: everyone is done
             self._finish()
+            self._accumulate_rewards()
 
     def _after_change(self) -> None:
         """Recompute the mask and ``agent_selection`` after the state changed."""
