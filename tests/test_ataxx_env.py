@@ -90,8 +90,8 @@ def test_versioned_module_reachable_from_package():
     """``import envs; envs.ataxx_v0.env()`` (DESIGN.md, Registry: "versioned modules (envs.ataxx_v0.env())").
 
     Run in a fresh interpreter: in this process another test may already have imported the
-    submodule, which makes the attribute appear. Today ``envs/__init__.py`` never imports
-    ``envs.ataxx_v0``, so the attribute is missing until someone imports the submodule.
+    submodule, which makes the attribute appear. (Regression: the attribute used to be missing
+    until someone imported the submodule.)
     """
     code = "import envs; e = envs.ataxx_v0.env(); e.reset(seed=0); print(e.agent_selection)"
     env = dict(os.environ, PYTHONPATH=str(REPO_ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -309,23 +309,30 @@ def test_max_steps_does_not_override_a_result():
     assert e.rewards == {"player_0": 1.0, "player_1": -1.0}
 
 
-def test_reset_on_a_finished_position():
-    """A FEN that is already over: reset must work and report the end to both agents.
+@pytest.mark.parametrize("make", [ataxx_v0.raw_env, ataxx_v0.env], ids=["raw_env", "env"])
+def test_reset_on_a_finished_position(make):
+    """A FEN that is already over: reset works and reports the end (and the result) to both agents.
 
-    Today reset() never sets ``agent_selection`` when the loaded position is terminal
-    (envs/core/aec.py, ``_after_change`` only assigns it for ``current_player >= 0``), so the very
-    first reset leaves the attribute missing and ``last()`` raises AttributeError.
+    Regression: reset() used not to set ``agent_selection`` when the loaded position was terminal
+    (``last()`` raised AttributeError), fixed in envs/core/aec.py.
     """
-    e = ataxx_v0.raw_env(fen="7/7/7/3x3/7/7/7 o 0 1")
+    e = make(fen="7/7/7/3x3/7/7/7 o 0 1")
     e.reset(seed=0)
     assert e.agent_selection in AGENTS
     assert e.terminations == {"player_0": True, "player_1": True}
     assert e.rewards == {"player_0": 1.0, "player_1": -1.0}
-    for _ in e.agent_iter():
-        obs, _, term, _, _ = e.last()
-        assert term and obs["action_mask"].sum() == 0
+    seen = {}
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, info = e.last()
+        assert term and not trunc
+        assert obs["action_mask"].sum() == 0 and info["action_mask"].sum() == 0
+        seen[agent] = reward
         e.step(None)
     assert e.agents == []
+    assert seen == {"player_0": 1.0, "player_1": -1.0}
+    # A second reset of the same env behaves the same way.
+    e.reset()
+    assert e.agent_selection in AGENTS and all(e.terminations.values())
 
 
 # --------------------------------------------------------------------------- copies and seeding
