@@ -11,8 +11,11 @@ unknown keys are an error. The run directory (default ``runs/<config name>-<seed
 * ``logs/`` — SB3 logs as CSV (``progress.csv``) and TensorBoard event files, with the periodic
   evaluation win rates under ``eval/``;
 * ``checkpoints/step_<N>.zip`` — periodic checkpoints, and ``final.zip``;
-* ``eval/`` — the final evaluation (a tournament of the trained agent against the configured
-  opponents, see :mod:`training.evaluate`), and ``report.json`` summarising the win rates.
+* ``eval/`` — the final evaluation: a round-robin tournament of the trained agent and the
+  configured opponents (:mod:`training.evaluate`: ``results.json``, ``pairs.csv``,
+  ``ratings.csv``, ``ratings.png``);
+* ``report.json`` — the trained agent's score against each opponent with 95% intervals, the
+  ratings, the periodic evaluations, timings and the seed.
 
 The learner plays a random seat of each game against opponents drawn from an
 :class:`~training.selfplay.OpponentPool` (its own snapshots, its current policy, baselines).
@@ -40,10 +43,11 @@ DEFAULTS: dict = {
     "seed": 0,
     "total_timesteps": 200_000,
     "n_envs": 8,
-    "torch_threads": 2,
+    "torch_threads": 1,
     "policy": {
         "features": "board_cnn",
-        "features_kwargs": {"channels": 64, "blocks": 3, "features_dim": 256},
+        "features_kwargs": {"channels": 64, "blocks": 3, "features_dim": 0},
+        "head": "spatial",
         "net_arch": {"pi": [], "vf": [64]},
     },
     "ppo": {
@@ -112,10 +116,11 @@ def load_config(path: str | Path, **overrides) -> dict:
     return cfg
 
 
-def _build_model(cfg: dict, vec_env, seed: int, tb_dir: str):
+def _build_model(cfg: dict, vec_env, seed: int):
     from sb3_contrib import MaskablePPO
 
-    from training.features import FEATURE_EXTRACTORS
+    from envs.registry import make_raw
+    from training.features import FEATURE_EXTRACTORS, SpatialMaskablePolicy
 
     pol = cfg["policy"]
     if pol["features"] not in FEATURE_EXTRACTORS:
@@ -125,9 +130,18 @@ def _build_model(cfg: dict, vec_env, seed: int, tb_dir: str):
         "features_extractor_kwargs": dict(pol["features_kwargs"]),
         "net_arch": dict(pol["net_arch"]),
     }
+    if pol["head"] == "spatial":
+        raw = make_raw(cfg["env_id"], **cfg["env_kwargs"])
+        if not hasattr(raw, "action_layout"):
+            raise ValueError(f"policy.head 'spatial' needs an environment with action_layout(); {cfg['env_id']} has none")
+        policy, policy_kwargs["action_index"] = SpatialMaskablePolicy, raw.action_layout()
+    elif pol["head"] == "linear":
+        policy = "MlpPolicy"
+    else:
+        raise ValueError(f"policy.head must be 'spatial' or 'linear', got {pol['head']!r}")
     return MaskablePPO(
-        "MlpPolicy", vec_env, policy_kwargs=policy_kwargs, seed=seed, verbose=0, device="cpu",
-        tensorboard_log=None, **cfg["ppo"],
+        policy, vec_env, policy_kwargs=policy_kwargs, seed=seed, verbose=0, device="cpu",
+        **cfg["ppo"],
     )
 
 
@@ -222,7 +236,7 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
         model = MaskablePPO.load(resume, env=vec_env, device="cpu")
         reset_num_timesteps = False
     else:
-        model = _build_model(cfg, vec_env, seed, str(out / "logs"))
+        model = _build_model(cfg, vec_env, seed)
         reset_num_timesteps = True
     model.set_logger(configure(str(out / "logs"), ["csv", "tensorboard"]))
     pool.set_latest(model.policy)
@@ -246,22 +260,28 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
 
 
 def final_evaluation(cfg: dict, checkpoint: Path, out: Path) -> dict:
-    """Play the trained agent against each configured opponent (seats alternating).
+    """Round-robin tournament of the trained agent and the configured opponents.
 
-    Returns a dict ``{"vs": {spec: {"wins", "draws", "losses", "games", "score"}}}``.
+    Uses :func:`training.evaluate.run_tournament` (seats swapped, OpenSkill and Elo ratings,
+    Wilson intervals) and writes its ``results.json``, ``pairs.csv``, ``ratings.csv`` and
+    ``ratings.png`` into ``out``.
+
+    Returns:
+        ``{"vs": {spec: {"wins", "draws", "losses", "games", "score", "score_ci95_low",
+        "score_ci95_high"}}, "ratings": [...]}`` from the trained agent's side.
     """
-    from training.agents import PolicyAgent, make_agent
-    from training.arena import head_to_head
+    from training.evaluate import run_tournament
 
-    out.mkdir(parents=True, exist_ok=True)
-    agent = PolicyAgent(checkpoint, deterministic=True)
     fe = cfg["final_eval"]
-    vs = {}
-    for i, spec in enumerate(fe["opponents"]):
-        vs[spec] = head_to_head(cfg["env_id"], agent, make_agent(spec, seed=10_000 + i), fe["games"], seed=10_000,
-                                env_kwargs=cfg["env_kwargs"], max_steps=cfg["max_steps"])
-    (out / "final_eval.json").write_text(json.dumps(vs, indent=2))
-    return {"vs": vs}
+    specs = [str(checkpoint), *fe["opponents"]]
+    result = run_tournament(cfg["env_id"], specs, fe["games"], seed=10_000 + cfg["seed"], out_dir=out,
+                            max_steps=cfg["max_steps"], env_kwargs=cfg["env_kwargs"], record_moves=False)
+    me = result["agents"][0]["name"]
+    names = {a["name"]: a["spec"] for a in result["agents"]}
+    keys = ("wins", "draws", "losses", "games", "score", "score_ci95_low", "score_ci95_high")
+    vs = {names[p["opponent"]]: {k: p[k] for k in keys} for p in result["pairs"] if p["agent"] == me}
+    ratings = [{k: r[k] for k in ("name", "mu", "sigma", "elo")} for r in result["ratings"]]
+    return {"vs": vs, "ratings": ratings}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -282,7 +302,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nRun directory: {out}")
     print(f"Trained {report['timesteps']} timesteps in {report['train_seconds']} s")
     for spec, r in report["vs"].items():
-        print(f"  vs {spec:<14} score {r['score']:.3f}  (W {r['wins']} / D {r['draws']} / L {r['losses']} of {r['games']})")
+        print(f"  vs {spec:<14} score {r['score']:.3f} [95% {r['score_ci95_low']:.3f}, {r['score_ci95_high']:.3f}]"
+              f"  (W {r['wins']} / D {r['draws']} / L {r['losses']} of {r['games']})")
     return 0
 
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from envs.ataxx.state import CLOCK_LIMIT, NUM_ACTIONS, SIZE, AtaxxState, FULL
+from envs.ataxx.state import CLOCK_LIMIT, FULL, JUMP_OFFSETS, NUM_ACTIONS, SIZE, AtaxxState
 from envs.core.aec import TabletopAECEnv, wrap_classic
 from envs.core.render import board_picture
 
@@ -84,6 +84,20 @@ class raw_env(TabletopAECEnv):
         out[:, :, :4] = planes.reshape(4, SIZE, SIZE).transpose(1, 2, 0)
         out[:, :, 4] = min(self.state.clock, CLOCK_LIMIT) / CLOCK_LIMIT
         return out
+
+    def action_layout(self) -> np.ndarray:
+        """Where each action sits on the observation's grid, for spatial policy heads.
+
+        Returns:
+            ``int64`` array ``(17, 7, 7)``: entry ``[p, row, col]`` is the action of plane ``p``
+            (0 clone, ``1 + k`` jump ``k``) arriving on the square at ``(row, col)`` of the
+            observation (row 0 = rank 7). The pass (833) is not on the grid.
+        """
+        rows = np.arange(SIZE)[:, None]
+        cols = np.arange(SIZE)[None, :]
+        square = (SIZE - 1 - rows) * SIZE + cols
+        planes = np.arange(1 + len(JUMP_OFFSETS))[:, None, None]
+        return planes * SIZE * SIZE + square[None]
 
     def _render_ansi(self) -> str:
         return str(self.state)
