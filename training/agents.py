@@ -211,24 +211,33 @@ class MCTSAgent(Agent):
     """UCT Monte-Carlo tree search on ``state.clone()``, for any number of players.
 
     Each node keeps the total return of the player who moved into it; selection uses UCB1 with
-    exploration constant ``c``. Rollouts play uniformly random legal moves to the end of the game
-    (or ``rollout_limit`` plies, then the game's heuristic sign decides, when one is registered).
-    The most visited root action is played.
+    exploration constant ``c``. Rollouts play uniformly random legal moves. In two-player games
+    with a registered heuristic (:data:`HEURISTICS`) a rollout stops after ``rollout_limit``
+    plies and is scored ``tanh(h / value_scale)`` for player 0 (and the opposite for player 1),
+    where ``h`` is the heuristic; the default ``rollout_limit=0`` scores the new leaf at once
+    (random Ataxx games last about 180 plies, mostly meaningless jumps, and random rollouts made
+    a much weaker player: 0 of 4 games against greedy at 200 simulations, against 4 of 6 with
+    leaf evaluation). Otherwise, or with ``rollout_limit=None``, rollouts run to the end of the
+    game. The most visited root action is played.
 
     Args:
         simulations: number of simulations per move (>= 1).
         c: UCB1 exploration constant.
-        rollout_limit: optional cap on rollout length in plies.
+        rollout_limit: rollout length cap in plies (``None``: play to the end).
+        value_scale: heuristic units per unit of ``atanh`` value (Ataxx: stones).
     """
 
-    def __init__(self, simulations: int = 200, c: float = 1.4, rollout_limit: int | None = None,
-                 seed: int | None = None):
+    def __init__(self, simulations: int = 200, c: float = 1.4, rollout_limit: int | None = 0,
+                 value_scale: float = 10.0, seed: int | None = None):
         super().__init__(seed)
         if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 1:
             raise ValueError(f"MCTS simulations must be a positive integer, got {simulations!r}")
+        if rollout_limit is not None and (not isinstance(rollout_limit, int) or rollout_limit < 0):
+            raise ValueError(f"MCTS rollout_limit must be None or a non-negative integer, got {rollout_limit!r}")
         self.simulations = simulations
         self.c = c
         self.rollout_limit = rollout_limit
+        self.value_scale = float(value_scale)
         self.name = f"mcts:{simulations}"
 
     def act(self, state, obs):
@@ -270,13 +279,12 @@ class MCTSAgent(Agent):
     def _rollout(self, s, n_players):
         rng = self.rng
         plies = 0
+        heuristic = HEURISTICS.get(type(s).__name__) if n_players == 2 else None
+        limit = self.rollout_limit if heuristic is not None else None
         while not s.is_terminal():
-            if self.rollout_limit is not None and plies >= self.rollout_limit:
-                name = type(s).__name__
-                if name in HEURISTICS and n_players == 2:
-                    v = HEURISTICS[name](s, 0)
-                    return np.array([np.sign(v), -np.sign(v)])
-                return np.zeros(n_players)
+            if limit is not None and plies >= limit:
+                v = math.tanh(heuristic(s, 0) / self.value_scale)
+                return np.array([v, -v])
             legal = s.legal_actions()
             s.apply(legal[rng.integers(len(legal))])
             plies += 1
