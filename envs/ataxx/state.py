@@ -198,12 +198,12 @@ class AtaxxState(GameState):
     num_players = 2
     num_actions = NUM_ACTIONS
 
-    __slots__ = ("_bb", "_gaps", "_turn", "_clock", "_fullmove", "halfmove_clock", "history")
+    __slots__ = ("_bb", "_gaps", "_turn", "_clock", "_fullmove", "_clock_rule", "history", "_st")
 
     def __init__(self, fen: str | None = None, *, halfmove_clock: bool = True):
         if not isinstance(halfmove_clock, bool):
             raise ParameterError(f"halfmove_clock must be True or False, got {halfmove_clock!r}")
-        self.halfmove_clock = halfmove_clock
+        self._clock_rule = halfmove_clock
         #: Actions played since this state was created (list of int).
         self.history: list[int] = []
         self._set_fen(START_FEN if fen is None else fen)
@@ -260,11 +260,11 @@ class AtaxxState(GameState):
             raise InvalidPositionError(f"malformed FEN {fen!r}: side to move must be 'x' or 'o', got {side!r}")
         clock, fullmove = 0, 1
         if len(fields) >= 3:
-            if not fields[2].isdigit():
+            if not (fields[2].isascii() and fields[2].isdigit()):
                 raise InvalidPositionError(f"malformed FEN {fen!r}: halfmove clock must be a non-negative integer, got {fields[2]!r}")
             clock = int(fields[2])
         if len(fields) == 4:
-            if not fields[3].isdigit() or int(fields[3]) < 1:
+            if not (fields[3].isascii() and fields[3].isdigit()) or int(fields[3]) < 1:
                 raise InvalidPositionError(f"malformed FEN {fen!r}: fullmove number must be a positive integer, got {fields[3]!r}")
             fullmove = int(fields[3])
         # All fields valid: commit.
@@ -273,6 +273,7 @@ class AtaxxState(GameState):
         self._turn = 0 if side == "x" else 1
         self._clock = clock
         self._fullmove = fullmove
+        self._st = self._compute_status()
 
     def fen(self) -> str:
         """The position as FEN: ranks 7..1, side to move, halfmove clock, fullmove number."""
@@ -295,6 +296,11 @@ class AtaxxState(GameState):
         return f"{'/'.join(rows)} {'xo'[self._turn]} {self._clock} {self._fullmove}"
 
     # ------------------------------------------------------------ accessors
+    @property
+    def halfmove_clock(self) -> bool:
+        """Whether the 100-ply draw rule is on (read-only; chosen at construction)."""
+        return self._clock_rule
+
     @property
     def turn(self) -> int:
         """Side to move, 0 (``x``) or 1 (``o``), also once the game is over."""
@@ -333,7 +339,10 @@ class AtaxxState(GameState):
 
     # ------------------------------------------------------------ rules
     def _status(self) -> int:
-        """-1 game on; 0/1 winner; 2 draw."""
+        """-1 game on; 0/1 winner; 2 draw (cached per position)."""
+        return self._st
+
+    def _compute_status(self) -> int:
         x, o = self._bb
         if not x or not o:  # rule 1 (both empty: a draw by count)
             return 0 if x else 1 if o else 2
@@ -341,7 +350,7 @@ class AtaxxState(GameState):
         if not _can_move(x | o, empty):  # rule 2
             nx, no = x.bit_count(), o.bit_count()
             return 0 if nx > no else 1 if no > nx else 2
-        if self.halfmove_clock and self._clock >= CLOCK_LIMIT:  # rule 3
+        if self._clock_rule and self._clock >= CLOCK_LIMIT:  # rule 3
             return 2
         return -1
 
@@ -454,6 +463,7 @@ class AtaxxState(GameState):
             self._fullmove += 1
         self._turn = 1 - t
         self.history.append(a)
+        self._st = self._compute_status()
 
     def push(self, move: str) -> None:
         """Play a move given in UAI notation. Raises :class:`IllegalActionError` (state unchanged)."""
@@ -511,9 +521,13 @@ class AtaxxState(GameState):
         c._turn = self._turn
         c._clock = self._clock
         c._fullmove = self._fullmove
-        c.halfmove_clock = self.halfmove_clock
+        c._clock_rule = self._clock_rule
         c.history = list(self.history)
+        c._st = self._st
         return c
+
+    def __copy__(self) -> "AtaxxState":
+        return self.clone()
 
     def __getstate__(self):
         return {k: getattr(self, k) for k in self.__slots__}
@@ -533,7 +547,7 @@ class AtaxxState(GameState):
         if depth == 0:
             return 1
         t = self._turn
-        return _perft(self._bb[t], self._bb[1 - t], self._empty(), self._clock, depth, self.halfmove_clock)
+        return _perft(self._bb[t], self._bb[1 - t], self._empty(), self._clock, depth, self._clock_rule)
 
     def board_array(self) -> np.ndarray:
         """``int8`` array ``(7, 7)``, row 0 = rank 7 (as printed): 1 x, 2 o, -1 gap, 0 empty."""

@@ -7,7 +7,8 @@ and encoding, and rendering. Everything else follows ``DESIGN.md``:
 * agents ``player_0 .. player_{n-1}``; any number of players; the same agent may act several
   times in a row (``agent_selection`` always follows ``state.current_player``);
 * observations are dicts ``{"observation": ..., "action_mask": int8 (num_actions,)}``; the mask is
-  all zeros for an agent that is not to move, and mirrored in ``infos[agent]["action_mask"]``;
+  all zeros for an agent that is not to move, and mirrored in ``infos[agent]["action_mask"]``
+  (the same read-only array: copy it before modifying);
 * rewards only at the end (the state's ``returns()``), accumulated as PettingZoo expects, so
   ``last()`` gives each agent its own final reward; rule draws are terminations, the optional
   ``max_steps`` limit is a truncation;
@@ -86,6 +87,7 @@ class TabletopAECEnv(AECEnv):
             for a in self.possible_agents
         }
         self._zero_mask = np.zeros(self.num_actions, dtype=np.int8)
+        self._zero_mask.flags.writeable = False
         self._np_random, self._np_random_seed = None, None
         self.state: GameState | None = None
         self._figure = None
@@ -138,6 +140,7 @@ class TabletopAECEnv(AECEnv):
         if player >= 0:
             self.agent_selection = self.possible_agents[player]
             self._mask = self.state.legal_action_mask()
+            self._mask.flags.writeable = False  # shared by observe() and infos: read-only
         else:
             self._mask = self._zero_mask
         for a in self.agents:
