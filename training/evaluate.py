@@ -71,6 +71,7 @@ import numpy as np
 from envs.registry import ENV_IDS, make_raw
 from training.agents import Agent, make_agent
 from training.arena import play_game
+from training.cli import json_object
 
 __all__ = ["run_tournament", "schedule", "pair_table", "openskill_ratings", "elo_ratings", "write_outputs",
            "plot_ratings", "print_report", "main"]
@@ -510,7 +511,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None, metavar="S", help="master seed (default: drawn and recorded)")
     p.add_argument("--out", default=None, metavar="DIR", help="output folder (default runs/eval/<env_id>-<timestamp>)")
     p.add_argument("--max-steps", type=int, default=None, metavar="M", help="truncate games after M plies (a draw)")
-    p.add_argument("--env-kwargs", default=None, metavar="JSON", help='environment arguments as JSON, e.g. \'{"fen": "..."}\'')
+    p.add_argument("--env-kwargs", type=json_object, default=None, metavar="JSON", help='environment arguments as JSON, e.g. \'{"fen": "..."}\'')
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
@@ -532,14 +533,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     argv_list = sys.argv[1:] if argv is None else list(argv)
     command = shlex.join([Path(sys.executable).name, "-m", "training.evaluate", *argv_list])
-    env_kwargs = {}
-    if args.env_kwargs:
-        try:
-            env_kwargs = json.loads(args.env_kwargs)
-        except json.JSONDecodeError as e:
-            parser.error(f"--env-kwargs is not valid JSON: {e}")
-        if not isinstance(env_kwargs, dict):
-            parser.error(f"--env-kwargs must be a JSON object, got {args.env_kwargs!r}")
+    env_kwargs = args.env_kwargs or {}
     if args.env_id not in ENV_IDS:
         parser.error(f"unknown environment id {args.env_id!r}; known ids: {', '.join(ENV_IDS)}")
     if args.games < 1:

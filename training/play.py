@@ -41,6 +41,7 @@ import numpy as np
 from envs.core.state import IllegalActionError
 from envs.registry import ENV_IDS, make_raw
 from training.agents import make_agent
+from training.cli import json_object
 
 __all__ = ["play", "main", "HELP"]
 
@@ -267,7 +268,7 @@ def _parser() -> argparse.ArgumentParser:
                         "seat, or one per other seat")
     p.add_argument("--seat", default="random", metavar="0|1|random", help="your seat (default random)")
     p.add_argument("--seed", type=int, default=None, metavar="S", help="seed of the game, the seat draw and the agents")
-    p.add_argument("--env-kwargs", default=None, metavar="JSON", help='environment arguments as JSON, e.g. \'{"fen": "..."}\'')
+    p.add_argument("--env-kwargs", type=json_object, default=None, metavar="JSON", help='environment arguments as JSON, e.g. \'{"fen": "..."}\'')
     p.add_argument("--save-images", default=None, metavar="DIR", help="save a PNG of every position")
     p.add_argument("--record", default=None, metavar="FILE", help="write the game (moves, result) as JSON")
     return p
@@ -277,14 +278,7 @@ def main(argv: list[str] | None = None, stdin: IO[str] | None = None, stdout: IO
     """Command-line entry point; returns the exit status (bad arguments exit with status 2)."""
     parser = _parser()
     args = parser.parse_args(argv)
-    env_kwargs = {}
-    if args.env_kwargs:
-        try:
-            env_kwargs = json.loads(args.env_kwargs)
-        except json.JSONDecodeError as e:
-            parser.error(f"--env-kwargs is not valid JSON: {e}")
-        if not isinstance(env_kwargs, dict):
-            parser.error(f"--env-kwargs must be a JSON object, got {args.env_kwargs!r}")
+    env_kwargs = args.env_kwargs or {}
     try:
         play(args.env_id, args.opponent, seat=args.seat, seed=args.seed, env_kwargs=env_kwargs,
              save_images=args.save_images, record=args.record, stdin=stdin, stdout=stdout)
