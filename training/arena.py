@@ -79,17 +79,22 @@ def play_game(env_id: str, seats: list[Agent], seed: int | None = None, env_kwar
 
 def head_to_head(env_id: str, agent: Agent, opponent: Agent, games: int, seed: int = 0,
                  env_kwargs: dict | None = None, max_steps: int | None = None) -> dict:
-    """``agent`` against ``opponent`` in a two-player game, seats alternating game by game.
+    """``agent`` in one seat, ``opponent`` in every other seat; the seat rotates game by game.
+
+    In game ``g`` ``agent`` takes seat ``g mod num_players`` (two players: seats alternate).
+    The game's result for ``agent`` is read from its own return: positive a win, negative a
+    loss, zero a draw (a truncated game counts as a draw).
 
     Returns:
         dict with ``wins``, ``draws``, ``losses`` (from ``agent``'s side), ``games`` and
         ``score`` (``(wins + draws / 2) / games``).
     """
+    num_players = make_raw(env_id, **(env_kwargs or {})).num_players
     wins = draws = losses = 0
     for g in range(games):
-        seats = [agent, opponent] if g % 2 == 0 else [opponent, agent]
-        res = play_game(env_id, seats, seed=seed + g, env_kwargs=env_kwargs, max_steps=max_steps)
-        r = res.returns[0 if g % 2 == 0 else 1]
+        seat = g % num_players
+        seats = [agent if i == seat else opponent for i in range(num_players)]
+        r = play_game(env_id, seats, seed=seed + g, env_kwargs=env_kwargs, max_steps=max_steps).returns[seat]
         if r > 0:
             wins += 1
         elif r < 0:
