@@ -157,11 +157,15 @@ class TabletopAECEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         if agent not in self._agent_index:
             raise KeyError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
+        if self.state is None:
+            raise RuntimeError("call reset() before observe()")
         player = self._agent_index[agent]
         mask = self._mask if agent == self.agent_selection and agent in self.agents else self._zero_mask
         return {"observation": self._observe(player), "action_mask": mask}
 
     def step(self, action) -> None:
+        if self.state is None:
+            raise RuntimeError("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
