@@ -30,6 +30,9 @@ def test_training_smoke_writes_checkpoints_and_report(tmp_path):
     assert (out / "checkpoints" / "step_512.zip").is_file()
     assert (out / "config.yaml").is_file() and "seed: 0" in (out / "config.yaml").read_text()
     assert (out / "logs" / "progress.csv").is_file()
+    assert (out / "learning_curve.png").stat().st_size > 1000
+    for name in ("results.json", "pairs.csv", "ratings.csv", "ratings.png"):
+        assert (out / "eval" / name).is_file(), name
     saved = json.loads((out / "report.json").read_text())
     assert saved["seed"] == 0 and saved["env_id"] == "ataxx_v0"
     for spec in ("random", "greedy"):

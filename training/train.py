@@ -14,6 +14,7 @@ unknown keys are an error. The run directory (default ``runs/<config name>-<seed
 * ``eval/`` — the final evaluation: a round-robin tournament of the trained agent and the
   configured opponents (:mod:`training.evaluate`: ``results.json``, ``pairs.csv``,
   ``ratings.csv``, ``ratings.png``);
+* ``learning_curve.png`` — the periodic evaluation scores over timesteps;
 * ``report.json`` — the trained agent's score against each opponent with 95% intervals, the
   ratings, the periodic evaluations, timings and the seed.
 
@@ -33,7 +34,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-__all__ = ["DEFAULTS", "load_config", "train", "main"]
+__all__ = ["DEFAULTS", "load_config", "train", "final_evaluation", "plot_learning_curve", "main"]
 
 #: Every config key with its default; a config may override any of them and nothing else.
 DEFAULTS: dict = {
@@ -256,7 +257,32 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
         "checkpoint": str(final), "periodic_eval": callback.history,
     })
     (out / "report.json").write_text(json.dumps(report, indent=2))
+    if callback.history:
+        plot_learning_curve(callback.history, out / "learning_curve.png", title=f"{cfg['name']} (seed {seed})")
     return report
+
+
+def plot_learning_curve(history: list[dict], path: Path, title: str = "") -> None:
+    """Score against each evaluation opponent over training timesteps, as a PNG (matplotlib, Agg)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 3.5), dpi=100)
+    steps = [row["timesteps"] for row in history]
+    for key in history[0]:
+        if key.startswith("score_vs_"):
+            ax.plot(steps, [row[key] for row in history], marker="o", label=key[len("score_vs_"):])
+    ax.set_xlabel("timesteps")
+    ax.set_ylabel("score (wins + draws/2) / games")
+    ax.set_ylim(-0.02, 1.02)
+    ax.grid(alpha=0.3)
+    ax.legend(title="vs")
+    ax.set_title(title)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
 
 
 def final_evaluation(cfg: dict, checkpoint: Path, out: Path) -> dict:
