@@ -7,7 +7,10 @@ Every agent implements ``act(state, obs) -> int``:
 * ``obs`` is the acting agent's observation dict from the environment
   (``{"observation": ..., "action_mask": int8 (num_actions,)}``).
 
-The returned action is always legal (one with ``obs["action_mask"][a] == 1``).
+The returned action is in the acting agent's frame — the environment's action space, what
+``env.step`` takes — and always legal (``obs["action_mask"][a] == 1``). Search agents think in
+the state's absolute frame and convert with ``state.to_agent_action`` (the identity for every
+game but TwixT, whose environment transposes the board for black).
 
 Agents are built from short specs by :func:`make_agent`: ``random``, ``greedy``, ``mcts:200``
 (UCT with 200 simulations), ``alphabeta:2`` (depth 2), or a path to a trained checkpoint ``.zip``.
@@ -58,20 +61,17 @@ class Agent(ABC):
         return f"{type(self).__name__}({self.name!r})"
 
 
-def _legal(obs: dict | None, state: GameState) -> np.ndarray:
-    if obs is not None:
-        return np.flatnonzero(obs["action_mask"])
-    return np.asarray(state.legal_actions())
-
-
 class RandomAgent(Agent):
-    """Uniformly random legal action."""
+    """Uniformly random legal action (from the observation's mask, else from the state)."""
 
     name = "random"
 
     def act(self, state, obs):
-        legal = _legal(obs, state)
-        return int(legal[self.rng.integers(len(legal))])
+        if obs is not None:
+            legal = np.flatnonzero(obs["action_mask"])
+            return int(legal[self.rng.integers(len(legal))])
+        legal = state.legal_actions()
+        return state.to_agent_action(state.current_player, int(legal[self.rng.integers(len(legal))]))
 
 
 # ---------------------------------------------------------------------------- heuristics
@@ -112,15 +112,15 @@ class GreedyAgent(Agent):
         player = state.current_player
         h = _heuristic_for(state)
         best, best_actions = -math.inf, []
-        for a in _legal(obs, state):
+        for a in state.legal_actions():
             child = state.clone()
-            child.apply(int(a))
+            child.apply(a)
             v = _terminal_value(child, player) if child.is_terminal() else h(child, player)
             if v > best:
-                best, best_actions = v, [int(a)]
+                best, best_actions = v, [a]
             elif v == best:
-                best_actions.append(int(a))
-        return best_actions[self.rng.integers(len(best_actions))]
+                best_actions.append(a)
+        return state.to_agent_action(player, best_actions[self.rng.integers(len(best_actions))])
 
 
 class AlphaBetaAgent(Agent):
@@ -147,10 +147,10 @@ class AlphaBetaAgent(Agent):
         h = _heuristic_for(state)
         player = state.current_player
         children = []
-        for a in _legal(obs, state):
+        for a in state.legal_actions():
             c = state.clone()
-            c.apply(int(a))
-            children.append((int(a), c))
+            c.apply(a)
+            children.append((a, c))
         # Order by one-ply value for better pruning.
         children.sort(key=lambda ac: -self._static(ac[1], player, h))
         best, best_actions = -math.inf, []
@@ -161,7 +161,7 @@ class AlphaBetaAgent(Agent):
                 best, best_actions = v, [a]
             elif abs(v - best) <= 1e-9:
                 best_actions.append(a)
-        return best_actions[self.rng.integers(len(best_actions))]
+        return state.to_agent_action(player, best_actions[self.rng.integers(len(best_actions))])
 
     @staticmethod
     def _static(state, player, h):
@@ -241,9 +241,10 @@ class MCTSAgent(Agent):
         self.name = f"mcts:{simulations}"
 
     def act(self, state, obs):
-        legal = [int(a) for a in _legal(obs, state)]
+        player = state.current_player
+        legal = list(state.legal_actions())
         if len(legal) == 1:
-            return legal[0]
+            return state.to_agent_action(player, legal[0])
         rng = self.rng
         root = _Node(None, None, None, list(legal))
         rng.shuffle(root.untried)
@@ -274,7 +275,7 @@ class MCTSAgent(Agent):
                     node.value += ret[node.player]
                 node = node.parent
         best = max(root.children, key=lambda ch: ch.visits)
-        return best.action
+        return state.to_agent_action(player, best.action)
 
     def _rollout(self, s, n_players):
         rng = self.rng

@@ -66,9 +66,9 @@ def play_game(env_id: str, seats: list[Agent], seed: int | None = None, env_kwar
             break
         player = env.possible_agents.index(agent_id)
         obs = env.observe(agent_id)
-        action = seats[player].act(env.state, obs)
+        action = seats[player].act(env.state, obs)  # in the seat's own frame
         if record:
-            moves.append(env.state.action_to_string(action))
+            moves.append(env.action_to_string(action))
         env.step(action)
         plies += 1
     truncated = any(env.truncations.values()) and not any(env.terminations.values())

@@ -98,7 +98,7 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
     Returns:
         The record (also written to ``record``): ``env_id``, ``env_kwargs``, ``seed``,
         ``human_seat``, ``players`` (``{"player_i": "human" | spec}``), ``start_fen`` and
-        ``final_fen`` (``None`` for games without FEN), ``moves`` (notation), ``actions`` (ints),
+        ``final_fen`` (``None`` for games without FEN), ``moves`` (notation), ``actions`` (ints, the state's absolute frame),
         ``status`` (``"finished"``, ``"truncated"`` or ``"abandoned"``), ``returns`` (per seat,
         all 0 unless finished), ``outcome`` (the rules' result string where the game has one),
         ``images`` (paths written).
@@ -206,9 +206,10 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
                     say(env.render())
                     continue
                 try:
-                    candidate = env.state.string_to_action(text)
+                    candidate = env.state.string_to_action(text)  # the state's (absolute) frame
                     notation = env.state.action_to_string(candidate)
-                    env.step(candidate)  # raises IllegalActionError and leaves the game unchanged
+                    # env.step takes the seat's own frame; raises IllegalActionError, game unchanged
+                    env.step(env.state.to_agent_action(seat, candidate))
                 except IllegalActionError as e:
                     say(f"Illegal move: {e}. Type 'moves' for the legal moves, 'help' for help.")
                     continue
@@ -217,9 +218,10 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
                 break
             say(f"You play {notation}.")
         else:
-            action = int(agents[player].act(env.state, env.observe(agent_id)))
+            agent_action = int(agents[player].act(env.state, env.observe(agent_id)))  # the seat's frame
+            action = env.state.to_state_action(player, agent_action)
             notation = env.state.action_to_string(action)
-            env.step(action)
+            env.step(agent_action)
             say(f"{_seat_label(env.state, player)} ({specs[player]}) plays {notation}.")
         moves.append(notation)
         actions.append(int(action))

@@ -6,6 +6,8 @@ and encoding, and rendering. Everything else follows ``DESIGN.md``:
 
 * agents ``player_0 .. player_{n-1}``; any number of players; the same agent may act several
   times in a row (``agent_selection`` always follows ``state.current_player``);
+* each agent sees the game, and acts, in its own frame (the state's ``to_state_action`` /
+  ``agent_action_mask``; the identity for most games, a transposition for TwixT's black);
 * observations are dicts ``{"observation": ..., "action_mask": int8 (num_actions,)}``; the mask is
   all zeros for an agent that is not to move, and mirrored in ``infos[agent]["action_mask"]``
   (the same read-only array: copy it before modifying);
@@ -139,7 +141,7 @@ class TabletopAECEnv(AECEnv):
         player = self.state.current_player
         if player >= 0:
             self.agent_selection = self.possible_agents[player]
-            self._mask = self.state.legal_action_mask()
+            self._mask = self.state.agent_action_mask(player)
             self._mask.flags.writeable = False  # shared by observe() and infos: read-only
         else:
             self._mask = self._zero_mask
@@ -169,7 +171,10 @@ class TabletopAECEnv(AECEnv):
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
-        self.state.apply(action)  # raises IllegalActionError, state unchanged
+        player = self._agent_index[agent]
+        if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)) and 0 <= action < self.num_actions:
+            action = self.state.to_state_action(player, int(action))
+        self.state.apply(action)  # raises IllegalActionError (bad type, range or move), state unchanged
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         self.num_steps += 1
@@ -187,12 +192,19 @@ class TabletopAECEnv(AECEnv):
             self.render()
 
     # ------------------------------------------------------------------ helpers
-    def action_to_string(self, action: int) -> str:
-        """The action in the game's notation (for the current state)."""
-        return self.state.action_to_string(action)
+    def action_to_string(self, action: int, agent: str | None = None) -> str:
+        """An action of ``agent``'s frame (default: the agent to move) in the game's notation."""
+        player = self._agent_index[agent or self.agent_selection]
+        return self.state.action_to_string(self.state.to_state_action(player, int(action)))
 
-    def string_to_action(self, text: str) -> int:
-        return self.state.string_to_action(text)
+    def string_to_action(self, text: str, agent: str | None = None) -> int:
+        """Notation to an action of ``agent``'s frame (default: the agent to move).
+
+        Raises:
+            IllegalActionError: malformed notation.
+        """
+        player = self._agent_index[agent or self.agent_selection]
+        return self.state.to_agent_action(player, self.state.string_to_action(text))
 
     def render(self):
         if self.render_mode is None:

@@ -44,6 +44,8 @@ class GameState(ABC):
     * actions are integers in ``[0, num_actions)``; ``legal_action_mask()`` returns an ``np.int8``
       vector of shape ``(num_actions,)`` with 1 for every legal action and 0 elsewhere (all zeros
       when the game is over).
+    * an environment may show each agent the game in its own frame (:meth:`to_state_action`,
+      :meth:`to_agent_action`, :meth:`agent_action_mask`); agents answer in that frame.
     * ``returns()`` is a ``float64`` vector of shape ``(num_players,)``; all zeros before the end.
     * chance (bags, decks) comes from a ``numpy.random.Generator`` owned by the state; ``clone()``
       copies it, so a clone continues exactly as the original would.
@@ -96,6 +98,25 @@ class GameState(ABC):
         Raises:
             IllegalActionError: the text is not a well-formed move of this game.
         """
+
+    # ------------------------------------------------------------------ agent frames
+    # Environments give each agent an egocentric view (TwixT transposes the board for black so
+    # every player connects top to bottom); actions in an agent's frame are then permuted with
+    # respect to the state's own (absolute) actions. Games whose frames differ override these
+    # three methods; the defaults are the identity.
+
+    def to_state_action(self, player: int, action: int) -> int:
+        """An action of ``player``'s frame (what the environment's action space holds) as an
+        action of the state's absolute frame."""
+        return action
+
+    def to_agent_action(self, player: int, action: int) -> int:
+        """Inverse of :meth:`to_state_action`."""
+        return action
+
+    def agent_action_mask(self, player: int) -> np.ndarray:
+        """``legal_action_mask()`` in ``player``'s frame (``np.int8 (num_actions,)``)."""
+        return self.legal_action_mask()
 
     def _check_action_index(self, action) -> int:
         """Validate the type and range of an action index; return it as ``int``."""
