@@ -79,21 +79,24 @@ def play_game(env_id: str, seats: list[Agent], seed: int | None = None, env_kwar
 
 def head_to_head(env_id: str, agent: Agent, opponent: Agent, games: int, seed: int = 0,
                  env_kwargs: dict | None = None, max_steps: int | None = None) -> dict:
-    """``agent`` in one seat, ``opponent`` in every other seat; the seat rotates game by game.
+    """``agent``'s team against ``opponent`` in every other seat; the seats rotate game by game.
 
-    In game ``g`` ``agent`` takes seat ``g mod num_players`` (two players: seats alternate).
-    The game's result for ``agent`` is read from its own return: positive a win, negative a
-    loss, zero a draw (a truncated game counts as a draw).
+    In game ``g`` ``agent`` takes seat ``g mod num_players`` and every seat of the same team
+    (``state.team_of``; Double TwixT: the partner too), ``opponent`` every other seat. With two
+    players the seats simply alternate. The game's result for ``agent`` is read from its own
+    return: positive a win, negative a loss, zero a draw (a truncated game counts as a draw).
 
     Returns:
         dict with ``wins``, ``draws``, ``losses`` (from ``agent``'s side), ``games`` and
         ``score`` (``(wins + draws / 2) / games``).
     """
-    num_players = make_raw(env_id, **(env_kwargs or {})).num_players
+    probe = make_raw(env_id, **(env_kwargs or {}))
+    probe.reset(seed=0)
+    num_players, team_of = probe.num_players, probe.state.team_of
     wins = draws = losses = 0
     for g in range(games):
         seat = g % num_players
-        seats = [agent if i == seat else opponent for i in range(num_players)]
+        seats = [agent if team_of(i) == team_of(seat) else opponent for i in range(num_players)]
         r = play_game(env_id, seats, seed=seed + g, env_kwargs=env_kwargs, max_steps=max_steps).returns[seat]
         if r > 0:
             wins += 1

@@ -120,6 +120,10 @@ class SelfPlayEnv(gym.Env):
         env_kwargs: constructor arguments of the environment.
         max_steps: episode limit in plies of the whole game (truncation).
         seat: fix the learner's seat (``None``: uniformly random each episode).
+        partner: who plays the learner's partners in team games (seats with the same
+            ``state.team_of``): ``"latest"`` (default) the learner's current policy, so the
+            team is the learner playing with itself; ``"pool"`` a draw from the pool like the
+            opponents. Two-player games have no partners.
 
     ``info`` carries ``seat`` and ``opponents`` (names) every step, and at the end of an episode
     ``returns`` (every seat's final reward) and ``plies``.
@@ -128,7 +132,7 @@ class SelfPlayEnv(gym.Env):
     metadata = {"render_modes": []}
 
     def __init__(self, env_id: str, pool: OpponentPool, env_kwargs: dict | None = None, max_steps: int | None = None,
-                 seat: int | None = None):
+                 seat: int | None = None, partner: str = "latest"):
         super().__init__()
         self.env_id = env_id
         self.raw = make_raw(env_id, max_steps=max_steps, **(env_kwargs or {}))
@@ -139,6 +143,9 @@ class SelfPlayEnv(gym.Env):
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.num_players):
             raise ValueError(f"seat must be None or an integer in [0, {self.num_players}), got {seat!r}")
         self.fixed_seat = seat
+        if partner not in ("latest", "pool"):
+            raise ValueError(f"partner must be 'latest' or 'pool', got {partner!r}")
+        self.partner = partner
         self.pool = pool
         self.seat = 0
         self.learner = first
@@ -171,7 +178,16 @@ class SelfPlayEnv(gym.Env):
             self.raw.reset(seed=int(rng.integers(2**31 - 1)))
             self.seat = int(rng.integers(self.num_players)) if self.fixed_seat is None else self.fixed_seat
             self.learner = self.raw.possible_agents[self.seat]
-            self.opponents = {p: self.pool.sample(rng) for p in range(self.num_players) if p != self.seat}
+            team_of = self.raw.state.team_of
+            self.opponents = {}
+            for p in range(self.num_players):
+                if p == self.seat:
+                    continue
+                is_partner = team_of(p) == team_of(self.seat)
+                if is_partner and self.partner == "latest" and self.pool.latest is not None:
+                    self.opponents[p] = self.pool.latest
+                else:
+                    self.opponents[p] = self.pool.sample(rng)
             self._advance()
             if not self._done():
                 return self.raw.observe(self.learner)["observation"], self._info()

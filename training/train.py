@@ -69,6 +69,7 @@ DEFAULTS: dict = {
         "latest_prob": 0.3,
         "max_snapshots": 10,
         "snapshot_every": 20_000,
+        "partner": "latest",
     },
     "eval": {"every": 50_000, "games": 20, "opponents": ["random", "greedy"]},
     "checkpoint_every": 50_000,
@@ -223,7 +224,8 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
 
     def make_env(i):
         def _f():
-            e = SelfPlayEnv(cfg["env_id"], pool, env_kwargs=cfg["env_kwargs"], max_steps=cfg["max_steps"])
+            e = SelfPlayEnv(cfg["env_id"], pool, env_kwargs=cfg["env_kwargs"], max_steps=cfg["max_steps"],
+                            partner=pc["partner"])
             e = Monitor(e)
             e.reset(seed=seed * 1000 + i)
             return e

@@ -99,6 +99,10 @@ class GameState(ABC):
             IllegalActionError: the text is not a well-formed move of this game.
         """
 
+    def team_of(self, player: int) -> int:
+        """The team of ``player`` (partners share rewards). Default: every player alone."""
+        return player
+
     # ------------------------------------------------------------------ agent frames
     # Environments give each agent an egocentric view (TwixT transposes the board for black so
     # every player connects top to bottom); actions in an agent's frame are then permuted with
