@@ -1,0 +1,1031 @@
+"""TwixT and Double TwixT rules core: :class:`TwixtState`.
+
+Rules: ``rules/twixt.md`` of this project (the 3M box rules completed with the conventions of
+OpenSpiel, twixtbot, T1j and Little Golem). Summary:
+
+* A square grid of ``S x S`` holes (``board_size``, 5 to 48, default 24) without its 4 corners.
+  Rows are numbered ``1..S`` from the top, columns lettered ``a..`` from the left; a hole is written
+  column then row, ``c5``. Red (colour 0) owns row 1 and row S and connects top to bottom; black
+  (colour 1) owns column ``a`` and the last column and connects left to right. Nobody may place a
+  peg in the opponent's border rows (nor in a corner, which does not exist).
+* Red moves first. A move places one peg in an empty legal hole; there is no pass. After the peg
+  is placed, every legal link from it to a peg of the same colour a knight's move away is added
+  at once (*automatic linking*, as OpenSpiel, T1j, twixtbot and Little Golem do). A link may not
+  cross an existing link: any link with ``rules="standard"``, only an opponent's link with
+  ``rules="pp"`` (TwixT PP, Little Golem: own links may cross, and are not connected where they
+  cross). Links sharing an end peg never cross. Links are never removed (the box rule allowing a
+  player to remove own pegs and links is not implemented, by decision).
+* ``swap=True`` (pie rule, two players only): on the second ply only, black may answer ``swap``
+  instead of placing. Red's first peg is removed and replaced by a *black* peg on the transposed
+  hole (row and column exchanged: ``b4`` becomes ``d2``). The swap counts as black's move (one
+  ply): afterwards ``turn_number == 2`` and red (player 0) is to move, so players keep their
+  colours and simply alternate as usual. Links are re-derived (a single peg has none).
+* A colour wins when a chain of its links joins its two border rows. Win detection is
+  incremental: a union-find over holes plus four virtual border nodes, updated as links are added.
+* Draws. ``draw="early"`` (default): the game ends in a draw as soon as *neither* colour can still
+  connect (:meth:`TwixtState.can_still_connect`): a path of knight steps from one own border to the
+  other through holes that are empty or hold own pegs, inside the colour's legal area, no step
+  crossing an existing link that would block it under the active rules. Every winning chain is such
+  a path (links are never removed), so this never declares a draw in a position someone could still
+  win. ``draw="board_full"`` (OpenSpiel's rule): a draw only when the player to move has no legal
+  hole. In both modes a player to move with no legal hole ends the game in a draw (there is no
+  pass, so the game cannot go on).
+* Double TwixT (``num_players=4``): seats in turn order 0 red A, 1 black A, 2 red B, 3 black B;
+  partners (same colour) share pegs, links and the result. Once per game per team, a player may
+  claim the team's *Privilege* together with a placement: the next opponent is skipped, so the
+  claimer's partner moves next, then play continues in the normal order. No swap.
+
+Action encoding (absolute board frame; ``N = S * S``):
+
+* ``row * S + col`` (``0 <= a < N``): place a peg on that hole (row 0 = row "1" at the top,
+  col 0 = column "a");
+* ``N``: swap (two players, second ply, ``swap=True`` only; never legal with four players);
+* four players only: ``N + 1 + row * S + col``: place a peg there *and* claim the Privilege.
+
+So ``num_actions`` is ``N + 1`` for two players and ``2 * N + 1`` for four.
+
+Notation: ``c5`` (column letters, row number, row 1 at the top). Columns past ``z`` (boards wider
+than 26) continue ``aa, ab, ..., az, ba, ...`` (bijective base 26, as spreadsheets). ``swap``.
+A placement with Privilege claim is written with a ``!`` suffix: ``c5!``. Parsing is
+case-insensitive (``H18`` = ``h18``).
+
+Example:
+    >>> s = TwixtState(8)
+    >>> s.push("c3"); s.push("e4"); s.push("d5")
+    >>> s.links()
+    [((2, 2), (4, 3), 0)]
+    >>> s.action_to_string(s.legal_actions()[0]), s.current_player
+    ('a2', 1)
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import numpy as np
+
+from envs.core.state import GameState, IllegalActionError, ParameterError
+
+__all__ = [
+    "TwixtState",
+    "KNIGHT_DIRS",
+    "RED",
+    "BLACK",
+    "colour_of",
+    "column_label",
+    "hole_name",
+    "parse_hole",
+    "geometry",
+    "segments_cross",
+    "MIN_SIZE",
+    "MAX_SIZE",
+]
+
+MIN_SIZE = 5
+MAX_SIZE = 48
+RED = 0
+BLACK = 1
+COLOUR_NAMES = ("red", "black")
+PEG_CHARS = ".xo"  # empty, red, black
+
+#: The 8 knight steps ``(drow, dcol)`` in a fixed order (clockwise from "up 2, right 1"; row grows
+#: downwards). Direction ``d`` and ``(d + 4) % 8`` are opposite.
+KNIGHT_DIRS: tuple[tuple[int, int], ...] = ((-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1))
+# Canonical link directions: the 4 with a positive flat offset; a link is stored from its end with
+# the smaller hole index (its *base*) in one of these directions.
+_CANON = (2, 3, 4, 5)
+
+_STATUS_ONGOING, _STATUS_RED, _STATUS_BLACK, _STATUS_DRAW = 0, 1, 2, 3
+_TEAM_SEATS = ("A", "A", "B", "B")
+
+_RULES = ("standard", "pp")
+_DRAWS = ("early", "board_full")
+
+
+def colour_of(player: int) -> int:
+    """Colour (0 red, 1 black) of a player: ``player % 2`` (Double TwixT: seats 0 & 2 red, 1 & 3 black)."""
+    return player % 2
+
+
+# ---------------------------------------------------------------------------- notation
+def column_label(col: int) -> str:
+    """``0 -> 'a'``, ``25 -> 'z'``, ``26 -> 'aa'``, ``27 -> 'ab'`` (bijective base 26)."""
+    label = ""
+    col += 1
+    while col:
+        col, rem = divmod(col - 1, 26)
+        label = chr(97 + rem) + label
+    return label
+
+
+def _column_index(letters: str) -> int:
+    """Inverse of :func:`column_label` (lower-case letters)."""
+    v = 0
+    for ch in letters:
+        v = v * 26 + (ord(ch) - 96)
+    return v - 1
+
+
+def hole_name(row: int, col: int) -> str:
+    """``(row, col) -> 'c5'``-style name; row 0 is row ``1`` (the top)."""
+    return f"{column_label(col)}{row + 1}"
+
+
+_HOLE_RE = re.compile(r"([a-z]{1,2})([0-9]{1,2})")
+
+
+def parse_hole(text: str, board_size: int) -> tuple[int, int]:
+    """``'c5' -> (4, 2)`` (row, col) on a ``board_size`` board; case-insensitive.
+
+    Raises:
+        IllegalActionError: not a hole name, or off the board.
+    """
+    if not isinstance(text, str):
+        raise IllegalActionError(f"a hole must be a string like 'c5', got {type(text).__name__}")
+    m = _HOLE_RE.fullmatch(text.strip().lower())
+    if m is None:
+        raise IllegalActionError(f"{text!r} is not a hole: expected column letters and a row number, e.g. 'c5'")
+    col = _column_index(m.group(1))
+    row = int(m.group(2)) - 1
+    if not (0 <= col < board_size and 0 <= row < board_size) or m.group(2).startswith("0"):
+        last = hole_name(board_size - 1, board_size - 1)
+        raise IllegalActionError(f"{text!r} is not a hole of a {board_size}x{board_size} board (a1 .. {last})")
+    return row, col
+
+
+# ---------------------------------------------------------------------------- geometry
+def segments_cross(a1, a2, b1, b2) -> bool:
+    """Exact test: do the open segments ``a1-a2`` and ``b1-b2`` (integer points) properly cross?
+
+    Segments sharing an end point do not cross. Used to build (and test) the crossing tables.
+    """
+
+    def orient(p, q, r):
+        v = (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+        return (v > 0) - (v < 0)
+
+    return orient(a1, a2, b1) * orient(a1, a2, b2) < 0 and orient(b1, b2, a1) * orient(b1, b2, a2) < 0
+
+
+@lru_cache(maxsize=None)
+def _cross_pattern() -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """For each canonical direction index k: the ``(drow, dcol, k2)`` of every link (base offset,
+    canonical direction) crossing the link from ``(0, 0)`` along ``KNIGHT_DIRS[_CANON[k]]``."""
+    out = []
+    for d in _CANON:
+        a2 = KNIGHT_DIRS[d]
+        found = []
+        for dr in range(-4, 5):
+            for dc in range(-4, 5):
+                for k2, d2 in enumerate(_CANON):
+                    b1 = (dr, dc)
+                    b2 = (dr + KNIGHT_DIRS[d2][0], dc + KNIGHT_DIRS[d2][1])
+                    if segments_cross((0, 0), a2, b1, b2):
+                        found.append((dr, dc, k2))
+        out.append(tuple(found))
+    return tuple(out)
+
+
+class _Geometry:
+    """Precomputed tables of one board size (shared by every state of that size; read-only)."""
+
+    def __init__(self, size: int):
+        s = self.size = size
+        n = self.n = s * s
+        corners = {0, s - 1, n - s, n - 1}
+        self.valid = bytes(0 if p in corners else 1 for p in range(n))
+        # legal[c][p]: colour c may place on p (not a corner, not in the opponent's border).
+        red = bytearray(n)
+        black = bytearray(n)
+        for p in range(n):
+            r, c = divmod(p, s)
+            if p in corners:
+                continue
+            if c not in (0, s - 1):
+                red[p] = 1
+            if r not in (0, s - 1):
+                black[p] = 1
+        self.legal = (bytes(red), bytes(black))
+        self.legal_count = (sum(red), sum(black))
+        # Virtual border nodes n .. n+3: red top, red bottom, black left, black right.
+        bn_red = [-1] * n
+        bn_black = [-1] * n
+        for p in range(n):
+            r, c = divmod(p, s)
+            if p in corners:
+                continue
+            if r == 0:
+                bn_red[p] = n
+            elif r == s - 1:
+                bn_red[p] = n + 1
+            if c == 0:
+                bn_black[p] = n + 2
+            elif c == s - 1:
+                bn_black[p] = n + 3
+        self.border_node = (tuple(bn_red), tuple(bn_black))
+        # Links: id per unordered pair of non-corner holes a knight's move apart.
+        lid_of = {}  # (p, d) -> lid
+        ends, base, canon_k = [], [], []
+        for p in range(n):
+            if p in corners:
+                continue
+            r, c = divmod(p, s)
+            for k, d in enumerate(_CANON):
+                r2, c2 = r + KNIGHT_DIRS[d][0], c + KNIGHT_DIRS[d][1]
+                if 0 <= r2 < s and 0 <= c2 < s:
+                    q = r2 * s + c2
+                    if q in corners:
+                        continue
+                    lid = len(ends)
+                    ends.append((p, q))
+                    base.append(p)
+                    canon_k.append(k)
+                    lid_of[(p, d)] = lid
+                    lid_of[(q, (d + 4) % 8)] = lid
+        self.num_links = nl = len(ends)
+        self.link_ends = tuple(ends)
+        self.link_base = tuple(base)
+        self.link_k = tuple(canon_k)
+        # adj[p]: ((q, lid), ...) for every link slot at p, in KNIGHT_DIRS order.
+        adj = []
+        lid_dp = np.full((8, n), nl, dtype=np.intp)  # nl = sentinel (never a link)
+        for p in range(n):
+            row = []
+            r, c = divmod(p, s)
+            for d in range(8):
+                lid = lid_of.get((p, d))
+                if lid is not None:
+                    row.append(((r + KNIGHT_DIRS[d][0]) * s + c + KNIGHT_DIRS[d][1], lid))
+                    lid_dp[d, p] = lid
+            adj.append(tuple(row))
+        self.adj = tuple(adj)
+        self.lid_dp = lid_dp
+        # cross[lid]: ids of the links that cross it (exact geometry, translated pattern).
+        pattern = _cross_pattern()
+        cross = []
+        for lid in range(nl):
+            p = base[lid]
+            r, c = divmod(p, s)
+            found = []
+            for dr, dc, k2 in pattern[canon_k[lid]]:
+                r2, c2 = r + dr, c + dc
+                if 0 <= r2 < s and 0 <= c2 < s:
+                    x = lid_of.get((r2 * s + c2, _CANON[k2]))
+                    if x is not None:
+                        found.append(x)
+            cross.append(tuple(sorted(found)))
+        self.cross = tuple(cross)
+        self.cross_set = tuple(frozenset(x) for x in cross)
+        self.koff = tuple(KNIGHT_DIRS[d][0] * s + KNIGHT_DIRS[d][1] for d in _CANON)
+        self._bits = None
+        self._perm = {}
+
+    # -- bitboard tables for the "can still connect" search (built on first use)
+    def bits(self):
+        """Lazily built tables for :func:`_find_path`: see the attribute names below."""
+        if self._bits is None:
+            s, n = self.size, self.n
+            ok0 = [0, 0, 0, 0]
+            for lid, p in enumerate(self.link_base):
+                ok0[self.link_k[lid]] |= 1 << p
+            cross_clear = []
+            for lid in range(self.num_links):
+                masks = [0, 0, 0, 0]
+                for x in self.cross[lid]:
+                    masks[self.link_k[x]] |= 1 << self.link_base[x]
+                cross_clear.append(tuple((k, ~m) for k, m in enumerate(masks) if m))
+            area = [0, 0]
+            for c in (0, 1):
+                for p in range(n):
+                    if self.legal[c][p]:
+                        area[c] |= 1 << p
+            top = sum(1 << p for p in range(1, s - 1))
+            bottom = sum(1 << (n - s + p) for p in range(1, s - 1))
+            left = sum(1 << (r * s) for r in range(1, s - 1))
+            right = sum(1 << (r * s + s - 1) for r in range(1, s - 1))
+            self._bits = _Bits(tuple(ok0), tuple(cross_clear), tuple(area), (top, left), (bottom, right))
+            b = self._bits
+            b.init_witness = tuple(_find_path(self, c, b.area[c], b.ok0) for c in (0, 1))
+        return self._bits
+
+    def transposition(self, num_actions: int) -> np.ndarray:
+        """``intp (num_actions,)``: the action with row and column exchanged (swap unchanged)."""
+        perm = self._perm.get(num_actions)
+        if perm is None:
+            s, n = self.size, self.n
+            perm = np.arange(num_actions)
+            holes = np.arange(n).reshape(s, s).T.ravel()
+            perm[:n] = holes
+            if num_actions > n + 1:
+                perm[n + 1:] = holes + n + 1
+            perm.flags.writeable = False
+            self._perm[num_actions] = perm
+        return perm
+
+
+class _Bits:
+    __slots__ = ("ok0", "cross_clear", "area", "src", "dst", "init_witness")
+
+    def __init__(self, ok0, cross_clear, area, src, dst):
+        self.ok0 = ok0  # ok0[k]: bit p set if the link from p along _CANON[k] exists on the board
+        self.cross_clear = cross_clear  # per link: ((k, ~mask of crossing link bases along k), ...)
+        self.area = area  # per colour: holes the colour may use
+        self.src = src  # per colour: first border (red row 1, black column a), corners excluded
+        self.dst = dst  # per colour: second border
+
+
+@lru_cache(maxsize=None)
+def geometry(board_size: int) -> _Geometry:
+    """The cached tables of a board size (links, crossings, legal areas, ...)."""
+    return _Geometry(board_size)
+
+
+def _find_path(g: _Geometry, colour: int, allowed: int, ok):
+    """Breadth-first search on bitboards for a knight path between ``colour``'s borders.
+
+    ``allowed``: holes the path may use; ``ok[k]``: bit ``p`` set if the step from ``p`` along
+    ``_CANON[k]`` is not blocked by an existing link. Returns ``(hole bitmask, frozenset of link
+    ids)`` of one shortest path, or ``None`` if there is none.
+    """
+    b = g._bits
+    src = b.src[colour] & allowed
+    dst = b.dst[colour] & allowed
+    if not src or not dst:
+        return None
+    ok0, ok1, ok2, ok3 = ok
+    o0, o1, o2, o3 = g.koff
+    free = allowed & ~src
+    frontier = src
+    layers = [src]
+    while not frontier & dst:
+        new = (
+            ((frontier & ok0) << o0) | ((frontier >> o0) & ok0)
+            | ((frontier & ok1) << o1) | ((frontier >> o1) & ok1)
+            | ((frontier & ok2) << o2) | ((frontier >> o2) & ok2)
+            | ((frontier & ok3) << o3) | ((frontier >> o3) & ok3)
+        ) & free
+        if not new:
+            return None
+        free ^= new
+        layers.append(new)
+        frontier = new
+    end = frontier & dst
+    q = (end & -end).bit_length() - 1
+    holes = 1 << q
+    lids = []
+    lbase, lk, adj = g.link_base, g.link_k, g.adj
+    for i in range(len(layers) - 2, -1, -1):
+        layer = layers[i]
+        for p, lid in adj[q]:
+            if (layer >> p) & 1 and (ok[lk[lid]] >> lbase[lid]) & 1:
+                q = p
+                holes |= 1 << p
+                lids.append(lid)
+                break
+        else:  # pragma: no cover - BFS layers guarantee a predecessor
+            raise AssertionError("broken BFS layers")
+    return holes, frozenset(lids)
+
+
+def _find(uf: list, x: int) -> int:
+    while uf[x] != x:
+        uf[x] = x = uf[uf[x]]
+    return x
+
+
+# ---------------------------------------------------------------------------- the state
+class TwixtState(GameState):
+    """A mutable TwixT / Double TwixT position with the rules of ``rules/twixt.md``.
+
+    Args:
+        board_size: holes per side, an int from 5 to 48 (default 24).
+        rules: ``"standard"`` (a link may not cross any link) or ``"pp"`` (TwixT PP: only the
+            opponent's links block).
+        swap: allow the transposing swap on the second ply (two players only).
+        draw: ``"early"`` (a draw as soon as neither colour can still connect) or
+            ``"board_full"`` (a draw only when the player to move has no legal hole).
+        num_players: 2 (TwixT) or 4 (Double TwixT: two teams, Privilege, no swap).
+
+    Raises:
+        ParameterError: any argument outside its domain (including ``swap=True`` with 4 players).
+
+    Players, colours and turns: ``colour_of(player) = player % 2``; red (0) moves first. With two
+    players ``current_player`` alternates 0, 1, 0, ... (a swap is player 1's move). With four,
+    seats 0 red A, 1 black A, 2 red B, 3 black B play in that order, except that after a move with
+    a Privilege claim by seat ``p`` the next seat is ``(p + 2) % 4`` (the claimer's partner).
+    ``current_player`` is -1 once the game is over.
+
+    Attributes:
+        history: the actions played since the start (list of int).
+    """
+
+    __slots__ = (
+        "board_size", "num_players", "num_actions", "rules", "swap", "draw", "history",
+        "_g", "_n", "_std", "_early", "_pegs", "_lc", "_order", "_uf", "_avail", "_navail",
+        "_player", "_ply", "_status", "_priv",
+        "_pbits", "_ok", "_wholes", "_wlinks", "_can", "_wbad",
+    )
+
+    def __init__(self, board_size: int = 24, *, rules: str = "standard", swap: bool = False,
+                 draw: str = "early", num_players: int = 2):
+        if isinstance(board_size, bool) or not isinstance(board_size, (int, np.integer)):
+            raise ParameterError(f"board_size must be an int from {MIN_SIZE} to {MAX_SIZE}, got {board_size!r}")
+        if not MIN_SIZE <= int(board_size) <= MAX_SIZE:
+            raise ParameterError(f"board_size must be from {MIN_SIZE} to {MAX_SIZE}, got {int(board_size)}")
+        if rules not in _RULES:
+            raise ParameterError(f"rules must be 'standard' or 'pp', got {rules!r}")
+        if not isinstance(swap, (bool, np.bool_)):
+            raise ParameterError(f"swap must be True or False, got {swap!r}")
+        if draw not in _DRAWS:
+            raise ParameterError(f"draw must be 'early' or 'board_full', got {draw!r}")
+        if isinstance(num_players, bool) or num_players not in (2, 4):
+            raise ParameterError(f"num_players must be 2 (TwixT) or 4 (Double TwixT), got {num_players!r}")
+        if swap and num_players == 4:
+            raise ParameterError("swap=True is not allowed with num_players=4: Double TwixT has no swap")
+        s = int(board_size)
+        g = geometry(s)
+        n = s * s
+        self.board_size = s
+        self.num_players = int(num_players)
+        self.num_actions = n + 1 if num_players == 2 else 2 * n + 1
+        self.rules = rules
+        self.swap = bool(swap)
+        self.draw = draw
+        self.history: list[int] = []
+        self._g = g
+        self._n = n
+        self._std = rules == "standard"
+        self._early = draw == "early"
+        self._pegs = bytearray(n)
+        self._lc = bytearray(g.num_links + 1)  # link colour + 1 per link id; last entry: sentinel 0
+        self._order: list[int] = []
+        self._uf = list(range(n + 4))
+        pad = bytes(self.num_actions - n)
+        self._avail = [bytearray(g.legal[0] + pad), bytearray(g.legal[1] + pad)]
+        self._navail = list(g.legal_count)
+        self._player = 0
+        self._ply = 0
+        self._status = _STATUS_ONGOING
+        self._priv = [False, False]
+        if self._early:
+            self._reset_witnesses()
+        else:
+            self._pbits = self._ok = self._wholes = self._wlinks = self._can = self._wbad = None
+
+    @classmethod
+    def from_moves(cls, moves, **settings) -> "TwixtState":
+        """A state after ``moves`` (a list of move texts, or one string separated by spaces or
+        commas) from the start, with the constructor's keyword ``settings``.
+
+        Raises:
+            ParameterError: bad settings. IllegalActionError: a malformed or illegal move (the
+            message gives its number).
+        """
+        st = cls(**settings)
+        if isinstance(moves, str):
+            moves = [m for m in re.split(r"[\s,]+", moves) if m]
+        for i, m in enumerate(moves):
+            try:
+                st.push(m)
+            except IllegalActionError as e:
+                raise IllegalActionError(f"move {i + 1} ({m!r}): {e}") from None
+        return st
+
+    # ------------------------------------------------------------------ early-draw witnesses
+    def _reset_witnesses(self) -> None:
+        b = self._g.bits()
+        self._pbits = [0, 0]
+        ok = list(b.ok0)
+        self._ok = [ok, ok] if self._std else [ok, list(b.ok0)]
+        self._wholes = [0, 0]
+        self._wlinks = [frozenset(), frozenset()]
+        self._can = [True, True]
+        self._wbad = [False, False]
+        for c in (0, 1):
+            w = b.init_witness[c]
+            if w is None:  # pragma: no cover - every supported size has a path on the empty board
+                self._can[c] = False
+            else:
+                self._wholes[c], self._wlinks[c] = w
+
+    def _recompute_witness(self, c: int) -> None:
+        w = _find_path(self._g, c, self._g._bits.area[c] & ~self._pbits[1 - c], self._ok[c])
+        if w is None:
+            self._can[c] = False
+            self._wholes[c] = 0
+            self._wlinks[c] = frozenset()
+        else:
+            self._wholes[c], self._wlinks[c] = w
+        self._wbad[c] = False
+
+    def _connectable(self, c: int) -> bool:
+        if self._can[c] and self._wbad[c]:
+            self._recompute_witness(c)
+        return self._can[c]
+
+    def can_still_connect(self, colour: int) -> bool:
+        """Whether ``colour`` (0 red, 1 black) can still connect its borders: a knight path from one
+        of its borders to the other through holes that are empty or hold its own pegs, inside its
+        legal area, where no step crosses an existing link that would block it under the active
+        rules (any link with ``rules="standard"``, an opponent link with ``"pp"``).
+
+        With ``draw="early"`` this is maintained incrementally (a witness path per colour, searched
+        again only when a move invalidates it); with ``"board_full"`` it is computed on demand.
+        """
+        if colour not in (0, 1):
+            raise ValueError(f"colour must be 0 (red) or 1 (black), got {colour!r}")
+        if self._early:
+            return self._connectable(colour)
+        g = self._g
+        b = g.bits()
+        ok = list(b.ok0)
+        lc, own = self._lc, colour + 1
+        for lid in self._order:
+            if self._std or lc[lid] != own:
+                for k, nm in b.cross_clear[lid]:
+                    ok[k] &= nm
+        opp = 0
+        pegs = self._pegs
+        for p in range(self._n):
+            if pegs[p] == 2 - colour:
+                opp |= 1 << p
+        return _find_path(g, colour, b.area[colour] & ~opp, ok) is not None
+
+    # ------------------------------------------------------------------ GameState interface
+    @property
+    def current_player(self) -> int:
+        return self._player
+
+    @property
+    def to_move_colour(self) -> int:
+        """Colour of the player to move (0 red, 1 black), -1 once the game is over."""
+        return self._player % 2 if self._player >= 0 else -1
+
+    @property
+    def turn_number(self) -> int:
+        """Plies played so far (a swap counts as one)."""
+        return self._ply
+
+    ply = turn_number
+
+    def legal_action_mask(self) -> np.ndarray:
+        """``np.int8`` array ``(num_actions,)``; see the module docstring for the encoding."""
+        pl = self._player
+        if pl < 0:
+            return np.zeros(self.num_actions, dtype=np.int8)
+        c = pl & 1
+        m = np.frombuffer(self._avail[c], dtype=np.int8).copy()
+        n = self._n
+        if self.num_players == 2:
+            if self._ply == 1 and self.swap:
+                m[n] = 1
+        elif not self._priv[c]:
+            m[n + 1:] = m[:n]
+        return m
+
+    def legal_actions(self) -> list[int]:
+        return np.flatnonzero(self.legal_action_mask()).tolist()
+
+    def legal_moves(self) -> list[str]:
+        """Legal moves in notation (``c5``, ``swap``, ``c5!``); empty when the game is over."""
+        return [self.action_to_string(a) for a in self.legal_actions()]
+
+    def apply(self, action: int) -> None:
+        a = self._check_action_index(action)
+        pl = self._player
+        if pl >= 0:
+            n = self._n
+            c = pl & 1
+            if a < n:
+                if self._avail[c][a]:
+                    self._place(a, pl, False)
+                    self.history.append(a)
+                    return
+            elif a > n:
+                p = a - n - 1
+                if self._avail[c][p] and not self._priv[c]:
+                    self._place(p, pl, True)
+                    self.history.append(a)
+                    return
+            elif self._ply == 1 and self.swap:
+                self._do_swap()
+                self.history.append(a)
+                return
+        raise IllegalActionError(
+            f"illegal action {a} ({self.action_to_string(a)}) for {self._player_name(pl)}: {self._why_illegal(a)}"
+        )
+
+    def push(self, move: str) -> None:
+        """Play a move given in notation. Raises :class:`IllegalActionError` (state unchanged)."""
+        self.apply(self.string_to_action(move))
+
+    def _place(self, p: int, pl: int, claim: bool) -> None:
+        g = self._g
+        c = pl & 1
+        cc = c + 1
+        pegs = self._pegs
+        pegs[p] = cc
+        av0, av1 = self._avail
+        if av0[p]:
+            av0[p] = 0
+            self._navail[0] -= 1
+        if av1[p]:
+            av1[p] = 0
+            self._navail[1] -= 1
+        uf = self._uf
+        touched = False
+        bnode = g.border_node[c][p]
+        if bnode >= 0:
+            uf[p] = _find(uf, bnode)
+            touched = True
+        early = self._early
+        if early:
+            o = 1 - c
+            self._pbits[c] |= 1 << p
+            if self._can[o] and not self._wbad[o] and (self._wholes[o] >> p) & 1:
+                self._wbad[o] = True
+        lc = self._lc
+        std = self._std
+        cross = g.cross
+        for q, lid in g.adj[p]:
+            if pegs[q] == cc:
+                for x in cross[lid]:
+                    v = lc[x]
+                    if v and (std or v != cc):
+                        break
+                else:
+                    lc[lid] = cc
+                    self._order.append(lid)
+                    ra = _find(uf, p)
+                    rb = _find(uf, q)
+                    if ra != rb:
+                        uf[ra] = rb
+                    touched = True
+                    if early:
+                        self._link_added_early(lid, c)
+        self._ply += 1
+        if claim:
+            self._priv[c] = True
+        if touched and _find(uf, g.n + 2 * c) == _find(uf, g.n + 2 * c + 1):
+            self._status = _STATUS_RED + c
+            self._player = -1
+            return
+        if self.num_players == 2:
+            self._player = 1 - pl
+        else:
+            self._player = (pl + 2) % 4 if claim else (pl + 1) % 4
+        self._check_draw()
+
+    def _link_added_early(self, lid: int, c: int) -> None:
+        o = 1 - c
+        ok = self._ok[o]  # standard: the one list shared by both colours
+        for k, nm in self._g._bits.cross_clear[lid]:
+            ok[k] &= nm
+        cs = self._g.cross_set[lid]
+        if self._can[o] and not self._wbad[o] and not self._wlinks[o].isdisjoint(cs):
+            self._wbad[o] = True
+        if self._std and self._can[c] and not self._wbad[c] and not self._wlinks[c].isdisjoint(cs):
+            self._wbad[c] = True
+
+    def _check_draw(self) -> None:
+        """After a move that did not win: the early-draw test, then "no legal hole to move to"."""
+        if self._early:
+            first = 0 if (self._can[0] and not self._wbad[0]) else 1  # a still-valid witness first
+            if not self._connectable(first) and not self._connectable(1 - first):
+                self._status = _STATUS_DRAW
+                self._player = -1
+                return
+        if self._navail[self._player & 1] == 0:
+            self._status = _STATUS_DRAW
+            self._player = -1
+
+    def _do_swap(self) -> None:
+        g = self._g
+        s, n = self.board_size, self._n
+        first = self.history[0]
+        r, c = divmod(first, s)
+        t = c * s + r
+        pegs = self._pegs
+        pegs[first] = 0
+        for col in (0, 1):
+            if g.legal[col][first]:
+                self._avail[col][first] = 1
+                self._navail[col] += 1
+        pegs[t] = 2
+        for col in (0, 1):
+            if self._avail[col][t]:
+                self._avail[col][t] = 0
+                self._navail[col] -= 1
+        self._uf = list(range(n + 4))  # a single peg: no links to re-derive
+        bnode = g.border_node[1][t]
+        if bnode >= 0:
+            self._uf[t] = bnode
+        self._ply += 1
+        self._player = 0
+        if self._early:
+            self._reset_witnesses()
+            self._pbits[1] = 1 << t
+            if (self._wholes[0] >> t) & 1:
+                self._wbad[0] = True
+        self._check_draw()
+
+    def is_terminal(self) -> bool:
+        return self._status != _STATUS_ONGOING
+
+    def winner(self) -> int | None:
+        """Winning colour (0 red, 1 black), or ``None`` (game on, or a draw)."""
+        return self._status - 1 if self._status in (_STATUS_RED, _STATUS_BLACK) else None
+
+    def outcome(self) -> str:
+        """``'1-0'`` (red won), ``'0-1'`` (black won), ``'1/2-1/2'`` or ``'*'`` (game on)."""
+        return ("*", "1-0", "0-1", "1/2-1/2")[self._status]
+
+    def returns(self) -> np.ndarray:
+        """+1 for every player of the winning colour, -1 for the others; zeros otherwise."""
+        out = np.zeros(self.num_players, dtype=np.float64)
+        w = self.winner()
+        if w is not None:
+            out[:] = -1.0
+            out[w::2] = 1.0
+        return out
+
+    def team_of(self, player: int) -> int:
+        """A player's team is its colour (Double TwixT: seats 0 & 2 red, 1 & 3 black)."""
+        return player % 2
+
+    # ------------------------------------------------------------------ agent frames
+    # Black sees the board transposed so that every player connects top to bottom; black's
+    # actions are transposed accordingly (each block of S*S hole actions; swap unchanged).
+    def to_state_action(self, player: int, action: int) -> int:
+        if player % 2 == 0:
+            return action
+        n, s = self._n, self.board_size
+        a = int(action)
+        if 0 <= a < n:
+            r, c = divmod(a, s)
+            return c * s + r
+        if a > n and a < self.num_actions:
+            r, c = divmod(a - n - 1, s)
+            return n + 1 + c * s + r
+        return a
+
+    to_agent_action = to_state_action  # the transposition is its own inverse
+
+    def agent_action_mask(self, player: int) -> np.ndarray:
+        mask = self.legal_action_mask()
+        if player % 2 == 0:
+            return mask
+        return mask[self._g.transposition(self.num_actions)]
+
+    # ------------------------------------------------------------------ accessors
+    def swap_available(self) -> bool:
+        """Whether ``swap`` is legal now (two players, ``swap=True``, second ply, game on)."""
+        return self.swap and self._ply == 1 and self._player == 1
+
+    def privilege_available(self, team: int) -> bool:
+        """Whether ``team`` (= colour, 0 red or 1 black) has not claimed its Privilege yet, in
+        Double TwixT and while the game is on (it may claim it with any of its own moves).
+        Always ``False`` with two players."""
+        if team not in (0, 1):
+            raise ValueError(f"team must be 0 (red) or 1 (black), got {team!r}")
+        return self.num_players == 4 and not self._priv[team] and self._status == _STATUS_ONGOING
+
+    def privilege_used(self, team: int) -> bool:
+        """Whether ``team`` has claimed its Privilege (Double TwixT)."""
+        return self._priv[team]
+
+    def pegs(self) -> np.ndarray:
+        """``int8 (S, S)``: 0 empty, 1 red peg, 2 black peg (row 0 = row "1" at the top)."""
+        return np.frombuffer(self._pegs, dtype=np.int8).reshape(self.board_size, self.board_size).copy()
+
+    def peg_at(self, row: int, col: int) -> int:
+        """0 empty, 1 red, 2 black (corners are always 0)."""
+        return self._pegs[row * self.board_size + col]
+
+    def link_planes(self) -> np.ndarray:
+        """``uint8 (2, 8, S, S)``: ``[c, d, r, k]`` is 1 if a link of colour ``c`` joins hole
+        ``(r, k)`` to ``(r, k) + KNIGHT_DIRS[d]`` (both ends of each link are marked)."""
+        s = self.board_size
+        lc = np.frombuffer(self._lc, dtype=np.uint8)[self._g.lid_dp]  # (8, N)
+        out = np.empty((2, 8, s * s), dtype=np.uint8)
+        np.equal(lc, 1, out=out[0], casting="unsafe")
+        np.equal(lc, 2, out=out[1], casting="unsafe")
+        return out.reshape(2, 8, s, s)
+
+    def links(self) -> list[tuple[tuple[int, int], tuple[int, int], int]]:
+        """Every link as ``((r1, c1), (r2, c2), colour)``, in the order they were made."""
+        s = self.board_size
+        ends = self._g.link_ends
+        out = []
+        for lid in self._order:
+            p, q = ends[lid]
+            out.append(((p // s, p % s), (q // s, q % s), self._lc[lid] - 1))
+        return out
+
+    def has_link(self, a: tuple[int, int], b: tuple[int, int]) -> int | None:
+        """Colour of the link between holes ``a`` and ``b`` (``(row, col)``), or ``None``."""
+        s = self.board_size
+        p, q = a[0] * s + a[1], b[0] * s + b[1]
+        for q2, lid in self._g.adj[p] if 0 <= p < self._n else ():
+            if q2 == q:
+                v = self._lc[lid]
+                return v - 1 if v else None
+        return None
+
+    def moves(self) -> list[str]:
+        """The moves played so far, in notation."""
+        return [self.action_to_string(a) for a in self.history]
+
+    # ------------------------------------------------------------------ notation
+    def action_to_string(self, action: int) -> str:
+        """``row * S + col -> 'c5'``, ``S*S -> 'swap'``, ``S*S + 1 + hole -> 'c5!'`` (Privilege)."""
+        a = int(action)
+        if not 0 <= a < self.num_actions:
+            raise IllegalActionError(f"action {a} is out of range: expected 0 <= action < {self.num_actions}")
+        n, s = self._n, self.board_size
+        if a == n:
+            return "swap"
+        if a > n:
+            r, c = divmod(a - n - 1, s)
+            return hole_name(r, c) + "!"
+        r, c = divmod(a, s)
+        return hole_name(r, c)
+
+    def string_to_action(self, text: str) -> int:
+        """Parse ``c5`` / ``swap`` / ``c5!`` (case-insensitive) into an action index.
+
+        Raises:
+            IllegalActionError: not a well-formed move on this board (``c5!`` with two players,
+            a hole off the board, ...). Legality in the position is checked by :meth:`apply`.
+        """
+        if not isinstance(text, str):
+            raise IllegalActionError(f"a move must be a string, got {type(text).__name__}")
+        t = text.strip().lower()
+        if t == "swap":
+            return self._n
+        claim = t.endswith("!")
+        if claim:
+            if self.num_players != 4:
+                raise IllegalActionError(f"{text!r}: a Privilege claim ('!') exists only in Double TwixT (num_players=4)")
+            t = t[:-1]
+        try:
+            r, c = parse_hole(t, self.board_size)
+        except IllegalActionError as e:
+            raise IllegalActionError(f"{text!r} is not a TwixT move: expected a hole like 'c5', 'swap' or 'c5!' ({e})") from None
+        a = r * self.board_size + c
+        return a + self._n + 1 if claim else a
+
+    # ------------------------------------------------------------------ diagnostics
+    def _player_name(self, pl: int) -> str:
+        if pl < 0:
+            return "nobody (game over)"
+        if self.num_players == 4:
+            return f"{COLOUR_NAMES[pl % 2]} {_TEAM_SEATS[pl]} (player {pl})"
+        return f"{COLOUR_NAMES[pl]} (player {pl})"
+
+    def _why_illegal(self, a: int) -> str:
+        if self._status != _STATUS_ONGOING:
+            return f"the game is over ({self._result_text()})"
+        n, s = self._n, self.board_size
+        c = self._player & 1
+        if a == n:
+            if self.num_players == 4:
+                return "Double TwixT has no swap"
+            if not self.swap:
+                return "the swap rule is off (swap=False)"
+            return f"swap is legal only on the second ply (this is ply {self._ply + 1})"
+        p = a - n - 1 if a > n else a
+        if a > n and self._priv[c]:
+            return f"team {COLOUR_NAMES[c]} has already claimed its Privilege"
+        if not self._g.valid[p]:
+            return f"{self.action_to_string(p)} is a corner hole (the corners do not exist)"
+        if self._pegs[p]:
+            return f"{self.action_to_string(p)} already holds a {COLOUR_NAMES[self._pegs[p] - 1]} peg"
+        if not self._g.legal[c][p]:
+            where = "row" if c == 1 else "column"
+            return f"{self.action_to_string(p)} is in {COLOUR_NAMES[1 - c]}'s border {where}"
+        return "not legal here"  # pragma: no cover
+
+    def _result_text(self) -> str:
+        st = self._status
+        if st == _STATUS_ONGOING:
+            return "game on"
+        if st == _STATUS_DRAW:
+            return "draw"
+        return f"{COLOUR_NAMES[st - 1]} won"
+
+    # ------------------------------------------------------------------ copying, comparing, text
+    def clone(self) -> "TwixtState":
+        c = TwixtState.__new__(TwixtState)
+        c.board_size = self.board_size
+        c.num_players = self.num_players
+        c.num_actions = self.num_actions
+        c.rules = self.rules
+        c.swap = self.swap
+        c.draw = self.draw
+        c.history = list(self.history)
+        c._g = self._g
+        c._n = self._n
+        c._std = self._std
+        c._early = self._early
+        c._pegs = bytearray(self._pegs)
+        c._lc = bytearray(self._lc)
+        c._order = list(self._order)
+        c._uf = list(self._uf)
+        c._avail = [bytearray(self._avail[0]), bytearray(self._avail[1])]
+        c._navail = list(self._navail)
+        c._player = self._player
+        c._ply = self._ply
+        c._status = self._status
+        c._priv = list(self._priv)
+        if self._early:
+            c._pbits = list(self._pbits)
+            ok = list(self._ok[0])
+            c._ok = [ok, ok] if self._std else [ok, list(self._ok[1])]
+            c._wholes = list(self._wholes)
+            c._wlinks = list(self._wlinks)
+            c._can = list(self._can)
+            c._wbad = list(self._wbad)
+        else:
+            c._pbits = c._ok = c._wholes = c._wlinks = c._can = c._wbad = None
+        return c
+
+    def __copy__(self) -> "TwixtState":
+        return self.clone()
+
+    def __deepcopy__(self, memo) -> "TwixtState":
+        return self.clone()
+
+    def __getstate__(self):
+        d = {k: getattr(self, k) for k in self.__slots__ if k != "_g"}
+        if self._early and self._std:
+            d["_ok"] = [self._ok[0]]  # keep the sharing explicit
+        return d
+
+    def __setstate__(self, d):
+        for k, v in d.items():
+            setattr(self, k, v)
+        self._g = geometry(self.board_size)
+        if self._early:
+            self._g.bits()
+            if self._std:
+                self._ok = [self._ok[0], self._ok[0]]
+
+    def _key(self):
+        return (
+            self.board_size, self.num_players, self.rules, self.swap, self.draw, bytes(self._pegs),
+            bytes(self._lc), self._player, tuple(self._priv), self._status, self.swap_available(),
+        )
+
+    def __eq__(self, other):
+        if not isinstance(other, TwixtState):
+            return NotImplemented
+        return self._key() == other._key()
+
+    __hash__ = None
+
+    def __repr__(self):
+        settings = f"board_size={self.board_size}, rules={self.rules!r}, swap={self.swap}, draw={self.draw!r}"
+        if self.num_players != 2:
+            settings += f", num_players={self.num_players}"
+        return f"TwixtState.from_moves({' '.join(self.moves())!r}, {settings})"
+
+    def status_line(self) -> str:
+        """One line: whose turn it is, or the result."""
+        if self._status == _STATUS_ONGOING:
+            text = f"ply {self._ply}: {self._player_name(self._player)} to move"
+            if self.swap_available():
+                text += " (swap available)"
+            if self.num_players == 4:
+                left = [COLOUR_NAMES[t] for t in (0, 1) if not self._priv[t]]
+                text += f"; Privilege unclaimed: {', '.join(left) if left else 'none'}"
+            return text
+        if self._status == _STATUS_DRAW:
+            why = "neither side can still connect" if self._early and not (self._can[0] or self._can[1]) \
+                else "the player to move has no legal hole"
+            return f"game over after {self._ply} plies: draw ({why})"
+        return f"game over after {self._ply} plies: {self._result_text()} ({self.outcome()})"
+
+    def __str__(self):
+        s = self.board_size
+        w = 3 if s > 26 else 2
+        header = " " * 4 + "".join(column_label(c).rjust(w) for c in range(s))
+        lines = [header]
+        pegs = self._pegs
+        valid = self._g.valid
+        for r in range(s):
+            cells = []
+            for c in range(s):
+                p = r * s + c
+                cells.append((PEG_CHARS[pegs[p]] if valid[p] else " ").rjust(w))
+            lines.append(f"{r + 1:>3} " + "".join(cells) + f" {r + 1}")
+        lines.append(header)
+        for col in (0, 1):
+            names = [
+                f"{hole_name(*a)}-{hole_name(*b)}" for a, b, lc in self.links() if lc == col
+            ]
+            lines.append(f"{COLOUR_NAMES[col]} (x) links: " if col == 0 else f"{COLOUR_NAMES[col]} (o) links: ")
+            lines[-1] += " ".join(names) if names else "none"
+        lines.append(self.status_line())
+        return "\n".join(lines)
