@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import importlib
+import inspect
+
+from envs.core.state import ParameterError
 
 __all__ = ["ENV_IDS", "make", "make_raw"]
 
@@ -19,16 +22,32 @@ def _module(env_id: str):
     return importlib.import_module(_MODULES[env_id])
 
 
+def _check_kwargs(env_id: str, cls, kwargs: dict) -> None:
+    params = inspect.signature(cls.__init__).parameters
+    known = [n for n in params if n != "self"]
+    unknown = sorted(set(kwargs) - set(known))
+    if unknown:
+        raise ParameterError(f"{env_id} has no argument {', '.join(map(repr, unknown))}; its arguments are: {', '.join(known)}")
+
+
 def make(env_id: str, **kwargs):
     """The wrapped PettingZoo ``AECEnv`` for ``env_id`` (as ``envs.<env_id>.env(**kwargs)``).
 
     Raises:
         KeyError: unknown id (the message lists the known ones).
-        ValueError: a bad keyword argument for that environment.
+        ParameterError (a ``ValueError``): an unknown or bad keyword argument (the message lists
+            the environment's arguments).
     """
-    return _module(env_id).env(**kwargs)
+    module = _module(env_id)
+    _check_kwargs(env_id, module.raw_env, kwargs)
+    return module.env(**kwargs)
 
 
 def make_raw(env_id: str, **kwargs):
-    """The unwrapped environment (``raw_env``): illegal actions raise instead of ending the game."""
-    return _module(env_id).raw_env(**kwargs)
+    """The unwrapped environment (``raw_env``): illegal actions raise instead of ending the game.
+
+    Raises: as :func:`make`.
+    """
+    module = _module(env_id)
+    _check_kwargs(env_id, module.raw_env, kwargs)
+    return module.raw_env(**kwargs)

@@ -437,3 +437,23 @@ def test_action_notation_helpers():
     assert sorted(e.action_to_string(int(a)) for a in np.flatnonzero(e.observe("player_0")["action_mask"])) == sorted(
         AtaxxState().legal_moves()
     )
+
+
+def test_unknown_constructor_argument_lists_the_valid_ones():
+    with pytest.raises(envs.ParameterError, match="ataxx_v0 has no argument 'foo'; its arguments are: fen, halfmove_clock"):
+        envs.make("ataxx_v0", foo=1)
+    with pytest.raises(ValueError, match="no argument 'colour'"):
+        envs.make_raw("ataxx_v0", colour="red")
+
+
+def test_zero_dimensional_int_array_actions_and_numpy_max_steps():
+    raw = envs.make_raw("ataxx_v0", max_steps=np.int64(3))
+    with pytest.raises(RuntimeError, match="call reset\\(\\) before last\\(\\)"):
+        raw.last()
+    raw.reset(seed=0)
+    raw.step(np.array(13))  # what MaskablePPO.predict() returns for one observation
+    assert raw.state.fen() == "x5o/7/7/7/7/6x/o5x o 0 1"
+    wrapped = envs.make("ataxx_v0")
+    wrapped.reset(seed=0)
+    wrapped.step(np.array(13))
+    assert wrapped.unwrapped.state.fen() == "x5o/7/7/7/7/6x/o5x o 0 1"

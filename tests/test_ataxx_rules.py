@@ -538,8 +538,9 @@ def test_halfmove_clock_option_must_be_bool(bad):
         (START_FEN, "a7b6", "distance 1"),
         (START_FEN, "a7a7", "distance 0"),
         (START_FEN, "a7d7", "distance 3"),
-        (START_FEN, "h1", "not a square"),
-        (START_FEN, "a8", "not a square"),
+        (START_FEN, "h1", "not an Ataxx move.*files a-g and ranks 1-7"),
+        (START_FEN, "a8", "not an Ataxx move.*files a-g and ranks 1-7"),
+        (START_FEN, "None", "'None' is not an Ataxx move"),
         (START_FEN, "g1e3x", "not an Ataxx move"),
         (START_FEN, "", "not an Ataxx move"),
         ("7/7/7/3o3/7/7/7 x 0 1", "0000", "game is over"),  # move after game over
@@ -659,3 +660,28 @@ def test_shallow_copy_does_not_corrupt_the_original():
     assert s.fen() == START_FEN
     assert s.history == []
     assert c.fen() == "x5o/7/7/7/7/6x/o5x o 0 1"
+
+
+def test_notation_is_case_insensitive_and_numpy_ints_are_accepted():
+    s = AtaxxState()
+    assert s.string_to_action("G2") == s.string_to_action("g2") == 13
+    assert s.string_to_action("A1C3") == s.string_to_action("a1c3")
+    assert s.perft(np.int64(2)) == 256
+    s.apply(np.array(13))  # 0-d integer array, as SB3's predict() returns
+    assert s.fen() == "x5o/7/7/7/7/6x/o5x o 0 1"
+
+
+@pytest.mark.parametrize("bad", [1.7, True, None])
+def test_piece_at_and_action_to_string_reject_non_integers(bad):
+    s = AtaxxState()
+    with pytest.raises(ValueError):
+        s.piece_at(bad)
+    with pytest.raises(IllegalActionError):
+        s.action_to_string(bad)
+
+
+def test_from_fen_requires_a_string_and_states_have_no_stray_attributes():
+    with pytest.raises(InvalidPositionError, match="FEN must be a string"):
+        AtaxxState.from_fen(None)
+    with pytest.raises(AttributeError):
+        AtaxxState().foo = 1

@@ -68,8 +68,9 @@ def square_name(sq: int) -> str:
 
 
 def parse_square(text: str) -> int:
-    """``'a1' -> 0``; raises :class:`IllegalActionError` on anything that is not a square."""
-    if len(text) != 2 or text[0] not in FILES or text[1] not in "1234567":
+    """``'a1' -> 0`` (case-insensitive); raises :class:`IllegalActionError` on anything else."""
+    text = text.lower() if isinstance(text, str) else text
+    if not isinstance(text, str) or len(text) != 2 or text[0] not in FILES or text[1] not in "1234567":
         raise IllegalActionError(f"{text!r} is not a square: expected a file a-g and a rank 1-7, e.g. 'c3'")
     return (int(text[1]) - 1) * SIZE + FILES.index(text[0])
 
@@ -211,6 +212,8 @@ class AtaxxState(GameState):
     @classmethod
     def from_fen(cls, fen: str, *, halfmove_clock: bool = True) -> "AtaxxState":
         """Position from a FEN string (``startpos`` accepted). See the class docstring for errors."""
+        if not isinstance(fen, str):
+            raise InvalidPositionError(f"FEN must be a string, got {type(fen).__name__}")
         return cls(fen, halfmove_clock=halfmove_clock)
 
     # ------------------------------------------------------------------ FEN
@@ -328,7 +331,12 @@ class AtaxxState(GameState):
 
     def piece_at(self, square: int | str) -> str:
         """``'x'``, ``'o'``, ``'-'`` (gap) or ``'.'`` (empty)."""
-        sq = parse_square(square) if isinstance(square, str) else int(square)
+        if isinstance(square, str):
+            sq = parse_square(square)
+        elif isinstance(square, (int, np.integer)) and not isinstance(square, (bool, np.bool_)):
+            sq = int(square)
+        else:
+            raise ValueError(f"square must be a name like 'c3' or an index 0..48, got {square!r}")
         if not 0 <= sq < NUM_SQUARES:
             raise ValueError(f"square index {sq} out of range 0..48")
         bit = 1 << sq
@@ -472,7 +480,15 @@ class AtaxxState(GameState):
     # ------------------------------------------------------------ notation
     @staticmethod
     def action_to_string(action: int) -> str:
-        """``0 -> 'a1'``, a jump -> ``'a1c3'``, ``833 -> '0000'``."""
+        """``0 -> 'a1'``, a jump -> ``'a1c3'``, ``833 -> '0000'``.
+
+        Raises:
+            IllegalActionError: not an integer in ``[0, 834)``.
+        """
+        if isinstance(action, np.ndarray) and action.ndim == 0 and np.issubdtype(action.dtype, np.integer):
+            action = action.item()
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(f"action must be an integer in [0, {NUM_ACTIONS}), got {action!r}")
         a = int(action)
         if not 0 <= a < NUM_ACTIONS:
             raise IllegalActionError(f"action {a} is out of range: expected 0 <= action < {NUM_ACTIONS}")
@@ -488,7 +504,8 @@ class AtaxxState(GameState):
 
     @staticmethod
     def string_to_action(text: str) -> int:
-        """Parse UAI (``g2``, ``a1c3``, ``0000``; ``a1a1``-style 4-character clones are rejected).
+        """Parse UAI (``g2``, ``a1c3``, ``0000``; case-insensitive; ``a1b2``-style 4-character
+        moves of distance 1 are rejected).
 
         Raises:
             IllegalActionError: not a well-formed Ataxx move (legality in the position is checked by
@@ -496,13 +513,22 @@ class AtaxxState(GameState):
         """
         if not isinstance(text, str):
             raise IllegalActionError(f"a move must be a string, got {type(text).__name__}")
-        t = text.strip()
+        t = text.strip().lower()
         if t == "0000":
             return PASS_ACTION
+        bad = IllegalActionError(
+            f"{text!r} is not an Ataxx move: expected 'g2' (clone), 'a1c3' (jump) or '0000' (pass), "
+            "with files a-g and ranks 1-7")
         if len(t) == 2:
-            return parse_square(t)
+            try:
+                return parse_square(t)
+            except IllegalActionError:
+                raise bad from None
         if len(t) == 4:
-            s, d = parse_square(t[:2]), parse_square(t[2:])
+            try:
+                s, d = parse_square(t[:2]), parse_square(t[2:])
+            except IllegalActionError:
+                raise bad from None
             df, dr = d % SIZE - s % SIZE, d // SIZE - s // SIZE
             dist = max(abs(df), abs(dr))
             if dist != 2:
@@ -511,7 +537,7 @@ class AtaxxState(GameState):
                     f"this one has distance {dist} (clones are written by their destination only, e.g. {t[2:]!r})"
                 )
             return NUM_SQUARES * (1 + _JUMP_PLANE_OF[(df, dr)]) + d
-        raise IllegalActionError(f"{text!r} is not an Ataxx move: expected 'g2' (clone), 'a1c3' (jump) or '0000' (pass)")
+        raise bad
 
     # ------------------------------------------------------------ misc
     def clone(self) -> "AtaxxState":
@@ -542,8 +568,9 @@ class AtaxxState(GameState):
         Raises:
             ValueError: ``depth`` is not a non-negative integer.
         """
-        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        if isinstance(depth, (bool, np.bool_)) or not isinstance(depth, (int, np.integer)) or depth < 0:
             raise ValueError(f"perft depth must be a non-negative integer, got {depth!r}")
+        depth = int(depth)
         if depth == 0:
             return 1
         t = self._turn

@@ -72,8 +72,10 @@ class TabletopAECEnv(AECEnv):
             raise ParameterError(
                 f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}"
             )
-        if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1):
+        if max_steps is not None and (isinstance(max_steps, (bool, np.bool_)) or not isinstance(max_steps, (int, np.integer))
+                                      or max_steps < 1):
             raise ParameterError(f"max_steps must be None or a positive integer, got {max_steps!r}")
+        max_steps = None if max_steps is None else int(max_steps)
         self.render_mode = render_mode
         self.max_steps = max_steps
         self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
@@ -156,6 +158,11 @@ class TabletopAECEnv(AECEnv):
             self.infos[a]["action_mask"] = self._zero_mask
         self._mask = self._zero_mask
 
+    def last(self, observe: bool = True):
+        if self.state is None:
+            raise RuntimeError("call reset() before last()")
+        return super().last(observe)
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         if agent not in self._agent_index:
             raise KeyError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
@@ -172,6 +179,8 @@ class TabletopAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
         player = self._agent_index[agent]
+        if isinstance(action, np.ndarray) and action.ndim == 0 and np.issubdtype(action.dtype, np.integer):
+            action = action.item()  # SB3's predict() returns 0-d arrays
         if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)) and 0 <= action < self.num_actions:
             action = self.state.to_state_action(player, int(action))
         self.state.apply(action)  # raises IllegalActionError (bad type, range or move), state unchanged

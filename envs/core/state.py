@@ -51,6 +51,8 @@ class GameState(ABC):
       copies it, so a clone continues exactly as the original would.
     """
 
+    __slots__ = ()
+
     num_players: int
     num_actions: int
 
@@ -123,7 +125,13 @@ class GameState(ABC):
         return self.legal_action_mask()
 
     def _check_action_index(self, action) -> int:
-        """Validate the type and range of an action index; return it as ``int``."""
+        """Validate the type and range of an action index; return it as ``int``.
+
+        Accepts Python and numpy integers, including 0-d integer arrays (what SB3's
+        ``predict`` returns for one observation); rejects bools, floats and everything else.
+        """
+        if isinstance(action, np.ndarray) and action.ndim == 0 and np.issubdtype(action.dtype, np.integer):
+            action = action.item()
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise IllegalActionError(
                 f"action must be an integer in [0, {self.num_actions}), got {action!r} "
