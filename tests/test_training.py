@@ -46,8 +46,16 @@ def test_resume_continues_the_timestep_count(tmp_path):
     cfg["total_timesteps"] = 512
     cfg["eval"]["every"] = 10**9
     first = train(cfg, tmp_path / "a", progress_bar=False)
+    cfg["ppo"]["learning_rate"] = 1.0e-3  # the config's hyperparameters replace the checkpoint's
+    cfg["checkpoint_every"] = 256
     second = train(cfg, tmp_path / "b", resume=first["checkpoint"], progress_bar=False)
-    assert second["timesteps"] == 1024
+    assert second["timesteps"] == 1024 and second["timesteps_this_run"] == 512
+    from sb3_contrib import MaskablePPO
+
+    resumed = MaskablePPO.load(second["checkpoint"])
+    assert resumed.learning_rate == 1.0e-3
+    # The checkpoint schedule continues from 512 instead of restarting at 256.
+    assert sorted(p.name for p in (tmp_path / "b" / "checkpoints").iterdir()) == ["final.zip", "step_1024.zip", "step_768.zip"]
 
 
 def test_config_errors(tmp_path):
@@ -59,3 +67,46 @@ def test_config_errors(tmp_path):
         load_config(tmp_path / "missing.yaml")
     with pytest.raises(SystemExit):
         main([str(bad)])
+
+
+@pytest.mark.parametrize("yaml_text, message", [
+    ("ppo: {learning_rate: 3e-4}\n", "ppo.learning_rate' must be a positive number \\(YAML reads 3e-4 as text"),
+    ("policy: {net_arch: {pi: [], vff: [64]}}\n", "policy.net_arch"),
+    ("policy: {features_kwargs: {channel: 64}}\n", "policy.features_kwargs"),
+    ("policy: {head: spatil}\n", "policy.head"),
+    ("env_id: ataxx_v1\n", "unknown environment id 'ataxx_v1'"),
+    ("env_kwargs: {fenn: x}\n", "no argument 'fenn'"),
+    ("env_kwargs: {fen: garbage}\n", "malformed FEN"),
+    ("max_steps: -5\n", "max_steps"),
+    ("torch_threads: 0\n", "torch_threads"),
+    ("pool: {baselines: [random, gredy]}\n", "pool.baselines.*unknown agent spec 'gredy'"),
+    ("pool: {baseline_prob: 0.9}\n", "at most 1"),
+    ("final_eval: {opponents: [random, gredy]}\n", "final_eval.opponents"),
+    ("final_eval: {games: 0}\n", "final_eval.games"),
+    ("eval: {every: 0}\n", "eval.every"),
+    ("checkpoint_every: -1\n", "checkpoint_every"),
+    ("ppo: {n_steps: 0}\n", "ppo.n_steps"),
+    ("ppo: {batch_size: -1}\n", "ppo.batch_size"),
+    ("total_timesteps: -10\n", "total_timesteps"),
+    ("a: [unclosed\n", "not valid YAML"),
+])
+def test_every_bad_config_value_fails_before_training(tmp_path, yaml_text, message):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml_text)
+    with pytest.raises(ValueError, match=message):
+        load_config(bad)
+
+
+def test_run_directory_must_be_empty_unless_overwrite(tmp_path):
+    from training.train import ConfigError, prepare_out_dir
+
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "old.txt").write_text("x")
+    with pytest.raises(ConfigError, match="not empty"):
+        prepare_out_dir(out)
+    prepare_out_dir(out, overwrite=True)
+    assert list(out.iterdir()) == []
+    with pytest.raises(SystemExit):
+        main(["configs/ataxx.yaml", "--resume", str(tmp_path / "missing.zip"), "--out", str(tmp_path / "r")])
+    assert not (tmp_path / "r").exists()  # nothing written before the error

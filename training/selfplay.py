@@ -124,6 +124,9 @@ class SelfPlayEnv(gym.Env):
             ``state.team_of``): ``"latest"`` (default) the learner's current policy, so the
             team is the learner playing with itself; ``"pool"`` a draw from the pool like the
             opponents. Two-player games have no partners.
+        seed_salt: mixed into every ``reset(seed=...)`` (``SeedSequence([seed, salt])``), so that
+            runs seeded ``s`` and ``s + 1`` (whose vectorised envs get seeds ``s + i``) do not
+            share random streams.
 
     ``info`` carries ``seat`` and ``opponents`` (names) every step, and at the end of an episode
     ``returns`` (every seat's final reward) and ``plies``.
@@ -132,7 +135,7 @@ class SelfPlayEnv(gym.Env):
     metadata = {"render_modes": []}
 
     def __init__(self, env_id: str, pool: OpponentPool, env_kwargs: dict | None = None, max_steps: int | None = None,
-                 seat: int | None = None, partner: str = "latest"):
+                 seat: int | None = None, partner: str = "latest", seed_salt: int = 0):
         super().__init__()
         self.env_id = env_id
         self.raw = make_raw(env_id, max_steps=max_steps, **(env_kwargs or {}))
@@ -146,6 +149,7 @@ class SelfPlayEnv(gym.Env):
         if partner not in ("latest", "pool"):
             raise ValueError(f"partner must be 'latest' or 'pool', got {partner!r}")
         self.partner = partner
+        self.seed_salt = int(seed_salt)
         self.pool = pool
         self.seat = 0
         self.learner = first
@@ -171,6 +175,8 @@ class SelfPlayEnv(gym.Env):
         return info
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        if seed is not None:
+            seed = int(np.random.SeedSequence([seed, self.seed_salt]).generate_state(1)[0])
         super().reset(seed=seed)
         rng = self.np_random
         # A game that ends before the learner's first move has nothing to learn from: deal again.

@@ -14,7 +14,8 @@ unknown keys are an error. The run directory (default ``runs/<config name>-<seed
 * ``eval/`` — the final evaluation: a round-robin tournament of the trained agent and the
   configured opponents (:mod:`training.evaluate`: ``results.json``, ``pairs.csv``,
   ``ratings.csv``, ``ratings.png``);
-* ``learning_curve.png`` — the periodic evaluation scores over timesteps;
+* ``learning_curve.png`` — the periodic evaluation scores over timesteps (when at least one
+  periodic evaluation ran);
 * ``report.json`` — the trained agent's score against each opponent with 95% intervals, the
   ratings, the periodic evaluations, timings and the seed.
 
@@ -27,6 +28,8 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import math
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -34,7 +37,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-__all__ = ["DEFAULTS", "load_config", "train", "final_evaluation", "plot_learning_curve", "main"]
+__all__ = ["DEFAULTS", "ConfigError", "load_config", "validate_config", "prepare_out_dir", "train", "final_evaluation", "plot_learning_curve", "main"]
 
 #: Every config key with its default; a config may override any of them and nothing else.
 DEFAULTS: dict = {
@@ -104,18 +107,118 @@ def load_config(path: str | Path, **overrides) -> dict:
     p = Path(path)
     if not p.exists():
         raise FileNotFoundError(f"config file {p} does not exist")
-    data = yaml.safe_load(p.read_text()) or {}
+    if not p.is_file():
+        raise ValueError(f"config path {p} is not a file")
+    try:
+        data = yaml.safe_load(p.read_text()) or {}
+    except yaml.YAMLError as e:
+        raise ValueError(f"{p} is not valid YAML: {e}") from None
     if not isinstance(data, dict):
         raise ValueError(f"{p}: the config must be a YAML mapping, got {type(data).__name__}")
     cfg = _merge(DEFAULTS, data)
     for k, v in overrides.items():
         if v is not None:
             cfg[k] = v
-    for key in ("total_timesteps", "n_envs", "seed"):
-        if not isinstance(cfg[key], int) or isinstance(cfg[key], bool) or cfg[key] < (0 if key == "seed" else 1):
-            raise ValueError(f"config {key!r} must be a {'non-negative' if key == 'seed' else 'positive'} integer, got {cfg[key]!r}")
     cfg["name"] = p.stem
+    validate_config(cfg)
     return cfg
+
+
+class ConfigError(ValueError):
+    """A bad config value, run directory or checkpoint to resume from (raised before training)."""
+
+
+def _require(cond: bool, key: str, expected: str, value) -> None:
+    if not cond:
+        raise ConfigError(f"config {key!r} must be {expected}, got {value!r}")
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_num(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def validate_config(cfg: dict) -> None:
+    """Check every value of a merged config before anything runs.
+
+    Builds the environment and every agent spec once, so a typo fails here and not hours into a
+    run.
+
+    Raises:
+        ConfigError (a ``ValueError``): the first bad value, naming its key and what was expected.
+    """
+    from envs.registry import make_raw
+    from training.agents import make_agent
+    from training.features import FEATURE_EXTRACTORS
+
+    for key in ("total_timesteps", "n_envs", "torch_threads", "checkpoint_every"):
+        _require(_is_int(cfg[key]) and cfg[key] >= 1, key, "a positive integer", cfg[key])
+    _require(_is_int(cfg["seed"]) and cfg["seed"] >= 0, "seed", "a non-negative integer", cfg["seed"])
+    _require(cfg["max_steps"] is None or (_is_int(cfg["max_steps"]) and cfg["max_steps"] >= 1), "max_steps",
+             "null or a positive integer", cfg["max_steps"])
+    _require(isinstance(cfg["env_kwargs"], dict), "env_kwargs", "a mapping", cfg["env_kwargs"])
+    try:
+        probe = make_raw(cfg["env_id"], max_steps=cfg["max_steps"], **cfg["env_kwargs"])
+    except (KeyError, ValueError, TypeError) as e:
+        raise ConfigError(f"config env_id/env_kwargs: {e.args[0] if e.args else e}") from None
+
+    ppo = cfg["ppo"]
+    for key in ("n_steps", "n_epochs"):
+        _require(_is_int(ppo[key]) and ppo[key] >= 1, f"ppo.{key}", "a positive integer", ppo[key])
+    rollout = ppo["n_steps"] * cfg["n_envs"]
+    _require(_is_int(ppo["batch_size"]) and 2 <= ppo["batch_size"] <= rollout, "ppo.batch_size",
+             f"an integer in [2, n_steps * n_envs = {rollout}]", ppo["batch_size"])
+    for key in ("learning_rate", "clip_range", "max_grad_norm"):
+        _require(_is_num(ppo[key]) and ppo[key] > 0, f"ppo.{key}",
+                 "a positive number (YAML reads 3e-4 as text: write 3.0e-4)", ppo[key])
+    for key in ("gamma", "gae_lambda"):
+        _require(_is_num(ppo[key]) and 0 < ppo[key] <= 1, f"ppo.{key}", "a number in (0, 1]", ppo[key])
+    for key in ("ent_coef", "vf_coef"):
+        _require(_is_num(ppo[key]) and ppo[key] >= 0, f"ppo.{key}", "a non-negative number", ppo[key])
+
+    pol = cfg["policy"]
+    _require(pol["features"] in FEATURE_EXTRACTORS, "policy.features", f"one of {sorted(FEATURE_EXTRACTORS)}",
+             pol["features"])
+    _require(pol["head"] in ("spatial", "linear"), "policy.head", "'spatial' or 'linear'", pol["head"])
+    _require(pol["head"] == "linear" or hasattr(probe, "action_layout"), "policy.head",
+             f"'linear' for {cfg['env_id']} (it has no action_layout() for a spatial head)", pol["head"])
+    import inspect
+
+    fe_params = [n for n in inspect.signature(FEATURE_EXTRACTORS[pol["features"]].__init__).parameters
+                 if n not in ("self", "observation_space")]
+    _require(isinstance(pol["features_kwargs"], dict) and set(pol["features_kwargs"]) <= set(fe_params),
+             "policy.features_kwargs", f"a mapping with keys among {fe_params}", pol["features_kwargs"])
+    arch = pol["net_arch"]
+    _require(isinstance(arch, dict) and set(arch) <= {"pi", "vf"}
+             and all(isinstance(v, list) and all(_is_int(u) and u >= 1 for u in v) for v in arch.values()),
+             "policy.net_arch", "a mapping {pi: [sizes], vf: [sizes]} of positive integers", arch)
+
+    pool = cfg["pool"]
+    for key in ("max_snapshots", "snapshot_every"):
+        _require(_is_int(pool[key]) and pool[key] >= 1, f"pool.{key}", "a positive integer", pool[key])
+    for key in ("baseline_prob", "latest_prob"):
+        _require(_is_num(pool[key]) and 0 <= pool[key] <= 1, f"pool.{key}", "a probability in [0, 1]", pool[key])
+    _require(pool["baseline_prob"] + pool["latest_prob"] <= 1 + 1e-9, "pool.baseline_prob + pool.latest_prob",
+             "at most 1", pool["baseline_prob"] + pool["latest_prob"])
+    _require(pool["partner"] in ("latest", "pool"), "pool.partner", "'latest' or 'pool'", pool["partner"])
+    for section in ("eval", "final_eval"):
+        games = cfg[section]["games"]
+        _require(_is_int(games) and games >= 1, f"{section}.games", "a positive integer", games)
+        _require(isinstance(cfg[section]["opponents"], list) and cfg[section]["opponents"], f"{section}.opponents",
+                 "a non-empty list of agent specs", cfg[section]["opponents"])
+    _require(_is_int(cfg["eval"]["every"]) and cfg["eval"]["every"] >= 1, "eval.every", "a positive integer",
+             cfg["eval"]["every"])
+    for key, specs in (("pool.baselines", pool["baselines"]), ("eval.opponents", cfg["eval"]["opponents"]),
+                       ("final_eval.opponents", cfg["final_eval"]["opponents"])):
+        _require(isinstance(specs, list), key, "a list of agent specs", specs)
+        for spec in specs:
+            try:
+                make_agent(spec)
+            except (ValueError, FileNotFoundError) as e:
+                raise ConfigError(f"config {key!r}: {e}") from None
 
 
 def _build_model(cfg: dict, vec_env, seed: int):
@@ -158,11 +261,20 @@ def _make_callback(cfg, pool, out: Path):
 
         def __init__(self):
             super().__init__()
-            self.next_snapshot = cfg["pool"]["snapshot_every"]
-            self.next_eval = cfg["eval"]["every"]
-            self.next_ckpt = cfg["checkpoint_every"]
             self.episodes = 0
             self.history: list[dict] = []
+
+        def _on_training_start(self) -> None:
+            # The next multiple of each period after the current count (a resumed run goes on
+            # with the schedule it had).
+            t = self.model.num_timesteps
+
+            def after(period):
+                return (t // period + 1) * period
+
+            self.next_snapshot = after(cfg["pool"]["snapshot_every"])
+            self.next_eval = after(cfg["eval"]["every"])
+            self.next_ckpt = after(cfg["checkpoint_every"])
 
         def _on_step(self) -> bool:
             t = self.num_timesteps
@@ -171,12 +283,12 @@ def _make_callback(cfg, pool, out: Path):
                     self.episodes += 1
             if t >= self.next_snapshot:
                 pool.add_snapshot(self.model.policy, f"snapshot_{t}")
-                self.next_snapshot += cfg["pool"]["snapshot_every"]
+                self.next_snapshot = (t // cfg["pool"]["snapshot_every"] + 1) * cfg["pool"]["snapshot_every"]
             if t >= self.next_ckpt:
                 self.model.save(out / "checkpoints" / f"step_{t}.zip")
-                self.next_ckpt += cfg["checkpoint_every"]
+                self.next_ckpt = (t // cfg["checkpoint_every"] + 1) * cfg["checkpoint_every"]
             if t >= self.next_eval:
-                self.next_eval += cfg["eval"]["every"]
+                self.next_eval = (t // cfg["eval"]["every"] + 1) * cfg["eval"]["every"]
                 self.evaluate(t)
             return True
 
@@ -188,23 +300,49 @@ def _make_callback(cfg, pool, out: Path):
                                  env_kwargs=cfg["env_kwargs"], max_steps=cfg["max_steps"])
                 row[f"score_vs_{spec}"] = r["score"]
                 self.logger.record(f"eval/score_vs_{spec}", r["score"])
-            self.model.policy.set_training_mode(False)
             self.history.append(row)
-            self.logger.dump(t)
+            # Recorded values go out with SB3's next log row (no dump here: that would flush the
+            # previous update's train/* values into this row).
             print(f"[eval] {json.dumps(row)}", flush=True)
             return row
 
     return SelfPlayCallback()
 
 
-def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = True) -> dict:
+def prepare_out_dir(out: Path, overwrite: bool = False) -> None:
+    """Make ``out`` an empty run directory.
+
+    Raises:
+        ValueError: ``out`` is a file, or a non-empty folder and ``overwrite`` is false (files of
+            an earlier run would mix with this one's: old checkpoints, two TensorBoard logs).
+    """
+    if out.exists() and not out.is_dir():
+        raise ConfigError(f"run directory {out} exists and is not a folder")
+    if out.is_dir() and any(out.iterdir()):
+        if not overwrite:
+            raise ConfigError(f"run directory {out} is not empty (an earlier run?): choose another --out, "
+                             "or pass --overwrite to delete it first")
+        shutil.rmtree(out)
+    out.mkdir(parents=True, exist_ok=True)
+
+
+def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = True,
+          overwrite: bool = False) -> dict:
     """Run self-play training and the final evaluation; return the report dict.
 
     Args:
         cfg: a config from :func:`load_config`.
-        out: the run directory (created).
-        resume: a checkpoint ``.zip`` to continue from (its weights and optimizer state).
+        out: the run directory (must be empty or absent; see ``overwrite``).
+        resume: a checkpoint ``.zip`` to continue from: its weights, optimizer state and timestep
+            count; the config's ``ppo`` hyperparameters replace the checkpoint's, and
+            ``total_timesteps`` counts the steps to add. SB3 trains in whole rollouts, so the
+            steps trained are ``total_timesteps`` rounded up to a multiple of
+            ``n_steps * n_envs``.
         progress_bar: show SB3's progress bar.
+        overwrite: delete a non-empty ``out`` first.
+
+    Raises:
+        FileNotFoundError: ``resume`` does not exist. ValueError: a bad config or ``out``.
     """
     import torch
     from sb3_contrib import MaskablePPO
@@ -214,8 +352,11 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
 
     from training.selfplay import OpponentPool, SelfPlayEnv
 
+    validate_config(cfg)
+    if resume and not Path(resume).is_file():
+        raise FileNotFoundError(f"checkpoint to resume from {resume} does not exist")
+    prepare_out_dir(out, overwrite)
     torch.set_num_threads(int(cfg["torch_threads"]))
-    out.mkdir(parents=True, exist_ok=True)
     (out / "checkpoints").mkdir(exist_ok=True)
     (out / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
     seed = cfg["seed"]
@@ -225,18 +366,17 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
     def make_env(i):
         def _f():
             e = SelfPlayEnv(cfg["env_id"], pool, env_kwargs=cfg["env_kwargs"], max_steps=cfg["max_steps"],
-                            partner=pc["partner"])
-            e = Monitor(e)
-            e.reset(seed=seed * 1000 + i)
-            return e
+                            partner=pc["partner"], seed_salt=seed)
+            return Monitor(e)
         return _f
 
     vec_env = DummyVecEnv([make_env(i) for i in range(cfg["n_envs"])])
-    vec_env.seed(seed)
+    vec_env.seed(seed)  # env i: seed + i, mixed with the run's seed by SelfPlayEnv (seed_salt)
     if resume:
-        if not Path(resume).exists():
-            raise FileNotFoundError(f"checkpoint to resume from {resume} does not exist")
-        model = MaskablePPO.load(resume, env=vec_env, device="cpu")
+        try:
+            model = MaskablePPO.load(resume, env=vec_env, device="cpu", custom_objects=dict(cfg["ppo"]))
+        except (ValueError, KeyError, AssertionError) as e:
+            raise ConfigError(f"cannot resume from {resume}: {e}") from None
         reset_num_timesteps = False
     else:
         model = _build_model(cfg, vec_env, seed)
@@ -244,6 +384,7 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
     model.set_logger(configure(str(out / "logs"), ["csv", "tensorboard"]))
     pool.set_latest(model.policy)
     callback = _make_callback(cfg, pool, out)
+    start_timesteps = int(model.num_timesteps)
     t0 = time.time()
     model.learn(total_timesteps=cfg["total_timesteps"], callback=callback, progress_bar=progress_bar,
                 reset_num_timesteps=reset_num_timesteps)
@@ -255,6 +396,7 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
     report = final_evaluation(cfg, final, out / "eval")
     report.update({
         "config": cfg["name"], "env_id": cfg["env_id"], "seed": seed, "timesteps": int(model.num_timesteps),
+        "timesteps_this_run": int(model.num_timesteps) - start_timesteps, "resumed_from": resume,
         "train_seconds": round(train_seconds, 1), "eval_seconds": round(time.time() - t1, 1),
         "checkpoint": str(final), "periodic_eval": callback.history,
     })
@@ -318,7 +460,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timesteps", type=int, default=None, help="override total_timesteps")
     parser.add_argument("--seed", type=int, default=None, help="override seed")
     parser.add_argument("--out", default=None, help="run directory (default runs/<config>-<seed>)")
-    parser.add_argument("--resume", default=None, help="checkpoint .zip to continue training from")
+    parser.add_argument("--resume", default=None,
+                        help="checkpoint .zip to continue from; --timesteps then counts the steps to add")
+    parser.add_argument("--overwrite", action="store_true", help="delete a non-empty run directory first")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     args = parser.parse_args(argv)
     try:
@@ -326,9 +470,16 @@ def main(argv: list[str] | None = None) -> int:
     except (FileNotFoundError, ValueError) as e:
         parser.error(str(e))
     out = Path(args.out) if args.out else Path("runs") / f"{cfg['name']}-{cfg['seed']}"
-    report = train(cfg, out, resume=args.resume, progress_bar=not args.no_progress)
+    if args.resume and not Path(args.resume).is_file():
+        parser.error(f"--resume: checkpoint {args.resume} does not exist")
+    try:
+        prepare_out_dir(out, args.overwrite)
+        report = train(cfg, out, resume=args.resume, progress_bar=not args.no_progress)
+    except ConfigError as e:
+        parser.error(str(e))
     print(f"\nRun directory: {out}")
-    print(f"Trained {report['timesteps']} timesteps in {report['train_seconds']} s")
+    print(f"Trained {report['timesteps_this_run']} timesteps in {report['train_seconds']} s"
+          + (f" (total {report['timesteps']})" if args.resume else ""))
     for spec, r in report["vs"].items():
         print(f"  vs {spec:<14} score {r['score']:.3f} [95% {r['score_ci95_low']:.3f}, {r['score_ci95_high']:.3f}]"
               f"  (W {r['wins']} / D {r['draws']} / L {r['losses']} of {r['games']})")
