@@ -44,7 +44,7 @@ class raw_env(TabletopAECEnv):
 
     Args:
         fen: starting position (FEN or ``"startpos"``); validated here.
-        halfmove_clock: enable the 100-ply draw rule (``rules/ataxx.md``).
+        halfmove_clock: enable the 100-ply draw rule (``envs/ataxx/RULES.md``).
         max_steps: truncate after this many plies (``None``: no limit).
         render_mode: ``None``, ``"ansi"``, ``"rgb_array"`` or ``"human"``.
 

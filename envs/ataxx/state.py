@@ -1,6 +1,7 @@
 """Ataxx rules core: :class:`AtaxxState`.
 
-Rules: ``rules/ataxx.md`` of this project (the seed rules completed with the conventions of the
+Rules: ``envs/ataxx/RULES.md``, this project's specification shipped with the package (the seed
+rules completed with the conventions of the
 Ataxx engine community: libataxx, python-ataxx 2.2, UAI). Summary:
 
 * 7x7 board, files ``a``-``g`` left to right, ranks ``1``-``7`` bottom to top. Player 0 (``x``)
@@ -139,7 +140,7 @@ def _can_move(stones: int, empty: int) -> bool:
 
 
 def _perft(own: int, opp: int, empty: int, clock: int, depth: int, clock_on: bool) -> int:
-    """Perft on raw bitboards (side to move = ``own``); see rules/ataxx.md, section Perft."""
+    """Perft on raw bitboards (side to move = ``own``); see envs/ataxx/RULES.md, section Perft."""
     # Game over, in the order of the rules.
     if not own or not opp:
         return 0
@@ -176,7 +177,7 @@ def _perft(own: int, opp: int, empty: int, clock: int, depth: int, clock_on: boo
 
 
 class AtaxxState(GameState):
-    """A mutable Ataxx position with the rules of ``rules/ataxx.md``.
+    """A mutable Ataxx position with the rules of ``envs/ataxx/RULES.md``.
 
     Args:
         fen: starting position; ``None`` or ``"startpos"`` for the standard start
@@ -563,7 +564,7 @@ class AtaxxState(GameState):
             setattr(self, k, v)
 
     def perft(self, depth: int) -> int:
-        """Number of leaf nodes ``depth`` plies ahead (``rules/ataxx.md``, section Perft).
+        """Number of leaf nodes ``depth`` plies ahead (``envs/ataxx/RULES.md``, section Perft).
 
         Raises:
             ValueError: ``depth`` is not a non-negative integer.

@@ -2,7 +2,7 @@
 
 Each game subclasses :class:`TabletopAECEnv` and supplies only what differs between games: how
 to build the state from the constructor arguments and a random generator, the observation space
-and encoding, and rendering. Everything else follows ``DESIGN.md``:
+and encoding, and rendering. Everything else follows the project's design conventions:
 
 * agents ``player_0 .. player_{n-1}``; any number of players; the same agent may act several
   times in a row (``agent_selection`` always follows ``state.current_player``);
