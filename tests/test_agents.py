@@ -6,13 +6,19 @@ stated), turned into FEN by :func:`conftest.diagram`.
 
 from __future__ import annotations
 
+import math
+import re
+import shutil
+import zipfile
+
 import numpy as np
 import pytest
 
 from conftest import diagram
 from envs.ataxx import PASS_ACTION, AtaxxState
 from envs.registry import make_raw
-from training.agents import AlphaBetaAgent, GreedyAgent, MCTSAgent, PolicyAgent, RandomAgent, make_agent
+from training.agents import (AlphaBetaAgent, GreedyAgent, MCTSAgent, PolicyAgent, RandomAgent, make_agent,
+                             parse_checkpoint_spec, policy_action)
 from training.arena import head_to_head, play_game
 
 # x (c3) can clone to d4, next to all of c5, d5 and e5: +3 stones captured, the most of any move
@@ -212,6 +218,136 @@ def test_make_agent_rejects_bad_specs(spec, message):
 def test_make_agent_missing_checkpoint(tmp_path):
     with pytest.raises(FileNotFoundError, match="does not exist"):
         make_agent(str(tmp_path / "nowhere.zip"))
+
+
+def _not_a_checkpoint(path: str) -> str:
+    return re.escape(f"{path} is not a MaskablePPO checkpoint written by training.train: ")
+
+
+def test_empty_zip_is_not_a_checkpoint(tmp_path):
+    path = tmp_path / "empty.zip"
+    zipfile.ZipFile(path, "w").close()
+    with pytest.raises(ValueError, match=_not_a_checkpoint(str(path)) + "No data found in the saved file") as exc:
+        make_agent(str(path))
+    assert isinstance(exc.value.__cause__, AssertionError)  # what SB3 raised, kept as the cause
+    with pytest.raises(ValueError, match=_not_a_checkpoint(str(path))):
+        PolicyAgent(path)
+
+
+def test_foreign_files_are_not_checkpoints(tmp_path):
+    text = tmp_path / "notes.zip"
+    text.write_text("not a zip at all")
+    with pytest.raises(ValueError, match=_not_a_checkpoint(str(text))):
+        make_agent(str(text))
+    foreign = tmp_path / "foreign.zip"
+    with zipfile.ZipFile(foreign, "w") as z:
+        z.writestr("data", "{}")
+    with pytest.raises(ValueError, match=_not_a_checkpoint(str(foreign))):
+        make_agent(str(foreign) + ":sample")
+    folder = tmp_path / "folder.zip"
+    folder.mkdir()
+    with pytest.raises(ValueError, match=f"^checkpoint {re.escape(str(folder))} is not a file$"):
+        make_agent(str(folder))
+
+
+@pytest.mark.parametrize("spec, parsed", [
+    ("/tmp/a:b/final.zip", ("/tmp/a:b/final.zip", False)),
+    ("/tmp/a:b/final.zip:sample", ("/tmp/a:b/final.zip", True)),
+    ("runs/x.zip", ("runs/x.zip", False)),
+    ("runs/x.zip:sample", ("runs/x.zip", True)),
+    ("C:/models/M.ZIP", ("C:/models/M.ZIP", False)),
+    ("a.zip:sample:sample", None),  # ends in neither .zip nor .zip:sample
+    ("mcts:200", None),
+    ("random", None),
+])
+def test_parse_checkpoint_spec(spec, parsed):
+    assert parse_checkpoint_spec(spec) == parsed
+
+
+def test_checkpoint_spec_with_a_bad_option():
+    with pytest.raises(ValueError, match=re.escape("checkpoint spec 'm.zip:fast': the only option is ':sample', got 'fast'")):
+        make_agent("m.zip:fast")
+
+
+def test_checkpoint_path_with_a_colon(checkpoint, tmp_path):
+    folder = tmp_path / "a:b"
+    folder.mkdir()
+    path = folder / "final.zip"
+    shutil.copy(checkpoint, path)
+    agent = make_agent(str(path))
+    assert isinstance(agent, PolicyAgent) and agent.deterministic and agent.name == "final"
+    sampled = make_agent(f"{path}:sample")
+    assert isinstance(sampled, PolicyAgent) and not sampled.deterministic
+    state = AtaxxState()
+    obs = _obs(state)
+    assert obs["action_mask"][agent.act(state, obs)] == 1
+    with pytest.raises(FileNotFoundError, match=re.escape(f"checkpoint {folder / 'other.zip'} does not exist")):
+        make_agent(str(folder / "other.zip:sample"))
+
+
+FINISHED_FEN = "xxxxxxx/7/7/7/7/7/7 x 0 1"  # o has no stone left: the game is over
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:10", "alphabeta:1", "alphabeta:2", "checkpoint"])
+def test_agents_refuse_to_move_in_a_finished_game(spec, checkpoint):
+    agent = make_agent(checkpoint if spec == "checkpoint" else spec, seed=0)
+    state = AtaxxState(FINISHED_FEN)
+    assert state.current_player == -1
+    expected = f"{agent.name} cannot choose an action: the game is over (state.current_player is -1)"
+    with pytest.raises(ValueError, match=f"^{re.escape(expected)}$"):
+        agent.act(state, _obs(state))
+    if spec != "checkpoint":
+        with pytest.raises(ValueError, match=f"^{re.escape(expected)}$"):
+            agent.act(state, None)
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:10", "alphabeta:1", "checkpoint"])
+def test_agents_refuse_an_empty_action_mask(spec, checkpoint):
+    agent = make_agent(checkpoint if spec == "checkpoint" else spec, seed=0)
+    state = AtaxxState()
+    obs = _obs(state)
+    obs = {"observation": obs["observation"], "action_mask": np.zeros_like(obs["action_mask"])}
+    expected = (f"{agent.name} cannot choose an action: no legal action in this position "
+                "(the game is over, or the action mask is empty)")
+    with pytest.raises(ValueError, match=f"^{re.escape(expected)}$"):
+        agent.act(state, obs)
+
+
+def test_policy_agent_needs_the_observation(checkpoint):
+    agent = make_agent(checkpoint)
+    with pytest.raises(ValueError, match=re.escape("tiny: a policy agent needs the observation dict, got obs=None")):
+        agent.act(AtaxxState(), None)
+    obs = _obs(AtaxxState())
+    with pytest.raises(ValueError, match="the action mask has no legal action"):
+        policy_action(agent.policy, obs["observation"], np.zeros_like(obs["action_mask"]))
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"value_scale": 0}, "MCTS value_scale must be a finite number > 0, got 0"),
+    ({"value_scale": -1.0}, "MCTS value_scale must be a finite number > 0, got -1.0"),
+    ({"value_scale": math.inf}, "MCTS value_scale must be a finite number > 0, got inf"),
+    ({"value_scale": "10"}, "MCTS value_scale must be a finite number > 0, got '10'"),
+    ({"value_scale": True}, "MCTS value_scale must be a finite number > 0, got True"),
+    ({"c": -5}, "MCTS exploration constant c must be a finite number >= 0, got -5"),
+    ({"c": math.nan}, "MCTS exploration constant c must be a finite number >= 0, got nan"),
+    ({"c": None}, "MCTS exploration constant c must be a finite number >= 0, got None"),
+    ({"rollout_limit": True}, "MCTS rollout_limit must be None or a non-negative integer, got True"),
+    ({"rollout_limit": -1}, "MCTS rollout_limit must be None or a non-negative integer, got -1"),
+    ({"rollout_limit": 2.5}, "MCTS rollout_limit must be None or a non-negative integer, got 2.5"),
+    ({"simulations": 0}, "MCTS simulations must be a positive integer, got 0"),
+    ({"simulations": True}, "MCTS simulations must be a positive integer, got True"),
+])
+def test_mcts_rejects_bad_parameters(kwargs, message):
+    args = {"simulations": 10, **kwargs}
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        MCTSAgent(**args)
+
+
+def test_mcts_accepts_edge_parameters():
+    state = AtaxxState(MCTS_FEN)
+    for kwargs in ({"c": 0}, {"rollout_limit": None}, {"rollout_limit": 3, "value_scale": 0.5}, {"c": np.float64(2)}):
+        agent = MCTSAgent(30, seed=0, **kwargs)
+        assert agent.act(state, None) in state.legal_actions()
 
 
 def test_greedy_beats_random():

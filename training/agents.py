@@ -14,12 +14,15 @@ game but TwixT, whose environment transposes the board for black).
 
 Agents are built from short specs by :func:`make_agent`: ``random``, ``greedy``, ``mcts:200``
 (UCT with 200 simulations), ``alphabeta:2`` (depth 2), or a path to a trained checkpoint ``.zip``.
+
+An agent asked to move in a finished game (``state.current_player < 0``) or in a position without
+a legal action raises ``ValueError`` (:meth:`Agent.act` checks this before calling the agent's
+own ``_act``).
 """
 
 from __future__ import annotations
 
 import math
-from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Callable
 
@@ -35,13 +38,24 @@ __all__ = [
     "AlphaBetaAgent",
     "PolicyAgent",
     "make_agent",
+    "parse_checkpoint_spec",
     "HEURISTICS",
     "policy_action",
 ]
 
 
-class Agent(ABC):
-    """Base class: ``act(state, obs) -> action``; ``reset(seed)`` before a game (optional)."""
+class Agent:
+    """Base class: ``act(state, obs) -> action``; ``reset(seed)`` before a game (optional).
+
+    Subclasses implement ``_act(state, obs)``; the public :meth:`act` first checks that there is
+    a move to make. (A subclass may still override ``act`` itself, skipping that check.)
+
+    Args:
+        seed: seed of the agent's random generator ``self.rng`` (``None``: unseeded).
+
+    Raises:
+        ValueError: a negative seed. TypeError: a seed that is not an integer (numpy's checks).
+    """
 
     name: str = "agent"
 
@@ -49,24 +63,70 @@ class Agent(ABC):
         self.rng = np.random.default_rng(seed)
 
     def reset(self, seed: int | None = None) -> None:
-        """Re-seed the agent's random choices (``None`` keeps the current generator)."""
+        """Re-seed the agent's random choices before a game.
+
+        Args:
+            seed: the new seed; ``None`` keeps the current generator.
+
+        Returns:
+            Nothing.
+
+        Raises:
+            ValueError: a negative seed. TypeError: a seed that is not an integer.
+        """
         if seed is not None:
             self.rng = np.random.default_rng(seed)
 
-    @abstractmethod
-    def act(self, state: GameState, obs: dict) -> int:
-        """Choose a legal action for ``state.current_player``."""
+    def act(self, state: GameState, obs: dict | None) -> int:
+        """Choose a legal action for ``state.current_player``.
+
+        Args:
+            state: the rules state (not modified).
+            obs: the acting agent's observation dict (``"observation"``, ``"action_mask"``), or
+                ``None`` for agents that only read the state (all but :class:`PolicyAgent`).
+
+        Returns:
+            The action, in the acting agent's frame (what ``env.step`` takes).
+
+        Raises:
+            ValueError: the game is over (``state.current_player < 0``) or there is no legal
+                action (empty ``obs["action_mask"]``, or no legal action of ``state`` when
+                ``obs`` is ``None``).
+        """
+        _check_can_move(self, state, obs)
+        return self._act(state, obs)
+
+    def _act(self, state: GameState, obs: dict | None) -> int:
+        """The agent's choice; called by :meth:`act` once it is known that there is a move."""
+        raise NotImplementedError(f"{type(self).__name__} must implement _act(state, obs)")
 
     def __repr__(self):
         return f"{type(self).__name__}({self.name!r})"
 
 
+def _check_can_move(agent: Agent, state: GameState, obs: dict | None) -> None:
+    """Raise ``ValueError`` unless ``state`` has a player to move with at least one legal action."""
+    if state is not None and state.current_player < 0:
+        raise ValueError(f"{agent.name} cannot choose an action: the game is over "
+                         f"(state.current_player is {state.current_player})")
+    mask = obs["action_mask"] if obs is not None else state.legal_action_mask() if state is not None else None
+    if mask is None:
+        raise ValueError(f"{agent.name} needs the state or the observation to choose an action, got neither")
+    if not np.any(mask):
+        raise ValueError(f"{agent.name} cannot choose an action: no legal action in this position "
+                         f"(the game is over, or the action mask is empty)")
+
+
 class RandomAgent(Agent):
-    """Uniformly random legal action (from the observation's mask, else from the state)."""
+    """Uniformly random legal action (from the observation's mask, else from the state).
+
+    Args:
+        seed: seed of the agent's random generator.
+    """
 
     name = "random"
 
-    def act(self, state, obs):
+    def _act(self, state, obs):
         if obs is not None:
             legal = np.flatnonzero(obs["action_mask"])
             return int(legal[self.rng.integers(len(legal))])
@@ -76,7 +136,18 @@ class RandomAgent(Agent):
 
 # ---------------------------------------------------------------------------- heuristics
 def ataxx_material(state, player: int) -> float:
-    """Stone difference (own minus opponent) from ``player``'s point of view."""
+    """Stone difference (own minus opponent) from ``player``'s point of view.
+
+    Args:
+        state: an :class:`envs.ataxx.AtaxxState`.
+        player: 0 (x) or 1 (o).
+
+    Returns:
+        ``own stones - opponent stones`` as a float.
+
+    Raises:
+        AttributeError: ``state`` is not an Ataxx state (it has no ``stone_counts``).
+    """
     nx, no = state.stone_counts()
     return float(nx - no) if player == 0 else float(no - nx)
 
@@ -104,11 +175,18 @@ class GreedyAgent(Agent):
 
     For Ataxx that is the move that gains the most stones (stone difference after the move);
     a move that wins outright is always preferred. Ties are broken at random (seeded).
+
+    Args:
+        seed: seed of the tie-breaking generator.
+
+    Raises:
+        ValueError: from :meth:`act`: no heuristic is registered for the game
+            (:data:`HEURISTICS`), or the game is over.
     """
 
     name = "greedy"
 
-    def act(self, state, obs):
+    def _act(self, state, obs):
         player = state.current_player
         h = _heuristic_for(state)
         best, best_actions = -math.inf, []
@@ -131,7 +209,12 @@ class AlphaBetaAgent(Agent):
     root moves are broken at random (seeded).
 
     Args:
-        depth: search depth in plies (>= 1).
+        depth: search depth in plies (an ``int >= 1``).
+        seed: seed of the tie-breaking generator.
+
+    Raises:
+        ValueError: a bad ``depth``; from :meth:`act`: a game that is not two-player, no
+            heuristic registered for the game, or the game is over.
     """
 
     def __init__(self, depth: int = 2, seed: int | None = None):
@@ -141,7 +224,7 @@ class AlphaBetaAgent(Agent):
         self.depth = depth
         self.name = f"alphabeta:{depth}"
 
-    def act(self, state, obs):
+    def _act(self, state, obs):
         if state.num_players != 2:
             raise ValueError(f"alpha-beta needs a two-player game, this one has {state.num_players} players")
         h = _heuristic_for(state)
@@ -194,6 +277,11 @@ class AlphaBetaAgent(Agent):
         return v
 
 
+def _is_real(x) -> bool:
+    """A real number (Python or numpy int / float), not a bool."""
+    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
+
+
 class _Node:
     __slots__ = ("parent", "action", "player", "children", "untried", "visits", "value")
 
@@ -221,10 +309,15 @@ class MCTSAgent(Agent):
     game. The most visited root action is played.
 
     Args:
-        simulations: number of simulations per move (>= 1).
-        c: UCB1 exploration constant.
-        rollout_limit: rollout length cap in plies (``None``: play to the end).
-        value_scale: heuristic units per unit of ``atanh`` value (Ataxx: stones).
+        simulations: number of simulations per move (an ``int >= 1``).
+        c: UCB1 exploration constant (a finite number ``>= 0``).
+        rollout_limit: rollout length cap in plies (an ``int >= 0``; ``None``: play to the end).
+        value_scale: heuristic units per unit of ``atanh`` value (Ataxx: stones; a finite
+            number ``> 0``).
+        seed: seed of the agent's random generator.
+
+    Raises:
+        ValueError: a parameter outside its domain (bools are not accepted as numbers).
     """
 
     def __init__(self, simulations: int = 200, c: float = 1.4, rollout_limit: int | None = 0,
@@ -232,15 +325,20 @@ class MCTSAgent(Agent):
         super().__init__(seed)
         if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 1:
             raise ValueError(f"MCTS simulations must be a positive integer, got {simulations!r}")
-        if rollout_limit is not None and (not isinstance(rollout_limit, int) or rollout_limit < 0):
+        if not _is_real(c) or not math.isfinite(c) or c < 0:
+            raise ValueError(f"MCTS exploration constant c must be a finite number >= 0, got {c!r}")
+        if rollout_limit is not None and (isinstance(rollout_limit, bool) or not isinstance(rollout_limit, int)
+                                          or rollout_limit < 0):
             raise ValueError(f"MCTS rollout_limit must be None or a non-negative integer, got {rollout_limit!r}")
+        if not _is_real(value_scale) or not math.isfinite(value_scale) or value_scale <= 0:
+            raise ValueError(f"MCTS value_scale must be a finite number > 0, got {value_scale!r}")
         self.simulations = simulations
-        self.c = c
+        self.c = float(c)
         self.rollout_limit = rollout_limit
         self.value_scale = float(value_scale)
         self.name = f"mcts:{simulations}"
 
-    def act(self, state, obs):
+    def _act(self, state, obs):
         player = state.current_player
         legal = list(state.legal_actions())
         if len(legal) == 1:
@@ -300,7 +398,22 @@ def policy_action(policy, observation: np.ndarray, mask: np.ndarray, determinist
     Faster than ``policy.predict`` for single observations: one forward pass under
     ``torch.no_grad``; illegal logits are set to ``-inf``; ``deterministic`` takes the argmax,
     otherwise samples from the masked softmax with ``rng``.
+
+    Args:
+        policy: the policy (``model.policy``).
+        observation: one observation, without a batch dimension.
+        mask: the action mask (nonzero = legal), shape ``(num_actions,)``.
+        deterministic: take the most probable legal action instead of sampling.
+        rng: generator for sampling (``None``: a fresh unseeded one).
+
+    Returns:
+        The action index (legal according to ``mask``).
+
+    Raises:
+        ValueError: ``mask`` has no legal action.
     """
+    if not np.any(mask):
+        raise ValueError("policy_action: the action mask has no legal action (the game is over?)")
     import torch
 
     with torch.no_grad():
@@ -320,13 +433,19 @@ def policy_action(policy, observation: np.ndarray, mask: np.ndarray, determinist
 class PolicyAgent(Agent):
     """A trained MaskablePPO policy.
 
+    The agent reads only the observation: ``act(state, obs)`` needs ``obs``.
+
     Args:
         model: a path to a checkpoint ``.zip`` written by ``training.train``, a loaded
             ``MaskablePPO`` model, or its ``policy``.
         deterministic: play the most probable legal action (default) or sample.
+        seed: seed of the sampling generator.
+        name: the agent's name (default: the checkpoint's file stem, or ``"policy"``).
 
     Raises:
         FileNotFoundError: the checkpoint does not exist.
+        ValueError: the path is not a file, or the file is not a MaskablePPO checkpoint (an empty
+            or foreign zip, a corrupt file, ...); the message names the file.
     """
 
     def __init__(self, model, deterministic: bool = True, seed: int | None = None, name: str | None = None):
@@ -335,9 +454,14 @@ class PolicyAgent(Agent):
             path = Path(model)
             if not path.exists():
                 raise FileNotFoundError(f"checkpoint {path} does not exist")
+            if not path.is_file():
+                raise ValueError(f"checkpoint {path} is not a file")
             from sb3_contrib import MaskablePPO
 
-            model = MaskablePPO.load(path, device="cpu")
+            try:
+                model = MaskablePPO.load(path, device="cpu")
+            except Exception as e:  # SB3 raises AssertionError, KeyError, BadZipFile, ... for foreign files
+                raise ValueError(f"{path} is not a MaskablePPO checkpoint written by training.train: {e}") from e
             self.name = name or path.stem
         else:
             self.name = name or "policy"
@@ -345,8 +469,36 @@ class PolicyAgent(Agent):
         self.policy.set_training_mode(False)
         self.deterministic = deterministic
 
-    def act(self, state, obs):
+    def _act(self, state, obs):
+        if obs is None:
+            raise ValueError(f"{self.name}: a policy agent needs the observation dict, got obs=None")
         return policy_action(self.policy, obs["observation"], obs["action_mask"], self.deterministic, self.rng)
+
+
+def parse_checkpoint_spec(spec: str) -> tuple[str, bool] | None:
+    """Whether an agent spec names a checkpoint, and which.
+
+    A spec is a checkpoint when it ends with ``.zip`` (whatever else it contains, ``:``
+    included) or with ``.zip:sample``; only that last ``:sample`` is split off (from the right).
+    The ``.zip`` suffix is matched case-insensitively.
+
+    Args:
+        spec: an agent spec.
+
+    Returns:
+        ``(path, sample)`` for a checkpoint spec, else ``None``.
+
+    Raises:
+        ValueError: the spec is ``PATH.zip:OPTION`` with an option other than ``sample``.
+    """
+    if spec.lower().endswith(".zip"):
+        return spec, False
+    head, sep, option = spec.rpartition(":")
+    if sep and head.lower().endswith(".zip"):
+        if option != "sample":
+            raise ValueError(f"checkpoint spec {spec!r}: the only option is ':sample', got {option!r}")
+        return head, True
+    return None
 
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:
@@ -354,18 +506,27 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
 
     Specs: ``random``, ``greedy``, ``mcts`` / ``mcts:N`` (N simulations, default 200),
     ``alphabeta`` / ``alphabeta:D`` (depth D, default 2), or a path to a ``.zip`` checkpoint
-    (``PATH.zip`` or ``PATH.zip:sample`` to sample instead of taking the argmax).
+    (``PATH.zip`` or ``PATH.zip:sample`` to sample instead of taking the argmax; the path may
+    itself contain ``:``, see :func:`parse_checkpoint_spec`).
+
+    Args:
+        spec: the spec string.
+        seed: seed of the agent's random generator (``None``: unseeded).
+
+    Returns:
+        The agent.
 
     Raises:
-        ValueError: unknown spec or bad parameter. FileNotFoundError: missing checkpoint.
+        ValueError: unknown spec, bad parameter, or a file that is not a MaskablePPO checkpoint.
+        FileNotFoundError: missing checkpoint.
     """
     if not isinstance(spec, str) or not spec:
         raise ValueError(f"agent spec must be a non-empty string, got {spec!r}")
+    checkpoint = parse_checkpoint_spec(spec)
+    if checkpoint is not None:
+        path, sample = checkpoint
+        return PolicyAgent(path, deterministic=not sample, seed=seed)
     name, _, arg = spec.partition(":")
-    if name.endswith(".zip") or Path(name).suffix == ".zip":
-        if arg not in ("", "sample"):
-            raise ValueError(f"checkpoint spec {spec!r}: the only option is ':sample'")
-        return PolicyAgent(name, deterministic=(arg != "sample"), seed=seed)
 
     def _int(default):
         if not arg:
