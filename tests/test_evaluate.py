@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import copy
 import csv
 import json
+import re
 import subprocess
 import sys
 import types
+import zipfile
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,7 +22,7 @@ from conftest import REPO_ROOT
 from envs.ataxx import AtaxxState
 from envs.core.aec import TabletopAECEnv, wrap_classic
 from envs.core.state import GameState, IllegalActionError
-from envs.registry import _MODULES
+from envs.registry import _MODULES, make_raw
 
 SPECS = ["random", "greedy", "alphabeta:1"]
 
@@ -134,6 +138,9 @@ def test_max_steps_truncates_to_draws():
     ({"env_kwargs": {"fen": "bad"}}, ValueError, "malformed FEN"),
     ({"env_kwargs": {"colour": "red"}}, ValueError, "bad env_kwargs"),
     ({"seed": -1}, ValueError, "seed"),
+    ({"games": True}, ValueError, "positive integer"),
+    ({"games": 1.5}, ValueError, "positive integer"),
+    ({"games": -3}, ValueError, "positive integer"),
 ])
 def test_api_errors(kwargs, error, message):
     args = {"env_id": "ataxx_v0", "agent_specs": ["random", "greedy"], "games": 2, "seed": 0, **kwargs}
@@ -166,6 +173,197 @@ def test_cli_errors(argv, message, tmp_path, capsys):
         ev.main(argv + ["--out", str(tmp_path / "x"), "--no-progress"])
     assert exc.value.code == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.fixture()
+def no_games(monkeypatch):
+    """Fail the test if any game is played."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("a game was played before the error was raised")
+
+    monkeypatch.setattr(ev, "play_game", refuse)
+
+
+def _cli_error(argv, capsys) -> str:
+    with pytest.raises(SystemExit) as exc:
+        ev.main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return err
+
+
+def test_cli_zip_that_is_not_a_checkpoint(tmp_path, capsys, no_games):
+    path = tmp_path / "empty.zip"
+    zipfile.ZipFile(path, "w").close()
+    out = tmp_path / "out"
+    err = _cli_error(["ataxx_v0", "--agents", "random", str(path), "--games", "2", "--out", str(out),
+                      "--no-progress"], capsys)
+    assert f"error: {path} is not a MaskablePPO checkpoint written by training.train: No data found" in err
+    assert not out.exists()  # nothing written
+
+
+def test_cli_zip_that_is_not_a_checkpoint_subprocess(tmp_path):
+    path = tmp_path / "empty.zip"
+    zipfile.ZipFile(path, "w").close()
+    proc = subprocess.run([sys.executable, "-m", "training.evaluate", "ataxx_v0", "--agents", "random", str(path),
+                           "--games", "2", "--no-progress", "--out", str(tmp_path / "out")],
+                          cwd=REPO_ROOT, capture_output=True, text=True)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"{path} is not a MaskablePPO checkpoint written by training.train" in proc.stderr
+
+
+def test_cli_out_is_an_existing_file(tmp_path, capsys, no_games):
+    out = tmp_path / "taken"
+    out.write_text("keep me")
+    err = _cli_error(["ataxx_v0", "--agents", "random", "greedy", "--games", "2", "--out", str(out), "--no-progress"],
+                     capsys)
+    assert f"error: output folder {out} is an existing file, not a folder: expected a folder (new or existing)" in err
+    assert out.read_text() == "keep me"
+
+
+def test_cli_out_below_a_file(tmp_path, capsys, no_games):
+    parent = tmp_path / "file"
+    parent.write_text("")
+    out = parent / "sub"
+    err = _cli_error(["ataxx_v0", "--agents", "random", "greedy", "--games", "2", "--out", str(out), "--no-progress"],
+                     capsys)
+    assert f"error: cannot create or write the output folder {out}: " in err and "Not a directory" in err
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs the Linux /proc file system")
+def test_cli_out_in_proc(capsys, no_games):
+    err = _cli_error(["ataxx_v0", "--agents", "random", "greedy", "--games", "2", "--out", "/proc/nope",
+                      "--no-progress"], capsys)
+    assert "error: cannot create or write the output folder /proc/nope: " in err
+
+
+def test_out_dir_holding_a_folder_named_like_an_output(tmp_path, no_games):
+    (tmp_path / "ratings.png").mkdir()
+    with pytest.raises(ValueError, match=re.escape(f"output folder {tmp_path}: {tmp_path / 'ratings.png'} is a folder")):
+        ev.run_tournament("ataxx_v0", ["random", "greedy"], 2, seed=0, out_dir=tmp_path)
+
+
+def test_api_out_dir_is_a_file_fails_before_playing(tmp_path, no_games):
+    out = tmp_path / "taken.txt"
+    out.write_text("")
+    with pytest.raises(ValueError, match=re.escape(f"output folder {out} is an existing file, not a folder")):
+        ev.run_tournament("ataxx_v0", ["random", "greedy"], 2, seed=0, out_dir=out)
+
+
+def test_api_bad_spec_leaves_no_output_folder(tmp_path, no_games):
+    out = tmp_path / "new"
+    with pytest.raises(ValueError, match="unknown agent spec"):
+        ev.run_tournament("ataxx_v0", ["random", "bogus"], 2, seed=0, out_dir=out)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("seed, shown", [("-1", "-1"), ("-5", "-5"), ("x", "'x'")])
+def test_cli_rejects_bad_seeds(seed, shown, tmp_path, capsys, no_games):
+    err = _cli_error(["ataxx_v0", "--agents", "random", "greedy", "--games", "2", "--seed", seed,
+                      "--out", str(tmp_path / "o"), "--no-progress"], capsys)
+    assert f"argument --seed: expected a non-negative integer, got {shown}" in err
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("args, message", [
+    ((0, 2, 1), "schedule: num_agents must be a positive integer, got 0"),
+    ((2, 0, 1), "schedule: num_seats must be a positive integer, got 0"),
+    ((2, 2, 0), "schedule: games must be a positive integer, got 0"),
+    ((2, 2, True), "schedule: games must be a positive integer, got True"),
+])
+def test_schedule_rejects_bad_arguments(args, message):
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        ev.schedule(*args)
+
+
+def _tiny_checkpoint(path: Path) -> Path:
+    """An untrained MaskablePPO checkpoint with the Ataxx spaces (as ``training.train`` saves)."""
+    gym = pytest.importorskip("gymnasium")
+    sb3c = pytest.importorskip("sb3_contrib")
+    raw = make_raw("ataxx_v0")
+
+    class Spaces(gym.Env):
+        observation_space = raw.observation_space("player_0")["observation"]
+        action_space = raw.action_space("player_0")
+
+        def reset(self, seed=None, options=None):
+            return self.observation_space.sample(), {}
+
+        def step(self, action):
+            return self.observation_space.sample(), 0.0, True, False, {}
+
+        def action_masks(self):
+            return np.ones(self.action_space.n, dtype=bool)
+
+    model = sb3c.MaskablePPO("MlpPolicy", Spaces(), n_steps=8, batch_size=8, seed=0, device="cpu",
+                             policy_kwargs={"net_arch": [16]})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    model.save(path)
+    return path
+
+
+def test_cli_checkpoint_with_a_colon_and_a_long_path(tmp_path, capsys):
+    folder = tmp_path / "a:b" / ("very-long-experiment-folder-name-" * 3 + "seed0")
+    ckpt = _tiny_checkpoint(folder / "final.zip")
+    out = tmp_path / "out"
+    specs = ["random", str(ckpt), f"{ckpt}:sample"]
+    assert ev.main(["ataxx_v0", "--agents", *specs, "--games", "1", "--seed", "0", "--max-steps", "6",
+                    "--out", str(out), "--no-progress"]) == 0
+    data = json.loads((out / "results.json").read_text())
+    assert [a["spec"] for a in data["agents"]] == specs and [a["name"] for a in data["agents"]] == specs
+    with open(out / "ratings.csv", newline="") as f:
+        assert sorted(r["name"] for r in csv.DictReader(f)) == sorted(specs)  # full names in the CSV
+    # ... and short ones in the chart: the folder and the file stem, cut to their last 39 characters after '…'.
+    labels = dict(zip((r["name"] for r in data["ratings"]), ev.chart_labels(data["ratings"])))
+    assert labels == {
+        "random": "random",
+        str(ckpt): "…" + f"{folder.name}/final"[-39:],
+        f"{ckpt}:sample": "…" + f"{folder.name}/final:sample"[-39:],
+    }
+    assert labels[str(ckpt)].endswith("-seed0/final") and len(labels[str(ckpt)]) == ev.MAX_LABEL == 40
+    with Image.open(out / "ratings.png") as img:
+        assert img.format == "PNG"
+
+
+def test_chart_labels():
+    ratings = [
+        {"name": "random", "spec": "random"},
+        {"name": "/home/me/runs/ataxx-1/final.zip", "spec": "/home/me/runs/ataxx-1/final.zip"},
+        {"name": "/home/me/runs/ataxx-1/final.zip#2", "spec": "/home/me/runs/ataxx-1/final.zip"},
+        {"name": "/tmp/a:b/best.zip:sample", "spec": "/tmp/a:b/best.zip:sample"},
+        {"name": "model.zip", "spec": "model.zip"},
+        {"name": "/x/run/final.zip", "spec": "/x/run/final.zip"},
+        {"name": "/y/run/final.zip", "spec": "/y/run/final.zip"},
+    ]
+    assert ev.chart_labels(ratings) == [
+        "random", "ataxx-1/final", "ataxx-1/final#2", "a:b/best:sample", "model",
+        "/x/run/final.zip", "/y/run/final.zip",  # equal short labels: full names instead
+    ]
+    long = "/data/" + "x" * 80 + "/final.zip"
+    (label,) = ev.chart_labels([{"name": long, "spec": long}])
+    assert len(label) == ev.MAX_LABEL and label == "…" + "x" * 33 + "/final"
+
+
+def test_chart_shows_short_labels_inside_the_picture(small, tmp_path):
+    result = copy.deepcopy(small[0])
+    long_dir = "/home/someone/experiments/" + "ataxx-selfplay-with-a-very-long-run-name-" * 2
+    renames = {r["name"]: f"{long_dir}/{r['name'].replace(':', '-')}.zip" for r in result["ratings"]}
+    for r in result["ratings"]:
+        r["name"] = r["spec"] = renames[r["name"]]
+    fig = ev.plot_ratings(result, tmp_path / "ratings.png")
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels == ev.chart_labels(result["ratings"])
+    assert all(len(t) <= ev.MAX_LABEL for t in labels)
+    renderer = fig.canvas.get_renderer()
+    box = fig.bbox
+    for text in [*ax.get_yticklabels(), ax.xaxis.label, ax.title]:
+        ext = text.get_window_extent(renderer)
+        assert ext.x0 >= box.x0 - 1 and ext.x1 <= box.x1 + 1 and ext.y0 >= box.y0 - 1 and ext.y1 <= box.y1 + 1, \
+            f"{text.get_text()!r} is clipped"
+    with Image.open(tmp_path / "ratings.png") as img:
+        assert img.format == "PNG"
 
 
 def test_cli_subprocess_error_exit_status():

@@ -48,8 +48,11 @@ integers, which is conservative).
 
 Outputs in ``--out`` (default ``runs/eval/<env_id>-<YYYYmmdd-HHMMSS>``): ``results.json`` (the
 whole :func:`run_tournament` result: settings, command line, seed, every game, pairs, ratings),
-``pairs.csv``, ``ratings.csv`` and ``ratings.png`` (the rating ladder with 95 % error bars).
-The terminal shows a win/draw/loss table and the ladder (``rich``).
+``pairs.csv``, ``ratings.csv`` and ``ratings.png`` (the rating ladder with 95 % error bars;
+checkpoint agents are labelled there by a short name, the last folder and the file stem, while the
+CSV and JSON files keep the full names). The folder is created, and checked to be writable, before
+any game is played; ``--out`` naming an existing file, or a place where no folder can be created,
+is an error. The terminal shows a win/draw/loss table and the ladder (``rich``).
 """
 
 from __future__ import annotations
@@ -61,6 +64,7 @@ import json
 import math
 import shlex
 import sys
+import tempfile
 import time
 from datetime import datetime
 from pathlib import Path
@@ -69,12 +73,15 @@ from typing import Any, Callable
 import numpy as np
 
 from envs.registry import ENV_IDS, make_raw
-from training.agents import Agent, make_agent
+from training.agents import Agent, make_agent, parse_checkpoint_spec
 from training.arena import play_game
 from training.cli import json_object
 
 __all__ = ["run_tournament", "schedule", "pair_table", "openskill_ratings", "elo_ratings", "write_outputs",
-           "plot_ratings", "print_report", "main"]
+           "plot_ratings", "chart_labels", "print_report", "ensure_writable_dir", "non_negative_int", "main"]
+
+#: The files :func:`write_outputs` writes into the output folder.
+OUTPUT_FILES = ("results.json", "pairs.csv", "ratings.csv", "ratings.png")
 
 #: z for a two-sided 95 % normal interval.
 Z95 = 1.959963984540054
@@ -95,10 +102,16 @@ def schedule(num_agents: int, num_seats: int, games: int) -> list[tuple[int, lis
     Returns:
         A list of ``(group, seats)`` with ``seats`` a list of ``num_seats`` agent indices.
 
+    Raises:
+        ValueError: an argument that is not a positive integer.
+
     Example:
         >>> schedule(3, 2, 2)
         [(0, [0, 1]), (1, [0, 2]), (2, [1, 2]), (0, [1, 0]), (1, [2, 0]), (2, [2, 1])]
     """
+    for arg, value in (("num_agents", num_agents), ("num_seats", num_seats), ("games", games)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"schedule: {arg} must be a positive integer, got {value!r}")
     if num_agents >= num_seats:
         groups = list(itertools.combinations(range(num_agents), num_seats))
         size = num_seats
@@ -140,6 +153,9 @@ def pair_table(names: list[str], games: list[dict]) -> list[dict]:
         ``agent``, ``opponent``, ``games``, ``wins``, ``draws``, ``losses`` (from ``agent``'s
         side), ``score`` = ``(wins + draws / 2) / games`` and ``score_ci95_low`` /
         ``score_ci95_high`` (Wilson).
+
+    Raises:
+        KeyError: a game seats an agent that is not in ``names``.
     """
     wdl = {(a, b): [0, 0, 0] for a in names for b in names if a != b}
     for game in games:
@@ -168,8 +184,15 @@ def openskill_ratings(names: list[str], games: list[dict]) -> dict[str, dict[str
     (:func:`_agent_results`); equal results are ties. A game with a single distinct agent is
     skipped.
 
+    Args:
+        names: agent names, in order (each starts at openskill's default rating).
+        games: game records with ``"seats"`` (agent name per seat) and ``"returns"``.
+
     Returns:
         ``{name: {"mu", "sigma", "ci95_low", "ci95_high", "ordinal"}}`` (floats).
+
+    Raises:
+        KeyError: a game seats an agent that is not in ``names``.
     """
     from openskill.models import PlackettLuce
 
@@ -207,6 +230,7 @@ def elo_ratings(names: list[str], pairs: list[dict], anchor: str, prior_draws: f
 
     Raises:
         ValueError: ``anchor`` is not in ``names``.
+        KeyError: a row names an agent that is not in ``names``.
     """
     from scipy.optimize import minimize
     from scipy.special import log_expit
@@ -259,7 +283,8 @@ def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | 
         seed: master seed; every game's seed is drawn from ``numpy.random.SeedSequence(seed)``.
             ``None`` draws a fresh 32-bit seed (recorded in the result).
         out_dir: if given, write ``results.json``, ``pairs.csv``, ``ratings.csv`` and
-            ``ratings.png`` there (created if needed; existing files are overwritten).
+            ``ratings.png`` there (created if needed, before any game is played; existing files
+            are overwritten).
         max_steps: optional episode limit in plies (a truncated game is a draw).
         env_kwargs: constructor arguments of the environment (e.g. ``{"fen": "..."}``).
         command: the command line to record (the CLI passes its own).
@@ -279,7 +304,9 @@ def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | 
 
     Raises:
         ValueError: unknown ``env_id``, bad ``env_kwargs``, fewer than two agents, a bad agent
-            spec, ``games < 1``, a bad ``max_steps`` or ``seed``.
+            spec (a file that is not a MaskablePPO checkpoint included), ``games < 1``, a bad
+            ``max_steps`` or ``seed``, or an ``out_dir`` that is an existing file or cannot be
+            created or written. All of these are raised before any game is played.
         FileNotFoundError: a checkpoint in ``agent_specs`` does not exist.
     """
     if env_id not in ENV_IDS:
@@ -303,6 +330,8 @@ def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | 
         probe = make_raw(env_id, max_steps=max_steps, **env_kwargs)
     except TypeError as e:  # an unknown keyword argument
         raise ValueError(f"bad env_kwargs {env_kwargs} for {env_id}: {e}") from None
+    except ValueError as e:  # a bad value (malformed FEN, ...) or an unknown argument
+        raise ValueError(f"bad env_kwargs {env_kwargs} for {env_id}: {e}") from e
     num_players = probe.num_players
     probe.close()
 
@@ -312,6 +341,8 @@ def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | 
     names = _agent_names(agent_specs)
     agent_seeds = np.random.SeedSequence([seed, 1]).generate_state(len(names))
     agents: dict[str, Agent] = {n: make_agent(s, seed=int(sd)) for n, s, sd in zip(names, agent_specs, agent_seeds)}
+    if out_dir is not None:  # fail now, not after the games
+        out_dir = _check_output_folder(out_dir)
 
     plan = schedule(len(names), num_players, games)
     game_seeds = np.random.SeedSequence([seed, 2]).generate_state(len(plan))
@@ -382,13 +413,59 @@ def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | 
 
 
 # ---------------------------------------------------------------------------- outputs
+def ensure_writable_dir(path: str | Path, what: str = "output folder") -> Path:
+    """Create the folder ``path`` if needed and check that a file can be written in it.
+
+    Args:
+        path: the folder.
+        what: how error messages call it (e.g. ``"--save-images folder"``).
+
+    Returns:
+        ``path`` as a ``Path`` (the folder exists afterwards).
+
+    Raises:
+        ValueError: ``path`` exists and is not a folder, or the folder cannot be created (a parent
+            is a file, no permission, a read-only or virtual file system such as ``/proc``) or
+            written.
+    """
+    out = Path(path)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{what} {out} is an existing file, not a folder: expected a folder (new or existing)")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as e:
+        raise ValueError(f"cannot create or write the {what} {out}: {e}") from None
+    return out
+
+
+def _check_output_folder(out_dir: str | Path) -> Path:
+    """:func:`ensure_writable_dir` plus: none of :data:`OUTPUT_FILES` is an existing folder."""
+    out = ensure_writable_dir(out_dir, "output folder")
+    for name in OUTPUT_FILES:
+        if (out / name).is_dir():
+            raise ValueError(f"output folder {out}: {out / name} is a folder, expected a file (or nothing) there")
+    return out
+
+
 def write_outputs(result: dict, out_dir: str | Path) -> Path:
     """Write ``results.json``, ``pairs.csv``, ``ratings.csv`` and ``ratings.png`` into ``out_dir``.
 
-    Sets ``result["out_dir"]``. Returns the folder as a ``Path``.
+    Sets ``result["out_dir"]``.
+
+    Args:
+        result: a :func:`run_tournament` result.
+        out_dir: the folder (created if needed; existing files are overwritten).
+
+    Returns:
+        The folder as a ``Path``.
+
+    Raises:
+        ValueError: ``out_dir`` is an existing file, cannot be created or written, or holds a
+            folder where one of the output files goes.
     """
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    out = _check_output_folder(out_dir)
     result["out_dir"] = str(out)
     with open(out / "results.json", "w", encoding="utf-8") as f:
         f.write(_json_text(result))
@@ -420,8 +497,71 @@ def _json_text(result: dict) -> str:
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
-def plot_ratings(result: dict, path: str | Path) -> None:
-    """Save the rating ladder (mu with 95 % error bars, best at the top) as a PNG (Agg backend)."""
+#: Chart labels longer than this keep their end only (``…`` + the last characters).
+MAX_LABEL = 40
+
+
+def _ellipsize(text: str, limit: int = MAX_LABEL) -> str:
+    """``text``, or ``…`` and its last ``limit - 1`` characters (the end tells checkpoints apart)."""
+    return text if len(text) <= limit else "…" + text[len(text) - (limit - 1):]
+
+
+def chart_labels(ratings: list[dict]) -> list[str]:
+    """Short agent labels for the chart, one per entry of ``ratings``.
+
+    A checkpoint agent (spec ``.../run/final.zip[:sample]``) is shown as ``run/final`` (its folder
+    and file stem), followed by ``:sample`` and a duplicate suffix such as ``#2`` where its name
+    has them; other agents by their name. Labels longer than :data:`MAX_LABEL` characters keep
+    their end (``…`` and the last ``MAX_LABEL - 1`` characters). Where two shortened labels would be equal, both agents keep their
+    full names.
+
+    Args:
+        ratings: entries with ``"name"`` and ``"spec"`` (as in ``result["ratings"]``).
+
+    Returns:
+        The labels, in the order of ``ratings``.
+
+    Raises:
+        KeyError: an entry without ``"name"``.
+    """
+    labels = []
+    for r in ratings:
+        name, spec = r["name"], r.get("spec", r["name"])
+        try:
+            checkpoint = parse_checkpoint_spec(spec)
+        except ValueError:
+            checkpoint = None
+        if checkpoint is None:
+            labels.append(_ellipsize(name))
+            continue
+        path, sample = checkpoint
+        p = Path(path)
+        short = f"{p.parent.name}/{p.stem}" if p.parent.name else p.stem
+        suffix = name[len(spec):] if name.startswith(spec) else ""
+        labels.append(_ellipsize(short + (":sample" if sample else "") + suffix))
+    counts: dict[str, int] = {}
+    for label in labels:
+        counts[label] = counts.get(label, 0) + 1
+    return [label if counts[label] == 1 else r["name"] for label, r in zip(labels, ratings)]
+
+
+def plot_ratings(result: dict, path: str | Path):
+    """Save the rating ladder (mu with 95 % error bars, best at the top) as a PNG (Agg backend).
+
+    Agents are labelled by :func:`chart_labels`; the layout is tightened and the picture cropped
+    to its contents (``bbox_inches="tight"``), so no label is cut off.
+
+    Args:
+        result: a :func:`run_tournament` result (``ratings``, ``games``, ``num_players``,
+            ``env_id``, ``games_per_group``, ``seed``).
+        path: the PNG file to write (its folder must exist).
+
+    Returns:
+        The ``matplotlib.figure.Figure`` that was saved.
+
+    Raises:
+        OSError: the file cannot be written.
+    """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -435,7 +575,7 @@ def plot_ratings(result: dict, path: str | Path) -> None:
     err = np.array([r["mu"] - r["ci95_low"] for r in ratings])
     ax.errorbar(mus, ys, xerr=err, fmt="o", color="tab:blue", ecolor="tab:gray", elinewidth=2, capsize=5)
     ax.set_yticks(ys)
-    ax.set_yticklabels([r["name"] for r in ratings])
+    ax.set_yticklabels(chart_labels(ratings))
     for y, r in zip(ys, ratings):
         label = f"{r['mu']:.1f} ± {Z95 * r['sigma']:.1f}"
         if r.get("elo") is not None and not math.isnan(r["elo"]):
@@ -452,11 +592,23 @@ def plot_ratings(result: dict, path: str | Path) -> None:
                  fontsize=10)
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path)
+    fig.savefig(path, bbox_inches="tight", pad_inches=0.15)
+    return fig
 
 
 def print_report(result: dict, console=None) -> None:
-    """Print the win/draw/loss table and the rating ladder with ``rich``."""
+    """Print the win/draw/loss table and the rating ladder with ``rich``.
+
+    Args:
+        result: a :func:`run_tournament` result.
+        console: a ``rich.console.Console`` (default: a new one on standard output).
+
+    Returns:
+        Nothing.
+
+    Raises:
+        KeyError: ``result`` lacks a field of a :func:`run_tournament` result.
+    """
     from rich.console import Console
     from rich.table import Table
 
@@ -495,6 +647,27 @@ def print_report(result: dict, console=None) -> None:
 
 
 # ---------------------------------------------------------------------------- CLI
+def non_negative_int(text: str) -> int:
+    """``argparse`` type for seeds: an integer ``>= 0``.
+
+    Args:
+        text: the option's value.
+
+    Returns:
+        The integer.
+
+    Raises:
+        argparse.ArgumentTypeError: not an integer, or negative.
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {value}")
+    return value
+
+
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m training.evaluate",
@@ -508,8 +681,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--agents", nargs="+", required=True, metavar="SPEC", help="two or more agent specs")
     p.add_argument("--games", type=int, required=True, metavar="N",
                    help="games per pair (per group of agents for games with more than two seats)")
-    p.add_argument("--seed", type=int, default=None, metavar="S", help="master seed (default: drawn and recorded)")
-    p.add_argument("--out", default=None, metavar="DIR", help="output folder (default runs/eval/<env_id>-<timestamp>)")
+    p.add_argument("--seed", type=non_negative_int, default=None, metavar="S",
+                   help="master seed, an integer >= 0 (default: drawn and recorded)")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="output folder, created if needed (default runs/eval/<env_id>-<timestamp>)")
     p.add_argument("--max-steps", type=int, default=None, metavar="M", help="truncate games after M plies (a draw)")
     p.add_argument("--env-kwargs", type=json_object, default=None, metavar="JSON", help='environment arguments as JSON, e.g. \'{"fen": "..."}\'')
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -526,7 +701,21 @@ def _default_out(env_id: str) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Command-line entry point; returns the exit status (errors exit with status 2)."""
+    """Command-line entry point.
+
+    Args:
+        argv: the arguments (default ``sys.argv[1:]``).
+
+    Returns:
+        0 after a tournament was played and written.
+
+    Raises:
+        SystemExit: with status 2 (a usage message on standard error) for bad arguments: an
+            unknown environment, ``--games`` below 1, a bad agent spec, a missing or foreign
+            checkpoint, a bad seed or ``--max-steps``, bad ``--env-kwargs``, or an ``--out``
+            that is a file or cannot be created or written. These are all detected before any
+            game is played.
+    """
     from rich.console import Console
 
     parser = _parser()
