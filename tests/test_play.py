@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -37,10 +39,10 @@ def _run(argv: list[str], script: str) -> tuple[int, str]:
 def test_bad_input_is_explained_and_the_game_goes_on(tmp_path):
     record = tmp_path / "game.json"
     code, text = _run(["ataxx_v0", "--opponent", "random", "--seat", "0", "--seed", "0", "--record", str(record)],
-                      "hello\n\nG2\ng5\na1a3\nmoves\nhelp\ng2\nboard\nquit\n")
+                      "hello\n\nh9\ng5\na1a3\nmoves\nhelp\ng2\nboard\nquit\n")
     assert code == 0
     assert "Illegal move: 'hello' is not an Ataxx move" in text
-    assert "Illegal move: 'G2' is not a square" in text
+    assert "Illegal move: 'h9' is not" in text  # no file h on a 7x7 board
     assert "Illegal move: illegal action" in text and "no x stone next to g5 to clone from" in text
     assert "source a1 does not hold a stone of the side to move (x)" in text
     # `moves` lists exactly the legal moves of the start position.
@@ -117,6 +119,128 @@ def test_cli_errors(argv, message, capsys):
     with pytest.raises(SystemExit) as exc:
         main(argv, stdin=io.StringIO(""), stdout=io.StringIO())
     assert exc.value.code == 2 and message in capsys.readouterr().err
+
+
+def _accepts_upper_case() -> bool:
+    try:
+        AtaxxState().string_to_action("G2")
+    except ValueError:
+        return False
+    return True
+
+
+def test_move_text_reaches_the_rules_unchanged(monkeypatch):
+    # Only the blanks around a line are stripped: the text itself (case included) is the rules' business.
+    seen = []
+    original = AtaxxState.string_to_action
+
+    def spy(text):
+        seen.append(text)
+        return original(text.lower())
+
+    monkeypatch.setattr(AtaxxState, "string_to_action", staticmethod(spy))
+    code, text = _run(["ataxx_v0", "--opponent", "random", "--seat", "0", "--seed", "0"], "  G2 \nQUIT\n")
+    assert code == 0 and seen == ["G2"]
+    assert "You play g2." in text and "You quit: the game is abandoned." in text
+
+
+@pytest.mark.skipif(not _accepts_upper_case(),
+                    reason="AtaxxState.string_to_action('G2') still raises: upper-case moves wait for the rules core "
+                           "to accept them (play.py passes the text through unchanged)")
+def test_upper_case_move_is_accepted(tmp_path):
+    record = tmp_path / "game.json"
+    code, text = _run(["ataxx_v0", "--opponent", "random", "--seat", "0", "--seed", "0", "--record", str(record)],
+                      "G2\nQuit\n")
+    assert code == 0 and "Illegal move" not in text and "You play g2." in text
+    assert json.loads(record.read_text())["moves"][0] == "g2"
+
+
+@pytest.mark.parametrize("seed", [-5, -1, True, 1.5, "3"])
+def test_play_rejects_bad_seeds(seed):
+    out = io.StringIO()
+    with pytest.raises(ValueError, match=f"^{re.escape(f'seed must be None or a non-negative integer, got {seed!r}')}$"):
+        play("ataxx_v0", ["random"], seat=0, seed=seed, stdin=io.StringIO("g2\n"), stdout=out)
+    assert out.getvalue() == ""  # nothing played
+
+
+def test_play_accepts_numpy_seeds():
+    result = play("ataxx_v0", ["random"], seed=np.int64(4), stdin=io.StringIO(""), stdout=io.StringIO())
+    assert result["seed"] == 4 and type(result["seed"]) is int
+
+
+@pytest.mark.parametrize("seed, shown", [("-5", "-5"), ("x", "'x'")])
+def test_cli_rejects_bad_seeds(seed, shown, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["ataxx_v0", "--opponent", "random", "--seed", seed], stdin=io.StringIO("g2\n"), stdout=io.StringIO())
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and f"argument --seed: expected a non-negative integer, got {shown}" in err
+
+
+def test_cli_negative_seed_subprocess():
+    proc = subprocess.run([sys.executable, "-m", "training.play", "ataxx_v0", "--opponent", "random", "--seed", "-5"],
+                          input="g2\nquit\n", cwd=REPO_ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "argument --seed: expected a non-negative integer, got -5" in proc.stderr and proc.stdout == ""
+
+
+def _cli_path_error(argv: list[str], capsys) -> str:
+    out = io.StringIO()
+    with pytest.raises(SystemExit) as exc:
+        main(["ataxx_v0", "--opponent", "random", "--seat", "0", "--seed", "0", *argv],
+             stdin=io.StringIO("g2\nquit\n"), stdout=out)
+    assert exc.value.code == 2
+    assert out.getvalue() == ""  # rejected before the game started
+    return capsys.readouterr().err
+
+
+def test_cli_save_images_is_an_existing_file(tmp_path, capsys):
+    taken = tmp_path / "taken.png"
+    taken.write_bytes(b"keep")
+    err = _cli_path_error(["--save-images", str(taken)], capsys)
+    assert (f"error: --save-images folder {taken} is an existing file, not a folder: "
+            "expected a folder (new or existing)") in err
+    assert taken.read_bytes() == b"keep"
+
+
+def test_cli_save_images_below_a_file(tmp_path, capsys):
+    (tmp_path / "file").write_text("")
+    folder = tmp_path / "file" / "frames"
+    err = _cli_path_error(["--save-images", str(folder)], capsys)
+    assert f"error: cannot create or write the --save-images folder {folder}: " in err and "Not a directory" in err
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs the Linux /proc file system")
+def test_cli_save_images_in_proc(capsys):
+    err = _cli_path_error(["--save-images", "/proc/nope"], capsys)
+    assert "error: cannot create or write the --save-images folder /proc/nope: " in err
+
+
+def test_cli_record_is_a_folder(tmp_path, capsys):
+    err = _cli_path_error(["--record", str(tmp_path)], capsys)
+    assert f"error: record {tmp_path} is an existing folder: expected the path of a JSON file" in err
+
+
+def test_cli_record_below_a_file(tmp_path, capsys):
+    (tmp_path / "file").write_text("")
+    record = tmp_path / "file" / "game.json"
+    err = _cli_path_error(["--record", str(record)], capsys)
+    assert (f"error: folder of the --record file {tmp_path / 'file'} is an existing file, not a folder: "
+            "expected a folder (new or existing)") in err
+
+
+def test_record_and_images_folders_are_created_before_the_game(tmp_path):
+    record, images = tmp_path / "deep" / "er" / "game.json", tmp_path / "frames" / "run1"
+    seen = []
+
+    class Probe(io.StringIO):
+        def readline(self, *args):
+            seen.append((record.parent.is_dir(), images.is_dir()))
+            return "quit\n"
+
+    result = play("ataxx_v0", ["random"], seat=0, seed=0, save_images=images, record=record,
+                  stdin=Probe(), stdout=io.StringIO())
+    assert seen == [(True, True)]
+    assert result["status"] == "abandoned" and json.loads(record.read_text())["status"] == "abandoned"
 
 
 def test_scripted_from_a_pipe():

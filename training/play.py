@@ -11,9 +11,11 @@ Command line::
 The board (the environment's ``ansi`` render) is printed at the start and after every move. On
 your turn type a move in the game's notation (Ataxx: ``g2`` clone, ``a1c3`` jump, ``0000`` pass),
 or one of the commands ``moves`` (list the legal moves), ``board`` (show the board again),
-``help`` and ``quit``. A malformed or illegal move is explained (the rules' own message) and you
-are asked again. Input is read line by line from standard input, so a game can be scripted; the
-end of input ends the game like ``quit``.
+``help`` and ``quit`` (commands in any case). The move text is handed to the rules unchanged
+(only surrounding blanks are stripped), so the rules decide which spellings they accept. A
+malformed or illegal move is explained (the rules' own message) and you are asked again. Input is
+read line by line from standard input, so a game can be scripted; the end of input ends the game
+like ``quit``.
 
 Opponents: ``--opponent`` takes agent specs of :func:`training.agents.make_agent` (``random``,
 ``greedy``, ``mcts:N``, ``alphabeta:D``, ``PATH.zip``). For games with more than two seats give
@@ -22,15 +24,19 @@ one spec (used for every other seat, one agent each) or one per other seat, in s
 ``--save-images DIR`` writes the ``rgb_array`` picture of the start and of every position after a
 move as ``DIR/0000.png``, ``DIR/0001.png``, ... ``--record FILE`` writes the game as JSON: the
 settings, the start position (FEN where the game has one), the moves in notation, the result and
-the final position.
+the final position. Both paths are checked (and the folders created) before the game starts: an
+images folder that is an existing file, a record path that is an existing folder, or a place that
+cannot be created or written is an error.
 
-Exit status: 0 when the game ended or was abandoned (``quit``, end of input), 2 for bad arguments.
+Exit status: 0 when the game ended or was abandoned (``quit``, end of input), 2 for bad arguments
+(a negative ``--seed`` included).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import textwrap
 from pathlib import Path
@@ -42,6 +48,7 @@ from envs.core.state import IllegalActionError
 from envs.registry import ENV_IDS, make_raw
 from training.agents import make_agent
 from training.cli import json_object
+from training.evaluate import ensure_writable_dir, non_negative_int
 
 __all__ = ["play", "main", "HELP"]
 
@@ -88,10 +95,13 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
         opponents: agent specs; one (used for every other seat) or one per other seat.
         seat: the person's seat, an ``int`` in ``[0, num_players)`` or ``"random"`` (drawn with
             ``seed``).
-        seed: seeds the environment, the seat draw and the agents (``None``: unseeded).
+        seed: seeds the environment, the seat draw and the agents: ``None`` (unseeded) or an
+            integer ``>= 0``.
         env_kwargs: constructor arguments of the environment (e.g. ``{"fen": "..."}``).
-        save_images: folder for one PNG per position (``0000.png`` = the start).
-        record: path of a JSON record of the game.
+        save_images: folder for one PNG per position (``0000.png`` = the start); created before
+            the game starts.
+        record: path of a JSON record of the game, written when the game ends (an existing file
+            is overwritten); its folder is created before the game starts.
         stdin: where the person's lines come from (default ``sys.stdin``).
         stdout: where the board and messages go (default ``sys.stdout``).
 
@@ -104,8 +114,12 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
         ``images`` (paths written).
 
     Raises:
-        ValueError: unknown ``env_id``, bad ``env_kwargs``, bad ``seat``, wrong number of
-            opponents or a bad agent spec. FileNotFoundError: a missing checkpoint.
+        ValueError: unknown ``env_id``, bad ``env_kwargs``, bad ``seed`` (not ``None`` or an
+            integer ``>= 0``), bad ``seat``, wrong number of opponents, a bad agent spec (a file
+            that is not a MaskablePPO checkpoint included), a ``save_images`` that is an existing
+            file or cannot be created or written, a ``record`` that is an existing folder or
+            whose folder cannot be created or written. All are raised before the game starts.
+        FileNotFoundError: a missing checkpoint.
     """
     inp = sys.stdin if stdin is None else stdin
     out = sys.stdout if stdout is None else stdout
@@ -115,11 +129,19 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
 
     if env_id not in ENV_IDS:
         raise ValueError(f"unknown environment id {env_id!r}; known ids: {', '.join(ENV_IDS)}")
+    if seed is not None and (isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0):
+        raise ValueError(f"seed must be None or a non-negative integer, got {seed!r}")
+    seed = None if seed is None else int(seed)
+    record_path = Path(record) if record is not None else None
+    if record_path is not None and record_path.is_dir():
+        raise ValueError(f"record {record_path} is an existing folder: expected the path of a JSON file")
     env_kwargs = dict(env_kwargs or {})
     try:
         env = make_raw(env_id, render_mode="ansi", **env_kwargs)
     except TypeError as e:
         raise ValueError(f"bad env_kwargs {env_kwargs} for {env_id}: {e}") from None
+    except ValueError as e:  # a bad value (malformed FEN, ...) or an unknown argument
+        raise ValueError(f"bad env_kwargs {env_kwargs} for {env_id}: {e}") from e
     env.reset(seed=seed)
     n = env.num_players
     if seat == "random":
@@ -142,9 +164,12 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
         for p, a in agents.items():
             a.reset(seed * 1000 + p)
 
-    image_dir = Path(save_images) if save_images is not None else None
-    if image_dir is not None:
-        image_dir.mkdir(parents=True, exist_ok=True)
+    # Output places are checked now, not when the game is over.
+    image_dir = ensure_writable_dir(save_images, "--save-images folder") if save_images is not None else None
+    if record_path is not None:
+        ensure_writable_dir(record_path.parent, "folder of the --record file")
+        if record_path.exists() and not os.access(record_path, os.W_OK):
+            raise ValueError(f"record {record_path} exists and is not writable")
     images: list[str] = []
 
     def snapshot() -> None:
@@ -249,11 +274,9 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
         "outcome": outcome, "final_fen": final_fen, "images": images,
     }
     env.close()
-    if record is not None:
-        path = Path(record)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
-        say(f"Game record written to {path}.")
+    if record_path is not None:
+        record_path.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+        say(f"Game record written to {record_path}.")
     return result
 
 
@@ -269,15 +292,30 @@ def _parser() -> argparse.ArgumentParser:
                    help="agent spec(s): random, greedy, mcts:N, alphabeta:D, PATH.zip; one for every other "
                         "seat, or one per other seat")
     p.add_argument("--seat", default="random", metavar="0|1|random", help="your seat (default random)")
-    p.add_argument("--seed", type=int, default=None, metavar="S", help="seed of the game, the seat draw and the agents")
+    p.add_argument("--seed", type=non_negative_int, default=None, metavar="S",
+                   help="seed of the game, the seat draw and the agents (an integer >= 0)")
     p.add_argument("--env-kwargs", type=json_object, default=None, metavar="JSON", help='environment arguments as JSON, e.g. \'{"fen": "..."}\'')
-    p.add_argument("--save-images", default=None, metavar="DIR", help="save a PNG of every position")
-    p.add_argument("--record", default=None, metavar="FILE", help="write the game (moves, result) as JSON")
+    p.add_argument("--save-images", default=None, metavar="DIR", help="save a PNG of every position into this folder")
+    p.add_argument("--record", default=None, metavar="FILE", help="write the game (moves, result) as JSON to this file")
     return p
 
 
 def main(argv: list[str] | None = None, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> int:
-    """Command-line entry point; returns the exit status (bad arguments exit with status 2)."""
+    """Command-line entry point.
+
+    Args:
+        argv: the arguments (default ``sys.argv[1:]``).
+        stdin: where the person's lines come from (default ``sys.stdin``).
+        stdout: where the board and messages go (default ``sys.stdout``).
+
+    Returns:
+        0 when the game ended or was abandoned.
+
+    Raises:
+        SystemExit: with status 2 (a usage message on standard error) for bad arguments, as
+            listed under :func:`play` (plus argparse's own checks, e.g. a negative ``--seed``);
+            all are detected before the game starts.
+    """
     parser = _parser()
     args = parser.parse_args(argv)
     env_kwargs = args.env_kwargs or {}
