@@ -12,6 +12,8 @@ __all__ = ["ENV_IDS", "make", "make_raw"]
 #: Every environment id, mapped to its module (which provides ``env()`` and ``raw_env()``).
 _MODULES = {
     "ataxx_v0": "envs.ataxx_v0",
+    "twixt_v0": "envs.twixt_v0",
+    "double_twixt_v0": "envs.double_twixt_v0",
 }
 ENV_IDS: tuple[str, ...] = tuple(_MODULES)
 
