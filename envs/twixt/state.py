@@ -439,7 +439,8 @@ class TwixtState(GameState):
             raise ParameterError(f"swap must be True or False, got {swap!r}")
         if draw not in _DRAWS:
             raise ParameterError(f"draw must be 'early' or 'board_full', got {draw!r}")
-        if isinstance(num_players, bool) or num_players not in (2, 4):
+        if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) \
+                or num_players not in (2, 4):
             raise ParameterError(f"num_players must be 2 (TwixT) or 4 (Double TwixT), got {num_players!r}")
         if swap and num_players == 4:
             raise ParameterError("swap=True is not allowed with num_players=4: Double TwixT has no swap")
