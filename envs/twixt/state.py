@@ -973,16 +973,19 @@ class TwixtState(GameState):
             if self._std:
                 self._ok = [self._ok[0], self._ok[0]]
 
-    def _key(self):
-        return (
-            self.board_size, self.num_players, self.rules, self.swap, self.draw, bytes(self._pegs),
-            bytes(self._lc), self._player, tuple(self._priv), self._status, self.swap_available(),
-        )
+    def position_key(self) -> tuple:
+        """A hashable key of the position (pegs, links, player to move, Privileges, swap and game
+        status) within one game setting: equal keys, equal futures. For transposition tables."""
+        return (bytes(self._pegs), bytes(self._lc), self._player, self._priv[0], self._priv[1],
+                self._status, self.swap_available())
 
     def __eq__(self, other):
+        """Same settings and same position (:meth:`position_key`); the move order may differ."""
         if not isinstance(other, TwixtState):
             return NotImplemented
-        return self._key() == other._key()
+        return (self.board_size, self.num_players, self.rules, self.swap, self.draw) == (
+            other.board_size, other.num_players, other.rules, other.swap, other.draw
+        ) and self.position_key() == other.position_key()
 
     __hash__ = None
 
