@@ -110,3 +110,19 @@ def test_run_directory_must_be_empty_unless_overwrite(tmp_path):
     with pytest.raises(SystemExit):
         main(["configs/ataxx.yaml", "--resume", str(tmp_path / "missing.zip"), "--out", str(tmp_path / "r")])
     assert not (tmp_path / "r").exists()  # nothing written before the error
+
+
+@pytest.mark.parametrize("config", ["configs/twixt.yaml", "configs/double_twixt.yaml"])
+def test_twixt_configs_train_and_evaluate_end_to_end(tmp_path, config):
+    cfg = load_config(config, total_timesteps=256)
+    cfg["n_envs"] = 2
+    cfg["ppo"].update(n_steps=128, batch_size=128, n_epochs=1)
+    cfg["pool"]["snapshot_every"] = 128
+    cfg["eval"].update(every=256, games=2)
+    cfg["final_eval"]["games"] = 2
+    report = train(cfg, tmp_path / "run", progress_bar=False)
+    assert report["timesteps"] == 256 and report["env_id"] == cfg["env_id"]
+    assert (tmp_path / "run" / "checkpoints" / "final.zip").is_file()
+    for spec in ("random", "greedy"):
+        assert report["vs"][spec]["games"] == 2
+    assert [row["timesteps"] for row in report["periodic_eval"]] == [256]

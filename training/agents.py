@@ -40,6 +40,9 @@ __all__ = [
     "make_agent",
     "parse_checkpoint_spec",
     "HEURISTICS",
+    "GREEDY_POLICIES",
+    "twixt_greedy_action",
+    "twixt_distance_gap",
     "policy_action",
 ]
 
@@ -152,10 +155,51 @@ def ataxx_material(state, player: int) -> float:
     return float(nx - no) if player == 0 else float(no - nx)
 
 
+def twixt_distance_gap(state, player: int) -> float:
+    """Opponent's connection distance minus ``player``'s colour's (pegs still needed to join the
+    borders, :func:`envs.twixt.heuristics.connection_distance`); higher is better."""
+    from envs.twixt.heuristics import connection_distance
+
+    colour = player % 2
+    return float(connection_distance(state, 1 - colour) - connection_distance(state, colour))
+
+
+def twixt_greedy_action(state, rng: np.random.Generator) -> int:
+    """TwixT greedy move (state frame): the hole on the mover's shortest remaining connection.
+
+    For every hole the agent may take, ``through(h)`` = the fewest empty holes on a border-to-
+    border path of the mover's colour through ``h`` (:func:`envs.twixt.heuristics.distance_maps`).
+    The agent minimises it, breaking ties by the same measure for the opponent (a hole on the
+    opponent's shortest path blocks it) and then at random; when the opponent is strictly closer
+    to connecting than the mover, blocking comes first. It never swaps or claims a Privilege.
+    """
+    from envs.twixt.heuristics import distance_maps
+
+    colour = state.current_player % 2
+    a1, a2, mine = distance_maps(state, colour)
+    b1, b2, theirs = distance_maps(state, 1 - colour)
+    through, block = a1 + a2 - 1, b1 + b2 - 1
+    n = state.board_size ** 2
+    holes = np.array([a for a in state.legal_actions() if a < n], dtype=np.int64)
+    if holes.size == 0:  # only swap (or nothing placeable): take any legal action
+        legal = state.legal_actions()
+        return int(legal[rng.integers(len(legal))])
+    keys = (through[holes], block[holes]) if mine <= theirs else (block[holes], through[holes])
+    order = np.lexsort((rng.random(holes.size), keys[1], keys[0]))
+    return int(holes[order[0]])
+
+
 #: Per game (keyed by the rules-state class name): ``f(state, player) -> float``, higher is
-#: better for ``player``. Used by the greedy and alpha-beta agents.
+#: better for ``player``. Used by the greedy and alpha-beta agents and MCTS leaf evaluation.
 HEURISTICS: dict[str, Callable[[GameState, int], float]] = {
     "AtaxxState": ataxx_material,
+    "TwixtState": twixt_distance_gap,
+}
+
+#: Games whose greedy baseline is a dedicated policy rather than one ply of :data:`HEURISTICS`:
+#: ``f(state, rng) -> action`` in the state's frame.
+GREEDY_POLICIES: dict[str, Callable[[GameState, np.random.Generator], int]] = {
+    "TwixtState": twixt_greedy_action,
 }
 
 
@@ -174,7 +218,9 @@ class GreedyAgent(Agent):
     """One-ply greedy: the action after which the game's heuristic is best for the mover.
 
     For Ataxx that is the move that gains the most stones (stone difference after the move);
-    a move that wins outright is always preferred. Ties are broken at random (seeded).
+    a move that wins outright is always preferred. Ties are broken at random (seeded). Games in
+    :data:`GREEDY_POLICIES` use their own greedy policy instead (TwixT: the hole on the shortest
+    remaining connection, :func:`twixt_greedy_action`).
 
     Args:
         seed: seed of the tie-breaking generator.
@@ -188,6 +234,9 @@ class GreedyAgent(Agent):
 
     def _act(self, state, obs):
         player = state.current_player
+        policy = GREEDY_POLICIES.get(type(state).__name__)
+        if policy is not None:
+            return state.to_agent_action(player, policy(state, self.rng))
         h = _heuristic_for(state)
         best, best_actions = -math.inf, []
         for a in state.legal_actions():

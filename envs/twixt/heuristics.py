@@ -1,0 +1,117 @@
+"""Connection distances for TwixT: how many more pegs a colour needs to join its borders.
+
+Used by the TwixT greedy baseline and as the evaluation of search agents
+(:mod:`training.agents`). A colour's *distance* is the least number of empty holes on a path
+of knight steps between its two borders that uses only holes the colour may still use (empty
+or its own pegs, inside its legal area) and only steps no existing link blocks under the active
+rules — the graph of the early-draw test (``TwixtState.can_still_connect``), with own pegs free.
+It ignores that the opponent moves in between, so it is a lower bound, not a forecast.
+
+All searches run on Python-int bitboards (bit ``row * S + col``) with a 0-1 breadth-first
+search; the tables come from :func:`envs.twixt.state.geometry`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.twixt.state import TwixtState, geometry
+
+__all__ = ["distance_maps", "connection_distance", "UNREACHABLE"]
+
+#: Distance reported for holes (or colours) that cannot reach a border at all.
+UNREACHABLE = 10_000
+
+
+def _board(state: TwixtState, colour: int):
+    """(ok step masks, own peg bits, allowed hole bits, tables) for ``colour``."""
+    g = geometry(state.board_size)
+    b = g.bits()
+    ok = list(b.ok0)
+    lc, own_code = state._lc, colour + 1
+    for lid in state._order:  # every link on the board, in creation order
+        if state._std or lc[lid] != own_code:
+            for k, nm in b.cross_clear[lid]:
+                ok[k] &= nm
+    pegs = state._pegs
+    own = opp = 0
+    for p in range(g.n):
+        v = pegs[p]
+        if v == own_code:
+            own |= 1 << p
+        elif v:
+            opp |= 1 << p
+    return ok, own, b.area[colour] & ~opp, g, b
+
+
+def _levels(g, ok, own: int, allowed: int, start: int) -> list[int]:
+    """0-1 BFS from the holes ``start``: ``levels[k]`` = holes at distance ``k`` (own pegs cost 0,
+    empty holes 1, counting the hole itself)."""
+    o = g.koff
+
+    def expand(x: int) -> int:
+        return (((x & ok[0]) << o[0]) | ((x >> o[0]) & ok[0]) | ((x & ok[1]) << o[1]) | ((x >> o[1]) & ok[1])
+                | ((x & ok[2]) << o[2]) | ((x >> o[2]) & ok[2]) | ((x & ok[3]) << o[3]) | ((x >> o[3]) & ok[3]))
+
+    own &= allowed
+    empty = allowed & ~own
+    reached = 0
+
+    def close(x: int) -> int:  # add the own pegs reachable from x through own pegs (cost 0)
+        acc = frontier = x
+        while frontier:
+            frontier = expand(frontier) & own & ~reached & ~acc
+            acc |= frontier
+        return acc
+
+    start &= allowed
+    level = close(start & own)
+    reached |= level
+    levels = [level]
+    while True:
+        cand = (expand(levels[-1]) | (start if len(levels) == 1 else 0)) & empty & ~reached
+        if not cand:
+            # Own pegs next to nothing new: the search is over.
+            break
+        level = close(cand)
+        reached |= level
+        levels.append(level)
+    return levels
+
+
+def _to_array(levels: list[int], n: int) -> np.ndarray:
+    out = np.full(n, UNREACHABLE, dtype=np.int32)
+    for k, bits in enumerate(levels):
+        while bits:
+            low = bits & -bits
+            out[low.bit_length() - 1] = k
+            bits ^= low
+    return out
+
+
+def distance_maps(state: TwixtState, colour: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """Distances of every hole from ``colour``'s two borders.
+
+    Returns:
+        ``(from_first, from_second, total)``: two ``int32 (S*S,)`` arrays, the least number of
+        empty holes on a path from the first border (red: row 1; black: column a) or from the
+        second border to each hole, the hole included (:data:`UNREACHABLE` where there is none);
+        and ``total``, the colour's connection distance (:func:`connection_distance`).
+    """
+    ok, own, allowed, g, b = _board(state, colour)
+    first = _levels(g, ok, own, allowed, b.src[colour])
+    second = _levels(g, ok, own, allowed, b.dst[colour])
+    dst = b.dst[colour]
+    total = next((k for k, bits in enumerate(first) if bits & dst), UNREACHABLE)
+    return _to_array(first, g.n), _to_array(second, g.n), total
+
+
+def connection_distance(state: TwixtState, colour: int) -> int:
+    """Least number of pegs ``colour`` still has to place to join its borders (0 once it has
+    won; :data:`UNREACHABLE` when it cannot connect any more)."""
+    ok, own, allowed, g, b = _board(state, colour)
+    dst = b.dst[colour]
+    for k, bits in enumerate(_levels(g, ok, own, allowed, b.src[colour])):
+        if bits & dst:
+            return k
+    return UNREACHABLE
