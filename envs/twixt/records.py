@@ -11,7 +11,7 @@ Conventions (worked out by replaying ``shared/data/twixt/``; see ``tests/test_tw
 one per line or separated by commas / white space, case-insensitive; a final ``resign`` (the
 player to move resigns) or ``draw`` (agreed draw). ``#`` starts a comment; a comment line
 ``# key=value`` sets ``board_size``, ``rules``, ``swap``, ``num_players``, ``draw``, ``event``,
-``source`` or ``player_<i>`` (a name). Settings missing from the file come from the reader's
+``source``, ``game_over`` or ``player_<i>`` (a name). Settings missing from the file come from the reader's
 keyword arguments.
 
 **Little Golem ``.tsgf``** (``(;FF[4]EV[..]PB[..]PW[..]SZ[24]SO[..];b[dd];r[th];...)``): each move
@@ -184,6 +184,8 @@ def parse_moves(text: str, **settings) -> TwixtRecord:
                         setattr(rec, key, int(value))
                     elif key == "swap":
                         rec.swap = _BOOL[value.lower()]
+                    elif key == "game_over":
+                        rec.game_over = _BOOL[value.lower()]
                     elif key in ("rules", "draw", "event", "source"):
                         setattr(rec, key, value)
                     elif re.fullmatch(r"player_\d", key):
@@ -212,6 +214,8 @@ def format_moves(record: TwixtRecord, sep: str = "\n") -> str:
         lines.append(f"# event={record.event}")
     if record.source:
         lines.append(f"# source={record.source}")
+    if record.game_over is not None:
+        lines.append(f"# game_over={'yes' if record.game_over else 'no'}")
     for i, name in enumerate(record.players):
         lines.append(f"# player_{i}={name}")
     tail = record.moves + (["resign"] if record.resigned is not None else ["draw"] if record.draw_agreed else [])
