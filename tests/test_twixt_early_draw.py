@@ -259,3 +259,23 @@ def test_early_mode_never_ends_a_game_the_board_full_mode_would_let_someone_win(
             assert possible_winners(board_full_copy(st)) == frozenset(), st.moves()
             checked += 1
     assert checked >= 3
+
+
+@pytest.mark.parametrize("rules", ["standard", "pp"])
+def test_connection_bitboards_incremental_equals_recomputed(rules):
+    """``connection_bitboards`` (maintained with draw="early", rebuilt from the links otherwise)."""
+    rng = np.random.default_rng(8)
+    for _ in range(15):
+        early = TwixtState(9, rules=rules, draw="early")
+        full = TwixtState(9, rules=rules, draw="board_full")
+        while not early.is_terminal():
+            for c in (0, 1):
+                ok, own, allowed = early.connection_bitboards(c)
+                assert (ok, own, allowed) == full.connection_bitboards(c)
+                pegs = early.pegs().ravel()
+                assert own == sum(1 << p for p in range(81) if pegs[p] == c + 1)
+                assert allowed & ~own & sum(1 << p for p in range(81) if pegs[p]) == 0
+            la = early.legal_actions()
+            a = la[rng.integers(len(la))]
+            early.apply(a)
+            full.apply(a)

@@ -538,20 +538,39 @@ class TwixtState(GameState):
             raise ValueError(f"colour must be 0 (red) or 1 (black), got {colour!r}")
         if self._early:
             return self._connectable(colour)
-        g = self._g
-        b = g.bits()
+        ok, _, allowed = self.connection_bitboards(colour)
+        return _find_path(self._g, colour, allowed, ok) is not None
+
+    def connection_bitboards(self, colour: int) -> tuple[tuple[int, int, int, int], int, int]:
+        """The graph of :meth:`can_still_connect` for ``colour``, as Python-int bitboards (bit
+        ``row * S + col``), for search code and heuristics.
+
+        Returns:
+            ``(ok, own, allowed)``: ``ok[k]`` has bit ``p`` set when the step from hole ``p`` along
+            the ``k``-th canonical direction ``KNIGHT_DIRS[(2, 3, 4, 5)[k]]`` (offset
+            ``geometry(S).koff[k]``) exists on the board and crosses no link that blocks
+            ``colour`` under the active rules; ``own``: the colour's pegs; ``allowed``: the holes
+            of the colour's legal area that are empty or hold its pegs. Cheap with
+            ``draw="early"`` (maintained incrementally), computed from the links otherwise.
+        """
+        if colour not in (0, 1):
+            raise ValueError(f"colour must be 0 (red) or 1 (black), got {colour!r}")
+        b = self._g.bits()
+        if self._early:
+            return tuple(self._ok[colour]), self._pbits[colour], b.area[colour] & ~self._pbits[1 - colour]
         ok = list(b.ok0)
-        lc, own = self._lc, colour + 1
+        lc, own_code = self._lc, colour + 1
         for lid in self._order:
-            if self._std or lc[lid] != own:
+            if self._std or lc[lid] != own_code:
                 for k, nm in b.cross_clear[lid]:
                     ok[k] &= nm
-        opp = 0
+        bits = [0, 0, 0]
         pegs = self._pegs
         for p in range(self._n):
-            if pegs[p] == 2 - colour:
-                opp |= 1 << p
-        return _find_path(g, colour, b.area[colour] & ~opp, ok) is not None
+            v = pegs[p]
+            if v:
+                bits[v] |= 1 << p
+        return tuple(ok), bits[own_code], b.area[colour] & ~bits[3 - own_code]
 
     # ------------------------------------------------------------------ GameState interface
     @property
