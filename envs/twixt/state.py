@@ -35,6 +35,17 @@ OpenSpiel, twixtbot, T1j and Little Golem). Summary:
   claim the team's *Privilege* together with a placement: the next opponent is skipped, so the
   claimer's partner moves next, then play continues in the normal order. No swap.
 
+Decisions taken where ``rules/twixt.md`` leaves room (all documented again where they act):
+
+* the swap is black's move: ``turn_number`` counts it as a ply, ``history`` records action ``N``,
+  and ``current_player`` simply alternates (0 moves at plies 0, 2, 4, ...);
+* a player to move with no legal hole ends the game in a draw with either draw rule (no pass);
+* the early-draw test runs after every move that does not win (swap included);
+* a Privilege claimed with a winning move is still recorded as used; ``privilege_available``
+  is ``False`` for both teams once the game is over;
+* two states are equal (``==``) when their settings and positions are (pegs, links, player to
+  move, Privileges, swap availability, result), whatever the move order.
+
 Action encoding (absolute board frame; ``N = S * S``):
 
 * ``row * S + col`` (``0 <= a < N``): place a peg on that hole (row 0 = row "1" at the top,
@@ -48,6 +59,12 @@ Notation: ``c5`` (column letters, row number, row 1 at the top). Columns past ``
 than 26) continue ``aa, ab, ..., az, ba, ...`` (bijective base 26, as spreadsheets). ``swap``.
 A placement with Privilege claim is written with a ``!`` suffix: ``c5!``. Parsing is
 case-insensitive (``H18`` = ``h18``).
+
+Implementation (the hot path of training): per-board-size tables built once and cached at module
+level (:func:`geometry`: link ids, the links crossing each link from exact segment geometry, legal
+areas, border nodes); a state holds bytearrays (pegs, link colours, per-colour legal masks), a
+union-find list and, with ``draw="early"``, Python-int bitboards of the connect search and one
+witness path per colour. Records (move lists, Little Golem ``.tsgf``, T1): :mod:`envs.twixt.records`.
 
 Example:
     >>> s = TwixtState(8)
