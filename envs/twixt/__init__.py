@@ -1,4 +1,7 @@
-"""TwixT and Double TwixT: rules core (:class:`TwixtState`), records (:mod:`envs.twixt.records`)."""
+"""TwixT and Double TwixT: rules core (:class:`TwixtState`), records (:mod:`envs.twixt.records`).
+
+The environments (``twixt_v0``, ``double_twixt_v0``) live in :mod:`envs.twixt.env`.
+"""
 
 from envs.twixt.state import (
     BLACK,
@@ -14,6 +17,7 @@ from envs.twixt.state import (
     parse_hole,
     segments_cross,
 )
+from envs.twixt.records import TwixtRecord, read_record, record_from_state, replay, write_record
 
 __all__ = [
     "TwixtState",
@@ -28,4 +32,9 @@ __all__ = [
     "parse_hole",
     "geometry",
     "segments_cross",
+    "TwixtRecord",
+    "read_record",
+    "write_record",
+    "replay",
+    "record_from_state",
 ]
