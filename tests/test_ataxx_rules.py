@@ -1,4 +1,4 @@
-"""Hand-built positions for every rule of ``rules/ataxx.md``, with the exact expected results.
+"""Hand-built positions for every rule of ``envs/ataxx/RULES.md``, with the exact expected results.
 
 Positions are written as diagrams (rank 7 at the top, file a on the left; ``x``, ``o``, ``-`` gap,
 ``.`` empty) and turned into FEN by :func:`conftest.diagram`.

@@ -4,7 +4,7 @@
 searched again on bitboards only when a move puts an opponent peg on it or a blocking link across
 it). It is checked here against:
 
-* an independent, naive implementation of the definition in ``rules/twixt.md`` (a breadth-first
+* an independent, naive implementation of the definition in ``envs/twixt/RULES.md`` (a breadth-first
   search over holes with its own knight moves and its own exact segment-crossing test, built from
   the public ``pegs()`` / ``links()`` accessors only), at every ply of many random games, both rule
   sets, both draw modes: the values must be *equal*;

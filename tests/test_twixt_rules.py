@@ -1,4 +1,4 @@
-"""Hand-built TwixT positions for every rule of ``rules/twixt.md`` (two players), plus the API.
+"""Hand-built TwixT positions for every rule of ``envs/twixt/RULES.md`` (two players), plus the API.
 
 Boards are small (mostly 8x8): columns a-h left to right, rows 1-8 top to bottom; a hole ``c5`` is
 column c, row 5, i.e. ``(row, col) = (4, 2)``, action ``4 * 8 + 2``. Red (player 0, ``x``) connects

@@ -26,22 +26,8 @@ UNREACHABLE = 10_000
 def _board(state: TwixtState, colour: int):
     """(ok step masks, own peg bits, allowed hole bits, tables) for ``colour``."""
     g = geometry(state.board_size)
-    b = g.bits()
-    ok = list(b.ok0)
-    lc, own_code = state._lc, colour + 1
-    for lid in state._order:  # every link on the board, in creation order
-        if state._std or lc[lid] != own_code:
-            for k, nm in b.cross_clear[lid]:
-                ok[k] &= nm
-    pegs = state._pegs
-    own = opp = 0
-    for p in range(g.n):
-        v = pegs[p]
-        if v == own_code:
-            own |= 1 << p
-        elif v:
-            opp |= 1 << p
-    return ok, own, b.area[colour] & ~opp, g, b
+    ok, own, allowed = state.connection_bitboards(colour)
+    return ok, own, allowed, g, g.bits()
 
 
 def _levels(g, ok, own: int, allowed: int, start: int) -> list[int]:

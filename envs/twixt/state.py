@@ -1,6 +1,7 @@
 """TwixT and Double TwixT rules core: :class:`TwixtState`.
 
-Rules: ``rules/twixt.md`` of this project (the 3M box rules completed with the conventions of
+Rules: ``envs/twixt/RULES.md``, this project's specification shipped with the package (the 3M
+box rules completed with the conventions of
 OpenSpiel, twixtbot, T1j and Little Golem). Summary:
 
 * A square grid of ``S x S`` holes (``board_size``, 5 to 48, default 24) without its 4 corners.
@@ -35,7 +36,7 @@ OpenSpiel, twixtbot, T1j and Little Golem). Summary:
   claim the team's *Privilege* together with a placement: the next opponent is skipped, so the
   claimer's partner moves next, then play continues in the normal order. No swap.
 
-Decisions taken where ``rules/twixt.md`` leaves room (all documented again where they act):
+Decisions taken where ``envs/twixt/RULES.md`` leaves room (all documented again where they act):
 
 * the swap is black's move: ``turn_number`` counts it as a ply, ``history`` records action ``N``,
   and ``current_player`` simply alternates (0 moves at plies 0, 2, 4, ...);
@@ -413,7 +414,7 @@ def _find(uf: list, x: int) -> int:
 
 # ---------------------------------------------------------------------------- the state
 class TwixtState(GameState):
-    """A mutable TwixT / Double TwixT position with the rules of ``rules/twixt.md``.
+    """A mutable TwixT / Double TwixT position with the rules of ``envs/twixt/RULES.md``.
 
     Args:
         board_size: holes per side, an int from 5 to 48 (default 24).
