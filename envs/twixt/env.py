@@ -117,29 +117,28 @@ class raw_env(TabletopAECEnv):
     def _observe(self, player: int) -> np.ndarray:
         st: TwixtState = self.state
         colour = player % 2
-        s = self.board_size
-        out = np.zeros((s, s, NUM_PLANES), dtype=np.float32)
+        # Planes are filled channels-first (contiguous writes) and returned as an (S, S, C) view.
+        buf = np.empty((NUM_PLANES, self.board_size, self.board_size), dtype=np.float32)
         pegs = st.pegs()
         links = st.link_planes()  # (2, 8, S, S), absolute frame
-        own, opp = colour, 1 - colour
         if colour == 0:
-            out[:, :, 0] = pegs == 1
-            out[:, :, 1] = pegs == 2
-            out[:, :, 2:10] = links[own].transpose(1, 2, 0)
-            out[:, :, 10:18] = links[opp].transpose(1, 2, 0)
+            buf[0] = pegs == 1
+            buf[1] = pegs == 2
+            buf[2:10] = links[0]
+            buf[10:18] = links[1]
         else:
-            out[:, :, 0] = (pegs == 2).T
-            out[:, :, 1] = (pegs == 1).T
+            buf[0] = (pegs == 2).T
+            buf[1] = (pegs == 1).T
             # Transposing the board maps direction d to _TRANSPOSED_DIR[d].
-            out[:, :, 2 + _TRANSPOSED_DIR] = links[own].transpose(2, 1, 0)
-            out[:, :, 10 + _TRANSPOSED_DIR] = links[opp].transpose(2, 1, 0)
-        out[:, :, 18] = self._legal_area[colour]
-        out[:, :, 19] = float(st.swap_available())
-        if self.num_players == 4:
-            out[:, :, 20] = float(st.privilege_available(colour))
-            out[:, :, 21] = float(st.privilege_available(1 - colour))
-        out[:, :, 22] = float(st.current_player == player)
-        return out
+            buf[2 + _TRANSPOSED_DIR] = links[1].transpose(0, 2, 1)
+            buf[10 + _TRANSPOSED_DIR] = links[0].transpose(0, 2, 1)
+        buf[18] = self._legal_area[colour]
+        buf[19] = float(st.swap_available())
+        four = self.num_players == 4
+        buf[20] = float(four and st.privilege_available(colour))
+        buf[21] = float(four and st.privilege_available(1 - colour))
+        buf[22] = float(st.current_player == player)
+        return buf.transpose(1, 2, 0)
 
     def _render_ansi(self) -> str:
         return str(self.state)
