@@ -195,3 +195,23 @@ def test_action_layout_covers_every_hole_action_once():
     layout = d.action_layout()
     assert layout.shape == (2, 8, 8)
     assert sorted(layout.ravel().tolist()) == [a for a in range(129) if a != 64]
+
+
+def test_distance_planes_option():
+    raw = envs.make_raw("twixt_v0", board_size=8, distance_planes=True)
+    assert raw.observation_space("player_0")["observation"].shape == (8, 8, 27)
+    raw.reset(seed=0)
+    raw.step(raw.string_to_action("d1"))  # red peg on its own first border, absolute (0, 3)
+    red = raw.observe("player_0")["observation"]
+    black = raw.observe("player_1")["observation"]
+    assert red[0, 3, 23] == 0  # own peg on the first border: distance 0
+    assert red[0, 1, 23] == 1 / 8  # an empty hole of the first border: 1
+    assert red[0, 0, 23] == 1.0  # the corner: unreachable
+    assert black[3, 0, 25] == 0  # the red peg seen by black (transposed), opponent's first border
+    assert black[0, 1, 23] == 1 / 8  # black's own first border is the top row of its frame
+    plain = envs.make_raw("twixt_v0", board_size=8)
+    plain.reset(seed=0)
+    plain.step(plain.string_to_action("d1"))
+    assert np.array_equal(red[:, :, :23], plain.observe("player_0")["observation"])  # first 23 planes unchanged
+    with pytest.raises(ParameterError, match="distance_planes"):
+        envs.make_raw("twixt_v0", distance_planes="yes")
