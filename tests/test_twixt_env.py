@@ -150,7 +150,10 @@ def test_illegal_actions_raise_in_raw_and_terminate_in_env():
         raw.step(0)  # a corner
     with pytest.raises(IllegalActionError):
         raw.step(64)  # swap while swap is off
-    assert raw.state.pegs().sum() == 0 and raw.agent_selection == "player_0"
+    raw.step(18)  # red c3
+    with pytest.raises(IllegalActionError, match="player_1's action 8 \\(in its own frame; 1 in the board's\\)"):
+        raw.step(8)  # black's (1, 0) is the absolute b1, in red's border row
+    assert raw.state.pegs().sum() == 1 and raw.agent_selection == "player_1"
     e = envs.make("twixt_v0", board_size=8)
     e.reset(seed=0)
     with warnings.catch_warnings():
@@ -205,13 +208,25 @@ def test_distance_planes_option():
     red = raw.observe("player_0")["observation"]
     black = raw.observe("player_1")["observation"]
     assert red[0, 3, 23] == 0  # own peg on the first border: distance 0
-    assert red[0, 1, 23] == 1 / 8  # an empty hole of the first border: 1
+    assert red[0, 1, 23] == 1 / 16  # an empty hole of the first border: 1 (planes are d / 2S)
     assert red[0, 0, 23] == 1.0  # the corner: unreachable
     assert black[3, 0, 25] == 0  # the red peg seen by black (transposed), opponent's first border
-    assert black[0, 1, 23] == 1 / 8  # black's own first border is the top row of its frame
+    assert black[0, 1, 23] == 1 / 16  # black's own first border is the top row of its frame
     plain = envs.make_raw("twixt_v0", board_size=8)
     plain.reset(seed=0)
     plain.step(plain.string_to_action("d1"))
     assert np.array_equal(red[:, :, :23], plain.observe("player_0")["observation"])  # first 23 planes unchanged
     with pytest.raises(ParameterError, match="distance_planes"):
         envs.make_raw("twixt_v0", distance_planes="yes")
+
+
+def test_accessors_validate_their_arguments():
+    s = TwixtState(8)
+    for bad in (2, -1, True):
+        with pytest.raises(ValueError, match="team must be 0"):
+            s.privilege_used(bad)
+    for r, c in ((-1, 0), (8, 0), (0, 1.5)):
+        with pytest.raises(ValueError, match="must be an integer in 0..7"):
+            s.peg_at(r, c)
+    s.push("c3")
+    assert s.peg_at(2, 2) == 1 and s.privilege_used(0) is False

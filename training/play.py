@@ -57,8 +57,10 @@ SEAT_NAMES: dict[str, list[str]] = {"AtaxxState": ["x", "o"]}
 
 HELP = """\
 Commands:
-  <move>   play a move in the game's notation (Ataxx: g2 = clone to g2, a1c3 = jump from a1
-           to c3, 0000 = pass when you have no move)
+  <move>   play a move in the game's notation, as the board is shown:
+           Ataxx: g2 = clone to g2, a1c3 = jump from a1 to c3, 0000 = pass when you have no move;
+           TwixT: c5 = peg on column c, row 5 (row 1 at the top), swap; Double TwixT: c5! = peg
+           on c5 and claim your team's Privilege
   moves    list your legal moves
   board    show the board again
   help     this text
@@ -81,8 +83,9 @@ def _frame(env) -> np.ndarray:
 
 
 def _legal_moves(env) -> list[str]:
-    mask = env.observe(env.agent_selection)["action_mask"]
-    return [env.state.action_to_string(int(a)) for a in np.flatnonzero(mask)]
+    """The legal moves of the agent to move, in notation (absolute holes/squares, sorted)."""
+    state = env.state
+    return [state.action_to_string(a) for a in state.legal_actions()]
 
 
 def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: int | None = None,

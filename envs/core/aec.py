@@ -31,7 +31,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from envs.core.state import GameState, ParameterError
+from envs.core.state import GameState, IllegalActionError, ParameterError
 
 __all__ = ["TabletopAECEnv", "wrap_classic"]
 
@@ -181,9 +181,15 @@ class TabletopAECEnv(AECEnv):
         player = self._agent_index[agent]
         if isinstance(action, np.ndarray) and action.ndim == 0 and np.issubdtype(action.dtype, np.integer):
             action = action.item()  # SB3's predict() returns 0-d arrays
+        given = action
         if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)) and 0 <= action < self.num_actions:
             action = self.state.to_state_action(player, int(action))
-        self.state.apply(action)  # raises IllegalActionError (bad type, range or move), state unchanged
+        try:
+            self.state.apply(action)  # raises IllegalActionError (bad type, range or move), state unchanged
+        except IllegalActionError as e:
+            if action != given:  # say which action the agent sent, in its own frame
+                raise IllegalActionError(f"{agent}'s action {given} (in its own frame; {action} in the board's): {e}") from None
+            raise
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         self.num_steps += 1

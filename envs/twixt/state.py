@@ -830,7 +830,13 @@ class TwixtState(GameState):
         return self.num_players == 4 and not self._priv[team] and self._status == _STATUS_ONGOING
 
     def privilege_used(self, team: int) -> bool:
-        """Whether ``team`` has claimed its Privilege (Double TwixT)."""
+        """Whether ``team`` (0 red or 1 black) has claimed its Privilege (Double TwixT).
+
+        Raises:
+            ValueError: ``team`` is not 0 or 1.
+        """
+        if team not in (0, 1) or isinstance(team, bool):
+            raise ValueError(f"team must be 0 (red) or 1 (black), got {team!r}")
         return self._priv[team]
 
     def pegs(self) -> np.ndarray:
@@ -838,8 +844,16 @@ class TwixtState(GameState):
         return np.frombuffer(self._pegs, dtype=np.int8).reshape(self.board_size, self.board_size).copy()
 
     def peg_at(self, row: int, col: int) -> int:
-        """0 empty, 1 red, 2 black (corners are always 0)."""
-        return self._pegs[row * self.board_size + col]
+        """0 empty, 1 red, 2 black (corners are always 0).
+
+        Raises:
+            ValueError: ``row`` or ``col`` outside ``0 .. board_size - 1``.
+        """
+        s = self.board_size
+        for name, v in (("row", row), ("col", col)):
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v < s:
+                raise ValueError(f"{name} must be an integer in 0..{s - 1}, got {v!r}")
+        return self._pegs[int(row) * s + int(col)]
 
     def link_planes(self) -> np.ndarray:
         """``uint8 (2, 8, S, S)``: ``[c, d, r, k]`` is 1 if a link of colour ``c`` joins hole
