@@ -126,3 +126,8 @@ def test_twixt_configs_train_and_evaluate_end_to_end(tmp_path, config):
     for spec in ("random", "greedy"):
         assert report["vs"][spec]["games"] == 2
     assert [row["timesteps"] for row in report["periodic_eval"]] == [256]
+    if config == "configs/double_twixt.yaml":
+        # One two-agent tournament per opponent: the trained agent always holds a whole team.
+        for spec in ("random", "greedy"):
+            games = json.loads((tmp_path / "run" / "eval" / f"vs_{spec}" / "results.json").read_text())["games"]
+            assert len(games) == 2 and all(g["seats"][0] == g["seats"][2] for g in games)

@@ -430,28 +430,37 @@ def plot_learning_curve(history: list[dict], path: Path, title: str = "") -> Non
 
 
 def final_evaluation(cfg: dict, checkpoint: Path, out: Path) -> dict:
-    """Round-robin tournament of the trained agent and the configured opponents.
+    """Tournament of the trained agent and the configured opponents.
 
-    Uses :func:`training.evaluate.run_tournament` (seats swapped, OpenSkill and Elo ratings,
-    Wilson intervals) and writes its ``results.json``, ``pairs.csv``, ``ratings.csv`` and
-    ``ratings.png`` into ``out``.
+    Uses :func:`training.evaluate.run_tournament` (seats rotated, OpenSkill ratings, Elo for
+    two players, Wilson intervals). Two-player games: one round robin of the trained agent and
+    every opponent, written to ``out``. Games with more seats (teams): one two-agent tournament
+    per opponent, written to ``out/vs_<opponent>``, so that the trained agent always holds a
+    whole team against the opponent's team (a tournament of three or more agents in a
+    four-seat game would mix them within teams).
 
     Returns:
         ``{"vs": {spec: {"wins", "draws", "losses", "games", "score", "score_ci95_low",
         "score_ci95_high"}}, "ratings": [...]}`` from the trained agent's side.
     """
+    from envs.registry import make_raw
     from training.evaluate import run_tournament
 
     fe = cfg["final_eval"]
-    specs = [str(checkpoint), *fe["opponents"]]
-    result = run_tournament(cfg["env_id"], specs, fe["games"], seed=10_000 + cfg["seed"], out_dir=out,
-                            max_steps=cfg["max_steps"], env_kwargs=cfg["env_kwargs"], record_moves=False)
-    me = result["agents"][0]["name"]
-    names = {a["name"]: a["spec"] for a in result["agents"]}
     keys = ("wins", "draws", "losses", "games", "score", "score_ci95_low", "score_ci95_high")
-    vs = {names[p["opponent"]]: {k: p[k] for k in keys} for p in result["pairs"] if p["agent"] == me}
-    ratings = [{k: r[k] for k in ("name", "mu", "sigma", "elo")} for r in result["ratings"]]
-    return {"vs": vs, "ratings": ratings}
+    num_players = make_raw(cfg["env_id"], **cfg["env_kwargs"]).num_players
+    common = dict(seed=10_000 + cfg["seed"], max_steps=cfg["max_steps"], env_kwargs=cfg["env_kwargs"],
+                  record_moves=False)
+    groups = ([(out, fe["opponents"])] if num_players == 2 else
+              [(out / f"vs_{spec.replace('/', '_').replace(':', '_')}", [spec]) for spec in fe["opponents"]])
+    vs, ratings = {}, []
+    for folder, opponents in groups:
+        result = run_tournament(cfg["env_id"], [str(checkpoint), *opponents], fe["games"], out_dir=folder, **common)
+        me = result["agents"][0]["name"]
+        names = {a["name"]: a["spec"] for a in result["agents"]}
+        vs.update({names[p["opponent"]]: {k: p[k] for k in keys} for p in result["pairs"] if p["agent"] == me})
+        ratings.append([{k: r[k] for k in ("name", "mu", "sigma", "elo")} for r in result["ratings"]])
+    return {"vs": vs, "ratings": ratings[0] if num_players == 2 else ratings}
 
 
 def main(argv: list[str] | None = None) -> int:
