@@ -12,9 +12,11 @@ folder is missing.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -94,3 +96,52 @@ def diagram(text: str, rest: str = "x 0 1") -> str:
             s += str(run)
         out.append(s)
     return "/".join(out) + " " + rest
+
+
+def check_golden(trace: str, golden: Path) -> None:
+    """Compare a playthrough trace with its checked-in golden file (first differing line shown).
+
+    With ``REGENERATE_GOLDEN=1`` in the environment the file is rewritten from ``trace`` first.
+    """
+    if os.environ.get("REGENERATE_GOLDEN") == "1":
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_text(trace, encoding="utf-8")
+    assert golden.is_file(), f"{golden} is missing; run with REGENERATE_GOLDEN=1 to create it"
+    expected = golden.read_text(encoding="utf-8")
+    if trace != expected:
+        got, want = trace.splitlines(), expected.splitlines()
+        first = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+        pytest.fail(
+            f"golden trace differs from {golden.name} at line {first + 1}:\n"
+            f"  expected: {want[first] if first < len(want) else '<end of file>'}\n"
+            f"  got:      {got[first] if first < len(got) else '<end of trace>'}\n"
+            "If the change is intended, regenerate with REGENERATE_GOLDEN=1 and review the diff."
+        )
+
+
+def tiny_checkpoint(path: Path) -> Path:
+    """An untrained MaskablePPO checkpoint with the Ataxx spaces (as ``training.train`` saves)."""
+    gym = pytest.importorskip("gymnasium")
+    sb3c = pytest.importorskip("sb3_contrib")
+    from envs.registry import make_raw
+
+    raw = make_raw("ataxx_v0")
+
+    class Spaces(gym.Env):
+        observation_space = raw.observation_space("player_0")["observation"]
+        action_space = raw.action_space("player_0")
+
+        def reset(self, seed=None, options=None):
+            return self.observation_space.sample(), {}
+
+        def step(self, action):
+            return self.observation_space.sample(), 0.0, True, False, {}
+
+        def action_masks(self):
+            return np.ones(self.action_space.n, dtype=bool)
+
+    model = sb3c.MaskablePPO("MlpPolicy", Spaces(), n_steps=8, batch_size=8, seed=0, device="cpu",
+                             policy_kwargs={"net_arch": [16]})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    model.save(path)
+    return path

@@ -14,7 +14,7 @@ import zipfile
 import numpy as np
 import pytest
 
-from conftest import diagram
+from conftest import diagram, tiny_checkpoint
 from envs.ataxx import PASS_ACTION, AtaxxState
 from envs.registry import make_raw
 from training.agents import (AlphaBetaAgent, GreedyAgent, MCTSAgent, PolicyAgent, RandomAgent, make_agent,
@@ -109,28 +109,7 @@ def _positions() -> list[AtaxxState]:
 @pytest.fixture(scope="module")
 def checkpoint(tmp_path_factory) -> str:
     """An untrained MaskablePPO checkpoint with the Ataxx spaces (as ``training.train`` saves)."""
-    gym = pytest.importorskip("gymnasium")
-    sb3c = pytest.importorskip("sb3_contrib")
-    raw = make_raw("ataxx_v0")
-
-    class Spaces(gym.Env):
-        observation_space = raw.observation_space("player_0")["observation"]
-        action_space = raw.action_space("player_0")
-
-        def reset(self, seed=None, options=None):
-            return self.observation_space.sample(), {}
-
-        def step(self, action):
-            return self.observation_space.sample(), 0.0, True, False, {}
-
-        def action_masks(self):
-            return np.ones(self.action_space.n, dtype=bool)
-
-    model = sb3c.MaskablePPO("MlpPolicy", Spaces(), n_steps=8, batch_size=8, seed=0, device="cpu",
-                             policy_kwargs={"net_arch": [16]})
-    path = tmp_path_factory.mktemp("ckpt") / "tiny.zip"
-    model.save(path)
-    return str(path)
+    return str(tiny_checkpoint(tmp_path_factory.mktemp("ckpt") / "tiny.zip"))
 
 
 @pytest.mark.parametrize("spec", ["random", "greedy", "mcts:10", "alphabeta:1", "alphabeta:2", "checkpoint"])

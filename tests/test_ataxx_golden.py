@@ -12,12 +12,12 @@ then review the diff before committing it.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from conftest import check_golden
 from envs.ataxx import AtaxxState
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "ataxx_v0_seed0.txt"
@@ -51,21 +51,7 @@ def golden_trace(seed: int = SEED, fen: str = "startpos") -> str:
 
 
 def test_golden_playthrough():
-    trace = golden_trace()
-    if os.environ.get("REGENERATE_GOLDEN") == "1":
-        GOLDEN.parent.mkdir(parents=True, exist_ok=True)
-        GOLDEN.write_text(trace, encoding="utf-8")
-    assert GOLDEN.is_file(), f"{GOLDEN} is missing; run with REGENERATE_GOLDEN=1 to create it"
-    expected = GOLDEN.read_text(encoding="utf-8")
-    if trace != expected:
-        got, want = trace.splitlines(), expected.splitlines()
-        first = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
-        pytest.fail(
-            f"golden trace differs from {GOLDEN.name} at line {first + 1}:\n"
-            f"  expected: {want[first] if first < len(want) else '<end of file>'}\n"
-            f"  got:      {got[first] if first < len(got) else '<end of trace>'}\n"
-            "If the change is intended, regenerate with REGENERATE_GOLDEN=1 and review the diff."
-        )
+    check_golden(golden_trace(), GOLDEN)
 
 
 def _parse_golden():

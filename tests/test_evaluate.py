@@ -18,7 +18,7 @@ from gymnasium import spaces
 from PIL import Image
 
 import training.evaluate as ev
-from conftest import REPO_ROOT
+from conftest import REPO_ROOT, tiny_checkpoint
 from envs.ataxx import AtaxxState
 from envs.core.aec import TabletopAECEnv, wrap_classic
 from envs.core.state import GameState, IllegalActionError
@@ -277,35 +277,9 @@ def test_schedule_rejects_bad_arguments(args, message):
         ev.schedule(*args)
 
 
-def _tiny_checkpoint(path: Path) -> Path:
-    """An untrained MaskablePPO checkpoint with the Ataxx spaces (as ``training.train`` saves)."""
-    gym = pytest.importorskip("gymnasium")
-    sb3c = pytest.importorskip("sb3_contrib")
-    raw = make_raw("ataxx_v0")
-
-    class Spaces(gym.Env):
-        observation_space = raw.observation_space("player_0")["observation"]
-        action_space = raw.action_space("player_0")
-
-        def reset(self, seed=None, options=None):
-            return self.observation_space.sample(), {}
-
-        def step(self, action):
-            return self.observation_space.sample(), 0.0, True, False, {}
-
-        def action_masks(self):
-            return np.ones(self.action_space.n, dtype=bool)
-
-    model = sb3c.MaskablePPO("MlpPolicy", Spaces(), n_steps=8, batch_size=8, seed=0, device="cpu",
-                             policy_kwargs={"net_arch": [16]})
-    path.parent.mkdir(parents=True, exist_ok=True)
-    model.save(path)
-    return path
-
-
 def test_cli_checkpoint_with_a_colon_and_a_long_path(tmp_path, capsys):
     folder = tmp_path / "a:b" / ("very-long-experiment-folder-name-" * 3 + "seed0")
-    ckpt = _tiny_checkpoint(folder / "final.zip")
+    ckpt = tiny_checkpoint(folder / "final.zip")
     out = tmp_path / "out"
     specs = ["random", str(ckpt), f"{ckpt}:sample"]
     assert ev.main(["ataxx_v0", "--agents", *specs, "--games", "1", "--seed", "0", "--max-steps", "6",

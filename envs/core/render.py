@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-__all__ = ["board_picture", "PIECE_COLOURS"]
+__all__ = ["board_picture", "font", "PIECE_COLOURS"]
 
 #: Fill colours of the pieces coded 1, 2, ... in a board array.
 PIECE_COLOURS = {1: (200, 40, 40), 2: (40, 90, 200), 3: (40, 160, 60), 4: (220, 170, 30)}
@@ -14,7 +14,8 @@ _GRID = (90, 70, 50)
 _GAP = (70, 70, 70)
 
 
-def _font(size: int):
+def font(size: int):
+    """Pillow's default font at ``size`` pixels (a fixed-size bitmap font on Pillow < 10.1)."""
     try:
         return ImageFont.load_default(size=size)
     except TypeError:  # Pillow < 10.1
@@ -40,7 +41,7 @@ def board_picture(board: np.ndarray, cell: int = 56, caption: str = "", files: s
     w, h = cols * cell + 2 * margin, rows * cell + 2 * margin + foot
     img = Image.new("RGB", (w, h), _BACKGROUND)
     draw = ImageDraw.Draw(img)
-    font = _font(max(10, cell // 3))
+    label_font = font(max(10, cell // 3))
     for r in range(rows):
         for c in range(cols):
             x0, y0 = margin + c * cell, margin + r * cell
@@ -53,12 +54,12 @@ def board_picture(board: np.ndarray, cell: int = 56, caption: str = "", files: s
                 draw.ellipse([x0 + pad, y0 + pad, x0 + cell - pad, y0 + cell - pad],
                              fill=PIECE_COLOURS.get(v, (0, 0, 0)), outline=(20, 20, 20), width=2)
     for c in range(cols):
-        draw.text((margin + c * cell + cell // 2, margin // 2), files[c], fill=_GRID, font=font, anchor="mm")
-        draw.text((margin + c * cell + cell // 2, margin + rows * cell + margin // 2), files[c], fill=_GRID, font=font, anchor="mm")
+        draw.text((margin + c * cell + cell // 2, margin // 2), files[c], fill=_GRID, font=label_font, anchor="mm")
+        draw.text((margin + c * cell + cell // 2, margin + rows * cell + margin // 2), files[c], fill=_GRID, font=label_font, anchor="mm")
     for r in range(rows):
         label = str(rows - r)
-        draw.text((margin // 2, margin + r * cell + cell // 2), label, fill=_GRID, font=font, anchor="mm")
-        draw.text((w - margin // 2, margin + r * cell + cell // 2), label, fill=_GRID, font=font, anchor="mm")
+        draw.text((margin // 2, margin + r * cell + cell // 2), label, fill=_GRID, font=label_font, anchor="mm")
+        draw.text((w - margin // 2, margin + r * cell + cell // 2), label, fill=_GRID, font=label_font, anchor="mm")
     if caption:
-        draw.text((w // 2, h - foot // 2 - 2), caption, fill=(0, 0, 0), font=_font(max(10, cell // 4)), anchor="mm")
+        draw.text((w // 2, h - foot // 2 - 2), caption, fill=(0, 0, 0), font=font(max(10, cell // 4)), anchor="mm")
     return np.asarray(img, dtype=np.uint8).copy()

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
+
+from envs.core.render import font as pil_font
 
 from envs.twixt.state import column_label
 
@@ -13,13 +15,6 @@ _RED = (205, 40, 40)
 _BLACK = (25, 25, 25)
 _BACKGROUND = (236, 224, 190)
 _HOLE = (120, 105, 80)
-
-
-def _font(size: int):
-    try:
-        return ImageFont.load_default(size=size)
-    except TypeError:  # Pillow < 10.1
-        return ImageFont.load_default()
 
 
 def twixt_picture(state, cell: int | None = None) -> np.ndarray:
@@ -42,7 +37,7 @@ def twixt_picture(state, cell: int | None = None) -> np.ndarray:
     w = h = 2 * margin + (s - 1) * cell
     img = Image.new("RGB", (w, h + cell), _BACKGROUND)
     draw = ImageDraw.Draw(img)
-    font = _font(max(9, cell // 2))
+    font = pil_font(max(9, cell // 2))
 
     def xy(r, c):
         return margin + c * cell, margin + r * cell
@@ -74,5 +69,5 @@ def twixt_picture(state, cell: int | None = None) -> np.ndarray:
         draw.text((xy(0, c)[0], margin // 3), column_label(c), fill=_HOLE, font=font, anchor="mm")
     for r in range(s):
         draw.text((margin // 3, xy(r, 0)[1]), str(r + 1), fill=_HOLE, font=font, anchor="mm")
-    draw.text((w // 2, h + cell // 2 - 4), state.status_line()[:120], fill=(0, 0, 0), font=_font(max(10, cell // 2)), anchor="mm")
+    draw.text((w // 2, h + cell // 2 - 4), state.status_line()[:120], fill=(0, 0, 0), font=pil_font(max(10, cell // 2)), anchor="mm")
     return np.asarray(img, dtype=np.uint8).copy()
