@@ -227,27 +227,25 @@ def _build_model(cfg: dict, vec_env, seed: int):
     from envs.registry import make_raw
     from training.features import FEATURE_EXTRACTORS, SpatialMaskablePolicy
 
-    pol = cfg["policy"]
-    if pol["features"] not in FEATURE_EXTRACTORS:
-        raise ValueError(f"unknown policy.features {pol['features']!r}; known: {sorted(FEATURE_EXTRACTORS)}")
+    pol = cfg["policy"]  # checked by validate_config
     policy_kwargs = {
         "features_extractor_class": FEATURE_EXTRACTORS[pol["features"]],
         "features_extractor_kwargs": dict(pol["features_kwargs"]),
         "net_arch": dict(pol["net_arch"]),
     }
+    policy = "MlpPolicy"
     if pol["head"] == "spatial":
-        raw = make_raw(cfg["env_id"], **cfg["env_kwargs"])
-        if not hasattr(raw, "action_layout"):
-            raise ValueError(f"policy.head 'spatial' needs an environment with action_layout(); {cfg['env_id']} has none")
-        policy, policy_kwargs["action_index"] = SpatialMaskablePolicy, raw.action_layout()
-    elif pol["head"] == "linear":
-        policy = "MlpPolicy"
-    else:
-        raise ValueError(f"policy.head must be 'spatial' or 'linear', got {pol['head']!r}")
+        policy = SpatialMaskablePolicy
+        policy_kwargs["action_index"] = make_raw(cfg["env_id"], **cfg["env_kwargs"]).action_layout()
     return MaskablePPO(
         policy, vec_env, policy_kwargs=policy_kwargs, seed=seed, verbose=0, device="cpu",
         **cfg["ppo"],
     )
+
+
+def _next_multiple(t: int, period: int) -> int:
+    """The first multiple of ``period`` strictly after ``t``."""
+    return (t // period + 1) * period
 
 
 def _make_callback(cfg, pool, out: Path):
@@ -265,16 +263,12 @@ def _make_callback(cfg, pool, out: Path):
             self.history: list[dict] = []
 
         def _on_training_start(self) -> None:
-            # The next multiple of each period after the current count (a resumed run goes on
-            # with the schedule it had).
+            # Each event fires at the next multiple of its period (a resumed run goes on with the
+            # schedule it had).
             t = self.model.num_timesteps
-
-            def after(period):
-                return (t // period + 1) * period
-
-            self.next_snapshot = after(cfg["pool"]["snapshot_every"])
-            self.next_eval = after(cfg["eval"]["every"])
-            self.next_ckpt = after(cfg["checkpoint_every"])
+            self.next_snapshot = _next_multiple(t, cfg["pool"]["snapshot_every"])
+            self.next_eval = _next_multiple(t, cfg["eval"]["every"])
+            self.next_ckpt = _next_multiple(t, cfg["checkpoint_every"])
 
         def _on_step(self) -> bool:
             t = self.num_timesteps
@@ -283,12 +277,12 @@ def _make_callback(cfg, pool, out: Path):
                     self.episodes += 1
             if t >= self.next_snapshot:
                 pool.add_snapshot(self.model.policy, f"snapshot_{t}")
-                self.next_snapshot = (t // cfg["pool"]["snapshot_every"] + 1) * cfg["pool"]["snapshot_every"]
+                self.next_snapshot = _next_multiple(t, cfg["pool"]["snapshot_every"])
             if t >= self.next_ckpt:
                 self.model.save(out / "checkpoints" / f"step_{t}.zip")
-                self.next_ckpt = (t // cfg["checkpoint_every"] + 1) * cfg["checkpoint_every"]
+                self.next_ckpt = _next_multiple(t, cfg["checkpoint_every"])
             if t >= self.next_eval:
-                self.next_eval = (t // cfg["eval"]["every"] + 1) * cfg["eval"]["every"]
+                self.next_eval = _next_multiple(t, cfg["eval"]["every"])
                 self.evaluate(t)
             return True
 
