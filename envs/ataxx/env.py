@@ -36,7 +36,10 @@ from envs.core.render import board_picture
 __all__ = ["raw_env", "env"]
 
 _PLANES = 5
-_ROW_ORDER = np.arange(SIZE * SIZE).reshape(SIZE, SIZE)[::-1].ravel()  # rank 7 first
+# _OBS_INDEX[row, col, p]: the bit of plane p (own, opponent, gaps, empty; 49 bits each) that
+# observation cell (row, col) shows, row 0 being rank 7.
+_OBS_INDEX = (np.arange(4)[None, None, :] * SIZE * SIZE
+              + ((SIZE - 1 - np.arange(SIZE))[:, None] * SIZE + np.arange(SIZE)[None, :])[:, :, None])
 
 
 class raw_env(TabletopAECEnv):
@@ -79,9 +82,8 @@ class raw_env(TabletopAECEnv):
         empty = FULL & ~(x | o | gaps)
         big = own | (opp << 49) | (gaps << 98) | (empty << 147)
         bits = np.unpackbits(np.frombuffer(big.to_bytes(25, "little"), dtype=np.uint8), bitorder="little")
-        planes = bits[: 4 * 49].reshape(4, 49)[:, _ROW_ORDER].astype(np.float32)
         out = np.empty((SIZE, SIZE, _PLANES), dtype=np.float32)
-        out[:, :, :4] = planes.reshape(4, SIZE, SIZE).transpose(1, 2, 0)
+        out[:, :, :4] = bits[_OBS_INDEX]
         out[:, :, 4] = min(self.state.clock, CLOCK_LIMIT) / CLOCK_LIMIT
         return out
 
