@@ -80,10 +80,15 @@ def diagram(text: str, rest: str = "x 0 1") -> str:
     """
     rows = [r.split() for r in text.strip().splitlines()]
     assert len(rows) == 7 and all(len(r) == 7 for r in rows), "diagram must be 7 rows of 7 cells"
+    return board_fen([c for row in rows for c in row]) + " " + rest
+
+
+def board_fen(cells: list[str]) -> str:
+    """The board field of a FEN from 49 cells, rank 7 first (``x``, ``o``, ``-``, ``.`` empty)."""
     out = []
-    for row in rows:
+    for r in range(7):
         s, run = "", 0
-        for c in row:
+        for c in cells[r * 7:(r + 1) * 7]:
             assert c in "xo-.", c
             if c == ".":
                 run += 1
@@ -92,10 +97,8 @@ def diagram(text: str, rest: str = "x 0 1") -> str:
                 s += str(run)
                 run = 0
             s += c
-        if run:
-            s += str(run)
-        out.append(s)
-    return "/".join(out) + " " + rest
+        out.append(s + (str(run) if run else ""))
+    return "/".join(out)
 
 
 def check_golden(trace: str, golden: Path) -> None:

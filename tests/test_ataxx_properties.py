@@ -13,25 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import board_fen
 from envs.ataxx import NUM_ACTIONS, PASS_ACTION, AtaxxState
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
-def _board_fen(cells: list[str]) -> str:
-    rows = []
-    for r in range(7):
-        row, run = "", 0
-        for c in cells[r * 7:(r + 1) * 7]:
-            if c == ".":
-                run += 1
-                continue
-            if run:
-                row += str(run)
-                run = 0
-            row += c
-        rows.append(row + (str(run) if run else ""))
-    return "/".join(rows)
 
 
 @st.composite
@@ -43,7 +28,7 @@ def positions(draw, max_clock: int = 120):
     side = draw(st.sampled_from("xo"))
     clock = draw(st.integers(0, max_clock))
     fullmove = draw(st.integers(1, 300))
-    return f"{_board_fen(cells)} {side} {clock} {fullmove}"
+    return f"{board_fen(cells)} {side} {clock} {fullmove}"
 
 
 start_positions = st.one_of(

@@ -210,8 +210,9 @@ def _heuristic_for(state: GameState) -> Callable[[GameState, int], float]:
     return HEURISTICS[name]
 
 
-def _terminal_value(state: GameState, player: int) -> float:
-    return 1e6 * float(state.returns()[player])
+def _evaluate(state: GameState, player: int, h: Callable[[GameState, int], float]) -> float:
+    """``h(state, player)``, or +-1e6 (0 for a draw) once the game is over."""
+    return 1e6 * float(state.returns()[player]) if state.is_terminal() else h(state, player)
 
 
 class GreedyAgent(Agent):
@@ -242,7 +243,7 @@ class GreedyAgent(Agent):
         for a in state.legal_actions():
             child = state.clone()
             child.apply(a)
-            v = _terminal_value(child, player) if child.is_terminal() else h(child, player)
+            v = _evaluate(child, player, h)
             if v > best:
                 best, best_actions = v, [a]
             elif v == best:
@@ -284,7 +285,7 @@ class AlphaBetaAgent(Agent):
             c.apply(a)
             children.append((a, c))
         # Order by one-ply value for better pruning.
-        children.sort(key=lambda ac: -self._static(ac[1], player, h))
+        children.sort(key=lambda ac: -_evaluate(ac[1], player, h))
         best, best_actions = -math.inf, []
         for a, c in children:
             # A window just below the best value so far keeps equally good moves exact (ties).
@@ -295,20 +296,16 @@ class AlphaBetaAgent(Agent):
                 best_actions.append(a)
         return state.to_agent_action(player, best_actions[self.rng.integers(len(best_actions))])
 
-    @staticmethod
-    def _static(state, player, h):
-        return _terminal_value(state, player) if state.is_terminal() else h(state, player)
-
     def _ab(self, state, root, depth, alpha, beta, h):
         if depth == 0 or state.is_terminal():
-            return self._static(state, root, h)
+            return _evaluate(state, root, h)
         maximizing = state.current_player == root
         children = []
         for a in state.legal_actions():
             c = state.clone()
             c.apply(a)
             children.append(c)
-        children.sort(key=lambda c: self._static(c, root, h), reverse=maximizing)
+        children.sort(key=lambda c: _evaluate(c, root, h), reverse=maximizing)
         if maximizing:
             v = -math.inf
             for c in children:

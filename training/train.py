@@ -476,8 +476,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.resume and not Path(args.resume).is_file():
         parser.error(f"--resume: checkpoint {args.resume} does not exist")
     try:
-        prepare_out_dir(out, args.overwrite)
-        report = train(cfg, out, resume=args.resume, progress_bar=not args.no_progress)
+        report = train(cfg, out, resume=args.resume, progress_bar=not args.no_progress, overwrite=args.overwrite)
     except ConfigError as e:
         parser.error(str(e))
     print(f"\nRun directory: {out}")

@@ -98,13 +98,15 @@ class raw_env(TabletopAECEnv):
 
     @staticmethod
     def _compute_legal_area(state: TwixtState) -> np.ndarray:
-        """``float32 (2, S, S)``: where each colour may ever place, in that colour's own frame."""
+        """``float32 (S, S)``: where the observing colour may ever place, in its own frame.
+
+        The same for both colours: every agent connects top to bottom in its frame, so the
+        opponent's border columns (red: a and the last; black: rows 1 and the last, transposed)
+        are the first and last columns; the corners never exist.
+        """
         s = state.board_size
-        area = np.ones((2, s, s), dtype=np.float32)
-        for r, c in ((0, 0), (0, s - 1), (s - 1, 0), (s - 1, s - 1)):
-            area[:, r, c] = 0
-        area[0, :, 0] = area[0, :, s - 1] = 0  # red: never in black's border columns
-        area[1, :, 0] = area[1, :, s - 1] = 0  # black's frame is transposed: black's forbidden rows become columns
+        area = np.ones((s, s), dtype=np.float32)
+        area[:, 0] = area[:, s - 1] = 0
         return area
 
     def _new_state(self, rng: np.random.Generator) -> TwixtState:
@@ -146,7 +148,7 @@ class raw_env(TabletopAECEnv):
             # Transposing the board maps direction d to _TRANSPOSED_DIR[d].
             buf[2 + _TRANSPOSED_DIR] = links[1].transpose(0, 2, 1)
             buf[10 + _TRANSPOSED_DIR] = links[0].transpose(0, 2, 1)
-        buf[18] = self._legal_area[colour]
+        buf[18] = self._legal_area
         buf[19] = float(st.swap_available())
         four = self.num_players == 4
         buf[20] = float(four and st.privilege_available(colour))
