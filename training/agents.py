@@ -437,7 +437,7 @@ class MCTSAgent(Agent):
 
 
 # ---------------------------------------------------------------------------- trained policies
-def policy_action(policy, observation: np.ndarray, mask: np.ndarray, deterministic: bool = True,
+def policy_action(policy, observation: np.ndarray | dict, mask: np.ndarray, deterministic: bool = True,
                   rng: np.random.Generator | None = None) -> int:
     """Masked action from an SB3 ``MaskableActorCriticPolicy`` for one observation.
 
@@ -447,7 +447,8 @@ def policy_action(policy, observation: np.ndarray, mask: np.ndarray, determinist
 
     Args:
         policy: the policy (``model.policy``).
-        observation: one observation, without a batch dimension.
+        observation: one observation, without a batch dimension: an array, or a dict of arrays
+            for games with ``Dict`` observations (Tantrix, Smartrix).
         mask: the action mask (nonzero = legal), shape ``(num_actions,)``.
         deterministic: take the most probable legal action instead of sampling.
         rng: generator for sampling (``None``: a fresh unseeded one).
@@ -463,7 +464,10 @@ def policy_action(policy, observation: np.ndarray, mask: np.ndarray, determinist
     import torch
 
     with torch.no_grad():
-        obs_t = torch.as_tensor(observation, dtype=torch.float32).unsqueeze(0)
+        if isinstance(observation, dict):
+            obs_t = {k: torch.as_tensor(v, dtype=torch.float32).unsqueeze(0) for k, v in observation.items()}
+        else:
+            obs_t = torch.as_tensor(observation, dtype=torch.float32).unsqueeze(0)
         features = policy.extract_features(obs_t, policy.pi_features_extractor)
         latent_pi = policy.mlp_extractor.forward_actor(features)
         logits = policy.action_net(latent_pi)[0].numpy().astype(np.float64)

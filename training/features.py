@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import gymnasium as gym
+import numpy as np
 import torch
 from torch import nn
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
-__all__ = ["BoardCNN", "FEATURE_EXTRACTORS", "SpatialActionHead", "SpatialMaskablePolicy"]
+__all__ = [
+    "BoardCNN",
+    "BoardVectorNet",
+    "HexBoardNet",
+    "CardTableNet",
+    "HexConv2d",
+    "FEATURE_EXTRACTORS",
+    "SpatialActionHead",
+    "SpatialMaskablePolicy",
+]
 
 
 class BoardCNN(BaseFeaturesExtractor):
@@ -45,11 +55,135 @@ class BoardCNN(BaseFeaturesExtractor):
             layers += [nn.Conv2d(in_ch, channels, kernel_size=3, padding=1), nn.ReLU()]
             in_ch = channels
         self.channels = channels
+        self.height, self.width = h, w
         self.cnn = nn.Sequential(*layers, nn.Flatten())
         self.linear = nn.Sequential(nn.Linear(channels * h * w, features_dim), nn.ReLU()) if features_dim else nn.Identity()
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
         return self.linear(self.cnn(observations.permute(0, 3, 1, 2)))
+
+
+class HexConv2d(nn.Conv2d):
+    """A 3x3 convolution over a hexagonal grid stored in axial coordinates.
+
+    A hex board laid out as a square array ``[r, q]`` (axial coordinates, row ``r``, column
+    ``q``) has its six neighbours of ``(r, q)`` at ``(r, q +- 1)``, ``(r +- 1, q)``,
+    ``(r - 1, q + 1)`` and ``(r + 1, q - 1)``: the 3x3 square minus the corners ``(r - 1, q - 1)``
+    and ``(r + 1, q + 1)``. This layer is a 3x3 convolution whose weights on those two corners are
+    held at zero, so every filter sees exactly a hexagon (the cell and its six neighbours) and
+    the network is equivariant to the board's translations.
+
+    Args: as ``torch.nn.Conv2d`` with ``kernel_size=3`` and ``padding=1`` fixed.
+    """
+
+    def __init__(self, in_channels: int, out_channels: int):
+        super().__init__(in_channels, out_channels, kernel_size=3, padding=1)
+        mask = torch.ones(1, 1, 3, 3)
+        mask[..., 0, 0] = 0.0
+        mask[..., 2, 2] = 0.0
+        self.register_buffer("hex_mask", mask)
+        with torch.no_grad():
+            self.weight.mul_(self.hex_mask)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self._conv_forward(x, self.weight * self.hex_mask, self.bias)
+
+
+class BoardVectorNet(BaseFeaturesExtractor):
+    """A CNN over a board plus an MLP over everything else, for ``Dict`` observations.
+
+    For games whose observation is a board and side information (hands, scores, counters):
+    the ``Dict`` entry ``board_key`` is a ``float32 (H, W, C)`` board (channels last); every
+    other entry is flattened and concatenated into one vector (in the order of the ``Dict``'s
+    keys), encoded by a linear layer with ReLU to ``channels`` values and added to every cell of
+    the first convolution's output (a learned, board-wide bias: each cell's features can then
+    depend on the hands). ``blocks`` convolutions with ``channels`` filters and ReLU follow the
+    same pattern as :class:`BoardCNN`; ``hex_grid=True`` uses :class:`HexConv2d` (boards in
+    axial coordinates), otherwise plain 3x3 convolutions (which see diagonal neighbours, as
+    Smartrix's matching rule does).
+
+    Output: ``float32 (batch, features_dim)`` after a final linear layer with ReLU over the
+    flattened map concatenated with the vector's encoding; with ``features_dim=0`` the
+    flattened convolution map itself, ``float32 (batch, channels * H * W)`` in
+    ``(channel, row, column)`` order, as :class:`SpatialMaskablePolicy` expects.
+
+    Args:
+        observation_space: a ``Dict`` holding ``board_key`` (a 3-D ``Box``) and 1 or more other
+            ``Box`` entries.
+        board_key: the board's key (default: the only 3-D ``Box`` entry).
+        hex_grid: hexagonal 3x3 kernels (see :class:`HexConv2d`).
+        channels, blocks, features_dim: as :class:`BoardCNN`.
+
+    Raises:
+        ValueError: the space is not a ``Dict`` with one 3-D ``Box`` board, or a bad size.
+    """
+
+    def __init__(self, observation_space: gym.spaces.Dict, board_key: str | None = None, hex_grid: bool = False,
+                 channels: int = 64, blocks: int = 3, features_dim: int = 0):
+        if not isinstance(observation_space, gym.spaces.Dict):
+            raise ValueError(f"{type(self).__name__} needs a Dict observation space, got {observation_space}")
+        boards = [k for k, sp in observation_space.spaces.items() if isinstance(sp, gym.spaces.Box) and len(sp.shape) == 3]
+        if board_key is None:
+            if len(boards) != 1:
+                raise ValueError(f"{type(self).__name__}: give board_key; 3-D Box entries: {boards}")
+            board_key = boards[0]
+        if board_key not in boards:
+            raise ValueError(f"{type(self).__name__}: board_key {board_key!r} is not a 3-D Box entry of the "
+                             f"observation; 3-D Box entries: {boards}")
+        others = [k for k in observation_space.spaces if k != board_key]
+        for k in others:
+            if not isinstance(observation_space.spaces[k], gym.spaces.Box):
+                raise ValueError(f"{type(self).__name__}: entry {k!r} must be a Box, got {observation_space.spaces[k]}")
+        for name, v in (("channels", channels), ("blocks", blocks), ("features_dim", features_dim)):
+            if isinstance(v, bool) or not isinstance(v, int) or v < (0 if name == "features_dim" else 1):
+                raise ValueError(f"{type(self).__name__} {name} must be a positive integer (features_dim may be 0), "
+                                 f"got {v!r}")
+        h, w, c = observation_space.spaces[board_key].shape
+        vec = sum(int(np.prod(observation_space.spaces[k].shape)) for k in others)
+        super().__init__(observation_space, features_dim or channels * h * w)
+        conv = HexConv2d if hex_grid else (lambda i, o: nn.Conv2d(i, o, kernel_size=3, padding=1))
+        self.board_key, self.vector_keys = board_key, others
+        self.channels, self.height, self.width = channels, h, w
+        self.first = conv(c, channels)
+        self.vector = nn.Sequential(nn.Linear(vec, channels), nn.ReLU()) if vec else None
+        rest: list[nn.Module] = []
+        for _ in range(blocks - 1):
+            rest += [conv(channels, channels), nn.ReLU()]
+        self.rest = nn.Sequential(*rest, nn.Flatten())
+        self.linear = (nn.Sequential(nn.Linear(channels * h * w + channels, features_dim), nn.ReLU())
+                       if features_dim else None)
+
+    def forward(self, observations: dict[str, torch.Tensor]) -> torch.Tensor:
+        board = observations[self.board_key].permute(0, 3, 1, 2)
+        x = self.first(board)
+        if self.vector is not None:
+            v = torch.cat([observations[k].flatten(1) for k in self.vector_keys], dim=1)
+            e = self.vector(v)
+            x = x + e[:, :, None, None]
+        else:
+            e = x.new_zeros(x.shape[0], self.channels)
+        x = self.rest(torch.relu(x))
+        if self.linear is None:
+            return x
+        return self.linear(torch.cat([x, e], dim=1))
+
+
+class HexBoardNet(BoardVectorNet):
+    """:class:`BoardVectorNet` with hexagonal kernels (Tantrix: board ``"board"`` in axial coordinates)."""
+
+    def __init__(self, observation_space: gym.spaces.Dict, board_key: str | None = None, channels: int = 64,
+                 blocks: int = 3, features_dim: int = 0):
+        super().__init__(observation_space, board_key=board_key, hex_grid=True, channels=channels, blocks=blocks,
+                         features_dim=features_dim)
+
+
+class CardTableNet(BoardVectorNet):
+    """:class:`BoardVectorNet` with square 3x3 kernels (Smartrix: the table window plus hand, seen cards, scores)."""
+
+    def __init__(self, observation_space: gym.spaces.Dict, board_key: str | None = None, channels: int = 64,
+                 blocks: int = 3, features_dim: int = 0):
+        super().__init__(observation_space, board_key=board_key, hex_grid=False, channels=channels, blocks=blocks,
+                         features_dim=features_dim)
 
 
 class SpatialActionHead(nn.Module):
@@ -73,7 +207,6 @@ class SpatialActionHead(nn.Module):
 
     def __init__(self, channels: int, height: int, width: int, action_index, num_actions: int):
         super().__init__()
-        import numpy as np
 
         index = np.asarray(action_index, dtype=np.int64)
         if index.ndim != 3 or index.shape[1:] != (height, width):
@@ -111,8 +244,9 @@ def _spatial_policy_class():
         """MaskablePPO policy whose action net is a :class:`SpatialActionHead`.
 
         Extra keyword argument ``action_index`` (see :class:`SpatialActionHead`). Use with a
-        features extractor that outputs the flattened convolution map (``BoardCNN`` with
-        ``features_dim=0``) and ``net_arch={"pi": [], "vf": [...]}``.
+        features extractor that outputs the flattened convolution map (``BoardCNN``,
+        ``HexBoardNet`` or ``CardTableNet`` with ``features_dim=0``) and
+        ``net_arch={"pi": [], "vf": [...]}``. Works with ``Box`` and ``Dict`` observations.
         """
 
         def __init__(self, *args, action_index=None, **kwargs):
@@ -124,10 +258,11 @@ def _spatial_policy_class():
         def _build(self, lr_schedule) -> None:
             super()._build(lr_schedule)
             fe = self.pi_features_extractor
-            channels = fe.channels if isinstance(fe, BoardCNN) else None
-            h, w, _ = self.observation_space.shape
+            spatial = isinstance(fe, (BoardCNN, BoardVectorNet))
+            channels, h, w = (fe.channels, fe.height, fe.width) if spatial else (None, 0, 0)
             if channels is None or self.mlp_extractor.latent_dim_pi != channels * h * w:
-                raise ValueError("SpatialMaskablePolicy needs BoardCNN with features_dim=0 and net_arch pi=[]")
+                raise ValueError("SpatialMaskablePolicy needs a convolutional features extractor (BoardCNN, "
+                                 "HexBoardNet, CardTableNet) with features_dim=0, and net_arch pi=[]")
             self.action_net = SpatialActionHead(channels, h, w, self.action_index, int(self.action_space.n))
             if self.ortho_init:
                 self.action_net.apply(partial(self.init_weights, gain=0.01))
@@ -147,4 +282,4 @@ except ImportError:  # pragma: no cover - sb3-contrib is in the "train" extra
     SpatialMaskablePolicy = None
 
 #: Names usable as ``policy.features`` in the YAML configs.
-FEATURE_EXTRACTORS = {"board_cnn": BoardCNN}
+FEATURE_EXTRACTORS = {"board_cnn": BoardCNN, "hex_board_net": HexBoardNet, "card_table_net": CardTableNet}

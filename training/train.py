@@ -233,7 +233,10 @@ def _build_model(cfg: dict, vec_env, seed: int):
         "features_extractor_kwargs": dict(pol["features_kwargs"]),
         "net_arch": dict(pol["net_arch"]),
     }
-    policy = "MlpPolicy"
+    import gymnasium as gym
+
+    dict_obs = isinstance(vec_env.observation_space, gym.spaces.Dict)
+    policy = "MultiInputPolicy" if dict_obs else "MlpPolicy"
     if pol["head"] == "spatial":
         policy = SpatialMaskablePolicy
         policy_kwargs["action_index"] = make_raw(cfg["env_id"], **cfg["env_kwargs"]).action_layout()

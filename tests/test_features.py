@@ -1,0 +1,123 @@
+"""Feature extractors for Dict observations (board + side information) and the hexagonal kernel."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+import numpy as np
+import pytest
+import torch
+
+from training.agents import policy_action
+from training.features import BoardVectorNet, CardTableNet, HexBoardNet, HexConv2d
+
+pytest.importorskip("sb3_contrib")
+
+
+def _space(h=5, w=5, c=3, extra=(4,)):
+    return gym.spaces.Dict({
+        "board": gym.spaces.Box(0, 1, (h, w, c), np.float32),
+        "hands": gym.spaces.Box(0, 1, extra, np.float32),
+        "globals": gym.spaces.Box(0, 1, (2,), np.float32),
+    })
+
+
+def test_hex_conv_sees_exactly_the_six_neighbours():
+    torch.manual_seed(0)
+    conv = HexConv2d(1, 1)
+    with torch.no_grad():
+        conv.weight.fill_(1.0)
+        conv.bias.zero_()
+    for (dr, dq), expect in {(0, 0): 1, (0, 1): 1, (0, -1): 1, (1, 0): 1, (-1, 0): 1, (-1, 1): 1, (1, -1): 1,
+                             (-1, -1): 0, (1, 1): 0}.items():
+        x = torch.zeros(1, 1, 5, 5)
+        x[0, 0, 2 + dr, 2 + dq] = 1.0
+        assert conv(x)[0, 0, 2, 2].item() == expect, (dr, dq)
+
+
+def test_hex_conv_corners_stay_out_after_training():
+    torch.manual_seed(0)
+    conv = HexConv2d(2, 3)
+    opt = torch.optim.SGD(conv.parameters(), lr=0.5)
+    for _ in range(3):
+        opt.zero_grad()
+        conv(torch.randn(4, 2, 6, 6)).pow(2).sum().backward()
+        opt.step()
+    x = torch.zeros(1, 2, 3, 3)
+    x[0, :, 0, 0] = 5.0
+    x[0, :, 2, 2] = -7.0
+    y0 = conv(torch.zeros(1, 2, 3, 3))[0, :, 1, 1]
+    assert torch.allclose(conv(x)[0, :, 1, 1], y0)
+
+
+@pytest.mark.parametrize("cls", [HexBoardNet, CardTableNet])
+def test_board_vector_net_shapes_and_vector_influence(cls):
+    torch.manual_seed(0)
+    space = _space()
+    net = cls(space, channels=8, blocks=2, features_dim=0)
+    assert net.features_dim == 8 * 5 * 5 and (net.height, net.width, net.channels) == (5, 5, 8)
+    obs = {k: torch.as_tensor(np.stack([sp.sample() for _ in range(3)])) for k, sp in space.spaces.items()}
+    out = net(obs)
+    assert out.shape == (3, 200)
+    changed = dict(obs, hands=obs["hands"] + 1.0)
+    assert not torch.allclose(net(changed), out)  # the hands reach every cell
+    dense = cls(space, channels=8, blocks=2, features_dim=16)
+    assert dense(obs).shape == (3, 16)
+
+
+def test_board_vector_net_rejects_bad_spaces():
+    with pytest.raises(ValueError, match="Dict observation"):
+        BoardVectorNet(gym.spaces.Box(0, 1, (3, 3, 2), np.float32))
+    two = gym.spaces.Dict({"a": gym.spaces.Box(0, 1, (3, 3, 2)), "b": gym.spaces.Box(0, 1, (3, 3, 2))})
+    with pytest.raises(ValueError, match="give board_key"):
+        BoardVectorNet(two)
+    with pytest.raises(ValueError, match="board_key 'nope'"):
+        BoardVectorNet(_space(), board_key="nope")
+    with pytest.raises(ValueError, match="channels"):
+        HexBoardNet(_space(), channels=0)
+
+
+class _DictGame(gym.Env):
+    """A one-step game: action (plane p, cell r, c) pays 1 when p == argmax of the hand vector."""
+
+    def __init__(self):
+        self.observation_space = _space(3, 3, 2, extra=(2,))
+        self.action_space = gym.spaces.Discrete(2 * 9)
+        self._obs = None
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        self._obs = {k: sp.sample() for k, sp in self.observation_space.spaces.items()}
+        return self._obs, {}
+
+    def step(self, action):
+        best = int(np.argmax(self._obs["hands"]))
+        return self._obs, float(int(action) // 9 == best), True, False, {}
+
+    def action_masks(self):
+        m = np.ones(18, dtype=bool)
+        m[4] = False  # a masked action never taken
+        return m
+
+
+def test_spatial_policy_trains_on_dict_observations(tmp_path):
+    from sb3_contrib import MaskablePPO
+
+    from training.features import SpatialMaskablePolicy
+
+    env = _DictGame()
+    layout = np.arange(18).reshape(2, 3, 3)
+    model = MaskablePPO(SpatialMaskablePolicy, env, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu",
+                        policy_kwargs={"features_extractor_class": CardTableNet,
+                                       "features_extractor_kwargs": {"channels": 4, "blocks": 1, "features_dim": 0},
+                                       "net_arch": {"pi": [], "vf": [8]}, "action_index": layout})
+    model.learn(128)
+    model.save(tmp_path / "m.zip")
+    loaded = MaskablePPO.load(tmp_path / "m.zip", device="cpu")
+    obs, _ = env.reset(seed=1)
+    mask = env.action_masks().astype(np.int8)
+    a = policy_action(loaded.policy, obs, mask)
+    b = policy_action(model.policy, obs, mask)
+    assert a == b and mask[a] == 1
+    only = np.zeros(18, dtype=np.int8)
+    only[7] = 1
+    assert policy_action(loaded.policy, obs, only) == 7
