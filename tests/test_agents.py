@@ -302,11 +302,13 @@ def test_policy_agent_needs_the_observation(checkpoint):
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"value_scale": 0}, "MCTS value_scale must be a finite number > 0, got 0"),
-    ({"value_scale": -1.0}, "MCTS value_scale must be a finite number > 0, got -1.0"),
-    ({"value_scale": math.inf}, "MCTS value_scale must be a finite number > 0, got inf"),
-    ({"value_scale": "10"}, "MCTS value_scale must be a finite number > 0, got '10'"),
-    ({"value_scale": True}, "MCTS value_scale must be a finite number > 0, got True"),
+    ({"value_scale": 0}, "MCTS value_scale must be None or a finite number > 0, got 0"),
+    ({"value_scale": -1.0}, "MCTS value_scale must be None or a finite number > 0, got -1.0"),
+    ({"value_scale": math.inf}, "MCTS value_scale must be None or a finite number > 0, got inf"),
+    ({"value_scale": "10"}, "MCTS value_scale must be None or a finite number > 0, got '10'"),
+    ({"value_scale": True}, "MCTS value_scale must be None or a finite number > 0, got True"),
+    ({"determinizations": 0}, "MCTS determinizations must be a positive integer, got 0"),
+    ({"determinizations": True}, "MCTS determinizations must be a positive integer, got True"),
     ({"c": -5}, "MCTS exploration constant c must be a finite number >= 0, got -5"),
     ({"c": math.nan}, "MCTS exploration constant c must be a finite number >= 0, got nan"),
     ({"c": None}, "MCTS exploration constant c must be a finite number >= 0, got None"),
@@ -356,3 +358,29 @@ def test_play_game_max_steps_in_env_kwargs():
 def test_play_game_wrong_number_of_seats():
     with pytest.raises(ValueError, match="2 seats"):
         play_game("ataxx_v0", [make_agent("random")], seed=0)
+
+
+def test_mcts_searches_determinizations_not_the_true_state():
+    """With ``sample_determinization`` on the state, MCTS plans only on sampled states."""
+    from envs.ataxx import AtaxxState
+
+    calls = []
+
+    class Hidden(AtaxxState):
+        __slots__ = ()
+
+        def clone(self):
+            raise AssertionError("MCTS cloned the true state of a hidden-information game")
+
+        def sample_determinization(self, player, rng):
+            calls.append(player)
+            return AtaxxState(self.fen())
+
+    state = Hidden()
+    agent = MCTSAgent(simulations=30, determinizations=4, seed=0)
+    action = agent.act(state, None)
+    assert calls == [0, 0, 0, 0]
+    assert state.legal_action_mask()[action] == 1
+    calls.clear()
+    MCTSAgent(simulations=3, determinizations=8, seed=0).act(state, None)
+    assert len(calls) == 3  # never more trees than simulations

@@ -41,6 +41,7 @@ __all__ = [
     "parse_checkpoint_spec",
     "HEURISTICS",
     "GREEDY_POLICIES",
+    "VALUE_SCALES",
     "twixt_greedy_action",
     "twixt_distance_gap",
     "policy_action",
@@ -196,6 +197,13 @@ HEURISTICS: dict[str, Callable[[GameState, int], float]] = {
     "TwixtState": twixt_distance_gap,
 }
 
+#: Heuristic units per unit of ``atanh`` value for MCTS leaf evaluation, per game (default 10):
+#: Ataxx stones, TwixT connection-distance holes.
+VALUE_SCALES: dict[str, float] = {
+    "AtaxxState": 10.0,
+    "TwixtState": 10.0,
+}
+
 #: Games whose greedy baseline is a dedicated policy rather than one ply of :data:`HEURISTICS`:
 #: ``f(state, rng) -> action`` in the state's frame.
 GREEDY_POLICIES: dict[str, Callable[[GameState, np.random.Generator], int]] = {
@@ -345,21 +353,32 @@ class MCTSAgent(Agent):
     """UCT Monte-Carlo tree search on ``state.clone()``, for any number of players.
 
     Each node keeps the total return of the player who moved into it; selection uses UCB1 with
-    exploration constant ``c``. Rollouts play uniformly random legal moves. In two-player games
-    with a registered heuristic (:data:`HEURISTICS`) a rollout stops after ``rollout_limit``
-    plies and is scored ``tanh(h / value_scale)`` for player 0 (and the opposite for player 1),
-    where ``h`` is the heuristic; the default ``rollout_limit=0`` scores the new leaf at once
+    exploration constant ``c``. Rollouts play uniformly random legal moves. In games with a
+    registered heuristic (:data:`HEURISTICS`) a rollout stops after ``rollout_limit`` plies and
+    is scored ``tanh(h(state, p) / value_scale)`` for each player ``p`` (in two-player games
+    ``h(state, 0)`` for player 0 and its opposite for player 1), where ``h`` is the heuristic;
+    the default ``rollout_limit=0`` scores the new leaf at once
     (random Ataxx games last about 180 plies, mostly meaningless jumps, and random rollouts made
     a much weaker player: 0 of 4 games against greedy at 200 simulations, against 4 of 6 with
     leaf evaluation). Otherwise, or with ``rollout_limit=None``, rollouts run to the end of the
     game. The most visited root action is played.
 
+    Hidden information (games whose state has ``sample_determinization(player, rng)``, such as
+    Smartrix): the agent never searches the true state. It samples ``determinizations`` states
+    consistent with what the mover knows (hidden hands and draw pile redealt), runs an
+    independent UCT on each with an equal share of the simulations, and plays the root action
+    with the most visits summed over the trees ("determinized UCT", also called perfect
+    information Monte Carlo; Long et al., 2010, "Understanding the success of perfect
+    information Monte Carlo sampling in game tree search").
+
     Args:
         simulations: number of simulations per move (an ``int >= 1``).
         c: UCB1 exploration constant (a finite number ``>= 0``).
         rollout_limit: rollout length cap in plies (an ``int >= 0``; ``None``: play to the end).
-        value_scale: heuristic units per unit of ``atanh`` value (Ataxx: stones; a finite
-            number ``> 0``).
+        value_scale: heuristic units per unit of ``atanh`` value (a finite number ``> 0``;
+            ``None``: the game's entry in :data:`VALUE_SCALES`, else 10).
+        determinizations: sampled states per move in hidden-information games (an ``int >= 1``;
+            at most ``simulations`` are used).
         seed: seed of the agent's random generator.
 
     Raises:
@@ -367,7 +386,7 @@ class MCTSAgent(Agent):
     """
 
     def __init__(self, simulations: int = 200, c: float = 1.4, rollout_limit: int | None = 0,
-                 value_scale: float = 10.0, seed: int | None = None):
+                 value_scale: float | None = None, determinizations: int = 8, seed: int | None = None):
         super().__init__(seed)
         if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 1:
             raise ValueError(f"MCTS simulations must be a positive integer, got {simulations!r}")
@@ -376,12 +395,15 @@ class MCTSAgent(Agent):
         if rollout_limit is not None and (isinstance(rollout_limit, bool) or not isinstance(rollout_limit, int)
                                           or rollout_limit < 0):
             raise ValueError(f"MCTS rollout_limit must be None or a non-negative integer, got {rollout_limit!r}")
-        if not _is_real(value_scale) or not math.isfinite(value_scale) or value_scale <= 0:
-            raise ValueError(f"MCTS value_scale must be a finite number > 0, got {value_scale!r}")
+        if value_scale is not None and (not _is_real(value_scale) or not math.isfinite(value_scale) or value_scale <= 0):
+            raise ValueError(f"MCTS value_scale must be None or a finite number > 0, got {value_scale!r}")
+        if isinstance(determinizations, bool) or not isinstance(determinizations, int) or determinizations < 1:
+            raise ValueError(f"MCTS determinizations must be a positive integer, got {determinizations!r}")
         self.simulations = simulations
         self.c = float(c)
         self.rollout_limit = rollout_limit
-        self.value_scale = float(value_scale)
+        self.value_scale = None if value_scale is None else float(value_scale)
+        self.determinizations = determinizations
         self.name = f"mcts:{simulations}"
 
     def _act(self, state, obs):
@@ -389,11 +411,28 @@ class MCTSAgent(Agent):
         legal = list(state.legal_actions())
         if len(legal) == 1:
             return state.to_agent_action(player, legal[0])
+        sampler = getattr(state, "sample_determinization", None)
+        visits: dict[int, int] = {}
+        if sampler is None:
+            roots = [(state, self.simulations)]
+        else:  # hidden information: one tree per determinization, visit counts summed at the root
+            d = min(self.determinizations, self.simulations)
+            share = [self.simulations // d + (i < self.simulations % d) for i in range(d)]
+            roots = [(sampler(player, self.rng), n) for n in share]
+        for root_state, n in roots:
+            for a, v in self._search(root_state, n).items():
+                visits[a] = visits.get(a, 0) + v
+        best = max(legal, key=lambda a: visits.get(a, 0))
+        return state.to_agent_action(player, best)
+
+    def _search(self, state, simulations: int) -> dict[int, int]:
+        """UCT from ``state`` (not modified): visit count of each root action."""
         rng = self.rng
-        root = _Node(None, None, None, list(legal))
+        legal = list(state.legal_actions())
+        root = _Node(None, None, None, legal)
         rng.shuffle(root.untried)
         n_players = state.num_players
-        for _ in range(self.simulations):
+        for _ in range(simulations):
             node, s = root, state.clone()
             # Selection
             while not node.untried and node.children:
@@ -418,18 +457,20 @@ class MCTSAgent(Agent):
                 if node.player is not None:
                     node.value += ret[node.player]
                 node = node.parent
-        best = max(root.children, key=lambda ch: ch.visits)
-        return state.to_agent_action(player, best.action)
+        return {ch.action: ch.visits for ch in root.children}
 
     def _rollout(self, s, n_players):
         rng = self.rng
         plies = 0
-        heuristic = HEURISTICS.get(type(s).__name__) if n_players == 2 else None
+        heuristic = HEURISTICS.get(type(s).__name__)
         limit = self.rollout_limit if heuristic is not None else None
         while not s.is_terminal():
             if limit is not None and plies >= limit:
-                v = math.tanh(heuristic(s, 0) / self.value_scale)
-                return np.array([v, -v])
+                scale = self.value_scale if self.value_scale is not None else VALUE_SCALES.get(type(s).__name__, 10.0)
+                if n_players == 2:
+                    v = math.tanh(heuristic(s, 0) / scale)
+                    return np.array([v, -v])
+                return np.array([math.tanh(heuristic(s, p) / scale) for p in range(n_players)])
             legal = s.legal_actions()
             s.apply(legal[rng.integers(len(legal))])
             plies += 1
