@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import csv
 import json
+import math
 import re
 import subprocess
 import sys
@@ -465,3 +466,214 @@ def test_three_seats_two_agents(bid3):
         for name, value in g["results"].items():
             assert value == pytest.approx(np.mean([x for s, x in zip(g["seats"], g["returns"]) if s == name]))
     assert sum(p["games"] for p in r["pairs"]) == 2 * 4
+
+
+# ---------------------------------------------------------------------------- team games
+TEAMS_2X2 = [[0, 2], [1, 3]]
+
+
+def test_schedule_two_teams_of_two():
+    plan = ev.schedule(3, 4, 2, teams=TEAMS_2X2)
+    assert plan == [(0, [0, 1, 0, 1]), (1, [0, 2, 0, 2]), (2, [1, 2, 1, 2]),
+                    (0, [1, 0, 1, 0]), (1, [2, 0, 2, 0]), (2, [2, 1, 2, 1])]
+    # The same rotation as a two-player round robin, each seat of a player copied to its partner.
+    assert [(g, [s[0], s[1], s[0], s[1]]) for g, s in ev.schedule(3, 2, 2)] == plan
+    # Four agents: the C(4, 2) = 6 pairs, never the single four-agent group of the seat schedule.
+    plan4 = ev.schedule(4, 4, 1, teams=TEAMS_2X2)
+    assert [tuple(s[:2]) for _, s in plan4] == [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+    assert ev.schedule(4, 4, 1) == [(0, [0, 1, 2, 3])]  # without teams: seats, as before
+
+
+def test_schedule_three_teams():
+    teams = [[0, 3], [1, 4], [2, 5]]
+    plan = ev.schedule(4, 6, 3, teams=teams)
+    assert len(plan) == 4 * 3  # C(4, 3) groups of 3 games
+    for _, s in plan:
+        assert s[:3] == s[3:] and len(set(s)) == 3  # partners: the same agent; three agents
+    for group in range(4):
+        seatings = [s for g, s in plan if g == group]
+        for team in range(3):  # every agent of the group holds every team once
+            assert len({s[team] for s in seatings}) == 3
+    # Fewer agents than teams: the teams are filled in rotation.
+    assert ev.schedule(2, 6, 2, teams=teams) == [(0, [0, 1, 0, 0, 1, 0]), (0, [1, 0, 1, 1, 0, 1])]
+    # Teams given for a game where every seat is alone: the seat schedule.
+    assert ev.schedule(3, 3, 2, teams=[[0], [1], [2]]) == ev.schedule(3, 3, 2)
+
+
+@pytest.mark.parametrize("teams", [[[0, 2], [1]], [[0, 1], [1, 2, 3]], [[0, 1, 2, 3], []], [[0, 1], [2, 4]], []])
+def test_schedule_rejects_bad_teams(teams):
+    with pytest.raises(ValueError, match=r"^schedule: teams must split the seats 0\.\.3 into non-empty teams"):
+        ev.schedule(2, 4, 1, teams=teams)
+
+
+def test_game_teams():
+    raw = make_raw("double_twixt_v0", board_size=6)
+    raw.reset(seed=0)
+    assert ev.game_teams(raw.state, 4) == TEAMS_2X2
+    raw = make_raw("ataxx_v0")
+    raw.reset(seed=0)
+    assert ev.game_teams(raw.state, 2) == [[0], [1]]
+    assert ev.game_teams(None, 3) == [[0], [1], [2]]
+
+
+@pytest.fixture(scope="module")
+def double_twixt(tmp_path_factory):
+    """random, greedy, random on a 6x6 Double TwixT board, 4 games per pair, written to a folder."""
+    out = tmp_path_factory.mktemp("eval") / "double"
+    specs = ["random", "greedy", "random"]
+    return ev.run_tournament("double_twixt_v0", specs, 4, seed=7, out_dir=out, env_kwargs={"board_size": 6}), out
+
+
+def test_double_twixt_each_agent_holds_a_whole_team(double_twixt):
+    r, out = double_twixt
+    names = ["random", "greedy", "random#2"]
+    assert r["num_players"] == 4 and r["teams"] == TEAMS_2X2 and r["num_teams"] == 2
+    assert len(r["games"]) == 3 * 4
+    pairs_seen = {}
+    for g in r["games"]:
+        a, b = g["seats"][0], g["seats"][1]
+        assert g["seats"] == [a, b, a, b] and a != b  # one agent on seats {0, 2}, another on {1, 3}
+        assert g["sides"] == [a, b] and g["agents"] == [a, b]
+        # Partners share their return; an agent's result is its team's return.
+        assert g["returns"][0] == g["returns"][2] and g["returns"][1] == g["returns"][3]
+        assert g["results"] == {a: g["returns"][0], b: g["returns"][1]}
+        assert g["returns"][0] == -g["returns"][1] and g["returns"][0] in (-1.0, 0.0, 1.0)
+        pairs_seen.setdefault(frozenset((a, b)), []).append((a, b))
+    # All three pairs, 4 games each, the sides alternating from one game of a pair to the next.
+    assert set(pairs_seen) == {frozenset(p) for p in [("random", "greedy"), ("random", "random#2"),
+                                                       ("greedy", "random#2")]}
+    for (x, y), (x1, y1), (x2, y2), (x3, y3) in pairs_seen.values():
+        assert (x1, y1) == (y, x) and (x2, y2) == (x, y) and (x3, y3) == (y, x)
+    assert [tuple(g["sides"]) for g in r["games"][:3]] == [("random", "greedy"), ("random", "random#2"),
+                                                           ("greedy", "random#2")]
+    # Every agent holds red (seats 0, 2) in exactly half of its 8 games.
+    for n in names:
+        assert sum(g["sides"][0] == n for g in r["games"]) == 4
+        assert sum(n in g["agents"] for g in r["games"]) == 8
+
+
+def test_double_twixt_results_and_ratings(double_twixt):
+    r, out = double_twixt
+    names = ["random", "greedy", "random#2"]
+    by = {(p["agent"], p["opponent"]): p for p in r["pairs"]}
+    assert len(by) == 6
+    for (a, b), p in by.items():
+        games = [g for g in r["games"] if {a, b} == set(g["agents"])]
+        wins = sum(g["results"][a] > g["results"][b] for g in games)
+        draws = sum(g["results"][a] == g["results"][b] for g in games)
+        assert (p["games"], p["wins"], p["draws"], p["losses"]) == (4, wins, draws, 4 - wins - draws)
+        assert 0 <= p["score_ci95_low"] <= p["score"] <= p["score_ci95_high"] <= 1
+    # OpenSkill: each game is a two-agent match (one agent per team), not a four-seat one.
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings = {n: model.rating(name=n) for n in names}
+    for g in r["games"]:
+        a, b = g["sides"]
+        ra, rb = g["results"][a], g["results"][b]
+        ranks = [1 + (rb > ra), 1 + (ra > rb)]
+        (ratings[a],), (ratings[b],) = model.rate([[ratings[a]], [ratings[b]]], ranks=ranks)
+    rows = {x["name"]: x for x in r["ratings"]}
+    for n in names:
+        assert rows[n]["mu"] == pytest.approx(ratings[n].mu) and rows[n]["sigma"] == pytest.approx(ratings[n].sigma)
+        assert rows[n]["games"] == 8 and rows[n]["wins"] + rows[n]["draws"] + rows[n]["losses"] == 8
+    # Elo: two teams, so fitted, anchored at the first random agent, and equal to a fit of the pairs.
+    assert r["elo_anchor"] == "random" and rows["random"]["elo"] == 0.0
+    assert {n: rows[n]["elo"] for n in names} == pytest.approx(ev.elo_ratings(names, r["pairs"], "random"))
+    assert all(math.isfinite(rows[n]["elo"]) for n in names)
+    # The output files.
+    data = json.loads((out / "results.json").read_text())
+    assert data["teams"] == TEAMS_2X2 and data["games"] == r["games"]
+    with open(out / "ratings.csv", newline="") as f:
+        assert all(row["elo"] != "" for row in csv.DictReader(f))
+    with open(out / "pairs.csv", newline="") as f:
+        assert len(list(csv.DictReader(f))) == 6
+    with Image.open(out / "ratings.png") as img:
+        assert img.format == "PNG"
+
+
+def test_double_twixt_two_agents_as_in_final_evaluation():
+    """training.train's final evaluation plays one two-agent tournament per opponent."""
+    r = ev.run_tournament("double_twixt_v0", ["greedy", "random"], 3, seed=1, env_kwargs={"board_size": 6},
+                          record_moves=False)
+    assert [g["seats"] for g in r["games"]] == [["greedy", "random"] * 2, ["random", "greedy"] * 2,
+                                                 ["greedy", "random"] * 2]
+    assert [p["games"] for p in r["pairs"]] == [3, 3]
+    assert r["elo_anchor"] == "random" and all(x["elo"] is not None for x in r["ratings"])
+
+
+def test_non_team_games_keep_the_seat_schedule(small, bid3):
+    result, _ = small
+    assert result["teams"] == [[0], [1]] and result["num_teams"] == 2
+    assert all(g["sides"] == g["seats"] for g in result["games"])
+    r = ev.run_tournament(bid3, ["random", "random", "random", "random"], 1, seed=0, record_moves=False)
+    assert r["teams"] == [[0], [1], [2]] and r["num_teams"] == 3
+    assert [g["seats"] for g in r["games"]] == [[n for n in ["random", "random#2", "random#3", "random#4"] if n not in
+                                                 drop] for drop in (["random#4"], ["random#3"], ["random#2"], ["random"])]
+
+
+class _TeamBidState(_BidState):
+    """Toy 6-seat game of 3 teams (seats ``i`` and ``i + 3``): each seat bids 0, 1 or 2 in turn;
+    both seats of a team get the mean of the team's bids minus 1."""
+
+    num_players = 6
+
+    @property
+    def current_player(self):
+        return -1 if self.is_terminal() else len(self.bids)
+
+    def is_terminal(self):
+        return len(self.bids) == 6
+
+    def returns(self):
+        if not self.is_terminal():
+            return np.zeros(6)
+        b = np.array(self.bids, dtype=np.float64)
+        team = (b[:3] + b[3:]) / 2 - 1.0
+        return np.concatenate([team, team])
+
+    def team_of(self, player):
+        return player % 3
+
+    def clone(self):
+        c = _TeamBidState()
+        c.bids = list(self.bids)
+        return c
+
+
+class _TeamBidEnv(_BidEnv):
+    metadata = {**_BidEnv.metadata, "name": "teambid_v0"}
+
+    def __init__(self, max_steps=None, render_mode=None):
+        self.num_players, self.num_actions = 6, 3
+        TabletopAECEnv.__init__(self, render_mode=render_mode, max_steps=max_steps)
+
+    def _new_state(self, rng):
+        return _TeamBidState()
+
+
+@pytest.fixture()
+def teambid(monkeypatch):
+    module = types.ModuleType("_teambid_v0")
+    module.raw_env = _TeamBidEnv
+    module.env = lambda **kw: wrap_classic(_TeamBidEnv(**kw))
+    monkeypatch.setitem(sys.modules, "_teambid_v0", module)
+    monkeypatch.setitem(_MODULES, "teambid_v0", "_teambid_v0")
+    monkeypatch.setattr(ev, "ENV_IDS", ev.ENV_IDS + ("teambid_v0",))
+    return "teambid_v0"
+
+
+def test_three_team_tournament(teambid):
+    r = ev.run_tournament(teambid, ["random", "mcts:30", "random", "mcts:30"], 3, seed=0, record_moves=False)
+    assert r["teams"] == [[0, 3], [1, 4], [2, 5]] and r["num_teams"] == 3 and len(r["games"]) == 4 * 3
+    for g in r["games"]:
+        assert g["seats"][:3] == g["seats"][3:] == g["sides"] and len(set(g["sides"])) == 3
+        assert g["results"] == {n: g["returns"][t] for t, n in enumerate(g["sides"])}
+    mu = {x["name"]: x["mu"] for x in r["ratings"]}
+    assert min(mu["mcts:30"], mu["mcts:30#2"]) > max(mu["random"], mu["random#2"])
+    assert all(x["elo"] is None for x in r["ratings"]) and r["elo_anchor"] is None
+    # Two agents for three teams: the teams are filled in rotation.
+    r2 = ev.run_tournament(teambid, ["random", "mcts:10"], 2, seed=0, record_moves=False)
+    assert [g["seats"] for g in r2["games"]] == [["random", "mcts:10", "random"] * 2,
+                                                 ["mcts:10", "random", "mcts:10"] * 2]
+    assert [g["sides"] for g in r2["games"]] == [["random", "mcts:10", "random"], ["mcts:10", "random", "mcts:10"]]

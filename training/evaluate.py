@@ -11,32 +11,50 @@ Agent specs are those of :func:`training.agents.make_agent` (``random``, ``greed
 ``mcts:N``, ``alphabeta:D``, ``PATH.zip``, ``PATH.zip:sample``). The same spec may be given
 twice; the second copy is named ``SPEC#2`` (and so on).
 
-Schedule (``n`` = seats of the game, ``K`` = number of agents, ``N`` = ``--games``):
+Sides and teams: the game's teams are read from a freshly made raw environment after
+``reset(seed=0)``: seat ``i`` belongs to team ``env.unwrapped.state.team_of(i)`` (teams ordered by
+their first seat; Double TwixT: ``[[0, 2], [1, 3]]``). A *team game* is one where some team has
+more than one seat. The schedule is built over *sides*: in a team game a side is a team, and an
+agent given a side takes all of its seats (so partners are always the same agent, never two
+agents mixed on one team); in any other game (two-player games, or games of three or more seats
+each its own team) a side is a seat. ``T`` below is the number of sides (teams in a team game,
+else seats).
 
-* ``K >= n``: every group of ``n`` distinct agents (``itertools.combinations``, in the order the
-  agents were given) plays ``N`` games. In game ``g`` of a group, seat ``i`` is taken by the
-  group's agent ``(i + g) mod n``, so the seats rotate. Games are played in rounds: game 0 of
-  every group, then game 1 of every group, and so on (the online OpenSkill update then sees the
-  pairs interleaved rather than one pair after another). For two-player games this is the usual
-  round robin: every pair plays ``N`` games, each agent half of them as the first player (the
-  first agent of the pair gets the extra game when ``N`` is odd).
-* ``K < n`` (only for games with more seats than agents): one group of all agents plays ``N``
-  games; in game ``g`` seat ``i`` is taken by agent ``(i + g) mod K``, so some agents hold several
-  seats in a game (as the same agent object).
+Schedule (``T`` = sides of the game, ``K`` = number of agents, ``N`` = ``--games``):
 
-Scoring: an agent's result in a game is the mean of the returns of the seats it held. Between two
-agents of the same game, the higher result is a win, an equal one a draw (a game truncated by
-``--max-steps`` has all returns 0: a draw for everyone). Team games, where teammates share their
-returns, thus count teammates as drawing with each other.
+* ``K >= T``: every group of ``T`` distinct agents (``itertools.combinations``, in the order the
+  agents were given) plays ``N`` games. In game ``g`` of a group, side ``t`` is held by the
+  group's agent ``(t + g) mod T``, so the sides rotate and every agent of the group holds every
+  side equally often (exactly ``N / T`` games each when ``T`` divides ``N``; within one game
+  apart otherwise). Games are played in rounds: game 0 of every group, then game 1 of
+  every group, and so on (the online OpenSkill update then sees the groups interleaved rather
+  than one after another). For two-player games this is the usual round robin: every pair plays
+  ``N`` games, each agent half of them as the first player (the first agent of the pair gets the
+  extra game when ``N`` is odd). For a two-team four-seat game such as Double TwixT it is the
+  same round robin over teams: in game ``g`` of the pair ``(a, b)`` seats 0 and 2 go to ``a`` and
+  seats 1 and 3 to ``b`` when ``g`` is even, the other way round when ``g`` is odd.
+* ``K < T`` (only for games with more sides than agents): one group of all agents plays ``N``
+  games; in game ``g`` side ``t`` is held by agent ``(t + g) mod K``, so some agents hold several
+  sides in a game (as the same agent object).
+
+Every game record lists ``seats`` (the agent of each seat) and ``sides`` (the agent of each team,
+one per entry of the result's ``teams``; equal to ``seats`` in a game without teams).
+
+Scoring: an agent's result in a game is the mean of the returns of the seats it held, which in a
+team game is its team's return (partners share their returns; an agent holding several sides when
+``K < T`` gets their mean). Between two agents of the same game, the higher result is a win, an
+equal one a draw (a game truncated by ``--max-steps`` has all returns 0: a draw for everyone).
 
 Ratings:
 
 * OpenSkill (``openskill.models.PlackettLuce``, defaults mu = 25, sigma = 25/3): every game is
-  one match of the distinct agents in it, ranked by their results (ties allowed), processed in
-  the order played. Reported: mu, sigma, a 95 % interval ``mu +- 1.96 sigma``, and openskill's
+  one match of the distinct agents in it (in a team game: one agent per team, each a one-member
+  OpenSkill team, not the seats), ranked by their results (ties allowed), processed in the order
+  played. Reported: mu, sigma, a 95 % interval ``mu +- 1.96 sigma``, and openskill's
   conservative ``ordinal`` (``mu - 3 sigma``).
-* Elo (two-player games only): a Bradley-Terry model fitted by maximum likelihood with
-  :func:`scipy.optimize.minimize` on all games at once (draws count half a win to each side), on
+* Elo (games with exactly two sides only: two-player games and two-team games such as Double
+  TwixT; every game is then one agent against another): a Bradley-Terry model fitted by maximum
+  likelihood with :func:`scipy.optimize.minimize` on all games at once (draws count half a win to each side), on
   the Elo scale (400 points = a factor 10 in odds), anchored at 0 for the first agent whose spec is
   ``random`` (else the first agent). Every pair that met gets one virtual draw added (a weak
   prior), so that an agent that won every game still gets a finite rating.
@@ -77,7 +95,7 @@ from training.agents import Agent, make_agent, parse_checkpoint_spec
 from training.arena import play_game
 from training.cli import json_object
 
-__all__ = ["run_tournament", "schedule", "pair_table", "openskill_ratings", "elo_ratings", "write_outputs",
+__all__ = ["run_tournament", "schedule", "game_teams", "pair_table", "openskill_ratings", "elo_ratings", "write_outputs",
            "plot_ratings", "chart_labels", "print_report", "ensure_writable_dir", "non_negative_int", "main"]
 
 #: The files :func:`write_outputs` writes into the output folder.
@@ -89,37 +107,89 @@ _ELO_PER_NAT = 400.0 / math.log(10.0)
 
 
 # ---------------------------------------------------------------------------- schedule
-def schedule(num_agents: int, num_seats: int, games: int) -> list[tuple[int, list[int]]]:
+def _check_teams(teams, num_seats: int) -> list[list[int]]:
+    """``teams`` as a list of seat lists, checked to be a partition of ``range(num_seats)``."""
+    if teams is None:
+        return [[i] for i in range(num_seats)]
+    out = [[int(x) for x in t] for t in teams]
+    seats = sorted(x for t in out for x in t)
+    if not out or any(not t for t in out) or seats != list(range(num_seats)):
+        raise ValueError(f"schedule: teams must split the seats 0..{num_seats - 1} into non-empty teams, "
+                         f"got {teams!r}")
+    return out
+
+
+def schedule(num_agents: int, num_seats: int, games: int,
+             teams: list[list[int]] | None = None) -> list[tuple[int, list[int]]]:
     """The games of a tournament as ``(group index, seat -> agent index)``, round by round.
 
-    See the module docstring for the rules.
+    See the module docstring for the rules. The schedule is built over *sides*: the teams when
+    ``teams`` is given, else the seats (each seat a side of its own); an agent given a side takes
+    every seat of it.
 
     Args:
         num_agents: ``K >= 1``.
         num_seats: ``n >= 1``, seats of the game.
         games: ``N >= 1`` games per group.
+        teams: optional partition of the seats into ``T`` teams (lists of seats, e.g.
+            ``[[0, 2], [1, 3]]``, as :func:`game_teams` returns); ``None`` = every seat alone.
 
     Returns:
         A list of ``(group, seats)`` with ``seats`` a list of ``num_seats`` agent indices.
 
     Raises:
-        ValueError: an argument that is not a positive integer.
+        ValueError: an argument that is not a positive integer, or ``teams`` that is not a
+            partition of the seats into non-empty teams.
 
     Example:
         >>> schedule(3, 2, 2)
         [(0, [0, 1]), (1, [0, 2]), (2, [1, 2]), (0, [1, 0]), (1, [2, 0]), (2, [2, 1])]
+        >>> schedule(3, 4, 1, teams=[[0, 2], [1, 3]])
+        [(0, [0, 1, 0, 1]), (1, [0, 2, 0, 2]), (2, [1, 2, 1, 2])]
     """
     for arg, value in (("num_agents", num_agents), ("num_seats", num_seats), ("games", games)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise ValueError(f"schedule: {arg} must be a positive integer, got {value!r}")
-    if num_agents >= num_seats:
-        groups = list(itertools.combinations(range(num_agents), num_seats))
-        size = num_seats
+    sides = _check_teams(teams, num_seats)
+    num_sides = len(sides)
+    if num_agents >= num_sides:
+        groups = list(itertools.combinations(range(num_agents), num_sides))
+        size = num_sides
     else:
         groups = [tuple(range(num_agents))]
         size = num_agents
-    return [(gi, [group[(i + g) % size] for i in range(num_seats)])
-            for g in range(games) for gi, group in enumerate(groups)]
+    plan = []
+    for g in range(games):
+        for gi, group in enumerate(groups):
+            seats = [0] * num_seats
+            for t, side in enumerate(sides):
+                for seat in side:
+                    seats[seat] = group[(t + g) % size]
+            plan.append((gi, seats))
+    return plan
+
+
+def game_teams(state, num_players: int) -> list[list[int]]:
+    """The teams of a game as lists of seats, from ``state.team_of(seat)``.
+
+    Teams are ordered by their first seat, seats within a team ascending (Double TwixT:
+    ``[[0, 2], [1, 3]]``; a game without teams: ``[[0], [1], ...]``). A state without
+    ``team_of`` counts every seat as a team of its own.
+
+    Args:
+        state: a game state (e.g. ``raw_env.state`` after ``reset``), or ``None``.
+        num_players: the number of seats.
+
+    Returns:
+        The teams.
+    """
+    team_of = getattr(state, "team_of", None)
+    if team_of is None:
+        return [[i] for i in range(num_players)]
+    by: dict = {}
+    for seat in range(num_players):
+        by.setdefault(team_of(seat), []).append(seat)
+    return list(by.values())
 
 
 def _agent_results(seats: list[str], returns: list[float]) -> dict[str, float]:
@@ -279,7 +349,7 @@ def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | 
     Args:
         env_id: an id from ``envs.ENV_IDS``.
         agent_specs: at least two specs for :func:`training.agents.make_agent`.
-        games: games per group of agents (per pair in a two-player game), ``>= 1``.
+        games: games per group of agents (per pair in a two-player or two-team game), ``>= 1``.
         seed: master seed; every game's seed is drawn from ``numpy.random.SeedSequence(seed)``.
             ``None`` draws a fresh 32-bit seed (recorded in the result).
         out_dir: if given, write ``results.json``, ``pairs.csv``, ``ratings.csv`` and
@@ -293,14 +363,17 @@ def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | 
 
     Returns:
         A JSON-serialisable dict: ``env_id``, ``env_kwargs``, ``max_steps``, ``seed``,
-        ``games_per_group``, ``num_players``, ``command``, ``agents`` (``[{"name", "spec"}]``),
+        ``games_per_group``, ``num_players``, ``teams`` (the seats of each side, see
+        :func:`game_teams`: ``[[0, 2], [1, 3]]`` for Double TwixT, ``[[0], [1]]`` for a
+        two-player game), ``num_teams``, ``command``, ``agents`` (``[{"name", "spec"}]``),
         ``games`` (one dict per game: ``index``, ``group``, ``seed``, ``seats`` = agent name per
-        seat, ``agents`` = distinct agents, ``returns`` = per seat, ``results`` = per agent,
+        seat, ``sides`` = agent name per entry of ``teams``, ``agents`` = distinct agents,
+        ``returns`` = per seat, ``results`` = per agent (its team's return),
         ``plies``, ``truncated``, ``moves``), ``pairs`` (:func:`pair_table`), ``ratings`` (one
         dict per agent, best mu first: ``name``, ``spec``, ``games``, ``wins``, ``draws``,
         ``losses``, ``score``, ``mu``, ``sigma``, ``ci95_low``, ``ci95_high``, ``ordinal``,
-        ``elo`` (``None`` unless two-player)), ``elo_anchor``, ``elapsed_s``, ``created``,
-        and ``out_dir`` (``None`` when nothing was written).
+        ``elo`` (``None`` unless the game has exactly two sides)), ``elo_anchor``, ``elapsed_s``,
+        ``created``, and ``out_dir`` (``None`` when nothing was written).
 
     Raises:
         ValueError: unknown ``env_id``, bad ``env_kwargs``, fewer than two agents, a bad agent
@@ -333,6 +406,12 @@ def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | 
     except ValueError as e:  # a bad value (malformed FEN, ...) or an unknown argument
         raise ValueError(f"bad env_kwargs {env_kwargs} for {env_id}: {e}") from e
     num_players = probe.num_players
+    try:
+        probe.reset(seed=0)
+    except ValueError as e:  # a bad value only noticed when a game starts
+        raise ValueError(f"bad env_kwargs {env_kwargs} for {env_id}: {e}") from e
+    teams = game_teams(getattr(getattr(probe, "unwrapped", probe), "state", None), num_players)
+    team_game = any(len(t) > 1 for t in teams)
     probe.close()
 
     if seed is None:
@@ -344,7 +423,7 @@ def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | 
     if out_dir is not None:  # fail now, not after the games
         out_dir = _check_output_folder(out_dir)
 
-    plan = schedule(len(names), num_players, games)
+    plan = schedule(len(names), num_players, games, teams=teams if team_game else None)
     game_seeds = np.random.SeedSequence([seed, 2]).generate_state(len(plan))
     t0 = time.perf_counter()
     records = []
@@ -359,6 +438,7 @@ def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | 
             "seed": int(gseed),
             "seats": seat_names,
             "agents": list(dict.fromkeys(seat_names)),
+            "sides": [seat_names[t[0]] for t in teams],
             "returns": returns,
             "results": _agent_results(seat_names, returns),
             "plies": int(res.plies),
@@ -375,7 +455,7 @@ def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | 
     skill = openskill_ratings(names, records)
     anchor = None
     elo = None
-    if num_players == 2:
+    if len(teams) == 2:
         anchor = next((n for n, s in zip(names, agent_specs) if s == "random"), names[0])
         elo = elo_ratings(names, pairs, anchor)
     ratings = []
@@ -397,6 +477,8 @@ def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | 
         "seed": seed,
         "games_per_group": games,
         "num_players": num_players,
+        "teams": teams,
+        "num_teams": len(teams),
         "command": command,
         "agents": [{"name": n, "spec": s} for n, s in zip(names, agent_specs)],
         "games": records,
@@ -587,7 +669,7 @@ def plot_ratings(result: dict, path: str | Path):
     ax.set_xlim(lo - pad, hi + pad)
     ax.set_xlabel("OpenSkill Plackett-Luce mu  (bars: 95 % interval, mu ± 1.96 sigma)")
     n_games = len(result["games"])
-    per = "pair" if result["num_players"] == 2 else "group"
+    per = "pair" if result.get("num_teams", result["num_players"]) == 2 else "group"
     ax.set_title(f"{result['env_id']}: {n_games} games ({result['games_per_group']} per {per}), seed {result['seed']}",
                  fontsize=10)
     ax.grid(axis="x", alpha=0.3)
@@ -672,7 +754,7 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m training.evaluate",
         description="Round-robin tournament between agents: W/D/L per pair with Wilson intervals, "
-                    "OpenSkill ratings (and Elo for two-player games), results.json, pairs.csv, "
+                    "OpenSkill ratings (and Elo for two-player or two-team games), results.json, pairs.csv, "
                     "ratings.csv and ratings.png.",
         epilog="Agent specs: random, greedy, mcts:N, alphabeta:D, PATH.zip[:sample]. Example: "
                "python -m training.evaluate ataxx_v0 --agents random greedy alphabeta:2 --games 20",
@@ -680,7 +762,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("env_id", help=f"environment id ({', '.join(ENV_IDS)})")
     p.add_argument("--agents", nargs="+", required=True, metavar="SPEC", help="two or more agent specs")
     p.add_argument("--games", type=int, required=True, metavar="N",
-                   help="games per pair (per group of agents for games with more than two seats)")
+                   help="games per pair of agents (per group of agents for games with more than two "
+                        "sides: seats, or teams in team games)")
     p.add_argument("--seed", type=non_negative_int, default=None, metavar="S",
                    help="master seed, an integer >= 0 (default: drawn and recorded)")
     p.add_argument("--out", default=None, metavar="DIR",
