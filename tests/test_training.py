@@ -10,7 +10,7 @@ from training.train import load_config, main, train  # noqa: E402
 
 
 def small_config(tmp_path):
-    cfg = load_config("configs/ataxx.yaml", total_timesteps=1024)
+    cfg = load_config("configs/ataxx_quick.yaml", total_timesteps=1024)
     cfg["n_envs"] = 4
     cfg["ppo"].update(n_steps=128, batch_size=128, n_epochs=1)
     cfg["pool"]["snapshot_every"] = 512
@@ -108,11 +108,11 @@ def test_run_directory_must_be_empty_unless_overwrite(tmp_path):
     prepare_out_dir(out, overwrite=True)
     assert list(out.iterdir()) == []
     with pytest.raises(SystemExit):
-        main(["configs/ataxx.yaml", "--resume", str(tmp_path / "missing.zip"), "--out", str(tmp_path / "r")])
+        main(["configs/ataxx_quick.yaml", "--resume", str(tmp_path / "missing.zip"), "--out", str(tmp_path / "r")])
     assert not (tmp_path / "r").exists()  # nothing written before the error
 
 
-@pytest.mark.parametrize("config", ["configs/twixt.yaml", "configs/double_twixt.yaml"])
+@pytest.mark.parametrize("config", ["configs/twixt_quick.yaml", "configs/double_twixt_quick.yaml"])
 def test_twixt_configs_train_and_evaluate_end_to_end(tmp_path, config):
     cfg = load_config(config, total_timesteps=256)
     cfg["n_envs"] = 2
@@ -126,7 +126,7 @@ def test_twixt_configs_train_and_evaluate_end_to_end(tmp_path, config):
     for spec in ("random", "greedy"):
         assert report["vs"][spec]["games"] == 2
     assert [row["timesteps"] for row in report["periodic_eval"]] == [256]
-    if config == "configs/double_twixt.yaml":
+    if config == "configs/double_twixt_quick.yaml":
         # One two-agent tournament per opponent: the trained agent always holds a whole team.
         for spec in ("random", "greedy"):
             games = json.loads((tmp_path / "run" / "eval" / f"vs_{spec}" / "results.json").read_text())["games"]

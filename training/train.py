@@ -2,9 +2,9 @@
 
 Usage::
 
-    python -m training.train configs/ataxx.yaml [--timesteps N] [--seed S] [--out DIR] [--resume CKPT.zip]
+    python -m training.train configs/ataxx_quick.yaml [--timesteps N] [--seed S] [--out DIR] [--resume CKPT.zip]
 
-The YAML config holds every hyperparameter (see ``configs/ataxx.yaml``, each key commented);
+The YAML config holds every hyperparameter (see ``configs/ataxx_quick.yaml``, each key commented);
 unknown keys are an error. The run directory (default ``runs/<config name>-<seed>``) receives:
 
 * ``config.yaml`` — the resolved config, seed included;
@@ -462,7 +462,7 @@ def final_evaluation(cfg: dict, checkpoint: Path, out: Path) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.split("\n\n")[0])
-    parser.add_argument("config", help="YAML config, e.g. configs/ataxx.yaml")
+    parser.add_argument("config", help="YAML config, e.g. configs/ataxx_quick.yaml")
     parser.add_argument("--timesteps", type=int, default=None, help="override total_timesteps")
     parser.add_argument("--seed", type=int, default=None, help="override seed")
     parser.add_argument("--out", default=None, help="run directory (default runs/<config>-<seed>)")
