@@ -93,3 +93,77 @@ def test_pool_probabilities_and_errors():
         OpponentPool(baselines=("nobody",))
     with pytest.raises(ValueError, match="seat"):
         SelfPlayEnv("ataxx_v0", pool, seat=2)
+
+
+# ---------------------------------------------------------------------------- any number of seats
+class Watcher(Agent):
+    """A random agent that checks, at every move, that it was handed its own seat's observation."""
+
+    name = "watcher"
+
+    def __init__(self, env_ref, seed=0):
+        super().__init__(seed)
+        self.env_ref = env_ref
+        self.moves = 0
+
+    def _act(self, state, obs):
+        raw = self.env_ref[0].raw
+        own = raw.observe(raw.agent_selection)
+        _assert_same(obs, own)
+        self.moves += 1
+        return int(self.rng.choice(np.flatnonzero(obs["action_mask"])))
+
+
+def _assert_same(a, b):
+    if isinstance(a, dict):
+        assert set(a) == set(b)
+        for k in a:
+            _assert_same(a[k], b[k])
+    else:
+        np.testing.assert_array_equal(a, b)
+
+
+#: (env id, constructor arguments): multi-seat and team games.
+MULTI_SEAT_GAMES = [
+    ("ataxx_v0", {}),
+    ("twixt_v0", {"board_size": 6}),
+    ("double_twixt_v0", {"board_size": 6}),
+]
+
+
+@pytest.mark.parametrize("env_id, kwargs", MULTI_SEAT_GAMES, ids=[g[0] + str(sorted(g[1].items())) for g in MULTI_SEAT_GAMES])
+def test_every_seat_gets_its_own_return_and_observation(env_id, kwargs):
+    """Fixed seats in turn: the learner's only nonzero reward is its seat's final return, on its
+    last transition; partners share it; every seat is handed its own observation only."""
+    ref = []
+    watcher = Watcher(ref)
+    pool = pool_of(watcher)
+    pool.latest = watcher  # partners (team games) play the same agent
+    env = SelfPlayEnv(env_id, pool, env_kwargs=kwargs, seat=0)
+    ref.append(env)
+    rng = np.random.default_rng(0)
+    for seat in range(env.num_players):
+        for game in range(3):
+            env.fixed_seat = seat
+            obs, info = env.reset(seed=10 * seat + game)
+            assert info["seat"] == seat and env.learner == f"player_{seat}"
+            rewards = []
+            while True:
+                _assert_same(obs, env.raw.observe(env.learner)["observation"])
+                mask = env.action_masks()
+                obs, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+                rewards.append(r)
+                if term or trunc:
+                    break
+            returns = info["returns"]
+            state = env.raw.state
+            assert term and not trunc
+            assert rewards[-1] == returns[seat] and all(r == 0.0 for r in rewards[:-1])
+            np.testing.assert_array_equal(returns, state.returns())
+            two_sides = len({state.team_of(p) for p in range(env.num_players)}) == 2
+            for p in range(env.num_players):
+                if state.team_of(p) == state.team_of(seat):
+                    assert returns[p] == returns[seat]  # partners share the team's result
+                elif two_sides:
+                    assert returns[p] == -returns[seat]  # zero-sum between two sides
+    assert watcher.moves > 0
