@@ -6,6 +6,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
+from conftest import REPO_ROOT  # noqa: E402
 from training.train import load_config, main, train  # noqa: E402
 
 
@@ -112,8 +113,21 @@ def test_run_directory_must_be_empty_unless_overwrite(tmp_path):
     assert not (tmp_path / "r").exists()  # nothing written before the error
 
 
-@pytest.mark.parametrize("config", ["configs/twixt_quick.yaml", "configs/double_twixt_quick.yaml"])
-def test_twixt_configs_train_and_evaluate_end_to_end(tmp_path, config):
+#: Every shipped config but the main job's (which the tests above cover in more detail).
+CONFIGS = sorted(str(p.relative_to(REPO_ROOT)) for p in (REPO_ROOT / "configs").glob("*.yaml")
+                 if p.name != "ataxx_quick.yaml")
+
+
+def test_every_game_has_a_quick_and_a_full_config():
+    names = {p.stem for p in (REPO_ROOT / "configs").glob("*.yaml")}
+    for game in ("ataxx", "twixt", "double_twixt"):
+        assert {f"{game}_quick", f"{game}_full"} <= names
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+def test_every_config_trains_and_evaluates_end_to_end(tmp_path, config, monkeypatch):
+    """Each config, shrunk to a few hundred timesteps, runs training, evaluation and the report."""
+    monkeypatch.chdir(REPO_ROOT)
     cfg = load_config(config, total_timesteps=256)
     cfg["n_envs"] = 2
     cfg["ppo"].update(n_steps=128, batch_size=128, n_epochs=1)
@@ -123,10 +137,11 @@ def test_twixt_configs_train_and_evaluate_end_to_end(tmp_path, config):
     report = train(cfg, tmp_path / "run", progress_bar=False)
     assert report["timesteps"] == 256 and report["env_id"] == cfg["env_id"]
     assert (tmp_path / "run" / "checkpoints" / "final.zip").is_file()
-    for spec in ("random", "greedy"):
+    for spec in cfg["final_eval"]["opponents"]:
         assert report["vs"][spec]["games"] == 2
+    assert report["seed"] == cfg["seed"]
     assert [row["timesteps"] for row in report["periodic_eval"]] == [256]
-    if config == "configs/double_twixt_quick.yaml":
+    if config.startswith("configs/double_twixt"):
         # One two-agent tournament per opponent: the trained agent always holds a whole team.
         for spec in ("random", "greedy"):
             games = json.loads((tmp_path / "run" / "eval" / f"vs_{spec}" / "results.json").read_text())["games"]

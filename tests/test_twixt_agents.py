@@ -86,3 +86,13 @@ def test_greedy_beats_random_and_double_team_beats_random_team():
     res = play_game("double_twixt_v0", [make_agent("greedy", 1), make_agent("random", 2)] * 2, seed=3,
                     env_kwargs={"board_size": 8}, record=True)
     assert res.returns.tolist() == [1.0, -1.0, 1.0, -1.0] and len(res.moves) == res.plies
+
+
+def test_alphabeta_plays_double_twixt_by_teams():
+    """Two teams are two sides: alpha-beta maximises on its own team's moves, beats a random team."""
+    from training.arena import head_to_head
+    from training.agents import make_agent
+
+    r = head_to_head("double_twixt_v0", make_agent("alphabeta:1", seed=0), make_agent("random", seed=1), 4, seed=0,
+                     env_kwargs={"board_size": 6})
+    assert r["games"] == 4 and r["wins"] >= 3, r

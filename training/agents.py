@@ -260,9 +260,11 @@ class GreedyAgent(Agent):
 
 
 class AlphaBetaAgent(Agent):
-    """Depth-limited minimax with alpha-beta pruning for two-player zero-sum games.
+    """Depth-limited minimax with alpha-beta pruning for two-sided zero-sum games.
 
-    Leaves are scored with the game's heuristic (stone count for Ataxx), finished games with
+    Two-sided: two players, or two teams (Double TwixT), where a node maximises when its mover
+    is on the root player's team and minimises otherwise (a player may move several times in a
+    row; the test is the mover's team, not alternation). Leaves are scored with the game's heuristic (stone count for Ataxx), finished games with
     ``+-1e6``. Moves are ordered by their one-ply heuristic value; ties between equally valued
     root moves are broken at random (seeded).
 
@@ -271,7 +273,7 @@ class AlphaBetaAgent(Agent):
         seed: seed of the tie-breaking generator.
 
     Raises:
-        ValueError: a bad ``depth``; from :meth:`act`: a game that is not two-player, no
+        ValueError: a bad ``depth``; from :meth:`act`: a game without exactly two sides, no
             heuristic registered for the game, or the game is over.
     """
 
@@ -283,8 +285,10 @@ class AlphaBetaAgent(Agent):
         self.name = f"alphabeta:{depth}"
 
     def _act(self, state, obs):
-        if state.num_players != 2:
-            raise ValueError(f"alpha-beta needs a two-player game, this one has {state.num_players} players")
+        teams = {state.team_of(p) for p in range(state.num_players)}
+        if len(teams) != 2:
+            raise ValueError(f"alpha-beta needs a game of two players or two teams, this one has "
+                             f"{state.num_players} players in {len(teams)} teams")
         h = _heuristic_for(state)
         player = state.current_player
         children = []
@@ -307,7 +311,7 @@ class AlphaBetaAgent(Agent):
     def _ab(self, state, root, depth, alpha, beta, h):
         if depth == 0 or state.is_terminal():
             return _evaluate(state, root, h)
-        maximizing = state.current_player == root
+        maximizing = state.team_of(state.current_player) == state.team_of(root)
         children = []
         for a in state.legal_actions():
             c = state.clone()
