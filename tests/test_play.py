@@ -15,6 +15,7 @@ from PIL import Image
 
 from conftest import REPO_ROOT, diagram
 from envs.ataxx import AtaxxState
+from envs.registry import make_raw
 from training.play import main, play
 
 # x to move; o (ranks 6-7) has no empty square within reach and must pass; x fills f1 then g1,
@@ -248,3 +249,57 @@ def test_scripted_from_a_pipe():
                           input="g2\nquit\n", cwd=REPO_ROOT, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr and "the game is abandoned" in proc.stdout
+
+
+class _FirstLegalMove:
+    """A scripted stdin: each line is the first legal move of the game being played, in notation."""
+
+    def __init__(self, made):
+        self.made = made
+        self.lines = 0
+
+    def readline(self):
+        state = self.made[-1].state
+        self.lines += 1
+        return state.action_to_string(state.legal_actions()[0]) + "\n"
+
+
+#: Every environment id with small settings, and the opponents of the other seats.
+PLAY_GAMES = [
+    ("ataxx_v0", {}, ["random"]),
+    ("twixt_v0", {"board_size": 6}, ["greedy"]),
+    ("double_twixt_v0", {"board_size": 6}, ["random", "greedy", "random"]),
+]
+
+
+@pytest.mark.parametrize("env_id, kwargs, opponents", PLAY_GAMES, ids=[g[0] for g in PLAY_GAMES])
+def test_every_game_plays_to_the_end_from_a_script(tmp_path, monkeypatch, env_id, kwargs, opponents):
+    import training.play as play_module
+
+    made = []
+
+    def capture(*args, **kw):
+        env = make_raw(*args, **kw)
+        made.append(env)
+        return env
+
+    monkeypatch.setattr(play_module, "make_raw", capture)
+    stdin, out = _FirstLegalMove(made), io.StringIO()
+    result = play(env_id, opponents, seat=1, seed=3, env_kwargs=kwargs, stdin=stdin, stdout=out,
+                  save_images=tmp_path / "img", record=tmp_path / "game.json")
+    env = made[-1]
+    assert result["status"] == "finished" and stdin.lines > 0
+    assert result["returns"] == [float(x) for x in env.state.returns()]
+    assert len(result["images"]) == len(result["moves"]) + 1
+    saved = json.loads((tmp_path / "game.json").read_text())
+    assert saved["moves"] == result["moves"] and saved["players"]["player_1"] == "human"
+    mine = result["returns"][1]
+    verdict = "You win" if mine > 0 else "You lose" if mine < 0 else "Draw"  # partners share a win
+    assert f": {verdict}. Returns" in out.getvalue()
+    # The record replays: the same actions from the same seed give the same final returns.
+    replay = make_raw(env_id, **kwargs)
+    replay.reset(seed=3)
+    for a in result["actions"]:
+        replay.state.apply(a)
+    assert replay.state.is_terminal()
+    np.testing.assert_array_equal(replay.state.returns(), env.state.returns())

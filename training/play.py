@@ -264,7 +264,8 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
     if status == "finished":
         mine = returns[seat]
         best = max(returns)
-        verdict = ("You win" if mine == best and returns.count(best) == 1 else
+        top_sides = {env.state.team_of(p) for p, r in enumerate(returns) if r == best}  # partners are one side
+        verdict = ("You win" if mine == best and len(top_sides) == 1 else
                    "You lose" if mine < best else "Draw")
         say(f"Game over{f' ({outcome})' if outcome else ''}: {verdict}. Returns: "
             + ", ".join(f"{_seat_label(env.state, p)} {r:+g}" for p, r in enumerate(returns)))
