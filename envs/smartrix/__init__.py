@@ -1,0 +1,33 @@
+"""Smartrix: rules core (:class:`SmartrixState`), records (:mod:`envs.smartrix.records`),
+heuristics (:mod:`envs.smartrix.heuristics`). The environment (``smartrix_v0``) lives in
+:mod:`envs.smartrix.env`.
+"""
+
+from envs.smartrix.state import (
+    CARD_PATTERNS,
+    CARD_PERIODS,
+    CARD_SQUARES,
+    CARD_VALUES,
+    HAND_SIZE,
+    NUM_CARDS,
+    SmartrixState,
+    card_pattern,
+    rotate_pattern,
+)
+from envs.smartrix.records import record_from_state, read_record, replay, write_record
+
+__all__ = [
+    "SmartrixState",
+    "CARD_SQUARES",
+    "CARD_PATTERNS",
+    "CARD_VALUES",
+    "CARD_PERIODS",
+    "NUM_CARDS",
+    "HAND_SIZE",
+    "card_pattern",
+    "rotate_pattern",
+    "record_from_state",
+    "read_record",
+    "write_record",
+    "replay",
+]

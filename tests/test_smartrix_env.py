@@ -1,0 +1,189 @@
+"""smartrix_v0: PettingZoo conformance, observation contents, action layout, copies, errors."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import io
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, render_test, seed_test
+
+from envs import IllegalActionError, ParameterError
+import envs.smartrix_v0 as smartrix_v0
+from envs.smartrix import SmartrixState
+
+
+def _random_play(env, rng, steps):
+    for _ in range(steps):
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            break
+        legal = np.flatnonzero(env.observe(agent)["action_mask"])
+        env.step(int(legal[rng.integers(len(legal))]))
+
+
+@pytest.mark.parametrize("kwargs", [
+    {},
+    {"num_players": 4},
+    {"num_players": 7},
+    {"num_players": 4, "teams": True},
+    {"grid_limit": False},
+    {"num_players": 3, "grid_limit": False, "window": 11},
+])
+def test_pettingzoo_api_seed_and_render(kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(smartrix_v0.env(**kwargs), num_cycles=400)
+        seed_test(lambda **k: smartrix_v0.env(**kwargs, **k), num_cycles=400)
+        with contextlib.redirect_stdout(io.StringIO()):
+            render_test(lambda **k: smartrix_v0.env(**kwargs, **k))
+
+
+def test_spaces():
+    e = smartrix_v0.env(num_players=3)
+    assert e.possible_agents == ["player_0", "player_1", "player_2"]
+    assert e.action_space("player_0").n == 280 * 81 + 1
+    obs_space = e.observation_space("player_1")["observation"]
+    assert {k: v.shape for k, v in obs_space.spaces.items()} == {
+        "table": (9, 9, 11), "hand": (70,), "seen": (70,), "players": (3, 5), "globals": (3,)}
+    assert e.observation_space("player_0") is e.observation_space("player_0")
+    kids = smartrix_v0.raw_env(grid_limit=False)
+    assert kids.action_space("player_0").n == 280 * 441 + 1
+    assert kids.observation_space("player_0")["observation"]["table"].shape == (21, 21, 11)
+    with pytest.raises(ParameterError):
+        smartrix_v0.env(num_players=8)
+    with pytest.raises(ParameterError):
+        smartrix_v0.env(teams=True)
+
+
+def test_observation_contents():
+    raw = smartrix_v0.raw_env(num_players=3)
+    raw.reset(seed=2)
+    st: SmartrixState = raw.state
+    obs = raw.observe("player_0")
+    o = obs["observation"]
+    assert all(o[k].dtype == np.float32 for k in o) and obs["action_mask"].dtype == np.int8
+    assert sorted(np.flatnonzero(o["hand"]) + 1) == st.hand(0) and o["hand"].sum() == 6
+    assert np.flatnonzero(o["seen"]).tolist() == [st.table()[0][0] - 1]
+    n, k, r, c = st.table()[0]
+    t = o["table"]
+    assert t[4, 4, 0] == 1 and t[:, :, 0].sum() == 1  # the face-up card in the window's centre
+    from envs.smartrix import CARD_PATTERNS, CARD_VALUES
+    assert t[4, 4, 1:9].tolist() == [(int(CARD_PATTERNS[n - 1, k]) >> i) & 1 for i in range(8)]
+    assert t[4, 4, 9] == pytest.approx(CARD_VALUES[n - 1] / 8)
+    assert t[:, :, 10].sum() == 81  # a single card: the whole window is inside some 5x5 box
+    p = o["players"]
+    assert p[:, 1].tolist() == pytest.approx([6 / 70, 5 / 70, 5 / 70]) and p[:, 3].tolist() == [1, 0, 0]
+    assert p[:, 4].tolist() == [1, 0, 0]
+    assert o["globals"].tolist() == pytest.approx([(70 - 16 - 1) / 70, 1 / 70, 0.0])
+    # Observer order: player_1 sees itself first, then player_2, then player_0 (to move).
+    p1 = raw.observe("player_1")["observation"]["players"]
+    assert p1[:, 4].tolist() == [0, 0, 1] and p1[0, 1] == pytest.approx(5 / 70)
+    assert raw.observe("player_1")["action_mask"].sum() == 0
+    assert np.array_equal(raw.infos["player_0"]["action_mask"], obs["action_mask"])
+
+
+def test_team_observation_marks_partners():
+    raw = smartrix_v0.raw_env(num_players=4, teams=True)
+    raw.reset(seed=0)
+    assert raw.observe("player_1")["observation"]["players"][:, 3].tolist() == [1, 0, 1, 0]
+
+
+def test_window_follows_the_table_and_every_mask_action_is_on_the_layout():
+    raw = smartrix_v0.raw_env()
+    raw.reset(seed=4)
+    layout = raw.action_layout()
+    assert layout.shape == (280, 9, 9) and layout.dtype == np.int64
+    assert np.array_equal(np.sort(layout.ravel()), np.arange(raw.num_actions - 1))
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        if any(raw.terminations.values()):
+            break
+        st = raw.state
+        o = raw.observe(raw.agent_selection)["observation"]["table"]
+        # the table plane shows exactly the table cards at their window squares
+        r0, c0 = st.window_origin()
+        assert {(r - r0, c - c0) for _, _, r, c in st.table()} == set(zip(*np.nonzero(o[:, :, 0])))
+        for a in st.legal_placements()[:20]:
+            plane, wr, wc = np.argwhere(layout == a)[0]
+            n, k, r, c = st.decode(a)
+            assert (plane, wr, wc) == ((n - 1) * 4 + k, r - r0, c - c0)
+            assert o[wr, wc, 10] == 1 and o[wr, wc, 0] == 0
+        _random_play(raw, rng, 1)
+
+
+def test_team_rewards_reach_all_agents():
+    raw = smartrix_v0.raw_env(num_players=4, teams=True)
+    raw.reset(seed=1)
+    _random_play(raw, np.random.default_rng(1), 2000)
+    assert all(raw.terminations.values())
+    r = [raw._cumulative_rewards[a] for a in raw.possible_agents]
+    assert r == raw.state.returns().tolist() and r[0] == r[2] and r[1] == r[3]
+
+
+def test_illegal_actions_raise_in_raw_and_terminate_in_env():
+    raw = smartrix_v0.raw_env()
+    raw.reset(seed=0)
+    mask = raw.observe("player_0")["action_mask"]
+    bad = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(IllegalActionError, match="illegal move"):
+        raw.step(bad)
+    assert raw.agent_selection == "player_0" and raw.state.turn_number == 0
+    e = smartrix_v0.env()
+    e.reset(seed=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        e.step(bad)
+    assert e.rewards["player_0"] == -1 and all(e.terminations.values())
+
+
+def test_notation_helpers_on_the_env():
+    raw = smartrix_v0.raw_env()
+    raw.reset(seed=0)
+    a = raw.state.legal_placements()[0]
+    assert raw.string_to_action(raw.action_to_string(a)) == a
+    assert raw.action_to_string(raw.num_actions - 1) == "pass"
+
+
+def test_deepcopy_and_pickle_mid_game_continue_identically():
+    e = smartrix_v0.env(num_players=3)
+    e.reset(seed=5)
+    _random_play(e, np.random.default_rng(5), 20)
+    clones = [copy.deepcopy(e), pickle.loads(pickle.dumps(e))]
+    traces = []
+    for env_ in [e, *clones]:
+        r = np.random.default_rng(9)
+        t = []
+        for agent in env_.agent_iter(3000):
+            obs, rew, term, trunc, _ = env_.last()
+            if term or trunc:
+                action = None
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                action = int(legal[r.integers(len(legal))])
+            t.append((agent, action, rew, float(obs["observation"]["table"].sum()), obs["observation"]["hand"].tobytes()))
+            env_.step(action)
+        traces.append(t)
+    assert traces[0] == traces[1] == traces[2] and len(traces[0]) > 20
+
+
+def test_render_modes():
+    e = smartrix_v0.env(render_mode="rgb_array")
+    e.reset(seed=0)
+    img = e.render()
+    assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3 and img.shape[1] == 9 * 60 + 60
+    a = smartrix_v0.env(render_mode="ansi")
+    a.reset(seed=0)
+    text = a.render()
+    assert "player 0 to move" in text and "table: " in text
+
+
+def test_max_steps_truncates():
+    e = smartrix_v0.env(max_steps=5)
+    e.reset(seed=0)
+    _random_play(e, np.random.default_rng(0), 10)
+    assert all(e.truncations.values())
