@@ -46,10 +46,10 @@ def test_pettingzoo_api_seed_and_render(kwargs):
 def test_spaces():
     e = smartrix_v0.env(num_players=3)
     assert e.possible_agents == ["player_0", "player_1", "player_2"]
-    assert e.action_space("player_0").n == 280 * 81 + 1
+    assert e.action_space("player_0").n == 280 * 49 + 1
     obs_space = e.observation_space("player_1")["observation"]
     assert {k: v.shape for k, v in obs_space.spaces.items()} == {
-        "table": (9, 9, 11), "hand": (70,), "seen": (70,), "players": (3, 5), "globals": (3,)}
+        "table": (7, 7, 11), "hand": (70,), "seen": (70,), "players": (3, 5), "globals": (3,)}
     assert e.observation_space("player_0") is e.observation_space("player_0")
     kids = smartrix_v0.raw_env(grid_limit=False)
     assert kids.action_space("player_0").n == 280 * 441 + 1
@@ -71,11 +71,11 @@ def test_observation_contents():
     assert np.flatnonzero(o["seen"]).tolist() == [st.table()[0][0] - 1]
     n, k, r, c = st.table()[0]
     t = o["table"]
-    assert t[4, 4, 0] == 1 and t[:, :, 0].sum() == 1  # the face-up card in the window's centre
+    assert t[3, 3, 0] == 1 and t[:, :, 0].sum() == 1  # the face-up card in the window's centre
     from envs.smartrix import CARD_PATTERNS, CARD_VALUES
-    assert t[4, 4, 1:9].tolist() == [(int(CARD_PATTERNS[n - 1, k]) >> i) & 1 for i in range(8)]
-    assert t[4, 4, 9] == pytest.approx(CARD_VALUES[n - 1] / 8)
-    assert t[:, :, 10].sum() == 81  # a single card: the whole window is inside some 5x5 box
+    assert t[3, 3, 1:9].tolist() == [(int(CARD_PATTERNS[n - 1, k]) >> i) & 1 for i in range(8)]
+    assert t[3, 3, 9] == pytest.approx(CARD_VALUES[n - 1] / 8)
+    assert t[:, :, 10].sum() == 49  # a single card: the whole 7x7 window is inside some 5x5 box
     p = o["players"]
     assert p[:, 1].tolist() == pytest.approx([6 / 70, 5 / 70, 5 / 70]) and p[:, 3].tolist() == [1, 0, 0]
     assert p[:, 4].tolist() == [1, 0, 0]
@@ -97,7 +97,7 @@ def test_window_follows_the_table_and_every_mask_action_is_on_the_layout():
     raw = smartrix_v0.raw_env()
     raw.reset(seed=4)
     layout = raw.action_layout()
-    assert layout.shape == (280, 9, 9) and layout.dtype == np.int64
+    assert layout.shape == (280, 7, 7) and layout.dtype == np.int64
     assert np.array_equal(np.sort(layout.ravel()), np.arange(raw.num_actions - 1))
     rng = np.random.default_rng(0)
     for _ in range(30):
@@ -175,7 +175,7 @@ def test_render_modes():
     e = smartrix_v0.env(render_mode="rgb_array")
     e.reset(seed=0)
     img = e.render()
-    assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3 and img.shape[1] == 9 * 60 + 60
+    assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3 and img.shape[1] == 7 * 60 + 60
     a = smartrix_v0.env(render_mode="ansi")
     a.reset(seed=0)
     text = a.render()

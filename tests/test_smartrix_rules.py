@@ -178,7 +178,7 @@ def test_symmetric_cards_have_only_distinct_orientations():
     assert rots <= {(45, 0), (40, 0)}
     assert s.string_to_action("1r3@+0,+1") == s.string_to_action("1r0@+0,+1")
     with pytest.raises(IllegalActionError, match="use rotation 0"):
-        s.apply(s.encode(45, 0, 0, 1) + 9 * 9)  # plane (45, rotation 1)
+        s.apply(s.encode(45, 0, 0, 1) + 7 * 7)  # plane (45, rotation 1)
 
 
 # ------------------------------------------------------------------------------ 5x5 rule, sets
@@ -373,7 +373,7 @@ def test_team_continues_after_the_other_team_is_out():
     (dict(teams=True), "4 players"),
     (dict(num_players=4, teams="yes"), "teams"),
     (dict(grid_limit=None), "grid_limit"),
-    (dict(window=11), "window is 9"),
+    (dict(window=9), "window is 7"),
     (dict(grid_limit=False, window=4), "odd"),
     (dict(grid_limit=False, window=37), "5 to 35"),
     (dict(deck=[1, 2, 3]), "permutation"),
@@ -417,7 +417,7 @@ def test_notation_round_trip_and_errors():
     for a in s.legal_actions():
         assert s.string_to_action(s.action_to_string(a)) == a
     assert s.action_to_string(s.pass_action) == "pass" and s.string_to_action(" PASS ") == s.pass_action
-    assert s.num_actions == 280 * 81 + 1
+    assert s.num_actions == 280 * 49 + 1
     for bad, match in [("17x1@0,0", "not a Smartrix move"), ("71r0@+0,+1", "does not exist"),
                        ("17r4@+0,+1", "rotation"), ("17r0@+9,+0", "outside"), (17, "string")]:
         with pytest.raises(IllegalActionError, match=match):

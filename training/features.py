@@ -256,7 +256,14 @@ def _spatial_policy_class():
             super().__init__(*args, **kwargs)
 
         def _build(self, lr_schedule) -> None:
-            super()._build(lr_schedule)
+            # SB3 first builds (and orthogonally initialises) a dense action net of
+            # latent x num_actions, which this class replaces: with 20k+ actions that costs tens
+            # of seconds of QR decompositions per policy. Build a weightless placeholder instead.
+            self.action_dist.proba_distribution_net = lambda latent_dim: nn.Identity()
+            try:
+                super()._build(lr_schedule)
+            finally:
+                del self.action_dist.proba_distribution_net  # back to the class's method
             fe = self.pi_features_extractor
             spatial = isinstance(fe, (BoardCNN, BoardVectorNet))
             channels, h, w = (fe.channels, fe.height, fe.width) if spatial else (None, 0, 0)

@@ -3,7 +3,7 @@
 | | ``smartrix_v0`` |
 |---|---|
 | Agents | ``player_0 .. player_{n-1}`` (``num_players`` 2-7; ``teams=True``: 4, partners 0 & 2, 1 & 3) |
-| Action space | ``Discrete(280 * W * W + 1)``: (card, rotation, window square), then pass; ``W = 9`` (22681 actions), kids variant ``W = window`` (default 21: 123481) |
+| Action space | ``Discrete(280 * W * W + 1)``: (card, rotation, window square), then pass; ``W = 7`` (13721 actions), kids variant ``W = window`` (default 21: 123481) |
 | Observation | ``Dict`` of five ``Box(0, 1, float32)``: ``table (W, W, 11)``, ``hand (70,)``, ``seen (70,)``, ``players (n, 5)``, ``globals (3,)`` |
 | Rewards | +1 sole winner (both partners with teams), 0 each of the tied first, -1 others |
 
@@ -15,8 +15,9 @@ card of its hand or passes (always legal).
 ``card + 1``) turned ``rotation * 90°`` clockwise on square ``(wr, wc)`` of the window; ``280 * W * W``
 passes. The ``W x W`` window is centred on the table cards' bounding box (centre
 ``(floor((rmin + rmax) / 2), floor((cmin + cmax) / 2))``), on ``(0, 0)`` when the table is empty.
-With the 5x5 rule every legal square is inside the 9x9 window: a new card's row ``r`` must satisfy
-``rmax - 4 <= r <= rmin + 4`` and the window spans ``m - 4 .. m + 4`` with ``rmin <= m <= rmax``.
+With the 5x5 rule every legal square is inside the 7x7 window: a new card touches a card, so its
+row is within one of the table's rows ``rmin .. rmax`` (at most 5 of them), and the window spans
+``m - 3 .. m + 3`` (proof in :mod:`envs.smartrix.state`).
 Without the rule (kids) the table is kept inside the window by rule of this implementation (a
 placement must lie in it); with the default ``window=21`` that removes a legal square in about 1%
 of random-play turns (0.06% of placements; ``benchmarks/bench_smartrix.py``). Only

@@ -46,17 +46,21 @@ players). Summary and the decisions this implementation takes:
 * **Teams** (``teams=True``, 4 players): partners sit opposite (0 & 2, 1 & 3); ``team_of(p) = p % 2``.
 
 Action encoding (state actions = environment actions; every agent acts in the same frame). The
-``W x W`` *window* (``W = 9`` with the 5x5 rule) is centred on the table: its centre square is
-``(floor((rmin + rmax) / 2), floor((cmin + cmax) / 2))`` of the table cards' bounding box, or
-``(0, 0)`` on an empty table. With the 5x5 rule every legal square lies in it: a new card's row must
-satisfy ``rmax - 4 <= r <= rmin + 4`` and the window covers rows ``m - 4 .. m + 4`` with
-``rmin <= m <= rmax`` (same for columns). Then, with ``WW = W * W``:
+``W x W`` *window* (``W = 7`` with the 5x5 rule) is centred on the table: its centre square is
+``m = (floor((rmin + rmax) / 2), floor((cmin + cmax) / 2))`` of the table cards' bounding box, or
+``(0, 0)`` on an empty table (where the next card must go). With the 5x5 rule every legal square
+lies in it. Rows (columns alike), for a table of height ``h = rmax - rmin + 1 <= 5``: a new card
+must touch a card, so its row ``r`` is in ``rmin - 1 .. rmax + 1``, and the box rule also needs
+``rmax - 4 <= r <= rmin + 4``; the window covers ``m - 3 .. m + 3`` with
+``m = rmin + floor((h - 1) / 2)``. Then ``m - 3 <= rmin - 1`` because ``floor((h - 1) / 2) <= 2``,
+and ``m + 3 >= rmax + 1`` because ``floor((h - 1) / 2) + 3 >= h`` for ``h <= 5``. (Without the
+adjacency requirement a 9x9 window would be needed; 7x7 keeps the action space at 13721.) Then, with ``WW = W * W``:
 
 * ``((card * 4 + rotation) * WW) + wr * W + wc``: place card index ``card`` (0..69) with
   ``rotation`` on window square ``(wr, wc)``;
 * ``280 * WW``: pass.
 
-So ``num_actions = 280 * W * W + 1`` (22681 with the 5x5 rule, 123481 for the kids default
+So ``num_actions = 280 * W * W + 1`` (13721 with the 5x5 rule, 123481 for the kids default
 ``window=21``). Indexing by card identity rather than hand slot makes the mask exact whatever the
 hand size (hands grow without bound when players draw and pass).
 
@@ -180,7 +184,7 @@ class SmartrixState(GameState):
         rng: ``numpy.random.Generator`` that shuffles the deck (default: a fresh unseeded one).
         grid_limit: the 5x5 rule (``False``: the kids variant).
         teams: team game (4 players only; partners 0 & 2, 1 & 3).
-        window: side of the action window (odd). Default 9 with the 5x5 rule (exactly enough,
+        window: side of the action window (odd). Default 7 with the 5x5 rule (exactly enough,
             and the only value allowed there), 21 without; 5..35 (odd) for the kids variant.
         deck: the deal order instead of a shuffle: a permutation of the card numbers 1..70.
             Players ``0..n-1`` get ``deck[5i:5i+5]``, ``deck[5n]`` goes face up on ``(0, 0)``, the
@@ -238,11 +242,11 @@ class SmartrixState(GameState):
         if teams and num_players != 4:
             raise ParameterError(f"teams=True needs exactly 4 players (two teams of two), got num_players={num_players}")
         if window is None:
-            window = 9 if grid_limit else 21
+            window = 7 if grid_limit else 21
         if not _is_int(window) or window % 2 == 0:
             raise ParameterError(f"window must be an odd integer, got {window!r}")
-        if grid_limit and window != 9:
-            raise ParameterError(f"with the 5x5 rule the window is 9 (exactly what every legal square needs), got {window}")
+        if grid_limit and window != 7:
+            raise ParameterError(f"with the 5x5 rule the window is 7 (exactly what every legal square needs), got {window}")
         if not grid_limit and not 5 <= window <= 35:
             raise ParameterError(f"window must be an odd integer from 5 to 35 in the kids variant, got {window}")
         self.num_players = int(num_players)
