@@ -44,6 +44,10 @@ __all__ = [
     "VALUE_SCALES",
     "twixt_greedy_action",
     "twixt_distance_gap",
+    "tantrix_greedy_action",
+    "tantrix_score_gap",
+    "smartrix_greedy_action",
+    "smartrix_score_gap",
     "policy_action",
 ]
 
@@ -190,24 +194,63 @@ def twixt_greedy_action(state, rng: np.random.Generator) -> int:
     return int(holes[order[0]])
 
 
+def tantrix_score_gap(state, player: int) -> float:
+    """Tantrix: ``player``'s (team's) score minus the best other side's
+    (:func:`envs.tantrix.heuristics.tantrix_score_gap`)."""
+    from envs.tantrix.heuristics import tantrix_score_gap as gap
+
+    return gap(state, player)
+
+
+def tantrix_greedy_action(state, rng: np.random.Generator) -> int:
+    """Tantrix greedy move (:func:`envs.tantrix.heuristics.tantrix_greedy_action`): the placement
+    making the mover's own line or loop through the placed tile longest."""
+    from envs.tantrix.heuristics import tantrix_greedy_action as greedy
+
+    return greedy(state, rng)
+
+
+def smartrix_score_gap(state, player: int) -> float:
+    """Smartrix: ``player``'s (team's) estimated score minus the best opponent's, from public
+    information and the player's own hand only (:func:`envs.smartrix.heuristics.smartrix_score_gap`)."""
+    from envs.smartrix.heuristics import smartrix_score_gap as gap
+
+    return gap(state, player)
+
+
+def smartrix_greedy_action(state, rng: np.random.Generator) -> int:
+    """Smartrix greedy move (:func:`envs.smartrix.heuristics.smartrix_greedy_action`): most points
+    collected now, else shed the highest card that can be placed, else pass; no hidden card read."""
+    from envs.smartrix.heuristics import smartrix_greedy_action as greedy
+
+    return greedy(state, rng)
+
+
 #: Per game (keyed by the rules-state class name): ``f(state, player) -> float``, higher is
 #: better for ``player``. Used by the greedy and alpha-beta agents and MCTS leaf evaluation.
 HEURISTICS: dict[str, Callable[[GameState, int], float]] = {
     "AtaxxState": ataxx_material,
     "TwixtState": twixt_distance_gap,
+    "TantrixState": tantrix_score_gap,
+    "SmartrixState": smartrix_score_gap,
 }
 
 #: Heuristic units per unit of ``atanh`` value for MCTS leaf evaluation, per game (default 10):
-#: Ataxx stones, TwixT connection-distance holes.
+#: Ataxx stones, TwixT connection-distance holes, Tantrix tiles of line (score points), Smartrix
+#: card points.
 VALUE_SCALES: dict[str, float] = {
     "AtaxxState": 10.0,
     "TwixtState": 10.0,
+    "TantrixState": 5.0,
+    "SmartrixState": 20.0,
 }
 
 #: Games whose greedy baseline is a dedicated policy rather than one ply of :data:`HEURISTICS`:
 #: ``f(state, rng) -> action`` in the state's frame.
 GREEDY_POLICIES: dict[str, Callable[[GameState, np.random.Generator], int]] = {
     "TwixtState": twixt_greedy_action,
+    "TantrixState": tantrix_greedy_action,
+    "SmartrixState": smartrix_greedy_action,
 }
 
 
