@@ -269,10 +269,12 @@ PLAY_GAMES = [
     ("ataxx_v0", {}, ["random"]),
     ("twixt_v0", {"board_size": 6}, ["greedy"]),
     ("double_twixt_v0", {"board_size": 6}, ["random", "greedy", "random"]),
+    ("smartrix_v0", {"num_players": 3}, ["greedy", "random"]),
+    ("smartrix_v0", {"num_players": 4, "teams": True}, ["random"]),
 ]
 
 
-@pytest.mark.parametrize("env_id, kwargs, opponents", PLAY_GAMES, ids=[g[0] for g in PLAY_GAMES])
+@pytest.mark.parametrize("env_id, kwargs, opponents", PLAY_GAMES, ids=[g[0] + str(len(g[2])) for g in PLAY_GAMES])
 def test_every_game_plays_to_the_end_from_a_script(tmp_path, monkeypatch, env_id, kwargs, opponents):
     import training.play as play_module
 
@@ -303,3 +305,29 @@ def test_every_game_plays_to_the_end_from_a_script(tmp_path, monkeypatch, env_id
         replay.state.apply(a)
     assert replay.state.is_terminal()
     np.testing.assert_array_equal(replay.state.returns(), env.state.returns())
+
+
+def test_smartrix_shows_the_person_only_their_own_hand():
+    made = []
+
+    def capture(*args, **kw):
+        env = make_raw(*args, **kw)
+        made.append(env)
+        return env
+
+    import training.play as play_module
+
+    out = io.StringIO()
+    stdin = io.StringIO("board\nquit\n")
+    orig = play_module.make_raw
+    play_module.make_raw = capture
+    try:
+        play("smartrix_v0", ["random"], seat=1, seed=5, env_kwargs={"num_players": 3}, stdin=stdin, stdout=out)
+    finally:
+        play_module.make_raw = orig
+    state = made[-1].state
+    text = out.getvalue()
+    assert f"player 1: hand {state.hand(1)}" in text
+    for other in (0, 2):
+        assert str(state.hand(other)) not in text
+        assert f"player {other}: {state.hand_size(other)} cards in hand (hidden)" in text

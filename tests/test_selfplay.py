@@ -128,6 +128,8 @@ MULTI_SEAT_GAMES = [
     ("ataxx_v0", {}),
     ("twixt_v0", {"board_size": 6}),
     ("double_twixt_v0", {"board_size": 6}),
+    ("smartrix_v0", {"num_players": 3}),
+    ("smartrix_v0", {"num_players": 4, "teams": True}),
 ]
 
 
@@ -167,3 +169,21 @@ def test_every_seat_gets_its_own_return_and_observation(env_id, kwargs):
                 elif two_sides:
                     assert returns[p] == -returns[seat]  # zero-sum between two sides
     assert watcher.moves > 0
+
+
+def test_smartrix_learner_sees_only_its_own_hand():
+    """Hidden information: the learner's observation holds its own hand, never another seat's."""
+    pool = pool_of(FirstLegal())
+    env = SelfPlayEnv("smartrix_v0", pool, env_kwargs={"num_players": 3})
+    rng = np.random.default_rng(1)
+    for game in range(4):
+        obs, info = env.reset(seed=game)
+        seat = info["seat"]
+        while True:
+            state = env.raw.state
+            assert sorted(np.flatnonzero(obs["hand"]) + 1) == state.hand(seat)
+            others = {c for p in range(3) if p != seat for c in state.hand(p)}
+            assert not any(obs["hand"][c - 1] for c in others)
+            obs, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            if term or trunc:
+                break

@@ -8,7 +8,9 @@ Command line::
     python -m training.play ataxx_v0 --opponent alphabeta:2 --seat 0
     printf 'g2\\nquit\\n' | python -m training.play ataxx_v0 --opponent random --seat 0
 
-The board (the environment's ``ansi`` render) is printed at the start and after every move. On
+The board (the environment's ``ansi`` render; in hidden-information games such as Smartrix the
+rules' ``to_text(viewer=seat)``, which shows the other players' hands only as card counts) is
+printed at the start and after every move. On
 your turn type a move in the game's notation (Ataxx: ``g2`` clone, ``a1c3`` jump, ``0000`` pass),
 or one of the commands ``moves`` (list the legal moves), ``board`` (show the board again),
 ``help`` and ``quit`` (commands in any case). The move text is handed to the rules unchanged
@@ -60,7 +62,8 @@ Commands:
   <move>   play a move in the game's notation, as the board is shown:
            Ataxx: g2 = clone to g2, a1c3 = jump from a1 to c3, 0000 = pass when you have no move;
            TwixT: c5 = peg on column c, row 5 (row 1 at the top), swap; Double TwixT: c5! = peg
-           on c5 and claim your team's Privilege
+           on c5 and claim your team's Privilege;
+           Smartrix: 17r1@-1,+2 = card 17 turned 1 quarter clockwise on row -1, column +2, pass
   moves    list your legal moves
   board    show the board again
   help     this text
@@ -175,8 +178,13 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
             raise ValueError(f"record {record_path} exists and is not writable")
     images: list[str] = []
 
+    def board() -> str:
+        # Hidden-information games (Smartrix) show the person only what their seat may know.
+        to_text = getattr(env.state, "to_text", None)
+        return to_text(viewer=seat) if callable(to_text) else env.render()
+
     def snapshot() -> None:
-        say(env.render())
+        say(board())
         if image_dir is not None:
             from PIL import Image
 
@@ -231,7 +239,7 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
                     say(textwrap.fill(" ".join(legal), width=78))
                     continue
                 if command == "board":
-                    say(env.render())
+                    say(board())
                     continue
                 try:
                     candidate = env.state.string_to_action(text)  # the state's (absolute) frame

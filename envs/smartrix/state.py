@@ -989,6 +989,21 @@ class SmartrixState(GameState):
                 f"{' (team ' + str(self.team_of(self._current)) + ')' if self.teams else ''}; pile {len(self._pile)}")
 
     def __str__(self) -> str:
+        return self.to_text()
+
+    def to_text(self, viewer: int | None = None) -> str:
+        """The text table: cards as 3x3 spot diagrams (``o`` spot, ``.`` empty, value in the
+        centre), then each player's hand, collected points and score, the pile and the status.
+
+        Args:
+            viewer: ``None`` (default, as ``str(state)``) shows every hand; a seat number shows
+                only what that player may know: the other players' hands appear as a card count.
+
+        Raises:
+            ValueError: ``viewer`` is not ``None`` or a seat number.
+        """
+        if viewer is not None and (not _is_int(viewer) or not 0 <= viewer < self.num_players):
+            raise ValueError(f"viewer must be None or a seat in [0, {self.num_players}), got {viewer!r}")
         lines = [f"Smartrix, {self.num_players} players{', teams' if self.teams else ''}, "
                  f"{'5x5 rule' if self.grid_limit else f'kids (no 5x5 rule, window {self.window})'}"]
         g = self._G
@@ -1014,9 +1029,14 @@ class SmartrixState(GameState):
         else:
             lines.append("table: empty")
         for i in range(self.num_players):
-            lines.append(f"player {i}{' (team ' + str(i % 2) + ')' if self.teams else ''}: "
-                         f"hand {self.hand(i)} ({self.hand_value(i)} pts); collected {len(self._collected[i])} cards "
-                         f"{self._points[i]} pts; score {self.scores()[i]}{'; out' if self._out[i] else ''}")
+            team = f" (team {i % 2})" if self.teams else ""
+            out = "; out" if self._out[i] else ""
+            if viewer is None or viewer == i or self._over:  # hands are shown when the game is over
+                lines.append(f"player {i}{team}: hand {self.hand(i)} ({self.hand_value(i)} pts); collected "
+                             f"{len(self._collected[i])} cards {self._points[i]} pts; score {self.scores()[i]}{out}")
+            else:
+                lines.append(f"player {i}{team}: {self.hand_size(i)} cards in hand (hidden); collected "
+                             f"{len(self._collected[i])} cards {self._points[i]} pts{out}")
         lines.append(f"pile {len(self._pile)}; last collected {self.last_collected}")
         lines.append(self.status_line())
         return "\n".join(lines)
