@@ -3,7 +3,7 @@
 >>> import envs
 >>> env = envs.make("ataxx_v0")
 >>> envs.ENV_IDS
-('ataxx_v0',)
+('ataxx_v0', 'twixt_v0', 'double_twixt_v0', 'tantrix_v0', 'smartrix_v0')
 
 Environments follow PettingZoo's AEC API; each game also has a pure rules core
 (``envs.ataxx.AtaxxState``) usable without any RL library.

@@ -14,6 +14,7 @@ _MODULES = {
     "ataxx_v0": "envs.ataxx_v0",
     "twixt_v0": "envs.twixt_v0",
     "double_twixt_v0": "envs.double_twixt_v0",
+    "tantrix_v0": "envs.tantrix_v0",
     "smartrix_v0": "envs.smartrix_v0",
 }
 ENV_IDS: tuple[str, ...] = tuple(_MODULES)

@@ -1,0 +1,51 @@
+"""Tantrix (the strategy game): rules core (:class:`TantrixState`), JSON records
+(:mod:`envs.tantrix.records`), heuristics (:mod:`envs.tantrix.heuristics`).
+
+The environment (``tantrix_v0``) lives in :mod:`envs.tantrix.env`.
+
+>>> import numpy as np
+>>> from envs.tantrix import TantrixState
+>>> s = TantrixState(2, rng=np.random.default_rng(0))
+>>> s.current_player, s.phase, len(s.legal_actions())
+(0, 'free', 36)
+>>> s.legal_moves()[0]
+'t47@0,0r0'
+"""
+
+from envs.tantrix.state import (
+    COLOUR_NAMES,
+    COLOURS,
+    DEFAULT_WINDOW_RADIUS,
+    DIRS,
+    NUM_TILES,
+    PHASES,
+    TILES,
+    TantrixState,
+    fitting_tiles,
+    format_move,
+    parse_move,
+    tile_edges,
+)
+from envs.tantrix.heuristics import tantrix_greedy_action, tantrix_score_gap
+from envs.tantrix.records import read_record, record_from_state, replay, write_record
+
+__all__ = [
+    "TantrixState",
+    "TILES",
+    "COLOURS",
+    "COLOUR_NAMES",
+    "DIRS",
+    "NUM_TILES",
+    "PHASES",
+    "DEFAULT_WINDOW_RADIUS",
+    "tile_edges",
+    "fitting_tiles",
+    "parse_move",
+    "format_move",
+    "tantrix_score_gap",
+    "tantrix_greedy_action",
+    "record_from_state",
+    "replay",
+    "read_record",
+    "write_record",
+]

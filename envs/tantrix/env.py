@@ -1,0 +1,193 @@
+"""Tantrix (``tantrix_v0``) PettingZoo environment, 2-4 players (Doubles: 4 players in 2 teams).
+
+| | ``tantrix_v0`` |
+|---|---|
+| Agents | ``player_0 .. player_{n-1}`` (n = ``num_players``, 2-4); with ``teams=True`` seats 0 & 2 vs 1 & 3 |
+| Action space | ``Discrete(36 * H * W)``, ``H = W = 2R + 1`` (R = ``window_radius``, default 16: 39204 actions) |
+| Observation | ``Dict(board: Box(0, 1, (H, W, 29)), hands: Box(0, 1, (n, 6, 24)), globals: Box(0, 1, (8 + 2n,)))``, float32 |
+| Rewards | +1 sole winner (team), 0 tied for first, -1 the others; 0 for all in a deadlock draw |
+
+Rules: :mod:`envs.tantrix.state` (``envs/tantrix/RULES.md``). One environment step is one tile
+placement; the same agent acts again while its turn lasts (forced moves, the free move, forced
+moves).
+
+**Actions** (state frame = agent frame): ``action = ((slot * 6 + rot) * H + row) * W + col``:
+hand slot 0-5 (the observation's ``hands[0]`` row order), rotation 0-5 (clockwise sixths), and the
+cell ``(q, r) = (col - R, row - R)`` of the axial window around the first tile (cells with
+``|q + r| > R`` are outside the hexagon and never legal). :meth:`raw_env.action_layout` gives the
+``(36, H, W)`` grid of action ids for spatial policy heads. Placements beyond the window are not
+allowed (the table is the hexagon of radius R); ``infos[agent]["clipped_placements"]`` counts the
+decision points at which the rules would have allowed one (very rare at R = 16; see
+``benchmarks/bench_tantrix.py``).
+
+**Colour order.** Every colour axis lists the observing player's (team's) colour first, then the
+other colours in the order red, yellow, blue, green.
+
+Observation ``"observation"`` keys:
+
+* ``board`` ``(H, W, 29)``, cell ``[row, col]`` = hex ``(col - R, row - R)``:
+
+  * planes ``4 * d + k`` (d = edge 0-5 clockwise from upper-right, k = colour 0-3 in the
+    observer's order): the tile there shows that colour on that edge;
+  * 24 occupied; 25 forced spaces (empty, three or more neighbours); 26 empty hexes touching a
+    tile (where placements can go; ``(0, 0)`` before the first tile); 27 inside the hexagonal
+    window; 28 the last tile placed.
+* ``hands`` ``(n, 6, 24)``: row 0 the observer's hand, then the others in turn order; each slot's
+  tile in rotation 0 as ``4 * edge + colour`` one-hot (observer's colour order); an empty slot is
+  all zeros. Hands are open in Tantrix, so every hand is visible.
+* ``globals`` ``(8 + 2n,)``: [0] bag size / 56; [1:4] turn phase one-hot (forced before, free,
+  forced after); [4] restrictions active (bag not empty); [5] it is the observer's turn; [6]
+  tiles on the table / 56; [7] clipped legal placements now; [8 : 8+n] player to move one-hot,
+  relative (observer first, then turn order); [8+n : 8+2n] scores / 112 in the same order.
+
+Constructor arguments: ``num_players`` (2-4), ``teams`` (Doubles, 4 players), ``colors``,
+``window_radius`` (3-40, default 16), ``max_steps`` (truncation), ``render_mode``.
+
+Version history: v0 — first release.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+
+from envs.core.aec import TabletopAECEnv, wrap_classic
+from envs.tantrix.render import tantrix_picture
+from envs.tantrix.state import DEFAULT_WINDOW_RADIUS, NUM_TILES, TR_EDGES, TantrixState
+
+__all__ = ["raw_env", "env", "NUM_PLANES"]
+
+NUM_PLANES = 29
+# _ONEHOT[t * 6 + k]: (6, 4) one-hot of the edge colours (absolute colour order R, Y, B, G).
+_ONEHOT = np.zeros(((NUM_TILES + 1) * 6, 6, 4), dtype=np.float32)
+for _tr in range(6, (NUM_TILES + 1) * 6):
+    for _d, _c in enumerate(TR_EDGES[_tr]):
+        _ONEHOT[_tr, _d, _c - 1] = 1.0
+_ONEHOT[0:6] = 0.0
+
+
+class raw_env(TabletopAECEnv):
+    """Tantrix without PettingZoo's wrappers: illegal actions raise ``IllegalActionError``.
+
+    Args:
+        num_players: 2, 3 or 4.
+        teams: Doubles (4 players; seats 0 & 2 against 1 & 3, one colour per team).
+        colors: the players' (teams') colours, e.g. ``("red", "yellow")``; default red, yellow,
+            blue, green in seat order.
+        window_radius: R, radius of the table and of the action window (default 16).
+        max_steps: truncate after this many placements (``None``: no limit).
+        render_mode: ``None``, ``"ansi"``, ``"rgb_array"`` or ``"human"``.
+
+    Raises:
+        ParameterError: a bad argument.
+    """
+
+    metadata = {
+        "name": "tantrix_v0",
+        "render_modes": ["ansi", "rgb_array", "human"],
+        "is_parallelizable": False,
+        "render_fps": 4,
+    }
+
+    def __init__(self, num_players: int = 2, teams: bool = False, colors=None,
+                 window_radius: int = DEFAULT_WINDOW_RADIUS, max_steps: int | None = None,
+                 render_mode: str | None = None):
+        self._kwargs = dict(num_players=num_players, teams=teams, colors=colors, window_radius=window_radius)
+        probe = TantrixState(**self._kwargs, bag=list(range(1, NUM_TILES + 1)))  # validates the arguments
+        self.num_players = probe.num_players
+        self.num_actions = probe.num_actions
+        self.window_radius = probe.window_radius
+        self.H = self.W = 2 * self.window_radius + 1
+        g = probe._g
+        self._inside = g.inside
+        self._qr = g.qr
+        self._widx = g.widx
+        # colour permutation per player: observer's colour first, then the others in R, Y, B, G order
+        self._order = []
+        for p in range(self.num_players):
+            own = probe.colour_of(p) - 1
+            self._order.append(np.array([own] + [c for c in range(4) if c != own]))
+        super().__init__(render_mode=render_mode, max_steps=max_steps)
+
+    def _new_state(self, rng: np.random.Generator) -> TantrixState:
+        return TantrixState(**self._kwargs, rng=rng)
+
+    def _observation_box(self) -> spaces.Dict:
+        n = self.num_players
+        return spaces.Dict({
+            "board": spaces.Box(0.0, 1.0, shape=(self.H, self.W, NUM_PLANES), dtype=np.float32),
+            "hands": spaces.Box(0.0, 1.0, shape=(n, 6, 24), dtype=np.float32),
+            "globals": spaces.Box(0.0, 1.0, shape=(8 + 2 * n,), dtype=np.float32),
+        })
+
+    def action_layout(self) -> np.ndarray:
+        """``int64 (36, H, W)``: the action id at (slot * 6 + rot, row, col); -1 outside the hexagon."""
+        HW = self.H * self.W
+        grid = np.arange(HW).reshape(self.H, self.W)
+        out = np.stack([grid + p * HW for p in range(36)]).astype(np.int64)
+        out[:, self._inside == 0] = -1
+        return out
+
+    def _observe(self, player: int):
+        st: TantrixState = self.state
+        n = self.num_players
+        order = self._order[player]
+        H, W = self.H, self.W
+        board = np.zeros((NUM_PLANES, H, W), dtype=np.float32)
+        R = self.window_radius
+        hist = st.history
+        if hist:
+            arr = np.array(hist, dtype=np.int64)  # (k, 4): tile, q, r, rot
+            rows, cols = arr[:, 2] + R, arr[:, 1] + R
+            oh = _ONEHOT[arr[:, 0] * 6 + arr[:, 3]][:, :, order]  # (k, 6, 4)
+            board[:24, rows, cols] = oh.reshape(len(hist), 24).T
+            board[24, rows, cols] = 1.0
+            board[28, rows[-1], cols[-1]] = 1.0
+        for q, r in st.forced_spaces():
+            if abs(q) <= R and abs(r) <= R and abs(q + r) <= R:
+                board[25, r + R, q + R] = 1.0
+        for q, r in st.candidate_cells():
+            if abs(q) <= R and abs(r) <= R and abs(q + r) <= R:
+                board[26, r + R, q + R] = 1.0
+        board[27] = self._inside
+        hands = np.zeros((n, 6, 24), dtype=np.float32)
+        seats = [(player + i) % n for i in range(n)]
+        for i, p in enumerate(seats):
+            h = np.array(st._hands[p], dtype=np.int64)
+            oh = _ONEHOT[np.where(h > 0, h * 6, 0)][:, :, order]
+            hands[i] = oh.reshape(6, 24)
+        g = np.zeros(8 + 2 * n, dtype=np.float32)
+        g[0] = st.bag_size / NUM_TILES
+        cur = st.current_player
+        if cur >= 0:
+            g[1 + st.phase_index] = 1.0
+            g[8 + (cur - player) % n] = 1.0
+        g[4] = float(st.restrictions_active)
+        g[5] = float(cur == player)
+        g[6] = len(hist) / NUM_TILES
+        g[7] = float(st.clipped_now > 0)
+        sc = st.scores()
+        for i, p in enumerate(seats):
+            g[8 + n + i] = sc[p] / (2 * NUM_TILES)
+        return {"board": board.transpose(1, 2, 0), "hands": hands, "globals": g}
+
+    def _after_change(self) -> None:
+        super()._after_change()
+        for a in self.agents:
+            self.infos[a]["clipped_placements"] = self.state.clipped_placements
+
+    def _finish(self) -> None:
+        super()._finish()
+        for a in self.agents:
+            self.infos[a]["clipped_placements"] = self.state.clipped_placements
+
+    def _render_ansi(self) -> str:
+        return str(self.state)
+
+    def _render_rgb(self) -> np.ndarray:
+        return tantrix_picture(self.state)
+
+
+def env(**kwargs):
+    """Tantrix wrapped as PettingZoo Classic environments are (illegal action: -1 and episode end)."""
+    return wrap_classic(raw_env(**kwargs))

@@ -1,0 +1,995 @@
+"""Tantrix (the strategy game) rules core: :class:`TantrixState`.
+
+Rules: ``envs/tantrix/RULES.md`` (a copy of ``shared/rules/tantrix.md``). Pure Python + numpy.
+
+**Geometry.** Pointy-top hexagons in axial coordinates ``(q, r)``: ``q`` grows to the right, ``r``
+downwards (down-right). The six edges of a hexagon, and the six neighbour directions, are numbered
+clockwise from the upper-right side::
+
+    edge 0 upper-right (+1, -1)   edge 1 right (+1, 0)   edge 2 lower-right (0, +1)
+    edge 3 lower-left  (-1, +1)   edge 4 left  (-1, 0)   edge 5 upper-left  (0, -1)
+
+Edge ``d`` of one hex touches edge ``(d + 3) % 6`` of its neighbour in direction ``d``. The first
+tile lies on ``(0, 0)``. A tile in rotation ``k`` (0-5) is turned ``k`` sixths of a turn
+clockwise: its edge ``i`` shows the colour of edge ``(i - k) % 6`` of the tile as listed in
+``data/tantrix_tiles.tsv`` (:data:`TILES`). Tiles never flip.
+
+**The table (window).** Play happens on the hexagon of radius ``window_radius`` (``R``, default
+:data:`DEFAULT_WINDOW_RADIUS`) around the first tile: ``max(|q|, |r|, |q + r|) <= R``. A placement
+that the rules allow beyond it is *clipped*: not offered and illegal. If that leaves no legal
+placement, the ordinary no-move rules apply (a forced step ends; no free move before the bag is
+empty is a deadlock draw; after it, a skip). ``clipped_placements`` counts the decision points at
+which at least one legal placement lay outside the window; ``clipped_now`` is how many lay outside
+at the current decision point. At the default radius this is very rare
+(``benchmarks/bench_tantrix.py`` measures it).
+
+**Actions.** ``action = ((slot * 6 + rot) * H + row) * W + col`` with ``H = W = 2R + 1``,
+``row = r + R``, ``col = q + R``: hand slot (0-5) x rotation (0-5) x cell of the window laid out
+as an axial square (cells with ``|q + r| > R`` are outside the hexagon and never legal).
+``num_actions = 36 * H * W``. A hand keeps its slots: the tile drawn after a placement goes into
+the slot the placed tile left (the slot stays empty once the bag is empty).
+
+**Notation.** ``t<tile>@<q>,<r>r<rot>``, e.g. ``t23@0,-1r2``: tile 23 (from the mover's hand) on
+``(0, -1)`` in rotation 2. :meth:`TantrixState.string_to_action` also accepts spaces.
+
+**Turn.** A turn is a sequence of single placements by the same player (``current_player`` stays
+the same): forced moves (``phase == "forced_before"``), the compulsory free move (``"free"``),
+forced moves (``"forced_after"``). The state moves on by itself when a forced step has nothing
+to fill, so the player to move always has a legal action unless the game is over.
+
+**Setup decision.** Each player, in seat order, draws one tile; the highest number starts; then
+every player, in seat order, draws five more.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from envs.core.state import GameState, IllegalActionError, InvalidPositionError, ParameterError
+
+__all__ = [
+    "TantrixState",
+    "TILES",
+    "COLOURS",
+    "COLOUR_NAMES",
+    "DIRS",
+    "DEFAULT_WINDOW_RADIUS",
+    "NUM_TILES",
+    "PHASES",
+    "tile_edges",
+    "fitting_tiles",
+    "parse_move",
+    "format_move",
+]
+
+#: Colour letters; colour code ``k`` (1-4) is ``COLOURS[k - 1]``; code 0 means "no colour".
+COLOURS = "RYBG"
+COLOUR_NAMES = ("red", "yellow", "blue", "green")
+#: Axial neighbour offsets ``(dq, dr)`` by edge number (clockwise from upper-right).
+DIRS = ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1))
+NUM_TILES = 56
+DEFAULT_WINDOW_RADIUS = 16
+MAX_WINDOW_RADIUS = 40
+PHASES = ("forced_before", "free", "forced_after")
+
+# number -> edge colours clockwise from edge 0 (data/tantrix_tiles.tsv).
+_TILE_TEXT = (
+    "YBRBRY RBYYBR RBBYYR RBRYBY YRBBRY BYBRYR BYRYRB BRYRYB BRBYRY YRBRBY RBYBYR RYBYBR BYRRYB RYYBBR "
+    "GRYYRG RYGGYR YGRGRY YRGRGY RGYGYR RYGYGR GRRYYG YGRRGY GYYRRG GBRRBG BGGRRB RGBBGR RBGBGR BRRGGB "
+    "RGBGBR BRGGRB GRYRYG YGYRGR GYRYRG YRYGRG RYRGYG GRBRBG BGRGRB BRGRGB BGBRGR GBGRBR GBRBRG GRGBRB "
+    "YGGBBY GYGBYB YBBGGY GBYBYG BYGGYB GBYYBG YGBBGY GBGYBY YGYBGB GYBYBG YGBGBY YBGBGY BGYGYB BYGYGB"
+).split()
+#: ``TILES[t]`` for ``t`` in 1..56: the tile's edge colour letters clockwise from edge 0 (index 0 unused).
+TILES = ("",) + tuple(_TILE_TEXT)
+assert len(TILES) == NUM_TILES + 1
+
+# TR_EDGES[t * 6 + k]: colour codes (1-4) of edges 0..5 of tile t in rotation k.
+TR_EDGES: list[tuple[int, ...]] = [()] * ((NUM_TILES + 1) * 6)
+# TR_SEG[t * 6 + k][c]: the two edges of colour code c (1-4), or None.
+TR_SEG: list[tuple] = [()] * ((NUM_TILES + 1) * 6)
+for _t in range(1, NUM_TILES + 1):
+    _base = [COLOURS.index(ch) + 1 for ch in TILES[_t]]
+    for _k in range(6):
+        _e = tuple(_base[(i - _k) % 6] for i in range(6))
+        TR_EDGES[_t * 6 + _k] = _e
+        _seg = [None] * 5
+        for _c in range(1, 5):
+            _idx = tuple(i for i in range(6) if _e[i] == _c)
+            if _idx:
+                _seg[_c] = _idx
+        TR_SEG[_t * 6 + _k] = tuple(_seg)
+
+
+def tile_edges(tile: int, rot: int = 0) -> str:
+    """Edge colour letters of ``tile`` in rotation ``rot``, clockwise from edge 0."""
+    return "".join(COLOURS[c - 1] for c in TR_EDGES[tile * 6 + rot])
+
+
+# Fit table: requirement pattern (3 bits per edge: colour code or 0) -> tuple over tiles 0..56
+# of the fitting rotations. Filled lazily; patterns repeat a lot.
+_FIT: dict[int, tuple] = {}
+
+
+def _fits(pattern: int) -> tuple:
+    f = _FIT.get(pattern)
+    if f is None:
+        req = [(d, (pattern >> (3 * d)) & 7) for d in range(6) if (pattern >> (3 * d)) & 7]
+        out = [()]
+        for t in range(1, NUM_TILES + 1):
+            rots = []
+            for k in range(6):
+                e = TR_EDGES[t * 6 + k]
+                for d, c in req:
+                    if e[d] != c:
+                        break
+                else:
+                    rots.append(k)
+            out.append(tuple(rots))
+        f = _FIT[pattern] = tuple(out)
+    return f
+
+
+def fitting_tiles(edges: dict[int, str]) -> list[tuple[int, int]]:
+    """Every ``(tile, rotation)`` whose edges show the given colours, e.g. ``{0: "R", 1: "Y"}``."""
+    pattern = 0
+    for d, ch in edges.items():
+        pattern |= (COLOURS.index(ch.upper()) + 1) << (3 * d)
+    f = _fits(pattern)
+    return [(t, k) for t in range(1, NUM_TILES + 1) for k in f[t]]
+
+
+_MOVE_RE = re.compile(r"^\s*t?\s*(\d+)\s*@\s*\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?\s*r\s*(\d)\s*$", re.I)
+
+
+def parse_move(text: str) -> tuple[int, int, int, int]:
+    """``"t23@0,-1r2"`` -> ``(23, 0, -1, 2)`` (tile, q, r, rotation).
+
+    Raises:
+        IllegalActionError: malformed text.
+    """
+    m = _MOVE_RE.match(str(text))
+    if not m:
+        raise IllegalActionError(f"{text!r} is not a Tantrix move: expected t<tile>@<q>,<r>r<rot>, e.g. t23@0,-1r2")
+    t, q, r, k = (int(g) for g in m.groups())
+    if not 1 <= t <= NUM_TILES or not 0 <= k <= 5:
+        raise IllegalActionError(f"{text!r}: tile must be 1-{NUM_TILES} and rotation 0-5")
+    return t, q, r, k
+
+
+def format_move(tile: int, q: int, r: int, rot: int) -> str:
+    """``(23, 0, -1, 2)`` -> ``"t23@0,-1r2"``."""
+    return f"t{tile}@{q},{r}r{rot}"
+
+
+def _hexdist(q: int, r: int) -> int:
+    return max(abs(q), abs(r), abs(q + r))
+
+
+def _parse_colours(colors, n: int, teams: bool) -> tuple[int, ...]:
+    want = 2 if teams else n
+    if colors is None:
+        return tuple(range(1, want + 1))
+    if isinstance(colors, str):
+        colors = list(colors) if len(colors) == want and all(ch.upper() in COLOURS for ch in colors) else [colors]
+    try:
+        items = list(colors)
+    except TypeError:
+        raise ParameterError(f"colors must be a sequence of colour names, got {colors!r}") from None
+    out = []
+    for c in items:
+        s = str(c).strip().lower()
+        if len(s) == 1 and s.upper() in COLOURS:
+            out.append(COLOURS.index(s.upper()) + 1)
+        elif s in COLOUR_NAMES:
+            out.append(COLOUR_NAMES.index(s) + 1)
+        else:
+            raise ParameterError(f"unknown colour {c!r}: use red, yellow, blue, green (or R, Y, B, G)")
+    what = "one per team (2)" if teams else f"one per player ({n})"
+    if len(out) != want:
+        raise ParameterError(f"colors must give {what} colours, got {len(out)}: {colors!r}")
+    if len(set(out)) != len(out):
+        raise ParameterError(f"colors must be distinct, got {colors!r}")
+    return tuple(out)
+
+
+class _Geo:
+    """Per-radius tables: the padded axial grid and the window."""
+
+    def __init__(self, R: int):
+        self.R = R
+        G = R + 3  # tiles stay within R, candidates within R + 1, their neighbours within R + 2
+        self.G = G
+        S = 2 * G + 1
+        self.S = S
+        self.ncell = S * S
+        self.nb = tuple(dq + dr * S for dq, dr in DIRS)
+        self.H = self.W = 2 * R + 1
+        self.origin = G * S + G
+        self.qr = [(i % S - G, i // S - G) for i in range(S * S)]
+        self.dist = [_hexdist(q, r) for q, r in self.qr]
+        # cell -> window index (row * W + col) or -1
+        HW = self.H * self.W
+        self.widx = [((r + R) * self.W + (q + R)) if _hexdist(q, r) <= R else -1 for q, r in self.qr]
+        self.wcell = [-1] * HW  # window index -> grid cell (-1 outside the hexagon)
+        for i, w in enumerate(self.widx):
+            if w >= 0:
+                self.wcell[w] = i
+        self.HW = HW
+        inside = np.zeros((self.H, self.W), dtype=np.float32)
+        for w, i in enumerate(self.wcell):
+            if i >= 0:
+                inside[w // self.W, w % self.W] = 1
+        self.inside = inside
+
+
+_GEO: dict[int, _Geo] = {}
+
+
+def _geo(R: int) -> _Geo:
+    g = _GEO.get(R)
+    if g is None:
+        g = _GEO[R] = _Geo(R)
+    return g
+
+
+class TantrixState(GameState):
+    """A mutable Tantrix position with the rules of ``envs/tantrix/RULES.md``.
+
+    Args:
+        num_players: 2, 3 or 4.
+        teams: Doubles (4 players only): seats 0 & 2 form team 0, seats 1 & 3 team 1, one colour
+            per team.
+        colors: each player's colour (each team's with ``teams=True``) as names or letters, e.g.
+            ``("red", "yellow")`` or ``"RY"``; default red, yellow, blue, green in seat order.
+        window_radius: ``R``, the radius of the table (and of the action window), 3 to 40.
+        rng: ``numpy.random.Generator`` that shuffles the bag (default: a fresh unseeded one).
+        seed: alternative to ``rng`` (an int for ``numpy.random.default_rng``).
+        bag: an explicit bag order (the 56 tile numbers in drawing order); overrides the shuffle.
+            Records store it so that games replay without the generator.
+
+    Raises:
+        ParameterError: any argument outside its domain.
+
+    Attributes:
+        history: the moves placed so far as ``(tile, q, r, rot)`` tuples.
+        initial_bag: the bag's drawing order at the start (what records store).
+        clipped_placements: decision points so far at which a legal placement lay outside the window.
+        clipped_now: legal placements outside the window at the current decision point.
+    """
+
+    def __init__(self, num_players: int = 2, *, teams: bool = False, colors=None,
+                 window_radius: int = DEFAULT_WINDOW_RADIUS, rng: np.random.Generator | None = None,
+                 seed: int | None = None, bag=None):
+        self._setup(num_players, teams, colors, window_radius)
+        if bag is not None:
+            order = self._check_bag(bag, full=True)
+        else:
+            if rng is not None and not isinstance(rng, np.random.Generator):
+                raise ParameterError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+            if rng is None:
+                rng = np.random.default_rng(seed)
+            order = [int(t) + 1 for t in rng.permutation(NUM_TILES)]
+        self.initial_bag = list(order)
+        self._bag = list(order)
+        self._bpos = 0
+        n = self.num_players
+        first = [self._draw() for _ in range(n)]
+        self._hands = [[t, -1, -1, -1, -1, -1] for t in first]
+        self._player = int(np.argmax(first))
+        for p in range(n):
+            for s in range(1, 6):
+                self._hands[p][s] = self._draw()
+        self._settle()
+
+    # ------------------------------------------------------------------ construction helpers
+    def _setup(self, num_players, teams, colors, window_radius) -> None:
+        if isinstance(num_players, (bool, np.bool_)) or not isinstance(num_players, (int, np.integer)) \
+                or num_players not in (2, 3, 4):
+            raise ParameterError(f"num_players must be 2, 3 or 4, got {num_players!r}")
+        if not isinstance(teams, (bool, np.bool_)):
+            raise ParameterError(f"teams must be True or False, got {teams!r}")
+        if teams and num_players != 4:
+            raise ParameterError(f"teams=True (Doubles) needs num_players=4, got {num_players}")
+        if isinstance(window_radius, (bool, np.bool_)) or not isinstance(window_radius, (int, np.integer)) \
+                or not 3 <= window_radius <= MAX_WINDOW_RADIUS:
+            raise ParameterError(f"window_radius must be an int from 3 to {MAX_WINDOW_RADIUS}, got {window_radius!r}")
+        self.num_players = int(num_players)
+        self.teams = bool(teams)
+        self._colour_of_team = _parse_colours(colors, self.num_players, self.teams)
+        self.window_radius = int(window_radius)
+        g = self._g = _geo(self.window_radius)
+        self.num_actions = 36 * g.HW
+        nc = g.ncell
+        self._tile = [0] * nc
+        self._rot = [0] * nc
+        self._cnt = [0] * nc
+        self._need = [0] * nc
+        self._pidx = [-1] * nc  # placement index of the tile on a cell
+        self._cand = {g.origin}
+        self._forced: set[int] = set()
+        self.history: list[tuple[int, int, int, int]] = []
+        self._cells: list[int] = []
+        self._uf = [[], [], [], [], []]  # per colour code: parent over placement indices
+        self._usize = [[], [], [], [], []]
+        self._ucyc = [[], [], [], [], []]
+        self._phase = 0
+        self._over = False
+        self._deadlock = False
+        self._skips = 0
+        self._legal: list[int] = []
+        self._legal_set: frozenset = frozenset()
+        self._mask = None
+        self._scores = None
+        self.clipped_placements = 0
+        self.clipped_now = 0
+        self._total = NUM_TILES
+
+    def _check_bag(self, bag, full: bool) -> list[int]:
+        try:
+            order = [int(t) for t in bag]
+        except (TypeError, ValueError):
+            raise ParameterError(f"bag must be a sequence of tile numbers, got {bag!r}") from None
+        if any(not 1 <= t <= NUM_TILES for t in order) or len(set(order)) != len(order):
+            raise ParameterError(f"bag must hold distinct tile numbers 1-{NUM_TILES}, got {order}")
+        if full and sorted(order) != list(range(1, NUM_TILES + 1)):
+            raise ParameterError(f"bag must be an order of all {NUM_TILES} tiles, got {len(order)} tiles")
+        return order
+
+    def _draw(self) -> int:
+        if self._bpos < len(self._bag):
+            t = self._bag[self._bpos]
+            self._bpos += 1
+            return t
+        return -1
+
+    @classmethod
+    def from_position(cls, *, tiles=(), hands=(), bag=(), current_player: int = 0, phase: str = "forced_before",
+                      num_players: int | None = None, teams: bool = False, colors=None,
+                      window_radius: int = DEFAULT_WINDOW_RADIUS) -> "TantrixState":
+        """Build a position by hand (tests, puzzles, analysis).
+
+        Args:
+            tiles: placed tiles in placement order, as ``(tile, q, r, rot)`` tuples or notation
+                strings (``"t23@0,-1r2"``). The first must be on ``(0, 0)``; every later one must
+                touch an earlier one with matching colours; all inside the window.
+            hands: one list of at most six tile numbers per player (slots in order; ``None`` or
+                -1 for an empty slot).
+            bag: the remaining bag in drawing order (may be empty: restrictions off).
+            current_player: the player to move.
+            phase: ``"forced_before"``, ``"free"`` or ``"forced_after"``.
+            num_players: default ``len(hands)``.
+            teams, colors, window_radius: as in the constructor.
+
+        Not every tile need appear: the game ends when every tile given (table, hands, bag) is on
+        the table. The position is settled like any other (an empty forced step moves on).
+
+        Raises:
+            ParameterError: bad settings. InvalidPositionError: an inconsistent position.
+        """
+        hands = [list(h) for h in hands]
+        if num_players is None:
+            num_players = len(hands)
+        self = cls.__new__(cls)
+        self._setup(num_players, teams, colors, window_radius)
+        if len(hands) != self.num_players:
+            raise InvalidPositionError(f"hands must give one hand per player ({self.num_players}), got {len(hands)}")
+        if phase not in PHASES:
+            raise InvalidPositionError(f"phase must be one of {PHASES}, got {phase!r}")
+        if isinstance(current_player, bool) or not isinstance(current_player, (int, np.integer)) \
+                or not 0 <= current_player < self.num_players:
+            raise InvalidPositionError(f"current_player must be 0-{self.num_players - 1}, got {current_player!r}")
+        placed = []
+        for item in tiles:
+            if isinstance(item, str):
+                item = parse_move(item)
+            t, q, r, k = (int(x) for x in item)
+            placed.append((t, q, r, k))
+        hs = []
+        for h in hands:
+            if len(h) > 6:
+                raise InvalidPositionError(f"a hand holds at most 6 tiles, got {h}")
+            hs.append([-1 if x is None or x == -1 else int(x) for x in h] + [-1] * (6 - len(h)))
+        try:
+            bag_list = self._check_bag(bag, full=False)
+        except ParameterError as e:
+            raise InvalidPositionError(str(e)) from None
+        everything = [p[0] for p in placed] + [t for h in hs for t in h if t != -1] + bag_list
+        if any(not 1 <= t <= NUM_TILES for t in everything):
+            raise InvalidPositionError(f"tile numbers must be 1-{NUM_TILES}: {everything}")
+        if len(set(everything)) != len(everything):
+            raise InvalidPositionError("a tile appears twice among the table, the hands and the bag")
+        g = self._g
+        for i, (t, q, r, k) in enumerate(placed):
+            if not 0 <= k <= 5:
+                raise InvalidPositionError(f"rotation must be 0-5 in {format_move(t, q, r, k)}")
+            if _hexdist(q, r) > self.window_radius:
+                raise InvalidPositionError(f"{format_move(t, q, r, k)} lies outside the window (radius {self.window_radius})")
+            c = g.origin + q + r * g.S
+            if i == 0 and (q, r) != (0, 0):
+                raise InvalidPositionError("the first tile must be on (0, 0)")
+            if self._tile[c]:
+                raise InvalidPositionError(f"two tiles on ({q}, {r})")
+            if i > 0 and not self._cnt[c]:
+                raise InvalidPositionError(f"{format_move(t, q, r, k)} touches no earlier tile")
+            if k not in _fits(self._need[c])[t]:
+                raise InvalidPositionError(f"{format_move(t, q, r, k)}: colours do not match a neighbour")
+            self._put(c, t, k)
+            self.history.append((t, q, r, k))
+        self._hands = hs
+        self.initial_bag = list(bag_list)
+        self._bag = list(bag_list)
+        self._bpos = 0
+        self._total = len(everything)
+        self._player = int(current_player)
+        self._phase = PHASES.index(phase)
+        if len(placed) == self._total:
+            self._over = True
+            self._legal, self._legal_set = [], frozenset()
+        else:
+            self._settle()
+        return self
+
+    # ------------------------------------------------------------------ board updates
+    def _put(self, c: int, t: int, k: int) -> None:
+        """Place tile ``t`` rotation ``k`` on cell ``c`` (no legality checks)."""
+        tile, cnt, need, cand, forced = self._tile, self._cnt, self._need, self._cand, self._forced
+        tile[c] = t
+        self._rot[c] = k
+        cand.discard(c)
+        forced.discard(c)
+        edges = TR_EDGES[t * 6 + k]
+        nb = self._g.nb
+        for d in range(6):
+            n = c + nb[d]
+            if tile[n]:
+                continue
+            cnt[n] += 1
+            need[n] |= edges[d] << (3 * ((d + 3) % 6))
+            cand.add(n)
+            if cnt[n] >= 3:
+                forced.add(n)
+        # lines: union-find per colour over placement indices
+        idx = len(self._cells)
+        self._cells.append(c)
+        self._pidx[c] = idx
+        seg = TR_SEG[t * 6 + k]
+        pidx = self._pidx
+        for col in range(1, 5):
+            s = seg[col]
+            par, size, cyc = self._uf[col], self._usize[col], self._ucyc[col]
+            par.append(idx)
+            size.append(1 if s else 0)
+            cyc.append(False)
+            if not s:
+                continue
+            root = idx
+            for e in s:
+                n = c + nb[e]
+                if not tile[n] or n == c:
+                    continue
+                other = self._find(par, pidx[n])
+                if other == root:
+                    cyc[root] = True
+                else:
+                    par[other] = root
+                    size[root] += size[other]
+        self._scores = None
+
+    @staticmethod
+    def _find(par: list, x: int) -> int:
+        while par[x] != x:
+            par[x] = par[par[x]]
+            x = par[x]
+        return x
+
+    # ------------------------------------------------------------------ legality
+    @property
+    def restrictions_active(self) -> bool:
+        """Whether the three restrictions apply: until the last tile has been drawn."""
+        return self._bpos < len(self._bag)
+
+    def _geom_ok(self, c: int) -> bool:
+        """Restrictions 2 and 3 (operational controlled-side test) for a tentative tile on ``c``."""
+        cnt, tile, nb = self._cnt, self._tile, self._g.nb
+        add: dict[int, int] = {}
+        stack = []
+        for o in nb:
+            n = c + o
+            if not tile[n]:
+                k = cnt[n] + 1
+                if k >= 4:
+                    return False
+                add[n] = 1
+                if k == 3:
+                    stack.append(n)
+        for f in self._forced:
+            if f != c and f not in add:
+                stack.append(f)
+        if not stack:
+            return True
+        filled = {c}
+        while stack:
+            f = stack.pop()
+            if f in filled:
+                continue
+            if cnt[f] + add.get(f, 0) >= 4:
+                return False
+            filled.add(f)
+            for o in nb:
+                n = f + o
+                if not tile[n] and n not in filled:
+                    a = add.get(n, 0) + 1
+                    add[n] = a
+                    k = cnt[n] + a
+                    if k >= 4:
+                        return False
+                    if k == 3:
+                        stack.append(n)
+        return True
+
+    def _danger(self, c: int) -> list:
+        """Restriction 1 for a tile on ``c``: ``(edge, colour)`` pairs the tile must not show."""
+        out = []
+        tile, need, nb = self._tile, self._need, self._g.nb
+        for d in range(6):
+            n = c + nb[d]
+            if tile[n]:
+                continue
+            p = need[n]
+            if not p:
+                continue
+            counts = [0, 0, 0, 0, 0]
+            for e in range(6):
+                counts[(p >> (3 * e)) & 7] += 1
+            for col in range(1, 5):
+                if counts[col] >= 2:
+                    out.append((d, col))
+        return out
+
+    def _placements(self, forced_only: bool) -> tuple[list[int], int]:
+        """Legal placements of the player to move: (window actions, count outside the window)."""
+        g = self._g
+        hand = self._hands[self._player]
+        tiles_in_hand = [(s, t) for s, t in enumerate(hand) if t != -1]
+        if not tiles_in_hand:
+            return [], 0
+        cells = self._forced if forced_only else self._cand
+        restricted = self.restrictions_active
+        need, widx, HW = self._need, g.widx, g.HW
+        out = []
+        clipped = 0
+        for c in cells:
+            w = widx[c]
+            fits = _fits(need[c])
+            opts = [(s, t, fits[t]) for s, t in tiles_in_hand if fits[t]]
+            if not opts:
+                continue
+            if restricted:
+                if not self._geom_ok(c):
+                    continue
+                danger = self._danger(c)
+            else:
+                danger = ()
+            for s, t, rots in opts:
+                for k in rots:
+                    if danger:
+                        e = TR_EDGES[t * 6 + k]
+                        if any(e[d] == col for d, col in danger):
+                            continue
+                    if w < 0:
+                        clipped += 1
+                    else:
+                        out.append((s * 6 + k) * HW + w)
+        return out, clipped
+
+    def _settle(self) -> None:
+        """Advance through empty forced steps, skips and game ends until someone must act."""
+        n = self.num_players
+        while True:
+            if self._over:
+                self._legal, self._legal_set, self._mask = [], frozenset(), None
+                return
+            if self._phase != 1:
+                legal, clipped = self._placements(True) if self._forced else ([], 0)
+            else:
+                legal, clipped = self._placements(False)
+            if clipped:
+                self.clipped_placements += 1
+            self.clipped_now = clipped
+            if legal:
+                legal.sort()
+                self._legal, self._legal_set, self._mask = legal, frozenset(legal), None
+                return
+            if self._phase == 0:
+                self._phase = 1
+                continue
+            if self._phase == 2:
+                self._player = (self._player + 1) % n
+                self._phase = 0
+                continue
+            # no free move
+            if self.restrictions_active:
+                self._over = True
+                self._deadlock = True
+                continue
+            self._skips += 1
+            if self._skips >= n:
+                self._over = True
+                continue
+            self._player = (self._player + 1) % n
+            self._phase = 0
+
+    # ------------------------------------------------------------------ GameState API
+    @property
+    def current_player(self) -> int:
+        return -1 if self._over else self._player
+
+    @property
+    def phase(self) -> str:
+        """``"forced_before"``, ``"free"`` or ``"forced_after"`` (meaningless once over)."""
+        return PHASES[self._phase]
+
+    @property
+    def phase_index(self) -> int:
+        return self._phase
+
+    def legal_action_mask(self) -> np.ndarray:
+        if self._mask is None:
+            m = np.zeros(self.num_actions, dtype=np.int8)
+            if self._legal:
+                m[self._legal] = 1
+            self._mask = m
+        return self._mask.copy()
+
+    def legal_actions(self) -> list[int]:
+        return list(self._legal)
+
+    def legal_moves(self) -> list[str]:
+        """The legal actions in notation, in action order."""
+        return [self.action_to_string(a) for a in self._legal]
+
+    def decode(self, action: int) -> tuple[int, int, int, int]:
+        """``action`` -> ``(slot, rot, q, r)`` (no legality check)."""
+        HW, W, R = self._g.HW, self._g.W, self.window_radius
+        sk, w = divmod(int(action), HW)
+        slot, rot = divmod(sk, 6)
+        row, col = divmod(w, W)
+        return slot, rot, col - R, row - R
+
+    def encode(self, slot: int, rot: int, q: int, r: int) -> int:
+        """``(slot, rot, q, r)`` -> action; raises IllegalActionError outside the window."""
+        R, W = self.window_radius, self._g.W
+        if _hexdist(q, r) > R:
+            raise IllegalActionError(f"({q}, {r}) lies outside the window of radius {R}")
+        if not (0 <= slot < 6 and 0 <= rot < 6):
+            raise IllegalActionError(f"slot and rotation must be 0-5, got {slot}, {rot}")
+        return (slot * 6 + rot) * self._g.HW + (r + R) * W + (q + R)
+
+    def apply(self, action: int) -> None:
+        a = self._check_action_index(action)
+        if a not in self._legal_set:
+            raise IllegalActionError(f"{self._describe(a)} (action {a}) is illegal: {self._why_illegal(a)}")
+        slot, rot, q, r = self.decode(a)
+        g = self._g
+        c = g.origin + q + r * g.S
+        p = self._player
+        t = self._hands[p][slot]
+        self._put(c, t, rot)
+        self.history.append((t, q, r, rot))
+        self._hands[p][slot] = self._draw()
+        self._skips = 0
+        if self._phase == 1:
+            self._phase = 2
+        if len(self.history) >= self._total:
+            self._over = True
+        self._settle()
+
+    def push(self, move: str) -> None:
+        """Play a move given in notation."""
+        self.apply(self.string_to_action(move))
+
+    def _describe(self, a: int) -> str:
+        try:
+            return self.action_to_string(a)
+        except IllegalActionError:
+            slot, rot, q, r = self.decode(a)
+            return f"slot {slot} rotation {rot} on ({q}, {r})"
+
+    def _why_illegal(self, a: int) -> str:
+        if self._over:
+            return "the game is over"
+        slot, rot, q, r = self.decode(a)
+        g = self._g
+        if _hexdist(q, r) > self.window_radius:
+            return f"({q}, {r}) lies outside the hexagonal window of radius {self.window_radius}"
+        c = g.origin + q + r * g.S
+        t = self._hands[self._player][slot]
+        if t == -1:
+            return f"hand slot {slot} of player {self._player} is empty"
+        if self._tile[c]:
+            return f"({q}, {r}) is occupied"
+        if c not in self._cand:
+            return "the first tile must go on (0, 0)" if not self.history else f"({q}, {r}) touches no tile"
+        e = TR_EDGES[t * 6 + rot]
+        for d in range(6):
+            want = (self._need[c] >> (3 * d)) & 7
+            if want and e[d] != want:
+                return (f"edge {d} shows {COLOUR_NAMES[e[d] - 1]} but the neighbouring tile shows "
+                        f"{COLOUR_NAMES[want - 1]}")
+        if self._phase != 1 and c not in self._forced:
+            return "a forced space must be filled first (forced move)"
+        if self.restrictions_active:
+            for d, col in self._danger(c):
+                if e[d] == col:
+                    return f"restriction 1: it leaves a hex into which three {COLOUR_NAMES[col - 1]} edges lead"
+            for o in g.nb:
+                n = c + o
+                if not self._tile[n] and self._cnt[n] + 1 >= 4:
+                    return "restriction 2: it leaves an empty hex bordered by four tiles"
+            if not self._geom_ok(c):
+                return "restriction 3: it is played along a controlled side"
+        return "not legal here"
+
+    def is_terminal(self) -> bool:
+        return self._over
+
+    @property
+    def deadlock(self) -> bool:
+        """Whether the game ended in a deadlock (a draw)."""
+        return self._deadlock
+
+    def team_of(self, player: int) -> int:
+        return player % 2 if self.teams else player
+
+    @property
+    def colors(self) -> tuple[str, ...]:
+        """Each player's colour letter (R, Y, B, G), in seat order."""
+        return tuple(COLOURS[self.colour_of(p) - 1] for p in range(self.num_players))
+
+    def colour_of(self, player: int) -> int:
+        """Colour code (1 red, 2 yellow, 3 blue, 4 green) of ``player``."""
+        return self._colour_of_team[self.team_of(player)]
+
+    def colour_score(self, colour: int) -> tuple[int, int]:
+        """``(longest line, largest loop)`` of colour code ``colour``, in tiles."""
+        par, size, cyc = self._uf[colour], self._usize[colour], self._ucyc[colour]
+        line = loop = 0
+        for i in range(len(par)):
+            if par[i] == i:
+                if cyc[i]:
+                    loop = max(loop, size[i])
+                else:
+                    line = max(line, size[i])
+        return line, loop
+
+    def scores(self) -> list[int]:
+        """Each player's score: max(longest line, 2 x largest loop) in their colour."""
+        if self._scores is None:
+            per = {}
+            for col in set(self._colour_of_team):
+                line, loop = self.colour_score(col)
+                per[col] = max(line, 2 * loop)
+            self._scores = [per[self.colour_of(p)] for p in range(self.num_players)]
+        return list(self._scores)
+
+    def returns(self) -> np.ndarray:
+        out = np.zeros(self.num_players, dtype=np.float64)
+        if not self._over or self._deadlock:
+            return out
+        sc = self.scores()
+        best = max(sc)
+        sides = {self.team_of(p) for p in range(self.num_players) if sc[p] == best}
+        for p in range(self.num_players):
+            if sc[p] < best:
+                out[p] = -1.0
+            elif len(sides) == 1:
+                out[p] = 1.0
+        return out
+
+    def outcome(self) -> str:
+        """``"ongoing"``, ``"deadlock draw"``, ``"draw"`` (tied top scores) or ``"player k won"`` /
+        ``"team k won"``."""
+        if not self._over:
+            return "ongoing"
+        if self._deadlock:
+            return "deadlock draw"
+        r = self.returns()
+        if not (r > 0).any():
+            return "draw"
+        p = int(np.argmax(r))
+        return f"team {self.team_of(p)} won" if self.teams else f"player {p} won"
+
+    # ------------------------------------------------------------------ queries
+    def hand(self, player: int) -> list[int]:
+        """``player``'s six slots (tile numbers, -1 for an empty slot)."""
+        return list(self._hands[player])
+
+    @property
+    def bag_size(self) -> int:
+        return len(self._bag) - self._bpos
+
+    def bag_remaining(self) -> list[int]:
+        """The tiles still in the bag in drawing order (hidden information: for records and tests)."""
+        return self._bag[self._bpos:]
+
+    def tile_at(self, q: int, r: int):
+        """``(tile, rot)`` on ``(q, r)``, or ``None``."""
+        g = self._g
+        if _hexdist(q, r) > g.G - 1:
+            return None
+        c = g.origin + q + r * g.S
+        return (self._tile[c], self._rot[c]) if self._tile[c] else None
+
+    def neighbour_count(self, q: int, r: int) -> int:
+        g = self._g
+        return self._cnt[g.origin + q + r * g.S]
+
+    def forced_spaces(self) -> list[tuple[int, int]]:
+        """Empty hexes with three or more occupied neighbours, sorted."""
+        return sorted(self._g.qr[c] for c in self._forced)
+
+    def candidate_cells(self) -> list[tuple[int, int]]:
+        """Empty hexes touching a tile (``(0, 0)`` before the first tile), sorted."""
+        return sorted(self._g.qr[c] for c in self._cand)
+
+    def placements(self) -> list[tuple[int, int, int, int]]:
+        """The legal placements now as ``(tile, q, r, rot)``, in action order."""
+        out = []
+        for a in self._legal:
+            slot, rot, q, r = self.decode(a)
+            out.append((self._hands[self._player][slot], q, r, rot))
+        return out
+
+    def violations(self) -> list[str]:
+        """Restriction violations of the current position (empty for every position reached
+        while the bag had tiles): hexes with three same-coloured edges, hexes with four or more
+        neighbours, and a failing controlled-side closure."""
+        out = []
+        for c in self._cand:
+            p = self._need[c]
+            counts = [0] * 5
+            for e in range(6):
+                counts[(p >> (3 * e)) & 7] += 1
+            if max(counts[1:]) >= 3:
+                out.append(f"restriction 1 at {self._g.qr[c]}")
+            if self._cnt[c] >= 4:
+                out.append(f"restriction 2 at {self._g.qr[c]}")
+        if not out and self._forced:
+            # closure from the current forced spaces
+            cnt, tile, nb = self._cnt, self._tile, self._g.nb
+            add: dict[int, int] = {}
+            filled: set[int] = set()
+            stack = list(self._forced)
+            bad = False
+            while stack and not bad:
+                f = stack.pop()
+                if f in filled:
+                    continue
+                if cnt[f] + add.get(f, 0) >= 4:
+                    bad = True
+                    break
+                filled.add(f)
+                for o in nb:
+                    n = f + o
+                    if not tile[n] and n not in filled:
+                        add[n] = add.get(n, 0) + 1
+                        k = cnt[n] + add[n]
+                        if k >= 4:
+                            bad = True
+                            break
+                        if k == 3:
+                            stack.append(n)
+            if bad:
+                out.append("restriction 3: controlled side")
+        return out
+
+    # ------------------------------------------------------------------ notation
+    def action_to_string(self, action: int) -> str:
+        a = self._check_action_index(action)
+        slot, rot, q, r = self.decode(a)
+        p = self._player
+        t = self._hands[p][slot] if not self._over else -1
+        if t == -1:
+            raise IllegalActionError(f"action {a}: hand slot {slot} of the player to move is empty")
+        return format_move(t, q, r, rot)
+
+    def string_to_action(self, text: str) -> int:
+        t, q, r, k = parse_move(text)
+        if self._over:
+            raise IllegalActionError(f"{text!r}: the game is over")
+        hand = self._hands[self._player]
+        if t not in hand:
+            raise IllegalActionError(f"{text!r}: tile {t} is not in player {self._player}'s hand {[x for x in hand if x != -1]}")
+        return self.encode(hand.index(t), k, q, r)
+
+    def moves(self) -> list[str]:
+        """The moves so far in notation."""
+        return [format_move(*m) for m in self.history]
+
+    # ------------------------------------------------------------------ copying, text
+    def clone(self) -> "TantrixState":
+        c = TantrixState.__new__(TantrixState)
+        d = c.__dict__
+        for k, v in self.__dict__.items():
+            if isinstance(v, list):
+                if k in ("_uf", "_usize", "_ucyc", "_hands"):
+                    v = [list(x) for x in v]
+                else:
+                    v = list(v)
+            elif isinstance(v, set):
+                v = set(v)
+            elif isinstance(v, np.ndarray):
+                v = None if k == "_mask" else v.copy()
+            d[k] = v
+        return c
+
+    def __copy__(self) -> "TantrixState":
+        return self.clone()
+
+    def __deepcopy__(self, memo) -> "TantrixState":
+        return self.clone()
+
+    def __getstate__(self):
+        d = dict(self.__dict__)
+        d["_g"] = None
+        d["_mask"] = None
+        return d
+
+    def __setstate__(self, d):
+        self.__dict__.update(d)
+        self._g = _geo(self.window_radius)
+
+    def position_key(self) -> tuple:
+        """Hashable summary of the whole state (table, hands, bag, turn): equal keys, equal futures."""
+        return (tuple(sorted(self.history)), tuple(tuple(h) for h in self._hands), tuple(self._bag[self._bpos:]),
+                self._player, self._phase, self._over, self._deadlock, self._skips)
+
+    def _player_label(self, p: int) -> str:
+        name = COLOUR_NAMES[self.colour_of(p) - 1]
+        return f"player {p} ({name}{', team ' + str(self.team_of(p)) if self.teams else ''})"
+
+    def status_line(self) -> str:
+        if self._over:
+            what = self.outcome()
+        else:
+            what = f"{self._player_label(self._player)} to move, {PHASES[self._phase].replace('_', ' ')}"
+        return (f"Tantrix {self.num_players}p{' doubles' if self.teams else ''} | tiles {len(self.history)} "
+                f"| bag {self.bag_size} | restrictions {'on' if self.restrictions_active else 'off'} | {what}")
+
+    def __str__(self) -> str:
+        g = self._g
+        lines = [self.status_line()]
+        show = set(self._cells) | self._cand
+        if show:
+            rs = [g.qr[c][1] for c in show]
+            xs = [2 * g.qr[c][0] + g.qr[c][1] for c in show]
+            x0 = min(xs)
+            for r in range(min(rs), max(rs) + 1):
+                row = {}
+                for c in show:
+                    q, rr = g.qr[c]
+                    if rr == r:
+                        row[2 * q + r - x0] = c
+                if not row:
+                    continue
+                text = ""
+                for x in sorted(row):
+                    c = row[x]
+                    if self._tile[c]:
+                        t = self._tile[c]
+                        cell = f"{t:02d}{tile_edges(t, self._rot[c])}"
+                    elif c in self._forced:
+                        cell = "   *    "
+                    else:
+                        cell = "   .    "
+                    text = text.ljust(5 * x) + cell
+                lines.append(f"r={r:+3d} " + text.rstrip())
+        for p in range(self.num_players):
+            hand = " ".join(f"{t:02d}" if t != -1 else "--" for t in self._hands[p])
+            lines.append(f"{self._player_label(p)}: hand {hand}  score {self.scores()[p]}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<TantrixState {self.status_line()}>"

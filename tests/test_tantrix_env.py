@@ -1,0 +1,208 @@
+"""tantrix_v0: PettingZoo conformance (2, 3, 4 players, Doubles), spaces, observation, layout,
+copies, rendering and the heuristics."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import io
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, render_test, seed_test
+
+from envs import IllegalActionError, ParameterError
+from envs import tantrix_v0
+from envs.tantrix import TantrixState
+from envs.tantrix.env import NUM_PLANES
+from envs.tantrix.heuristics import placement_value, tantrix_greedy_action, tantrix_score_gap
+
+SETTINGS = [dict(), dict(num_players=3), dict(num_players=4), dict(num_players=4, teams=True),
+            dict(window_radius=6)]
+
+
+@pytest.mark.parametrize("kwargs", SETTINGS, ids=lambda k: ",".join(f"{a}={b}" for a, b in k.items()) or "default")
+def test_pettingzoo_api_seed_and_render(kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(tantrix_v0.env(**kwargs), num_cycles=150)
+        seed_test(lambda **k: tantrix_v0.env(**kwargs, **k), num_cycles=150)
+        with contextlib.redirect_stdout(io.StringIO()):
+            render_test(lambda **k: tantrix_v0.env(**kwargs, **k))
+
+
+def _play(env, rng, steps):
+    for _ in range(steps):
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            return
+        env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
+
+
+def test_spaces_and_shapes():
+    e = tantrix_v0.raw_env(num_players=3)
+    R, H = 16, 33
+    assert e.action_space("player_0").n == 36 * H * H
+    sp = e.observation_space("player_2")["observation"]
+    assert sp["board"].shape == (H, H, NUM_PLANES) and sp["hands"].shape == (3, 6, 24) and sp["globals"].shape == (14,)
+    assert e.observation_space("player_0") is e.observation_space("player_0")
+    e.reset(seed=1)
+    obs = e.observe(e.agent_selection)
+    for key in ("board", "hands", "globals"):
+        assert obs["observation"][key].dtype == np.float32 and sp[key].contains(obs["observation"][key])
+    assert obs["action_mask"].dtype == np.int8 and obs["action_mask"].sum() == 36
+    layout = e.action_layout()
+    assert layout.shape == (36, H, H) and layout.dtype == np.int64
+    valid = layout[layout >= 0]
+    assert len(valid) == 36 * (3 * R * (R + 1) + 1) and len(set(valid.tolist())) == len(valid)
+    assert layout[0, R, R] == e.state.encode(0, 0, 0, 0)
+    slot, rot, q, r = e.state.decode(int(layout[13, 3, 20]))
+    assert (slot * 6 + rot, r + R, q + R) == (13, 3, 20)
+    with pytest.raises(ParameterError):
+        tantrix_v0.env(num_players=1)
+    with pytest.raises(ParameterError):
+        tantrix_v0.env(num_players=3, teams=True)
+
+
+def test_observation_is_egocentric():
+    e = tantrix_v0.raw_env(num_players=2)
+    e.reset(seed=0)
+    rng = np.random.default_rng(0)
+    _play(e, rng, 7)
+    st = e.state
+    R = e.window_radius
+    for p in range(2):
+        o = e.observe(f"player_{p}")["observation"]
+        b = o["board"]
+        own = st.colour_of(p)
+        # every placed tile: its edge colours, own colour in slot 0 of each edge's four
+        for t, q, r, k in st.history:
+            cell = b[r + R, q + R]
+            assert cell[24] == 1
+            from envs.tantrix.state import TR_EDGES
+            for d in range(6):
+                c = TR_EDGES[t * 6 + k][d]
+                idx = 0 if c == own else 1 + [x for x in (1, 2, 3, 4) if x != own].index(c)
+                assert cell[4 * d + idx] == 1 and cell[4 * d:4 * d + 4].sum() == 1
+        assert b[:, :, 24].sum() == len(st.history)
+        assert {(q, r) for q, r in st.forced_spaces()} == {(c - R, rr - R) for rr, c in zip(*np.nonzero(b[:, :, 25]))}
+        assert b[:, :, 27].sum() == 3 * R * (R + 1) + 1
+        last = st.history[-1]
+        assert b[last[2] + R, last[1] + R, 28] == 1 and b[:, :, 28].sum() == 1
+        # hands: own first; slot tile one-hot
+        h = o["hands"]
+        assert h.shape == (2, 6, 24)
+        for i, pp in enumerate([p, 1 - p]):
+            for slot, t in enumerate(st.hand(pp)):
+                assert h[i, slot].sum() == (6 if t != -1 else 0)
+        g = o["globals"]
+        assert g[0] == pytest.approx(st.bag_size / 56)
+        assert g[1:4].sum() == 1 and g[1 + st.phase_index] == 1
+        assert g[5] == float(st.current_player == p)
+        assert g[8 + (st.current_player - p) % 2] == 1
+        assert g[10] == pytest.approx(st.scores()[p] / 112)
+
+
+def test_same_agent_acts_through_its_turn_and_infos():
+    e = tantrix_v0.raw_env(num_players=2)
+    e.reset(seed=2)
+    rng = np.random.default_rng(2)
+    seen_repeat = False
+    prev = None
+    while not all(e.terminations.values()):
+        agent = e.agent_selection
+        assert e.state.current_player == int(agent.split("_")[1])
+        assert "clipped_placements" in e.infos[agent]
+        if agent == prev:
+            seen_repeat = True
+        prev = agent
+        mask = e.observe(agent)["action_mask"]
+        assert (e.infos[agent]["action_mask"] == mask).all()
+        e.step(int(rng.choice(np.flatnonzero(mask))))
+    assert seen_repeat  # forced moves: the same agent acted twice in a row
+    assert sum(e._cumulative_rewards.values()) in (0.0,) or set(e.rewards.values()) <= {-1.0, 0.0, 1.0}
+
+
+def test_illegal_action_raw_raises_and_env_penalises():
+    e = tantrix_v0.raw_env()
+    e.reset(seed=0)
+    mask = e.observe(e.agent_selection)["action_mask"]
+    bad = int(np.flatnonzero(mask == 0)[0])
+    key = e.state.position_key()
+    with pytest.raises(IllegalActionError, match="illegal"):
+        e.step(bad)
+    assert e.state.position_key() == key
+    w = tantrix_v0.env()
+    w.reset(seed=0)
+    agent = w.agent_selection
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        w.step(bad)
+    assert w.rewards[agent] == -1 or w._cumulative_rewards[agent] == -1
+
+
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_deepcopy_and_pickle_mid_game_continue_identically(how):
+    e = tantrix_v0.raw_env(num_players=4, teams=True)
+    e.reset(seed=5)
+    rng = np.random.default_rng(5)
+    _play(e, rng, 30)
+    c = copy.deepcopy(e) if how == "deepcopy" else pickle.loads(pickle.dumps(e))
+    r1, r2 = np.random.default_rng(9), np.random.default_rng(9)
+    for _ in range(400):
+        if all(e.terminations.values()):
+            break
+        a1 = int(r1.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])))
+        a2 = int(r2.choice(np.flatnonzero(c.observe(c.agent_selection)["action_mask"])))
+        assert a1 == a2 and e.agent_selection == c.agent_selection
+        e.step(a1)
+        c.step(a2)
+    assert e.state.position_key() == c.state.position_key() and e.rewards == c.rewards
+    o1, o2 = e.observe("player_0")["observation"], c.observe("player_0")["observation"]
+    assert all((o1[k] == o2[k]).all() for k in o1)
+
+
+def test_render_modes():
+    e = tantrix_v0.raw_env(render_mode="rgb_array")
+    e.reset(seed=3)
+    _play(e, np.random.default_rng(3), 20)
+    img = e.render()
+    assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
+    # black tiles and the four line colours appear
+    flat = img.reshape(-1, 3)
+    assert ((flat < 20).all(axis=1)).sum() > 1000
+    for rgb in [(225, 35, 35), (250, 215, 20), (40, 110, 235), (30, 175, 70)]:
+        assert (np.abs(flat.astype(int) - rgb).sum(axis=1) < 30).any()
+    a = tantrix_v0.raw_env(render_mode="ansi")
+    a.reset(seed=3)
+    text = a.render()
+    assert text == str(a.state) and "player" in text and "bag 44" in text
+
+
+def test_heuristics():
+    s = TantrixState(2, seed=4)
+    rng = np.random.default_rng(0)
+    while not s.is_terminal():
+        p = s.current_player
+        a = tantrix_greedy_action(s, rng)
+        assert a in s.legal_actions()
+        best = max(placement_value(s, b, s.colour_of(p)) for b in s.legal_actions())
+        assert placement_value(s, a, s.colour_of(p)) == best
+        s.apply(a)
+    sc = s.scores()
+    assert tantrix_score_gap(s, 0) == sc[0] - sc[1] and tantrix_score_gap(s, 1) == sc[1] - sc[0]
+    # greedy beats random more often than not
+    wins = 0
+    for seed in range(20):
+        st = TantrixState(2, seed=seed)
+        r = np.random.default_rng(seed)
+        while not st.is_terminal():
+            if st.current_player == 0:
+                st.apply(tantrix_greedy_action(st, r))
+            else:
+                la = st.legal_actions()
+                st.apply(la[r.integers(len(la))])
+        wins += st.returns()[0] > 0
+    assert wins >= 14
