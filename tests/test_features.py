@@ -53,14 +53,14 @@ def test_hex_conv_corners_stay_out_after_training():
 def test_board_vector_net_shapes_and_vector_influence(cls):
     torch.manual_seed(0)
     space = _space()
-    net = cls(space, channels=8, blocks=2, features_dim=0)
+    net = cls(space, board_key="board", channels=8, blocks=2, features_dim=0)
     assert net.features_dim == 8 * 5 * 5 and (net.height, net.width, net.channels) == (5, 5, 8)
     obs = {k: torch.as_tensor(np.stack([sp.sample() for _ in range(3)])) for k, sp in space.spaces.items()}
     out = net(obs)
     assert out.shape == (3, 200)
     changed = dict(obs, hands=obs["hands"] + 1.0)
     assert not torch.allclose(net(changed), out)  # the hands reach every cell
-    dense = cls(space, channels=8, blocks=2, features_dim=16)
+    dense = cls(space, board_key="board", channels=8, blocks=2, features_dim=16)
     assert dense(obs).shape == (3, 16)
 
 
@@ -108,7 +108,7 @@ def test_spatial_policy_trains_on_dict_observations(tmp_path):
     layout = np.arange(18).reshape(2, 3, 3)
     model = MaskablePPO(SpatialMaskablePolicy, env, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu",
                         policy_kwargs={"features_extractor_class": CardTableNet,
-                                       "features_extractor_kwargs": {"channels": 4, "blocks": 1, "features_dim": 0},
+                                       "features_extractor_kwargs": {"board_key": "board", "channels": 4, "blocks": 1, "features_dim": 0},
                                        "net_arch": {"pi": [], "vf": [8]}, "action_index": layout})
     model.learn(128)
     model.save(tmp_path / "m.zip")

@@ -55,8 +55,14 @@ def test_spaces_and_shapes():
     assert obs["action_mask"].dtype == np.int8 and obs["action_mask"].sum() == 36
     layout = e.action_layout()
     assert layout.shape == (36, H, H) and layout.dtype == np.int64
-    valid = layout[layout >= 0]
-    assert len(valid) == 36 * (3 * R * (R + 1) + 1) and len(set(valid.tolist())) == len(valid)
+    assert sorted(layout.ravel().tolist()) == list(range(e.num_actions))  # every action on the grid, once
+    outside = np.abs(np.arange(H)[:, None] + np.arange(H)[None, :] - 2 * R) > R  # |q + r| > R
+    assert outside.sum() == H * H - (3 * R * (R + 1) + 1)
+    rng = np.random.default_rng(0)
+    while e.agents and not any(e.terminations.values()):  # outside the hexagon is never legal
+        mask = e.observe(e.agent_selection)["action_mask"]
+        assert not mask[layout[:, outside]].any()
+        e.step(int(rng.choice(np.flatnonzero(mask))))
     assert layout[0, R, R] == e.state.encode(0, 0, 0, 0)
     slot, rot, q, r = e.state.decode(int(layout[13, 3, 20]))
     assert (slot * 6 + rot, r + R, q + R) == (13, 3, 20)

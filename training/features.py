@@ -169,18 +169,20 @@ class BoardVectorNet(BaseFeaturesExtractor):
 
 
 class HexBoardNet(BoardVectorNet):
-    """:class:`BoardVectorNet` with hexagonal kernels (Tantrix: board ``"board"`` in axial coordinates)."""
+    """:class:`BoardVectorNet` with hexagonal kernels; the board is the entry ``board_key`` (default
+    ``"board"``, Tantrix's axial board); every other entry (hands, globals) is the vector."""
 
-    def __init__(self, observation_space: gym.spaces.Dict, board_key: str | None = None, channels: int = 64,
+    def __init__(self, observation_space: gym.spaces.Dict, board_key: str | None = "board", channels: int = 64,
                  blocks: int = 3, features_dim: int = 0):
         super().__init__(observation_space, board_key=board_key, hex_grid=True, channels=channels, blocks=blocks,
                          features_dim=features_dim)
 
 
 class CardTableNet(BoardVectorNet):
-    """:class:`BoardVectorNet` with square 3x3 kernels (Smartrix: the table window plus hand, seen cards, scores)."""
+    """:class:`BoardVectorNet` with square 3x3 kernels; the board is the entry ``board_key`` (default
+    ``"table"``, Smartrix's table window); every other entry (hand, seen cards, players, globals) is the vector."""
 
-    def __init__(self, observation_space: gym.spaces.Dict, board_key: str | None = None, channels: int = 64,
+    def __init__(self, observation_space: gym.spaces.Dict, board_key: str | None = "table", channels: int = 64,
                  blocks: int = 3, features_dim: int = 0):
         super().__init__(observation_space, board_key=board_key, hex_grid=False, channels=channels, blocks=blocks,
                          features_dim=features_dim)

@@ -121,12 +121,14 @@ class raw_env(TabletopAECEnv):
         })
 
     def action_layout(self) -> np.ndarray:
-        """``int64 (36, H, W)``: the action id at (slot * 6 + rot, row, col); -1 outside the hexagon."""
+        """``int64 (36, H, W)``: the action id at (slot * 6 + rot, row, col), for spatial policy heads.
+
+        Every action is on the grid, those of the cells outside the hexagon included (they are
+        never legal, so their logits are always masked): a spatial head then needs no dense layer
+        for off-grid actions.
+        """
         HW = self.H * self.W
-        grid = np.arange(HW).reshape(self.H, self.W)
-        out = np.stack([grid + p * HW for p in range(36)]).astype(np.int64)
-        out[:, self._inside == 0] = -1
-        return out
+        return np.arange(36 * HW, dtype=np.int64).reshape(36, self.H, self.W)
 
     def _observe(self, player: int):
         st: TantrixState = self.state
