@@ -271,6 +271,8 @@ PLAY_GAMES = [
     ("double_twixt_v0", {"board_size": 6}, ["random", "greedy", "random"]),
     ("smartrix_v0", {"num_players": 3}, ["greedy", "random"]),
     ("smartrix_v0", {"num_players": 4, "teams": True}, ["random"]),
+    ("tantrix_v0", {"num_players": 3}, ["greedy", "random"]),
+    ("tantrix_v0", {"num_players": 4, "teams": True}, ["random"]),
 ]
 
 

@@ -130,6 +130,8 @@ MULTI_SEAT_GAMES = [
     ("double_twixt_v0", {"board_size": 6}),
     ("smartrix_v0", {"num_players": 3}),
     ("smartrix_v0", {"num_players": 4, "teams": True}),
+    ("tantrix_v0", {"num_players": 3}),
+    ("tantrix_v0", {"num_players": 4, "teams": True}),
 ]
 
 

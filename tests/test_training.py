@@ -120,7 +120,7 @@ CONFIGS = sorted(str(p.relative_to(REPO_ROOT)) for p in (REPO_ROOT / "configs").
 
 def test_every_game_has_a_quick_and_a_full_config():
     names = {p.stem for p in (REPO_ROOT / "configs").glob("*.yaml")}
-    for game in ("ataxx", "twixt", "double_twixt", "smartrix"):
+    for game in ("ataxx", "twixt", "double_twixt", "tantrix", "smartrix"):
         assert {f"{game}_quick", f"{game}_full"} <= names
 
 

@@ -63,6 +63,7 @@ Commands:
            Ataxx: g2 = clone to g2, a1c3 = jump from a1 to c3, 0000 = pass when you have no move;
            TwixT: c5 = peg on column c, row 5 (row 1 at the top), swap; Double TwixT: c5! = peg
            on c5 and claim your team's Privilege;
+           Tantrix: t23@0,-1r2 = tile 23 on hex q=0, r=-1, turned 2 sixths clockwise;
            Smartrix: 17r1@-1,+2 = card 17 turned 1 quarter clockwise on row -1, column +2, pass
   moves    list your legal moves
   board    show the board again
