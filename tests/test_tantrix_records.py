@@ -69,3 +69,12 @@ def test_malformed_records_raise():
         replay(wrong)
     with pytest.raises(InvalidPositionError, match="settings"):
         replay(dict(rec, settings={"num_players": 7}))
+
+
+def test_states_compare_by_position():
+    s = TantrixState(2, seed=0)
+    s.push(s.legal_moves()[0])
+    assert replay(record_from_state(s)) == s and s.clone() == s
+    t = s.clone()
+    t.push(t.legal_moves()[0])
+    assert t != s and (s == "t47") is False

@@ -941,6 +941,14 @@ class TantrixState(GameState):
         self.__dict__.update(d)
         self._g = _geo(self.window_radius)
 
+    def __eq__(self, other) -> bool:
+        """Same table, hands, bag order, turn and phase (:meth:`position_key`), so the same future."""
+        if not isinstance(other, TantrixState):
+            return NotImplemented
+        return self.position_key() == other.position_key()
+
+    __hash__ = None  # mutable
+
     def position_key(self) -> tuple:
         """Hashable summary of the whole state (table, hands, bag, turn): equal keys, equal futures."""
         return (tuple(sorted(self.history)), tuple(tuple(h) for h in self._hands), tuple(self._bag[self._bpos:]),
