@@ -121,3 +121,34 @@ def test_spatial_policy_trains_on_dict_observations(tmp_path):
     only = np.zeros(18, dtype=np.int8)
     only[7] = 1
     assert policy_action(loaded.policy, obs, only) == 7
+
+
+def test_factored_head_shares_planes_and_round_trips(tmp_path):
+    """Two planes with the same features get the same logits; the policy saves and loads."""
+    from sb3_contrib import MaskablePPO
+
+    from training.features import SpatialActionHead, SpatialMaskablePolicy
+
+    torch.manual_seed(0)
+    feats = np.array([[1, 0, 1], [1, 0, 1], [0, 1, 0]], dtype=np.float32)
+    layout = np.arange(27).reshape(3, 3, 3)
+    head = SpatialActionHead(4, 3, 3, layout, 28, plane_features=feats, plane_dim=5)
+    out = head(torch.randn(2, 4 * 9))
+    assert out.shape == (2, 28)
+    assert torch.allclose(out[:, 0:9], out[:, 9:18]) and not torch.allclose(out[:, 0:9], out[:, 18:27])
+    with pytest.raises(ValueError, match="plane_features must have shape"):
+        SpatialActionHead(4, 3, 3, layout, 28, plane_features=feats[:2])
+
+    env = _DictGame()
+    model = MaskablePPO(SpatialMaskablePolicy, env, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu",
+                        policy_kwargs={"features_extractor_class": CardTableNet,
+                                       "features_extractor_kwargs": {"board_key": "board", "channels": 4, "blocks": 1},
+                                       "net_arch": {"pi": [], "vf": [8]}, "action_index": np.arange(18).reshape(2, 3, 3),
+                                       "plane_features": np.eye(2, dtype=np.float32)})
+    model.learn(64)
+    model.save(tmp_path / "f.zip")
+    loaded = MaskablePPO.load(tmp_path / "f.zip", device="cpu")
+    obs, _ = env.reset(seed=2)
+    mask = env.action_masks().astype(np.int8)
+    assert policy_action(loaded.policy, obs, mask) == policy_action(model.policy, obs, mask)
+    np.testing.assert_array_equal(loaded.policy.action_net.plane_features.numpy(), np.eye(2))

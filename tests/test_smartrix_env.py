@@ -187,3 +187,16 @@ def test_max_steps_truncates():
     e.reset(seed=0)
     _random_play(e, np.random.default_rng(0), 10)
     assert all(e.truncations.values())
+
+
+def test_action_plane_features_describe_each_card_rotation():
+    from envs.smartrix import CARD_PATTERNS, CARD_VALUES
+
+    e = smartrix_v0.raw_env()
+    f = e.action_plane_features()
+    assert f.shape == (280, 9) and f.dtype == np.float32
+    for card, rot in ((0, 0), (16, 1), (69, 3), (40, 2)):
+        row = f[card * 4 + rot]
+        assert row[:8].tolist() == [(int(CARD_PATTERNS[card, rot]) >> i) & 1 for i in range(8)]
+        assert row[8] == pytest.approx(CARD_VALUES[card] / 8)
+    assert f[:, :8].sum(axis=1).tolist() == (f[:, 8] * 8).round().tolist()  # value = number of spots

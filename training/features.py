@@ -195,11 +195,20 @@ class SpatialActionHead(nn.Module):
     ``k`` arriving on a square) get a translation-equivariant policy this way. Actions that are
     not on the map (Ataxx's pass) get their logits from a linear layer over the whole map.
 
+    With ``plane_features`` (one feature vector per plane, e.g. a Smartrix card's spots in one
+    rotation) the head is *factored*: a 1x1 convolution embeds each cell into ``plane_dim``
+    values plus a bias, a small MLP embeds each plane's features the same way, and the logit of
+    (plane ``p``, cell ``x``) is their dot product plus both biases. Planes that look alike then
+    share what is learnt about them, instead of one independent filter per plane.
+
     Args:
         channels, height, width: shape of the map (the latent vector is its flattening).
         action_index: ``int`` array ``(planes, height, width)``: the action id of each map cell,
-            ``-1`` where there is none. Ids must be distinct.
+            ``-1`` where there is none. Ids must be distinct. Actions absent from it get their
+            logits from a dense layer over the whole map (keep them few: Ataxx's pass).
         num_actions: size of the action space.
+        plane_features: optional ``float (planes, F)``: the factored head's plane descriptions.
+        plane_dim: size of the factored head's embeddings.
 
     Input ``float32 (batch, channels * height * width)``; output ``float32 (batch, num_actions)``.
 
@@ -207,7 +216,8 @@ class SpatialActionHead(nn.Module):
         ValueError: a bad layout.
     """
 
-    def __init__(self, channels: int, height: int, width: int, action_index, num_actions: int):
+    def __init__(self, channels: int, height: int, width: int, action_index, num_actions: int,
+                 plane_features=None, plane_dim: int = 16):
         super().__init__()
 
         index = np.asarray(action_index, dtype=np.int64)
@@ -221,7 +231,18 @@ class SpatialActionHead(nn.Module):
         others = np.setdiff1d(np.arange(num_actions), acts)
         self.shape = (channels, height, width)
         self.num_actions = num_actions
-        self.conv = nn.Conv2d(channels, index.shape[0], kernel_size=1)
+        if plane_features is None:
+            self.conv = nn.Conv2d(channels, index.shape[0], kernel_size=1)
+        else:
+            pf = torch.as_tensor(np.asarray(plane_features, dtype=np.float32))
+            if pf.ndim != 2 or pf.shape[0] != index.shape[0]:
+                raise ValueError(f"plane_features must have shape ({index.shape[0]}, F), got {tuple(pf.shape)}")
+            if isinstance(plane_dim, bool) or not isinstance(plane_dim, int) or plane_dim < 1:
+                raise ValueError(f"plane_dim must be a positive integer, got {plane_dim!r}")
+            self.register_buffer("plane_features", pf)
+            self.plane_dim = plane_dim
+            self.cell = nn.Conv2d(channels, plane_dim + 1, kernel_size=1)  # embedding + bias per cell
+            self.plane = nn.Sequential(nn.Linear(pf.shape[1], plane_dim), nn.ReLU(), nn.Linear(plane_dim, plane_dim + 1))
         self.register_buffer("pos", torch.as_tensor(pos))
         self.register_buffer("acts", torch.as_tensor(acts))
         self.register_buffer("others", torch.as_tensor(others))
@@ -229,7 +250,14 @@ class SpatialActionHead(nn.Module):
 
     def forward(self, latent: torch.Tensor) -> torch.Tensor:
         b = latent.shape[0]
-        spatial = self.conv(latent.view(b, *self.shape)).flatten(1)
+        grid = latent.view(b, *self.shape)
+        if hasattr(self, "conv"):
+            spatial = self.conv(grid).flatten(1)
+        else:  # factored: logit(plane p, cell x) = <u(x), v(p)> + cell bias(x) + plane bias(p)
+            d = self.plane_dim
+            c = self.cell(grid).flatten(2)  # (b, d + 1, cells)
+            v = self.plane(self.plane_features)  # (planes, d + 1)
+            spatial = (torch.einsum("bdx,pd->bpx", c[:, :d], v[:, :d]) + c[:, d:] + v[None, :, d:]).flatten(1)
         logits = latent.new_zeros(b, self.num_actions)
         logits[:, self.acts] = spatial[:, self.pos]
         if self.other is not None:
@@ -245,16 +273,18 @@ def _spatial_policy_class():
     class SpatialMaskablePolicy(MaskableActorCriticPolicy):
         """MaskablePPO policy whose action net is a :class:`SpatialActionHead`.
 
-        Extra keyword argument ``action_index`` (see :class:`SpatialActionHead`). Use with a
+        Extra keyword arguments ``action_index`` and, for the factored head, ``plane_features``
+        (see :class:`SpatialActionHead`). Use with a
         features extractor that outputs the flattened convolution map (``BoardCNN``,
         ``HexBoardNet`` or ``CardTableNet`` with ``features_dim=0``) and
         ``net_arch={"pi": [], "vf": [...]}``. Works with ``Box`` and ``Dict`` observations.
         """
 
-        def __init__(self, *args, action_index=None, **kwargs):
+        def __init__(self, *args, action_index=None, plane_features=None, **kwargs):
             if action_index is None:
                 raise ValueError("SpatialMaskablePolicy needs action_index (the environment's action_layout())")
             self.action_index = action_index
+            self.plane_features = plane_features
             super().__init__(*args, **kwargs)
 
         def _build(self, lr_schedule) -> None:
@@ -272,7 +302,8 @@ def _spatial_policy_class():
             if channels is None or self.mlp_extractor.latent_dim_pi != channels * h * w:
                 raise ValueError("SpatialMaskablePolicy needs a convolutional features extractor (BoardCNN, "
                                  "HexBoardNet, CardTableNet) with features_dim=0, and net_arch pi=[]")
-            self.action_net = SpatialActionHead(channels, h, w, self.action_index, int(self.action_space.n))
+            self.action_net = SpatialActionHead(channels, h, w, self.action_index, int(self.action_space.n),
+                                                plane_features=self.plane_features)
             if self.ortho_init:
                 self.action_net.apply(partial(self.init_weights, gain=0.01))
             self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
@@ -280,6 +311,7 @@ def _spatial_policy_class():
         def _get_constructor_parameters(self):
             data = super()._get_constructor_parameters()
             data["action_index"] = self.action_index
+            data["plane_features"] = self.plane_features
             return data
 
     return SpatialMaskablePolicy

@@ -182,9 +182,13 @@ def validate_config(cfg: dict) -> None:
     pol = cfg["policy"]
     _require(pol["features"] in FEATURE_EXTRACTORS, "policy.features", f"one of {sorted(FEATURE_EXTRACTORS)}",
              pol["features"])
-    _require(pol["head"] in ("spatial", "linear"), "policy.head", "'spatial' or 'linear'", pol["head"])
+    _require(pol["head"] in ("spatial", "factored", "linear"), "policy.head", "'spatial', 'factored' or 'linear'",
+             pol["head"])
     _require(pol["head"] == "linear" or hasattr(probe, "action_layout"), "policy.head",
              f"'linear' for {cfg['env_id']} (it has no action_layout() for a spatial head)", pol["head"])
+    _require(pol["head"] != "factored" or hasattr(probe, "action_plane_features"), "policy.head",
+             f"'spatial' or 'linear' for {cfg['env_id']} (it has no action_plane_features() for a factored head)",
+             pol["head"])
     import inspect
 
     fe_params = [n for n in inspect.signature(FEATURE_EXTRACTORS[pol["features"]].__init__).parameters
@@ -237,9 +241,12 @@ def _build_model(cfg: dict, vec_env, seed: int):
 
     dict_obs = isinstance(vec_env.observation_space, gym.spaces.Dict)
     policy = "MultiInputPolicy" if dict_obs else "MlpPolicy"
-    if pol["head"] == "spatial":
+    if pol["head"] in ("spatial", "factored"):
         policy = SpatialMaskablePolicy
-        policy_kwargs["action_index"] = make_raw(cfg["env_id"], **cfg["env_kwargs"]).action_layout()
+        probe = make_raw(cfg["env_id"], **cfg["env_kwargs"])
+        policy_kwargs["action_index"] = probe.action_layout()
+        if pol["head"] == "factored":
+            policy_kwargs["plane_features"] = probe.action_plane_features()
     return MaskablePPO(
         policy, vec_env, policy_kwargs=policy_kwargs, seed=seed, verbose=0, device="cpu",
         **cfg["ppo"],

@@ -122,6 +122,17 @@ class raw_env(TabletopAECEnv):
         w = self.window
         return np.arange(NUM_PLANES * w * w, dtype=np.int64).reshape(NUM_PLANES, w, w)
 
+    def action_plane_features(self) -> np.ndarray:
+        """What each plane of :meth:`action_layout` places, for factored policy heads.
+
+        Returns:
+            ``float32 (280, 9)``: row ``card * 4 + rotation`` holds that card's 8 border squares
+            as placed (1 = spot; top-left, top, top-right, right, bottom-right, bottom,
+            bottom-left, left) and its value / 8.
+        """
+        bits = (CARD_PATTERNS.reshape(-1)[:, None] >> np.arange(8)[None, :]) & 1
+        return np.concatenate([bits, np.repeat(CARD_VALUES, 4)[:, None] / 8.0], axis=1).astype(np.float32)
+
     def _observe(self, player: int) -> dict[str, np.ndarray]:
         st: SmartrixState = self.state
         w = st.window
