@@ -152,3 +152,34 @@ def test_factored_head_shares_planes_and_round_trips(tmp_path):
     mask = env.action_masks().astype(np.int8)
     assert policy_action(loaded.policy, obs, mask) == policy_action(model.policy, obs, mask)
     np.testing.assert_array_equal(loaded.policy.action_net.plane_features.numpy(), np.eye(2))
+
+
+def test_factored_head_reads_plane_descriptions_from_the_observation(tmp_path):
+    """plane_index: plane p is described by observation values; equal values, equal logits."""
+    from sb3_contrib import MaskablePPO
+
+    from training.features import SpatialMaskablePolicy
+
+    env = _DictGame()
+    kwargs = {"features_extractor_class": CardTableNet,
+              "features_extractor_kwargs": {"board_key": "board", "channels": 4, "blocks": 1, "append": ["hands"]},
+              "net_arch": {"pi": [], "vf": [8]}, "action_index": np.arange(18).reshape(2, 3, 3),
+              "plane_index": {"key": "hands", "index": np.array([[0], [1]])}}
+    model = MaskablePPO(SpatialMaskablePolicy, env, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu",
+                        policy_kwargs=kwargs)
+    model.learn(64)
+    pol = model.policy
+    obs, _ = env.reset(seed=3)
+    obs["hands"][:] = 0.25  # both planes described alike: identical logits on every cell
+    with torch.no_grad():
+        t = {k: torch.as_tensor(v)[None] for k, v in obs.items()}
+        logits = pol.action_net(pol.mlp_extractor.forward_actor(pol.extract_features(t, pol.pi_features_extractor)))
+    assert torch.allclose(logits[0, :9], logits[0, 9:18])
+    model.save(tmp_path / "d.zip")
+    loaded = MaskablePPO.load(tmp_path / "d.zip", device="cpu")
+    mask = env.action_masks().astype(np.int8)
+    obs["hands"][:] = [0.9, 0.1]
+    assert policy_action(loaded.policy, obs, mask) == policy_action(pol, obs, mask)
+    bad = dict(kwargs, features_extractor_kwargs={"board_key": "board", "channels": 4, "blocks": 1})
+    with pytest.raises(ValueError, match="add it to the features extractor's append list"):
+        MaskablePPO(SpatialMaskablePolicy, env, n_steps=64, batch_size=32, device="cpu", policy_kwargs=bad)

@@ -212,3 +212,26 @@ def test_heuristics():
                 st.apply(la[r.integers(len(la))])
         wins += st.returns()[0] > 0
     assert wins >= 14
+
+
+def test_action_plane_features_read_the_turned_hand_tile():
+    """Plane (slot, rot) of the factored head describes exactly the tile that action places."""
+    from envs.tantrix.state import TR_EDGES
+
+    e = tantrix_v0.raw_env(num_players=2)
+    e.reset(seed=4)
+    planes = e.action_plane_features()
+    assert planes["key"] == "hands" and planes["index"].shape == (36, 24)
+    obs = e.observe(e.agent_selection)["observation"]
+    flat = obs["hands"].reshape(-1)
+    st = e.state
+    me = st.current_player
+    own = st.colour_of(me)
+    order = [own] + [c for c in (1, 2, 3, 4) if c != own]  # the observer's colour order
+    for slot, tile in enumerate(st._hands[me]):
+        for rot in range(6):
+            got = flat[planes["index"][slot * 6 + rot]].reshape(6, 4)
+            want = np.zeros((6, 4))
+            for d, colour in enumerate(TR_EDGES[tile * 6 + rot]):
+                want[d, order.index(colour)] = 1
+            np.testing.assert_array_equal(got, want)

@@ -76,6 +76,7 @@ def test_config_errors(tmp_path):
     ("policy: {features_kwargs: {channel: 64}}\n", "policy.features_kwargs"),
     ("policy: {head: spatil}\n", "policy.head"),
     ("policy: {head: factored}\n", "policy.head.*no action_plane_features"),
+    ("env_id: tantrix_v0\npolicy: {features: hex_board_net, head: factored}\n", "policy.features_kwargs.append.*'hands'"),
     ("env_id: ataxx_v1\n", "unknown environment id 'ataxx_v1'"),
     ("env_kwargs: {fenn: x}\n", "no argument 'fenn'"),
     ("env_kwargs: {fen: garbage}\n", "malformed FEN"),

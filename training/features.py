@@ -105,7 +105,9 @@ class BoardVectorNet(BaseFeaturesExtractor):
     Output: ``float32 (batch, features_dim)`` after a final linear layer with ReLU over the
     flattened map concatenated with the vector's encoding; with ``features_dim=0`` the
     flattened convolution map itself, ``float32 (batch, channels * H * W)`` in
-    ``(channel, row, column)`` order, as :class:`SpatialMaskablePolicy` expects.
+    ``(channel, row, column)`` order, as :class:`SpatialMaskablePolicy` expects, followed by the
+    raw (flattened) entries named in ``append`` (for a factored head whose plane features come
+    from the observation, such as Tantrix's hand slots).
 
     Args:
         observation_space: a ``Dict`` holding ``board_key`` (a 3-D ``Box``) and 1 or more other
@@ -113,13 +115,15 @@ class BoardVectorNet(BaseFeaturesExtractor):
         board_key: the board's key (default: the only 3-D ``Box`` entry).
         hex_grid: hexagonal 3x3 kernels (see :class:`HexConv2d`).
         channels, blocks, features_dim: as :class:`BoardCNN`.
+        append: vector entries to pass through raw after the map (``features_dim=0`` only).
 
     Raises:
-        ValueError: the space is not a ``Dict`` with one 3-D ``Box`` board, or a bad size.
+        ValueError: the space is not a ``Dict`` with one 3-D ``Box`` board, a bad size, or a bad
+            ``append``.
     """
 
     def __init__(self, observation_space: gym.spaces.Dict, board_key: str | None = None, hex_grid: bool = False,
-                 channels: int = 64, blocks: int = 3, features_dim: int = 0):
+                 channels: int = 64, blocks: int = 3, features_dim: int = 0, append: list[str] | tuple = ()):
         if not isinstance(observation_space, gym.spaces.Dict):
             raise ValueError(f"{type(self).__name__} needs a Dict observation space, got {observation_space}")
         boards = [k for k, sp in observation_space.spaces.items() if isinstance(sp, gym.spaces.Box) and len(sp.shape) == 3]
@@ -138,9 +142,18 @@ class BoardVectorNet(BaseFeaturesExtractor):
             if isinstance(v, bool) or not isinstance(v, int) or v < (0 if name == "features_dim" else 1):
                 raise ValueError(f"{type(self).__name__} {name} must be a positive integer (features_dim may be 0), "
                                  f"got {v!r}")
+        append = list(append)
+        for k in append:
+            if k not in others:
+                raise ValueError(f"{type(self).__name__}: append entry {k!r} is not a vector entry of the observation; "
+                                 f"vector entries: {others}")
+        if append and features_dim:
+            raise ValueError(f"{type(self).__name__}: append needs features_dim=0 (it feeds a spatial action head)")
         h, w, c = observation_space.spaces[board_key].shape
         vec = sum(int(np.prod(observation_space.spaces[k].shape)) for k in others)
-        super().__init__(observation_space, features_dim or channels * h * w)
+        self.append_keys = append
+        self.appended_dim = sum(int(np.prod(observation_space.spaces[k].shape)) for k in append)
+        super().__init__(observation_space, features_dim or channels * h * w + self.appended_dim)
         conv = HexConv2d if hex_grid else (lambda i, o: nn.Conv2d(i, o, kernel_size=3, padding=1))
         self.board_key, self.vector_keys = board_key, others
         self.channels, self.height, self.width = channels, h, w
@@ -164,6 +177,8 @@ class BoardVectorNet(BaseFeaturesExtractor):
             e = x.new_zeros(x.shape[0], self.channels)
         x = self.rest(torch.relu(x))
         if self.linear is None:
+            if self.append_keys:
+                return torch.cat([x] + [observations[k].flatten(1) for k in self.append_keys], dim=1)
             return x
         return self.linear(torch.cat([x, e], dim=1))
 
@@ -173,9 +188,9 @@ class HexBoardNet(BoardVectorNet):
     ``"board"``, Tantrix's axial board); every other entry (hands, globals) is the vector."""
 
     def __init__(self, observation_space: gym.spaces.Dict, board_key: str | None = "board", channels: int = 64,
-                 blocks: int = 3, features_dim: int = 0):
+                 blocks: int = 3, features_dim: int = 0, append: list[str] | tuple = ()):
         super().__init__(observation_space, board_key=board_key, hex_grid=True, channels=channels, blocks=blocks,
-                         features_dim=features_dim)
+                         features_dim=features_dim, append=append)
 
 
 class CardTableNet(BoardVectorNet):
@@ -183,9 +198,9 @@ class CardTableNet(BoardVectorNet):
     ``"table"``, Smartrix's table window); every other entry (hand, seen cards, players, globals) is the vector."""
 
     def __init__(self, observation_space: gym.spaces.Dict, board_key: str | None = "table", channels: int = 64,
-                 blocks: int = 3, features_dim: int = 0):
+                 blocks: int = 3, features_dim: int = 0, append: list[str] | tuple = ()):
         super().__init__(observation_space, board_key=board_key, hex_grid=False, channels=channels, blocks=blocks,
-                         features_dim=features_dim)
+                         features_dim=features_dim, append=append)
 
 
 class SpatialActionHead(nn.Module):
@@ -209,6 +224,10 @@ class SpatialActionHead(nn.Module):
         num_actions: size of the action space.
         plane_features: optional ``float (planes, F)``: the factored head's plane descriptions.
         plane_dim: size of the factored head's embeddings.
+        plane_index: optional ``int (planes, F)``: the factored head reads plane ``p``'s
+            description from the observation: positions in the ``extra_dim`` values that follow
+            the map in the latent vector (see ``BoardVectorNet``'s ``append``).
+        extra_dim: how many values follow the map in the latent vector.
 
     Input ``float32 (batch, channels * height * width)``; output ``float32 (batch, num_actions)``.
 
@@ -217,7 +236,7 @@ class SpatialActionHead(nn.Module):
     """
 
     def __init__(self, channels: int, height: int, width: int, action_index, num_actions: int,
-                 plane_features=None, plane_dim: int = 16):
+                 plane_features=None, plane_dim: int = 16, plane_index=None, extra_dim: int = 0):
         super().__init__()
 
         index = np.asarray(action_index, dtype=np.int64)
@@ -231,7 +250,21 @@ class SpatialActionHead(nn.Module):
         others = np.setdiff1d(np.arange(num_actions), acts)
         self.shape = (channels, height, width)
         self.num_actions = num_actions
-        if plane_features is None:
+        self.extra_dim = int(extra_dim)
+        if plane_features is not None and plane_index is not None:
+            raise ValueError("give plane_features (fixed) or plane_index (from the observation), not both")
+        if plane_index is not None:
+            gather = np.asarray(plane_index, dtype=np.int64)
+            if gather.ndim != 2 or gather.shape[0] != index.shape[0] or gather.min() < 0 or gather.max() >= extra_dim:
+                raise ValueError(f"plane_index must be an int array ({index.shape[0]}, F) of positions in the "
+                                 f"{extra_dim} values after the map")
+            if isinstance(plane_dim, bool) or not isinstance(plane_dim, int) or plane_dim < 1:
+                raise ValueError(f"plane_dim must be a positive integer, got {plane_dim!r}")
+            self.register_buffer("plane_index", torch.as_tensor(gather))
+            self.plane_dim = plane_dim
+            self.cell = nn.Conv2d(channels, plane_dim + 1, kernel_size=1)
+            self.plane = nn.Sequential(nn.Linear(gather.shape[1], plane_dim), nn.ReLU(), nn.Linear(plane_dim, plane_dim + 1))
+        elif plane_features is None:
             self.conv = nn.Conv2d(channels, index.shape[0], kernel_size=1)
         else:
             pf = torch.as_tensor(np.asarray(plane_features, dtype=np.float32))
@@ -246,13 +279,19 @@ class SpatialActionHead(nn.Module):
         self.register_buffer("pos", torch.as_tensor(pos))
         self.register_buffer("acts", torch.as_tensor(acts))
         self.register_buffer("others", torch.as_tensor(others))
-        self.other = nn.Linear(channels * height * width, len(others)) if len(others) else None
+        self.other = nn.Linear(channels * height * width + self.extra_dim, len(others)) if len(others) else None
 
     def forward(self, latent: torch.Tensor) -> torch.Tensor:
         b = latent.shape[0]
-        grid = latent.view(b, *self.shape)
+        n_map = self.shape[0] * self.shape[1] * self.shape[2]
+        grid = latent[:, :n_map].reshape(b, *self.shape)
         if hasattr(self, "conv"):
             spatial = self.conv(grid).flatten(1)
+        elif hasattr(self, "plane_index"):  # factored, each plane described by values of the observation
+            d = self.plane_dim
+            c = self.cell(grid).flatten(2)  # (b, d + 1, cells)
+            v = self.plane(latent[:, n_map:][:, self.plane_index])  # (b, planes, d + 1)
+            spatial = (torch.einsum("bdx,bpd->bpx", c[:, :d], v[..., :d]) + c[:, d:] + v[..., d:]).flatten(1)
         else:  # factored: logit(plane p, cell x) = <u(x), v(p)> + cell bias(x) + plane bias(p)
             d = self.plane_dim
             c = self.cell(grid).flatten(2)  # (b, d + 1, cells)
@@ -273,18 +312,21 @@ def _spatial_policy_class():
     class SpatialMaskablePolicy(MaskableActorCriticPolicy):
         """MaskablePPO policy whose action net is a :class:`SpatialActionHead`.
 
-        Extra keyword arguments ``action_index`` and, for the factored head, ``plane_features``
-        (see :class:`SpatialActionHead`). Use with a
+        Extra keyword arguments ``action_index`` and, for the factored head, either
+        ``plane_features`` (fixed) or ``plane_index`` = ``{"key": entry, "index": int (planes, F)}``
+        (plane descriptions read from that observation entry, which the features extractor must
+        ``append``; see :class:`SpatialActionHead`). Use with a
         features extractor that outputs the flattened convolution map (``BoardCNN``,
         ``HexBoardNet`` or ``CardTableNet`` with ``features_dim=0``) and
         ``net_arch={"pi": [], "vf": [...]}``. Works with ``Box`` and ``Dict`` observations.
         """
 
-        def __init__(self, *args, action_index=None, plane_features=None, **kwargs):
+        def __init__(self, *args, action_index=None, plane_features=None, plane_index=None, **kwargs):
             if action_index is None:
                 raise ValueError("SpatialMaskablePolicy needs action_index (the environment's action_layout())")
             self.action_index = action_index
             self.plane_features = plane_features
+            self.plane_index = plane_index
             super().__init__(*args, **kwargs)
 
         def _build(self, lr_schedule) -> None:
@@ -299,11 +341,25 @@ def _spatial_policy_class():
             fe = self.pi_features_extractor
             spatial = isinstance(fe, (BoardCNN, BoardVectorNet))
             channels, h, w = (fe.channels, fe.height, fe.width) if spatial else (None, 0, 0)
-            if channels is None or self.mlp_extractor.latent_dim_pi != channels * h * w:
+            extra = getattr(fe, "appended_dim", 0)
+            if channels is None or self.mlp_extractor.latent_dim_pi != channels * h * w + extra:
                 raise ValueError("SpatialMaskablePolicy needs a convolutional features extractor (BoardCNN, "
                                  "HexBoardNet, CardTableNet) with features_dim=0, and net_arch pi=[]")
+            plane_index = None
+            if self.plane_index is not None:  # {"key": entry, "index": positions in that entry}
+                key, pos = self.plane_index["key"], np.asarray(self.plane_index["index"], dtype=np.int64)
+                if key not in getattr(fe, "append_keys", []):
+                    raise ValueError(f"the factored head reads {key!r} from the observation: add it to the "
+                                     f"features extractor's append list")
+                offset = 0
+                for k in fe.append_keys:
+                    if k == key:
+                        break
+                    offset += int(np.prod(self.observation_space.spaces[k].shape))
+                plane_index = pos + offset
             self.action_net = SpatialActionHead(channels, h, w, self.action_index, int(self.action_space.n),
-                                                plane_features=self.plane_features)
+                                                plane_features=self.plane_features, plane_index=plane_index,
+                                                extra_dim=extra)
             if self.ortho_init:
                 self.action_net.apply(partial(self.init_weights, gain=0.01))
             self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
@@ -312,6 +368,7 @@ def _spatial_policy_class():
             data = super()._get_constructor_parameters()
             data["action_index"] = self.action_index
             data["plane_features"] = self.plane_features
+            data["plane_index"] = self.plane_index
             return data
 
     return SpatialMaskablePolicy

@@ -189,6 +189,13 @@ def validate_config(cfg: dict) -> None:
     _require(pol["head"] != "factored" or hasattr(probe, "action_plane_features"), "policy.head",
              f"'spatial' or 'linear' for {cfg['env_id']} (it has no action_plane_features() for a factored head)",
              pol["head"])
+    if pol["head"] == "factored" and hasattr(probe, "action_plane_features"):
+        planes = probe.action_plane_features()
+        if isinstance(planes, dict):
+            appended = pol["features_kwargs"].get("append", []) if isinstance(pol["features_kwargs"], dict) else []
+            _require(planes["key"] in appended, "policy.features_kwargs.append",
+                     f"a list holding {planes['key']!r} (the factored head of {cfg['env_id']} reads its planes there)",
+                     appended)
     import inspect
 
     fe_params = [n for n in inspect.signature(FEATURE_EXTRACTORS[pol["features"]].__init__).parameters
@@ -246,7 +253,8 @@ def _build_model(cfg: dict, vec_env, seed: int):
         probe = make_raw(cfg["env_id"], **cfg["env_kwargs"])
         policy_kwargs["action_index"] = probe.action_layout()
         if pol["head"] == "factored":
-            policy_kwargs["plane_features"] = probe.action_plane_features()
+            planes = probe.action_plane_features()  # fixed (planes, F) values, or where to read them
+            policy_kwargs["plane_index" if isinstance(planes, dict) else "plane_features"] = planes
     return MaskablePPO(
         policy, vec_env, policy_kwargs=policy_kwargs, seed=seed, verbose=0, device="cpu",
         **cfg["ppo"],

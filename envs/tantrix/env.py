@@ -130,6 +130,27 @@ class raw_env(TabletopAECEnv):
         HW = self.H * self.W
         return np.arange(36 * HW, dtype=np.int64).reshape(36, self.H, self.W)
 
+    def action_plane_features(self) -> dict:
+        """Where a factored policy head finds what each plane of :meth:`action_layout` places.
+
+        Plane ``slot * 6 + rot`` places the tile of the observer's hand slot ``slot`` turned
+        ``rot`` sixths clockwise. Its description is that tile's edge colours as placed, read
+        from the observation: value ``4 * d + c`` (edge ``d`` clockwise from upper-right, colour
+        ``c`` in the observer's order) is ``hands[0, slot, 4 * ((d - rot) % 6) + c]`` (edge ``d``
+        of the turned tile is edge ``d - rot`` of the tile as the hand shows it).
+
+        Returns:
+            ``{"key": "hands", "index": int64 (36, 24)}``: positions in the flattened ``hands``
+            entry (row 0, the observer's own hand, comes first).
+        """
+        index = np.zeros((36, 24), dtype=np.int64)
+        for slot in range(6):
+            for rot in range(6):
+                for d in range(6):
+                    for c in range(4):
+                        index[slot * 6 + rot, 4 * d + c] = slot * 24 + 4 * ((d - rot) % 6) + c
+        return {"key": "hands", "index": index}
+
     def _observe(self, player: int):
         st: TantrixState = self.state
         n = self.num_players
