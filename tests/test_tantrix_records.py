@@ -78,3 +78,19 @@ def test_states_compare_by_position():
     t = s.clone()
     t.push(t.legal_moves()[0])
     assert t != s and (s == "t47") is False
+
+
+def test_sample_determinization_reshuffles_only_the_bag():
+    s = TantrixState(3, seed=2)
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        s.push(s.legal_moves()[0])
+    before = s.bag_remaining()
+    d = s.sample_determinization(1, np.random.default_rng(5))
+    assert d.history == s.history and [d.hand(p) for p in range(3)] == [s.hand(p) for p in range(3)]
+    assert sorted(d.bag_remaining()) == sorted(before) and d.bag_remaining() != before
+    assert s.bag_remaining() == before  # the original is untouched
+    assert d.current_player == s.current_player and (d.legal_action_mask() == s.legal_action_mask()).all()
+    assert replay(record_from_state(d)) == d  # its record replays to it
+    with pytest.raises(ValueError, match="player must be a seat"):
+        s.sample_determinization(3, rng)

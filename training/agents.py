@@ -410,8 +410,8 @@ class MCTSAgent(Agent):
     leaf evaluation). Otherwise, or with ``rollout_limit=None``, rollouts run to the end of the
     game. The most visited root action is played.
 
-    Hidden information (games whose state has ``sample_determinization(player, rng)``, such as
-    Smartrix): the agent never searches the true state. It samples ``determinizations`` states
+    Hidden information (games whose state has ``sample_determinization(player, rng)``: Smartrix's
+    hands and pile, Tantrix's bag order): the agent never searches the true state. It samples ``determinizations`` states
     consistent with what the mover knows (hidden hands and draw pile redealt), runs an
     independent UCT on each with an equal share of the simulations, and plays the root action
     with the most visits summed over the trees ("determinized UCT", also called perfect

@@ -925,6 +925,34 @@ class TantrixState(GameState):
             d[k] = v
         return c
 
+    def sample_determinization(self, player: int, rng: np.random.Generator) -> "TantrixState":
+        """A full state consistent with what ``player`` knows: the bag's order reshuffled.
+
+        Tantrix hands are open and the table is public; only the order of the tiles still in
+        the bag is hidden. Search agents plan on such samples instead of the true future draws
+        (:class:`training.agents.MCTSAgent` does when a state offers this method).
+
+        Args:
+            player: the seat whose knowledge is kept (every seat knows the same in Tantrix).
+            rng: ``numpy.random.Generator`` for the shuffle.
+
+        Returns:
+            A new state equal to this one except for the order of the remaining bag (its records
+            replay to it: ``initial_bag`` changes the same way).
+
+        Raises:
+            ValueError: ``player`` is not a seat.
+        """
+        if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < self.num_players:
+            raise ValueError(f"player must be a seat in [0, {self.num_players}), got {player!r}")
+        c = self.clone()
+        rest = c._bag[c._bpos:]
+        order = [rest[i] for i in rng.permutation(len(rest))]
+        c._bag[c._bpos:] = order
+        if len(c.initial_bag) == len(c._bag):
+            c.initial_bag[c._bpos:] = order
+        return c
+
     def __copy__(self) -> "TantrixState":
         return self.clone()
 
