@@ -384,3 +384,37 @@ def test_mcts_searches_determinizations_not_the_true_state():
     calls.clear()
     MCTSAgent(simulations=3, determinizations=8, seed=0).act(state, None)
     assert len(calls) == 3  # never more trees than simulations
+
+
+def test_alphabeta_searches_a_sampled_deal_in_hidden_information_games():
+    from envs.ataxx import AtaxxState
+
+    calls = []
+
+    class Hidden(AtaxxState):
+        __slots__ = ()
+
+        def clone(self):
+            raise AssertionError("alpha-beta cloned the true state of a hidden-information game")
+
+        def sample_determinization(self, player, rng):
+            calls.append(player)
+            return AtaxxState(self.fen())
+
+    state = Hidden()
+    action = AlphaBetaAgent(2, seed=0).act(state, None)
+    assert calls == [0] and state.legal_action_mask()[action] == 1
+
+
+def test_checkpoint_in_an_environment_of_other_settings_is_refused_clearly(tmp_path):
+    from training.evaluate import run_tournament
+
+    ckpt = tiny_checkpoint(tmp_path / "ataxx.zip")  # Ataxx spaces: (7, 7, 5) and 834 actions
+    with pytest.raises(ValueError, match=r"trained on observations \(7, 7, 5\) and 834 actions, but this "
+                                         r"environment has \(8, 8, 23\) and 65.*config.yaml"):
+        run_tournament("twixt_v0", [str(ckpt), "random"], 1, seed=0, env_kwargs={"board_size": 8})
+    agent = make_agent(str(ckpt))
+    raw = make_raw("twixt_v0", board_size=8)
+    raw.reset(seed=0)
+    with pytest.raises(ValueError, match="create it with the settings of the training run"):
+        agent.act(raw.state, raw.observe(raw.agent_selection))

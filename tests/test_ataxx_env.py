@@ -457,3 +457,21 @@ def test_zero_dimensional_int_array_actions_and_numpy_max_steps():
     wrapped.reset(seed=0)
     wrapped.step(np.array(13))
     assert wrapped.unwrapped.state.fen() == "x5o/7/7/7/7/6x/o5x o 0 1"
+
+
+def test_step_and_last_after_the_episode_say_it_is_over():
+    import envs
+
+    for wrapped in (False, True):
+        e = envs.make("ataxx_v0") if wrapped else envs.make_raw("ataxx_v0")
+        e.reset(seed=0)
+        rng = np.random.default_rng(0)
+        for _ in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            e.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        with pytest.raises(RuntimeError, match=r"last\(\): the episode is over .*call reset\(\)"):
+            e.last()
+        if not wrapped:  # the wrapped env() only warns on step, as PettingZoo's wrapper does
+            with pytest.raises(RuntimeError, match=r"step\(\): the episode is over"):
+                e.step(0)
+    assert type(envs.make("ataxx_v0")).__name__ == "OrderEnforcingWrapper"

@@ -255,10 +255,11 @@ GREEDY_POLICIES: dict[str, Callable[[GameState, np.random.Generator], int]] = {
 
 
 def _heuristic_for(state: GameState) -> Callable[[GameState, int], float]:
-    name = type(state).__name__
-    if name not in HEURISTICS:
-        raise ValueError(f"no heuristic registered for {name}; known: {sorted(HEURISTICS)}")
-    return HEURISTICS[name]
+    """The registered heuristic of ``state``'s class or of its nearest registered base class."""
+    for cls in type(state).__mro__:
+        if cls.__name__ in HEURISTICS:
+            return HEURISTICS[cls.__name__]
+    raise ValueError(f"no heuristic registered for {type(state).__name__}; known: {sorted(HEURISTICS)}")
 
 
 def _evaluate(state: GameState, player: int, h: Callable[[GameState, int], float]) -> float:
@@ -307,7 +308,9 @@ class AlphaBetaAgent(Agent):
 
     Two-sided: two players, or two teams (Double TwixT), where a node maximises when its mover
     is on the root player's team and minimises otherwise (a player may move several times in a
-    row; the test is the mover's team, not alternation). Leaves are scored with the game's heuristic (stone count for Ataxx), finished games with
+    row; the test is the mover's team, not alternation). In games with hidden information (a
+    state with ``sample_determinization``: Smartrix hands and pile, Tantrix's bag order) it
+    searches one deal sampled from what the mover knows, never the true one. Leaves are scored with the game's heuristic (stone count for Ataxx), finished games with
     ``+-1e6``. Moves are ordered by their one-ply heuristic value; ties between equally valued
     root moves are broken at random (seeded).
 
@@ -327,16 +330,23 @@ class AlphaBetaAgent(Agent):
         self.depth = depth
         self.name = f"alphabeta:{depth}"
 
-    def _act(self, state, obs):
+    def check_game(self, state) -> None:
+        """Raise ``ValueError`` unless this agent can play ``state``'s game (two sides, a heuristic)."""
         teams = {state.team_of(p) for p in range(state.num_players)}
         if len(teams) != 2:
             raise ValueError(f"alpha-beta needs a game of two players or two teams, this one has "
                              f"{state.num_players} players in {len(teams)} teams")
+        _heuristic_for(state)
+
+    def _act(self, state, obs):
+        self.check_game(state)
         h = _heuristic_for(state)
         player = state.current_player
+        sampler = getattr(state, "sample_determinization", None)
+        root = sampler(player, self.rng) if sampler is not None else state  # hidden information: never the true deal
         children = []
-        for a in state.legal_actions():
-            c = state.clone()
+        for a in root.legal_actions():
+            c = root.clone()
             c.apply(a)
             children.append((a, c))
         # Order by one-ply value for better pruning.
@@ -607,9 +617,43 @@ class PolicyAgent(Agent):
         self.policy.set_training_mode(False)
         self.deterministic = deterministic
 
+    def check_spaces(self, observation_space, num_actions: int) -> None:
+        """Raise a clear error when the environment's spaces are not those the policy was trained on.
+
+        Args:
+            observation_space: the environment's ``observation`` space (``Box`` or ``Dict``).
+            num_actions: the size of its action space.
+
+        Raises:
+            ValueError: the spaces differ (the message says how, and that the environment
+                settings of the training run, in its ``config.yaml``, must be used).
+        """
+        import gymnasium as gym
+
+        def shapes(sp):
+            if isinstance(sp, gym.spaces.Dict):
+                return {k: tuple(v.shape) for k, v in sp.spaces.items()}
+            return tuple(sp.shape)
+
+        mine, theirs = shapes(self.policy.observation_space), shapes(observation_space)
+        n = int(self.policy.action_space.n)
+        if mine != theirs or n != int(num_actions):
+            raise ValueError(
+                f"{self.name} was trained on observations {mine} and {n} actions, but this environment has "
+                f"{theirs} and {num_actions}: create it with the settings of the training run (env_kwargs in the "
+                "run's config.yaml; --env-kwargs for training.evaluate and training.play)")
+
     def _act(self, state, obs):
         if obs is None:
             raise ValueError(f"{self.name}: a policy agent needs the observation dict, got obs=None")
+        if not getattr(self, "_checked", False):
+            import gymnasium as gym
+
+            o = obs["observation"]
+            space = (gym.spaces.Dict({k: gym.spaces.Box(0, 1, np.shape(v)) for k, v in o.items()})
+                     if isinstance(o, dict) else gym.spaces.Box(0, 1, np.shape(o)))
+            self.check_spaces(space, len(obs["action_mask"]))
+            self._checked = True
         return policy_action(self.policy, obs["observation"], obs["action_mask"], self.deterministic, self.rng)
 
 

@@ -158,9 +158,14 @@ class TabletopAECEnv(AECEnv):
             self.infos[a]["action_mask"] = self._zero_mask
         self._mask = self._zero_mask
 
-    def last(self, observe: bool = True):
+    def _check_live(self, what: str) -> None:
         if self.state is None:
-            raise RuntimeError("call reset() before last()")
+            raise RuntimeError(f"call reset() before {what}()")
+        if not self.agents:
+            raise RuntimeError(f"{what}(): the episode is over (every agent is done); call reset() to start another")
+
+    def last(self, observe: bool = True):
+        self._check_live("last")
         return super().last(observe)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -173,8 +178,7 @@ class TabletopAECEnv(AECEnv):
         return {"observation": self._observe(player), "action_mask": mask}
 
     def step(self, action) -> None:
-        if self.state is None:
-            raise RuntimeError("call reset() before step()")
+        self._check_live("step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
@@ -276,9 +280,19 @@ class TabletopAECEnv(AECEnv):
         return d
 
 
+class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` (a subclass, same name) whose ``last()`` after the
+    episode raises a clear ``RuntimeError`` instead of a ``KeyError``."""
+
+    def last(self, observe: bool = True):
+        if self._has_reset and not self.env.unwrapped.agents:
+            raise RuntimeError("last(): the episode is over (every agent is done); call reset() to start another")
+        return super().last(observe)
+
+
 def wrap_classic(raw: AECEnv) -> AECEnv:
     """PettingZoo Classic's standard wrappers: TerminateIllegal(-1), AssertOutOfBounds, OrderEnforcing."""
     env = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
     env = wrappers.AssertOutOfBoundsWrapper(env)
-    env = wrappers.OrderEnforcingWrapper(env)
+    env = OrderEnforcingWrapper(env)
     return env
