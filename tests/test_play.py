@@ -307,6 +307,15 @@ def test_every_game_plays_to_the_end_from_a_script(tmp_path, monkeypatch, env_id
         replay.state.apply(a)
     assert replay.state.is_terminal()
     np.testing.assert_array_equal(replay.state.returns(), env.state.returns())
+    if env_id in ("tantrix_v0", "smartrix_v0"):  # the game's own record replays exactly too
+        import importlib
+
+        records = importlib.import_module(f"envs.{env_id[:-3]}.records")
+        assert records.replay(saved["game_record"]).to_text() == env.state.to_text() if env_id == "smartrix_v0" \
+            else records.replay(saved["game_record"]) == env.state
+        assert saved["scores"] == [int(x) for x in env.state.scores()]
+    else:
+        assert saved["game_record"] is None and saved["scores"] is None
 
 
 def test_smartrix_shows_the_person_only_their_own_hand():

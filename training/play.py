@@ -118,7 +118,9 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
         ``final_fen`` (``None`` for games without FEN), ``moves`` (notation), ``actions`` (ints, the state's absolute frame),
         ``status`` (``"finished"``, ``"truncated"`` or ``"abandoned"``), ``returns`` (per seat,
         all 0 unless finished), ``outcome`` (the rules' result string where the game has one),
-        ``images`` (paths written).
+        ``scores`` (per seat, in games that keep a score: Tantrix, Smartrix; else ``None``),
+        ``game_record`` (the game's own JSON record, which its ``records.replay`` replays exactly:
+        Tantrix, Smartrix; else ``None``), ``images`` (paths written).
 
     Raises:
         ValueError: unknown ``env_id``, bad ``env_kwargs``, bad ``seed`` (not ``None`` or an
@@ -287,10 +289,22 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
     elif status == "truncated":
         say(f"The game was stopped after {len(moves)} plies (step limit): no result.")
     final_fen = fen_of() if callable(fen_of) else None
+    scores_of = getattr(env.state, "scores", None)
+    scores = [int(x) for x in scores_of()] if callable(scores_of) else None
+    game_record = None  # the game's own record format, where it has one (Tantrix, Smartrix)
+    try:
+        import importlib
+
+        records = importlib.import_module(type(env.state).__module__.rsplit(".", 1)[0] + ".records")
+        if hasattr(records, "record_from_state"):
+            rec = records.record_from_state(env.state)
+            game_record = rec if isinstance(rec, dict) else None  # JSON records only
+    except ImportError:
+        pass
     result: dict[str, Any] = {
         "env_id": env_id, "env_kwargs": env_kwargs, "seed": seed, "human_seat": seat, "players": players,
         "start_fen": start_fen, "moves": moves, "actions": actions, "status": status, "returns": returns,
-        "outcome": outcome, "final_fen": final_fen, "images": images,
+        "outcome": outcome, "final_fen": final_fen, "scores": scores, "game_record": game_record, "images": images,
     }
     env.close()
     if record_path is not None:
@@ -310,7 +324,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--opponent", nargs="+", required=True, metavar="SPEC",
                    help="agent spec(s): random, greedy, mcts:N, alphabeta:D, PATH.zip; one for every other "
                         "seat, or one per other seat")
-    p.add_argument("--seat", default="random", metavar="0|1|random", help="your seat (default random)")
+    p.add_argument("--seat", default="random", metavar="N|random",
+                   help="your seat, 0 to players - 1 (default random)")
     p.add_argument("--seed", type=non_negative_int, default=None, metavar="S",
                    help="seed of the game, the seat draw and the agents (an integer >= 0)")
     p.add_argument("--env-kwargs", type=json_object, default=None, metavar="JSON", help='environment arguments as JSON, e.g. \'{"fen": "..."}\'')
