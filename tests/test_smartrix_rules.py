@@ -134,6 +134,18 @@ def test_seeded_deals_are_reproducible():
     assert sorted(a.start["deck"]) == list(range(1, 71))
 
 
+def test_seed_keyword_matches_rng_and_is_validated():
+    assert SmartrixState(3, seed=7) == SmartrixState(3, rng=np.random.default_rng(7))
+    assert SmartrixState(3, seed=np.int64(7)).start == SmartrixState(3, seed=7).start
+    for kw, msg in [(dict(seed=-1), r"seed must be an int >= 0 \(or None\), got -1"),
+                    (dict(seed="a"), r"seed must be an int >= 0 \(or None\), got 'a'"),
+                    (dict(seed=1.5), r"seed must be an int >= 0 \(or None\), got 1\.5"),
+                    (dict(seed=True), r"seed must be an int >= 0 \(or None\), got True"),
+                    (dict(seed=1, rng=np.random.default_rng(1)), r"give either seed= or rng=, not both")]:
+        with pytest.raises(ParameterError, match=msg):
+            SmartrixState(2, **kw)
+
+
 # ------------------------------------------------------------------------------ matching
 def test_orthogonal_match():
     # Card 3 (top middle spot) turned once: spot on the right middle square, at (0, 0).

@@ -94,3 +94,85 @@ def test_sample_determinization_reshuffles_only_the_bag():
     assert replay(record_from_state(d)) == d  # its record replays to it
     with pytest.raises(ValueError, match="player must be a seat"):
         s.sample_determinization(3, rng)
+
+
+# ------------------------------------------------------------------------------ malformed records
+def _live_record():
+    s = TantrixState(2, seed=4)
+    for _ in range(6):
+        s.push(s.legal_moves()[0])
+    return record_from_state(s)
+
+
+def _bad_cases(rec):
+    return [
+        (dict(rec, bag=None), r"'bag' must be a list of the 56 tile numbers"),
+        (dict(rec, bag=rec["bag"][:-1]), r"'bag' must be a permutation of the tile numbers 1\.\.56; got 55 numbers, missing \["),
+        (dict(rec, bag=rec["bag"][:-1] + [rec["bag"][0]]), r"permutation of the tile numbers 1\.\.56.*repeated \[" + str(rec["bag"][0]) + r"\]"),
+        (dict(rec, bag=[str(t) for t in rec["bag"]]), r"'bag' must be a list of the 56 tile numbers"),
+        (dict(rec, result="won"), r"'result' must be null or an object with keys \['outcome', 'scores', 'returns'\], got 'won'"),
+        (dict(rec, result={"winner": 1}), r"'result' has unknown keys \['winner'\]"),
+        (dict(rec, result={"scores": "12"}), r"'result.scores' must be a list of integers"),
+        ({"format": "tantrix-record", "version": 1}, r"record lacks 'settings'"),
+        ({k: v for k, v in rec.items() if k != "moves"}, r"record lacks 'moves'"),
+        ({k: v for k, v in rec.items() if k != "bag"}, r"record lacks 'bag'"),
+        (dict(rec, moves="pass"), r"'moves' must be a list of moves in notation .*got 'pass'"),
+        (dict(rec, moves=rec["moves"][:2] + [7]), r"'moves': move 3 must be a string .*got 7"),
+        (dict(rec, settings=dict(rec["settings"], speed=3)), r"'settings' has unknown keys \['speed'\]: expected only \['num_players', 'teams', 'colors', 'window_radius'\]"),
+        (dict(rec, settings=[2]), r"'settings' must be an object"),
+        (dict(rec, settings={"teams": False}), r"'settings' lacks 'num_players'"),
+        (dict(rec, settings=dict(rec["settings"], num_players=5)), r"bad record settings: num_players must be 2, 3 or 4, got 5"),
+        (dict(rec, comment="hi"), r"record has unknown keys \['comment'\]"),
+        (dict(rec, version=2), r"not a tantrix-record version 1 record: expected .*got format='tantrix-record', version=2"),
+        ([rec], r"must be a JSON object \(dict\), got list"),
+    ]
+
+
+_LIVE = _live_record()
+
+
+@pytest.mark.parametrize("bad, match", _bad_cases(_LIVE))
+def test_malformed_records_raise_invalid_position_error_naming_the_key(bad, match):
+    with pytest.raises(InvalidPositionError, match=match):
+        replay(bad)
+    with pytest.raises(InvalidPositionError, match=match):  # the JSON text says the same
+        replay(json.dumps(bad))
+
+
+def test_read_and_write_record_check_the_structure(tmp_path):
+    rec = _live_record()
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(dict(rec, moves="pass")), encoding="utf-8")
+    with pytest.raises(InvalidPositionError, match="'moves' must be a list"):
+        read_record(path)
+    with pytest.raises(InvalidPositionError, match="'bag' must be a list"):
+        write_record(dict(rec, bag=None), tmp_path / "out.json")
+    assert not (tmp_path / "out.json").exists()
+    with pytest.raises(TypeError, match="TantrixState or a record dict, got int"):
+        write_record(42, tmp_path / "out.json")
+    write_record(rec, tmp_path / "ok.json")
+    assert read_record(tmp_path / "ok.json") == rec
+
+
+def test_illegal_move_names_its_number_and_why():
+    rec = _live_record()
+    s = replay(dict(rec, moves=rec["moves"][:2]))
+    mine = s.hand(s.current_player)[0]
+    other = next(t for t in range(1, 57) if t not in s.hand(s.current_player))
+    with pytest.raises(InvalidPositionError, match=rf"move 3 \(t{other}@1,0r0\) of the record is illegal: .*tile {other} is not in player"):
+        replay(dict(rec, moves=rec["moves"][:2] + [f"t{other}@1,0r0"]))
+    with pytest.raises(InvalidPositionError, match=rf"move 3 \(t{mine}@30,0r0\) of the record is illegal: .*outside the window"):
+        replay(dict(rec, moves=rec["moves"][:2] + [f"t{mine}@30,0r0"]))
+    with pytest.raises(InvalidPositionError, match=r"move 3 \(t99@0,0r0\) of the record is illegal: .*tile must be 1-56"):
+        replay(dict(rec, moves=rec["moves"][:2] + ["t99@0,0r0"]))
+
+
+def test_result_of_a_live_game_is_rejected():
+    rec = _live_record()
+    with pytest.raises(InvalidPositionError, match="differs from the replay's .*not over after 6 moves"):
+        replay(dict(rec, result={"outcome": "player 0 won", "scores": [1, 0], "returns": [1.0, -1.0]}))
+    s = _game(1, 2)
+    full = record_from_state(s)
+    with pytest.raises(InvalidPositionError, match="differs"):
+        replay(dict(full, result=dict(full["result"], returns=[0.0, 0.0])))
+    assert replay(dict(full, result={"scores": s.scores()})) == s  # a partial result is checked as far as it goes

@@ -126,6 +126,23 @@ def test_bad_arguments_raise_parameter_error():
             TantrixState(**kw)
 
 
+@pytest.mark.parametrize("kw, msg", [
+    (dict(seed=-1), r"seed must be an int >= 0 \(or None\), got -1"),
+    (dict(seed="a"), r"seed must be an int >= 0 \(or None\), got 'a'"),
+    (dict(seed=1.5), r"seed must be an int >= 0 \(or None\), got 1\.5"),
+    (dict(seed=True), r"seed must be an int >= 0 \(or None\), got True"),
+    (dict(seed=1, rng=np.random.default_rng(1)), r"give either seed= or rng=, not both"),
+])
+def test_bad_seed_raises_parameter_error(kw, msg):
+    with pytest.raises(ParameterError, match=msg):
+        TantrixState(2, **kw)
+
+
+def test_seed_equals_default_rng_of_that_seed():
+    assert TantrixState(3, seed=9).initial_bag == TantrixState(3, rng=np.random.default_rng(9)).initial_bag
+    assert TantrixState(3, seed=np.int64(9)).initial_bag == TantrixState(3, seed=9).initial_bag
+
+
 def test_colours_and_teams():
     s = TantrixState(4, teams=True, colors=("green", "blue"), seed=0)
     assert [s.team_of(p) for p in range(4)] == [0, 1, 0, 1]
@@ -171,6 +188,20 @@ def test_notation_round_trip():
         assert s.string_to_action(text) == a
         assert text.startswith("t") and "@0,0r" in text
     assert s.string_to_action(" t%d @ (0, 0) r 2" % s.hand(s.current_player)[1]) == s.encode(1, 2, 0, 0)
+
+
+def test_notation_accepts_plus_signs_and_prints_none():
+    from envs.tantrix.state import parse_move
+    assert parse_move("t47@+0,+0r0") == (47, 0, 0, 0)
+    assert parse_move("t47@(+3, -2)r5") == (47, 3, -2, 5)
+    assert format_move(47, 3, 0, 5) == "t47@3,0r5"
+    s = TantrixState(2, seed=3)
+    t = s.hand(s.current_player)[0]
+    assert s.string_to_action(f"t{t}@+0,+0r1") == s.string_to_action(f"t{t}@0,0r1")
+    assert all("+" not in m for m in s.legal_moves())
+    for bad in ("t47@++0,0r0", "t47@+-1,0r0", "t47@+,0r0"):
+        with pytest.raises(IllegalActionError, match="is not a Tantrix move: expected t<tile>@<q>,<r>r<rot>"):
+            parse_move(bad)
 
 
 # ---------------------------------------------------------------- restriction 1

@@ -1,15 +1,18 @@
 """Smartrix game records as JSON.
 
-A record holds the settings, how the game started and the moves in notation::
+A record holds the settings, how the game started, the moves in notation and the result::
 
     {"game": "smartrix", "version": 1,
-     "settings": {"num_players": 2, "grid_limit": true, "teams": false, "window": 9},
+     "settings": {"num_players": 2, "grid_limit": true, "teams": false, "window": 7},
      "start": {"deck": [12, 57, ...]},          # the deal order (70 card numbers), or
      "start": {"position": {...}},              # a hand-built position (SmartrixState.position())
-     "moves": ["17r1@-1,+2", "pass", ...]}
+     "moves": ["17r1@-1,+2", "pass", ...],
+     "result": {"scores": [31, -4], "returns": [1.0, -1.0]}}   # null while the game is live
 
 The deck order fixes every hand, the face-up card and the whole draw pile, so :func:`replay`
 reproduces every state of the game exactly (the moves are then checked for legality one by one).
+``settings`` may leave out keys (the constructor's defaults apply) but may not hold unknown ones;
+``result`` may be absent (older records) or ``null``; when present, :func:`replay` checks it.
 """
 
 from __future__ import annotations
@@ -17,16 +20,40 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from envs.core.state import IllegalActionError, InvalidPositionError
-from envs.smartrix.state import SmartrixState
+from envs.core.state import IllegalActionError, InvalidPositionError, ParameterError
+from envs.smartrix.state import NUM_CARDS, SmartrixState
 
-__all__ = ["record_from_state", "replay", "read_record", "write_record", "FORMAT_VERSION"]
+__all__ = ["record_from_state", "check_record", "replay", "read_record", "write_record", "FORMAT_VERSION"]
 
 FORMAT_VERSION = 1
+
+_KEYS = ("game", "version", "settings", "start", "moves", "result")
+_SETTINGS = ("num_players", "grid_limit", "teams", "window")
+_POSITION = ("num_players", "grid_limit", "teams", "window", "table", "hands", "pile", "collected",
+             "current_player", "out")
+_RESULT = ("scores", "returns")
+
+
+def _few(xs: list) -> str:
+    """``xs`` as text, the first 8 items only when there are more."""
+    return str(xs) if len(xs) <= 8 else str(xs[:8])[:-1] + f", ... ({len(xs)} in all)]"
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
 def record_from_state(state: SmartrixState) -> dict:
     """The JSON-compatible record of the game that led to ``state``."""
+    if not isinstance(state, SmartrixState):
+        raise TypeError(f"record_from_state needs a SmartrixState, got {type(state).__name__}")
+    result = None
+    if state.is_terminal():
+        result = {"scores": state.scores(), "returns": state.returns().tolist()}
     return {
         "game": "smartrix",
         "version": FORMAT_VERSION,
@@ -34,44 +61,157 @@ def record_from_state(state: SmartrixState) -> dict:
                      "window": state.window},
         "start": state.start,
         "moves": state.history(),
+        "result": result,
     }
 
 
-def replay(record: dict, upto: int | None = None) -> SmartrixState:
-    """Play a record (the first ``upto`` moves, default all) into a new state.
+def check_record(record) -> None:
+    """Check a record's structure (not the legality of its moves; :func:`replay` does that).
 
     Raises:
-        InvalidPositionError: a malformed record. IllegalActionError: an illegal move (the message
-        names its index).
+        InvalidPositionError: naming the first key that is missing, unknown or of the wrong kind.
     """
     if not isinstance(record, dict) or record.get("game") != "smartrix":
         raise InvalidPositionError("not a Smartrix record (expected a dict with game='smartrix')")
-    if record.get("version") != FORMAT_VERSION:
-        raise InvalidPositionError(f"unsupported record version {record.get('version')!r}")
-    settings = dict(record.get("settings", {}))
-    start = record.get("start", {})
+    version = record.get("version")
+    if version != FORMAT_VERSION or isinstance(version, bool):
+        raise InvalidPositionError(f"unsupported record version {version!r}: expected {FORMAT_VERSION}")
+    unknown = [k for k in record if k not in _KEYS]
+    if unknown:
+        raise InvalidPositionError(f"record has unknown keys {unknown}: expected only {list(_KEYS)}")
+    settings = record.get("settings", {})
+    if not isinstance(settings, dict):
+        raise InvalidPositionError(f"record 'settings' must be an object with keys among {list(_SETTINGS)}, "
+                                   f"got {settings!r}")
+    unknown = [k for k in settings if k not in _SETTINGS]
+    if unknown:
+        raise InvalidPositionError(f"record 'settings' has unknown keys {unknown}: expected only {list(_SETTINGS)}")
+    if "start" not in record:
+        raise InvalidPositionError("record lacks 'start' (an object with 'deck' or 'position')")
+    start = record["start"]
+    if not isinstance(start, dict) or len(start) != 1 or not ("deck" in start or "position" in start):
+        raise InvalidPositionError(f"record 'start' must be an object with exactly one key, 'deck' or 'position', "
+                                   f"got {start!r}")
     if "deck" in start:
-        state = SmartrixState(settings.get("num_players", 2), grid_limit=settings.get("grid_limit", True),
-                              teams=settings.get("teams", False), window=settings.get("window"), deck=start["deck"])
-    elif "position" in start:
-        state = SmartrixState.from_position(**start["position"])
+        deck = start["deck"]
+        if not isinstance(deck, list) or not all(_is_int(x) for x in deck):
+            raise InvalidPositionError(f"record 'start.deck' must be a list of the {NUM_CARDS} card numbers in "
+                                       f"deal order, got {deck!r}")
+        if sorted(deck) != list(range(1, NUM_CARDS + 1)):
+            missing = sorted(set(range(1, NUM_CARDS + 1)) - set(deck))
+            extra = sorted({x for x in deck if not 1 <= x <= NUM_CARDS or deck.count(x) > 1})
+            raise InvalidPositionError(f"record 'start.deck' must be a permutation of the card numbers 1..{NUM_CARDS}; "
+                                       f"got {len(deck)} numbers, missing {_few(missing)}, out of range or repeated {_few(extra)}")
     else:
-        raise InvalidPositionError("record 'start' must hold 'deck' or 'position'")
-    moves = record.get("moves", [])
+        pos = start["position"]
+        if not isinstance(pos, dict):
+            raise InvalidPositionError(f"record 'start.position' must be an object (SmartrixState.position()), "
+                                       f"got {pos!r}")
+        unknown = [k for k in pos if k not in _POSITION]
+        if unknown:
+            raise InvalidPositionError(f"record 'start.position' has unknown keys {unknown}: expected only "
+                                       f"{list(_POSITION)}")
+        if "hands" not in pos:
+            raise InvalidPositionError("record 'start.position' lacks 'hands'")
+        for k, v in settings.items():
+            if k in pos and pos[k] != v:
+                raise InvalidPositionError(f"record 'settings' {k}={v!r} contradicts 'start.position' {k}={pos[k]!r}")
+    if "moves" not in record:
+        raise InvalidPositionError("record lacks 'moves' (a list of moves in notation, possibly empty)")
+    moves = record["moves"]
+    if not isinstance(moves, list):
+        raise InvalidPositionError(f"record 'moves' must be a list of moves in notation (e.g. [\"17r1@-1,+2\", "
+                                   f"\"pass\"]), got {moves!r}")
+    for i, m in enumerate(moves):
+        if not isinstance(m, str):
+            raise InvalidPositionError(f"record 'moves': move {i + 1} must be a string such as \"17r1@-1,+2\" or "
+                                       f"\"pass\", got {m!r}")
+    res = record.get("result")
+    if res is None:
+        return
+    if not isinstance(res, dict):
+        raise InvalidPositionError(f"record 'result' must be null or an object with keys {list(_RESULT)}, got {res!r}")
+    unknown = [k for k in res if k not in _RESULT]
+    if unknown:
+        raise InvalidPositionError(f"record 'result' has unknown keys {unknown}: expected only {list(_RESULT)}")
+    if "scores" in res and (not isinstance(res["scores"], list) or not all(_is_int(x) for x in res["scores"])):
+        raise InvalidPositionError(f"record 'result.scores' must be a list of integers, got {res['scores']!r}")
+    if "returns" in res and (not isinstance(res["returns"], list) or not all(_is_number(x) for x in res["returns"])):
+        raise InvalidPositionError(f"record 'result.returns' must be a list of numbers, got {res['returns']!r}")
+
+
+def replay(record: dict, upto: int | None = None) -> SmartrixState:
+    """Play a record (a dict or its JSON text; the first ``upto`` moves, default all) into a new state.
+
+    The record's ``result``, when present, is checked once all the moves are played.
+
+    Raises:
+        InvalidPositionError: a malformed record (the message names the key and what it should
+        be), or a result that differs from the replay's. IllegalActionError: an illegal move (the
+        message gives its number, from 1, and why). ParameterError: ``upto`` out of range.
+    """
+    if isinstance(record, str):
+        try:
+            record = json.loads(record)
+        except json.JSONDecodeError as e:
+            raise InvalidPositionError(f"not a JSON Smartrix record: {e}") from None
+    check_record(record)
+    moves = record["moves"]
+    if upto is not None and (not _is_int(upto) or not 0 <= upto <= len(moves)):
+        raise ParameterError(f"upto must be an int from 0 to the number of moves ({len(moves)}), got {upto!r}")
+    settings = record.get("settings", {})
+    start = record["start"]
+    if "deck" in start:
+        try:
+            state = SmartrixState(**settings, deck=start["deck"])
+        except ParameterError as e:
+            raise InvalidPositionError(f"bad record settings: {e}") from None
+    else:
+        try:
+            state = SmartrixState.from_position(**{**settings, **start["position"]})
+        except InvalidPositionError as e:
+            raise InvalidPositionError(f"record 'start.position': {e}") from None
+        except (ParameterError, TypeError, ValueError) as e:
+            raise InvalidPositionError(f"record 'start.position' is not a valid position: {e}") from None
     for i, move in enumerate(moves[:upto] if upto is not None else moves):
         try:
             state.apply(state.string_to_action(move))
         except IllegalActionError as e:
-            raise IllegalActionError(f"move {i} ({move!r}): {e}") from None
+            raise IllegalActionError(f"move {i + 1} ({move!r}) of the record is illegal: {e}") from None
+    res = record.get("result")
+    if res is not None and (upto is None or upto == len(moves)):
+        got = {"scores": state.scores(), "returns": state.returns().tolist()} if state.is_terminal() else None
+        if got is None or any(k in res and res[k] != got[k] for k in _RESULT):
+            raise InvalidPositionError(f"the record's result {res} differs from the replay's "
+                                       f"({got if got is not None else f'the game is not over after {len(moves)} moves'})")
     return state
 
 
-def write_record(record: dict, path) -> None:
-    Path(path).write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+def write_record(state_or_record, path) -> None:
+    """Write a game record as JSON: ``state_or_record`` is a :class:`SmartrixState` or a record dict.
+
+    Raises:
+        InvalidPositionError: a malformed record dict. TypeError: neither a state nor a dict.
+    """
+    if isinstance(state_or_record, dict):
+        check_record(state_or_record)
+        rec = state_or_record
+    elif isinstance(state_or_record, SmartrixState):
+        rec = record_from_state(state_or_record)
+    else:
+        raise TypeError(f"write_record needs a SmartrixState or a record dict, got {type(state_or_record).__name__}")
+    Path(path).write_text(json.dumps(rec, indent=1) + "\n", encoding="utf-8")
 
 
 def read_record(path) -> dict:
+    """Read a record written by :func:`write_record` and check its structure (:func:`check_record`).
+
+    Raises:
+        InvalidPositionError: not JSON, or not a well-formed record.
+    """
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
+        rec = json.loads(Path(path).read_text(encoding="utf-8"))
     except json.JSONDecodeError as e:
         raise InvalidPositionError(f"{path}: not valid JSON ({e})") from None
+    check_record(rec)
+    return rec

@@ -189,6 +189,7 @@ class SmartrixState(GameState):
         deck: the deal order instead of a shuffle: a permutation of the card numbers 1..70.
             Players ``0..n-1`` get ``deck[5i:5i+5]``, ``deck[5n]`` goes face up on ``(0, 0)``, the
             rest is the draw pile, drawn from the front. Records store it so replays are exact.
+        seed: alternative to ``rng``: an int >= 0 for ``numpy.random.default_rng`` (not with ``rng``).
 
     Raises:
         ParameterError: a bad argument (message says which and why).
@@ -203,13 +204,18 @@ class SmartrixState(GameState):
     )
 
     def __init__(self, num_players: int = 2, rng: np.random.Generator | None = None, *, grid_limit: bool = True,
-                 teams: bool = False, window: int | None = None, deck=None):
+                 teams: bool = False, window: int | None = None, deck=None, seed: int | None = None):
         self._setup(num_players, grid_limit, teams, window)
+        if rng is not None and not isinstance(rng, np.random.Generator):
+            raise ParameterError(f"rng must be a numpy.random.Generator or None, got {type(rng).__name__}")
+        if seed is not None:
+            if not _is_int(seed) or seed < 0:
+                raise ParameterError(f"seed must be an int >= 0 (or None), got {seed!r}")
+            if rng is not None:
+                raise ParameterError(f"give either seed= or rng=, not both (got seed={seed!r} and an rng)")
         if deck is None:
             if rng is None:
-                rng = np.random.default_rng()
-            elif not isinstance(rng, np.random.Generator):
-                raise ParameterError(f"rng must be a numpy.random.Generator or None, got {type(rng).__name__}")
+                rng = np.random.default_rng(None if seed is None else int(seed))
             order = (rng.permutation(NUM_CARDS)).tolist()
         else:
             try:

@@ -13,7 +13,9 @@ initial draws and each replacement), the moves (``t23@0,-1r2`` notation, see
       "result": {"outcome": "player 1 won", "scores": [12, 15], "returns": [-1.0, 1.0]}
     }
 
-``result`` is informative (``null`` for an unfinished game); :func:`replay` checks it when present.
+``result`` is ``null`` for an unfinished game; :func:`replay` checks it when present. Malformed
+records (missing, unknown or ill-typed keys, a bag that is not an order of the 56 tiles, moves that
+are not a list of strings) raise :class:`~envs.core.state.InvalidPositionError`.
 """
 
 from __future__ import annotations
@@ -22,9 +24,10 @@ import json
 from pathlib import Path
 
 from envs.core.state import IllegalActionError, InvalidPositionError, ParameterError
-from envs.tantrix.state import COLOURS, TantrixState
+from envs.tantrix.state import COLOURS, NUM_TILES, TantrixState
 
-__all__ = ["record_from_state", "record_to_json", "record_from_json", "replay", "write_record", "read_record"]
+__all__ = ["record_from_state", "record_to_json", "record_from_json", "check_record", "replay", "write_record",
+           "read_record"]
 
 FORMAT = "tantrix-record"
 VERSION = 1
@@ -57,44 +60,135 @@ def record_to_json(record: dict) -> str:
 
 
 def record_from_json(text: str) -> dict:
+    """Parse a record's JSON text and check its structure (:func:`check_record`).
+
+    Raises:
+        InvalidPositionError: not JSON, or not a well-formed record.
+    """
     try:
         rec = json.loads(text)
-    except json.JSONDecodeError as e:
+    except (json.JSONDecodeError, TypeError) as e:
         raise InvalidPositionError(f"not a JSON Tantrix record: {e}") from None
-    if not isinstance(rec, dict) or rec.get("format") != FORMAT or rec.get("version") != VERSION:
-        raise InvalidPositionError(f"not a {FORMAT} version {VERSION} record")
-    for key in ("settings", "bag", "moves"):
-        if key not in rec:
-            raise InvalidPositionError(f"record lacks {key!r}")
+    check_record(rec)
     return rec
 
 
-def replay(record: dict) -> TantrixState:
-    """Play a record into a state (no random generator involved).
+_KEYS = ("format", "version", "settings", "bag", "moves", "result")
+_SETTINGS = ("num_players", "teams", "colors", "window_radius")
+_RESULT = ("outcome", "scores", "returns")
+
+
+def _few(xs: list) -> str:
+    """``xs`` as text, the first 8 items only when there are more."""
+    return str(xs) if len(xs) <= 8 else str(xs[:8])[:-1] + f", ... ({len(xs)} in all)]"
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def check_record(rec) -> None:
+    """Check a record's structure (not the legality of its moves; :func:`replay` does that).
 
     Raises:
-        InvalidPositionError: a malformed record, an illegal move, or a result that differs.
+        InvalidPositionError: naming the first key that is missing, unknown or of the wrong kind.
+    """
+    if not isinstance(rec, dict):
+        raise InvalidPositionError(f"a {FORMAT} record must be a JSON object (dict), got {type(rec).__name__}")
+    if rec.get("format") != FORMAT or rec.get("version") != VERSION or isinstance(rec.get("version"), bool):
+        raise InvalidPositionError(f"not a {FORMAT} version {VERSION} record: expected \"format\": {FORMAT!r} and "
+                                   f"\"version\": {VERSION}, got format={rec.get('format')!r}, version={rec.get('version')!r}")
+    unknown = [k for k in rec if k not in _KEYS]
+    if unknown:
+        raise InvalidPositionError(f"record has unknown keys {unknown}: expected only {list(_KEYS)}")
+    for key in ("settings", "bag", "moves"):
+        if key not in rec:
+            raise InvalidPositionError(f"record lacks {key!r} (a record needs {list(_KEYS[:5])}; 'result' is optional)")
+    settings = rec["settings"]
+    if not isinstance(settings, dict):
+        raise InvalidPositionError(f"record 'settings' must be an object with keys {list(_SETTINGS)}, got {settings!r}")
+    unknown = [k for k in settings if k not in _SETTINGS]
+    if unknown:
+        raise InvalidPositionError(f"record 'settings' has unknown keys {unknown}: expected only {list(_SETTINGS)}")
+    if "num_players" not in settings:
+        raise InvalidPositionError("record 'settings' lacks 'num_players'")
+    bag = rec["bag"]
+    if not isinstance(bag, list) or not all(_is_int(t) for t in bag):
+        raise InvalidPositionError(f"record 'bag' must be a list of the {NUM_TILES} tile numbers in drawing order, got {bag!r}")
+    if sorted(bag) != list(range(1, NUM_TILES + 1)):
+        missing = sorted(set(range(1, NUM_TILES + 1)) - set(bag))
+        extra = sorted({t for t in bag if not 1 <= t <= NUM_TILES or bag.count(t) > 1})
+        raise InvalidPositionError(f"record 'bag' must be a permutation of the tile numbers 1..{NUM_TILES}; got {len(bag)} "
+                                   f"numbers, missing {_few(missing)}, out of range or repeated {_few(extra)}")
+    moves = rec["moves"]
+    if not isinstance(moves, list):
+        raise InvalidPositionError(f"record 'moves' must be a list of moves in notation (e.g. [\"t41@0,0r3\"]), got {moves!r}")
+    for i, m in enumerate(moves):
+        if not isinstance(m, str):
+            raise InvalidPositionError(f"record 'moves': move {i + 1} must be a string such as \"t41@0,0r3\", got {m!r}")
+    res = rec.get("result")
+    if res is None:
+        return
+    if not isinstance(res, dict):
+        raise InvalidPositionError(f"record 'result' must be null or an object with keys {list(_RESULT)}, got {res!r}")
+    unknown = [k for k in res if k not in _RESULT]
+    if unknown:
+        raise InvalidPositionError(f"record 'result' has unknown keys {unknown}: expected only {list(_RESULT)}")
+    if "outcome" in res and not isinstance(res["outcome"], str):
+        raise InvalidPositionError(f"record 'result.outcome' must be a string, got {res['outcome']!r}")
+    if "scores" in res and (not isinstance(res["scores"], list) or not all(_is_int(x) for x in res["scores"])):
+        raise InvalidPositionError(f"record 'result.scores' must be a list of integers, got {res['scores']!r}")
+    if "returns" in res and (not isinstance(res["returns"], list) or not all(_is_number(x) for x in res["returns"])):
+        raise InvalidPositionError(f"record 'result.returns' must be a list of numbers, got {res['returns']!r}")
+
+
+def replay(record: dict) -> TantrixState:
+    """Play a record (a dict or its JSON text) into a state (no random generator involved).
+
+    Raises:
+        InvalidPositionError: a malformed record (the message names the key and what it should
+        be), an illegal move (its number, from 1, and why), or a result that differs.
     """
     if isinstance(record, str):
         record = record_from_json(record)
+    check_record(record)
     try:
         state = TantrixState(**record["settings"], bag=record["bag"])
-    except (TypeError, ParameterError) as e:
+    except ParameterError as e:
         raise InvalidPositionError(f"bad record settings: {e}") from None
     for i, move in enumerate(record["moves"]):
         try:
             state.push(move)
         except IllegalActionError as e:
-            raise InvalidPositionError(f"move {i + 1} ({move}) of the record: {e}") from None
+            raise InvalidPositionError(f"move {i + 1} ({move}) of the record is illegal: {e}") from None
     res = record.get("result")
     if res is not None:
-        if not state.is_terminal() or state.outcome() != res.get("outcome") or state.scores() != list(res.get("scores", [])):
-            raise InvalidPositionError(f"the record's result {res} differs from the replay's ({state.outcome()}, {state.scores()})")
+        got = None
+        if state.is_terminal():
+            got = {"outcome": state.outcome(), "scores": state.scores(), "returns": state.returns().tolist()}
+        if got is None or any(k in res and res[k] != got[k] for k in _RESULT):
+            raise InvalidPositionError(f"the record's result {res} differs from the replay's "
+                                       f"({got if got is not None else 'the game is not over after ' + str(len(record['moves'])) + ' moves'})")
     return state
 
 
 def write_record(state_or_record, path) -> None:
-    rec = state_or_record if isinstance(state_or_record, dict) else record_from_state(state_or_record)
+    """Write a game record as JSON: ``state_or_record`` is a :class:`TantrixState` or a record dict.
+
+    Raises:
+        InvalidPositionError: a malformed record dict. TypeError: neither a state nor a dict.
+    """
+    if isinstance(state_or_record, dict):
+        check_record(state_or_record)
+        rec = state_or_record
+    elif isinstance(state_or_record, TantrixState):
+        rec = record_from_state(state_or_record)
+    else:
+        raise TypeError(f"write_record needs a TantrixState or a record dict, got {type(state_or_record).__name__}")
     Path(path).write_text(json.dumps(rec, indent=1) + "\n", encoding="utf-8")
 
 

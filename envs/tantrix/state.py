@@ -30,7 +30,8 @@ as an axial square (cells with ``|q + r| > R`` are outside the hexagon and never
 the slot the placed tile left (the slot stays empty once the bag is empty).
 
 **Notation.** ``t<tile>@<q>,<r>r<rot>``, e.g. ``t23@0,-1r2``: tile 23 (from the mover's hand) on
-``(0, -1)`` in rotation 2. :meth:`TantrixState.string_to_action` also accepts spaces.
+``(0, -1)`` in rotation 2. :meth:`TantrixState.string_to_action` also accepts spaces and a leading
+``+`` on the coordinates (``t23@+0,-1r2``).
 
 **Turn.** A turn is a sequence of single placements by the same player (``current_player`` stays
 the same): forced moves (``phase == "forced_before"``), the compulsory free move (``"free"``),
@@ -140,11 +141,14 @@ def fitting_tiles(edges: dict[int, str]) -> list[tuple[int, int]]:
     return [(t, k) for t in range(1, NUM_TILES + 1) for k in f[t]]
 
 
-_MOVE_RE = re.compile(r"^\s*t?\s*(\d+)\s*@\s*\(?\s*(-?\d+)\s*,\s*(-?\d+)\s*\)?\s*r\s*(\d)\s*$", re.I)
+_MOVE_RE = re.compile(r"^\s*t?\s*(\d+)\s*@\s*\(?\s*([-+]?\d+)\s*,\s*([-+]?\d+)\s*\)?\s*r\s*(\d)\s*$", re.I)
 
 
 def parse_move(text: str) -> tuple[int, int, int, int]:
     """``"t23@0,-1r2"`` -> ``(23, 0, -1, 2)`` (tile, q, r, rotation).
+
+    The coordinates may carry a ``+`` sign (``t23@+0,-1r2``, as Smartrix prints them); spaces and
+    parentheses around the coordinates are allowed. :func:`format_move` prints no ``+``.
 
     Raises:
         IllegalActionError: malformed text.
@@ -161,6 +165,20 @@ def parse_move(text: str) -> tuple[int, int, int, int]:
 def format_move(tile: int, q: int, r: int, rot: int) -> str:
     """``(23, 0, -1, 2)`` -> ``"t23@0,-1r2"``."""
     return f"t{tile}@{q},{r}r{rot}"
+
+
+def _check_seed(seed, rng=None) -> None:
+    """Check a constructor's ``seed=``: ``None`` or an int >= 0, and not together with ``rng=``.
+
+    Raises:
+        ParameterError: a seed of another type, a negative one, or both ``seed`` and ``rng`` given.
+    """
+    if seed is None:
+        return
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ParameterError(f"seed must be an int >= 0 (or None), got {seed!r}")
+    if rng is not None:
+        raise ParameterError(f"give either seed= or rng=, not both (got seed={seed!r} and an rng)")
 
 
 def _hexdist(q: int, r: int) -> int:
@@ -245,7 +263,7 @@ class TantrixState(GameState):
             ``("red", "yellow")`` or ``"RY"``; default red, yellow, blue, green in seat order.
         window_radius: ``R``, the radius of the table (and of the action window), 3 to 40.
         rng: ``numpy.random.Generator`` that shuffles the bag (default: a fresh unseeded one).
-        seed: alternative to ``rng`` (an int for ``numpy.random.default_rng``).
+        seed: alternative to ``rng``: an int >= 0 for ``numpy.random.default_rng`` (not with ``rng``).
         bag: an explicit bag order (the 56 tile numbers in drawing order); overrides the shuffle.
             Records store it so that games replay without the generator.
 
@@ -263,13 +281,14 @@ class TantrixState(GameState):
                  window_radius: int = DEFAULT_WINDOW_RADIUS, rng: np.random.Generator | None = None,
                  seed: int | None = None, bag=None):
         self._setup(num_players, teams, colors, window_radius)
+        if rng is not None and not isinstance(rng, np.random.Generator):
+            raise ParameterError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
+        _check_seed(seed, rng)
         if bag is not None:
             order = self._check_bag(bag, full=True)
         else:
-            if rng is not None and not isinstance(rng, np.random.Generator):
-                raise ParameterError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
             if rng is None:
-                rng = np.random.default_rng(seed)
+                rng = np.random.default_rng(None if seed is None else int(seed))
             order = [int(t) + 1 for t in rng.permutation(NUM_TILES)]
         self.initial_bag = list(order)
         self._bag = list(order)
