@@ -49,11 +49,11 @@ def test_spaces():
     assert e.action_space("player_0").n == 280 * 49 + 1
     obs_space = e.observation_space("player_1")["observation"]
     assert {k: v.shape for k, v in obs_space.spaces.items()} == {
-        "table": (7, 7, 11), "hand": (70,), "seen": (70,), "players": (3, 5), "globals": (3,)}
+        "table": (7, 7, 13), "hand": (70,), "seen": (70,), "players": (3, 5), "globals": (3,)}
     assert e.observation_space("player_0") is e.observation_space("player_0")
     kids = smartrix_v0.raw_env(grid_limit=False)
     assert kids.action_space("player_0").n == 280 * 441 + 1
-    assert kids.observation_space("player_0")["observation"]["table"].shape == (21, 21, 11)
+    assert kids.observation_space("player_0")["observation"]["table"].shape == (21, 21, 13)
     with pytest.raises(ParameterError):
         smartrix_v0.env(num_players=8)
     with pytest.raises(ParameterError):
@@ -200,3 +200,34 @@ def test_action_plane_features_describe_each_card_rotation():
         assert row[:8].tolist() == [(int(CARD_PATTERNS[card, rot]) >> i) & 1 for i in range(8)]
         assert row[8] == pytest.approx(CARD_VALUES[card] / 8)
     assert f[:, :8].sum(axis=1).tolist() == (f[:, 8] * 8).round().tolist()  # value = number of spots
+
+
+def test_collect_planes_match_what_a_placement_would_collect():
+    """Planes 11-12: for every open square next to the table, the cards (and their value) that a
+    card placed there would collect, as the rules' placement_collects says; zero elsewhere."""
+    from envs.smartrix import CARD_VALUES
+
+    e = smartrix_v0.raw_env(num_players=2)
+    seen_sets = 0
+    for seed in range(6):
+        e.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        while e.agents and not any(e.terminations.values()):
+            st = e.state
+            obs = e.observe(e.agent_selection)
+            t = obs["observation"]["table"]
+            w = st.window
+            for cell in range(w * w):
+                wr, wc = divmod(cell, w)
+                taken = st.placement_collects(cell)  # action of card index 0, rotation 0 on that square
+                open_next_to_table = t[wr, wc, 10] == 1 and t[wr, wc, 0] == 0 and any(
+                    t[r, c, 0] for r in range(max(0, wr - 1), min(w, wr + 2)) for c in range(max(0, wc - 1), min(w, wc + 2)))
+                if open_next_to_table:
+                    assert t[wr, wc, 11] * 16 == pytest.approx(len(taken))
+                    assert t[wr, wc, 12] * 128 == pytest.approx(sum(int(CARD_VALUES[n - 1]) for n in taken))
+                    seen_sets += bool(taken)
+                else:
+                    assert t[wr, wc, 11] == 0 and t[wr, wc, 12] == 0
+            mask = obs["action_mask"]
+            e.step(int(rng.choice(np.flatnonzero(mask))))
+    assert seen_sets > 20

@@ -4,7 +4,7 @@
 |---|---|
 | Agents | ``player_0 .. player_{n-1}`` (``num_players`` 2-7; ``teams=True``: 4, partners 0 & 2, 1 & 3) |
 | Action space | ``Discrete(280 * W * W + 1)``: (card, rotation, window square), then pass; ``W = 7`` (13721 actions), kids variant ``W = window`` (default 21: 123481) |
-| Observation | ``Dict`` of five ``Box(0, 1, float32)``: ``table (W, W, 11)``, ``hand (70,)``, ``seen (70,)``, ``players (n, 5)``, ``globals (3,)`` |
+| Observation | ``Dict`` of five ``Box(0, 1, float32)``: ``table (W, W, 13)``, ``hand (70,)``, ``seen (70,)``, ``players (n, 5)``, ``globals (3,)`` |
 | Rewards | +1 sole winner (both partners with teams), 0 each of the tied first, -1 others |
 
 Rules and encodings: :mod:`envs.smartrix.state` (``envs/smartrix/RULES.md``). The draw is automatic
@@ -26,10 +26,13 @@ distinct orientations are actions (a symmetric card's repeated rotations are nev
 
 **Observation** (what the observing agent may know, nothing more; all in ``[0, 1]``):
 
-* ``table`` ``(W, W, 11)`` over the same window as the actions: plane 0 a card is there; planes 1-8
+* ``table`` ``(W, W, 13)`` over the same window as the actions: plane 0 a card is there; planes 1-8
   the card's spot on border square 0..7 (TL, T, TR, R, BR, B, BL, L) as placed; plane 9 its value / 8;
   plane 10 squares the box rule (and window) allow a new card on, ignoring adjacency and matching
-  (only the centre on an empty table);
+  (only the centre on an empty table); planes 11-12, on each empty square next to the table
+  that plane 10 allows, what a card placed there would collect from the table (it depends only
+  on the square, not on the card): the number of cards of the sets it completes / 16 and their
+  value / 128 (public information: the table);
 * ``hand`` ``(70,)``: 1 for each card (index = number - 1) in the agent's own hand;
 * ``seen`` ``(70,)``: 1 for each card everyone has seen (on the table or collected);
 * ``players`` ``(n, 5)``, rows in seat order starting with the observer (self, next, ...):
@@ -57,13 +60,14 @@ from envs.smartrix.state import CARD_PATTERNS, CARD_VALUES, NUM_CARDS, NUM_PLANE
 
 __all__ = ["raw_env", "env", "TABLE_PLANES", "PLAYER_FEATURES"]
 
-TABLE_PLANES = 11
+TABLE_PLANES = 13
 PLAYER_FEATURES = 5
 # Lookups indexed by the table arrays: cell code = card index + 1 (0 empty), rotation.
 _PAT_LUT = np.zeros((NUM_CARDS + 1, 4), dtype=np.int64)
 _PAT_LUT[1:] = CARD_PATTERNS
 _VAL_LUT = np.zeros(NUM_CARDS + 1, dtype=np.float32)
 _VAL_LUT[1:] = CARD_VALUES / 8.0
+_VAL8 = [0] + [int(v) for v in CARD_VALUES]  # value by cell code (card index + 1; 0 empty)
 _BITS = np.arange(8)
 
 
@@ -146,6 +150,16 @@ class raw_env(TabletopAECEnv):
         table[9] = _VAL_LUT[cards]
         rlo, rhi, clo, chi = st._allowed_area(r0, c0)
         table[10, rlo:rhi, clo:chi] = 1.0
+        # Planes 11-12: what a card placed on each open square next to the table would collect
+        # (it depends only on the square): the cards of the sets it completes / 16, their value / 128.
+        g = st._G
+        ncnt = st._ncnt_v[sl]
+        for wr, wc in zip(*np.nonzero((ncnt[rlo:rhi, clo:chi] > 0) & (cards[rlo:rhi, clo:chi] == 0))):
+            wr, wc = int(wr) + rlo, int(wc) + clo
+            run = set(st._runs((r0 + wr) * g + (c0 + wc)))
+            if run:
+                table[11, wr, wc] = len(run) / 16.0
+                table[12, wr, wc] = sum(_VAL8[st._card[j]] for j in run) / 128.0
         where = np.frombuffer(st._where, dtype=np.uint8)
         hand = np.zeros(NUM_CARDS, dtype=np.float32)
         hand[st._hands[player]] = 1.0
