@@ -235,3 +235,59 @@ def test_action_plane_features_read_the_turned_hand_tile():
             for d, colour in enumerate(TR_EDGES[tile * 6 + rot]):
                 want[d, order.index(colour)] = 1
             np.testing.assert_array_equal(got, want)
+
+
+def _line_length(st, q, r, entry_edge, colour):
+    """Tiles on the ``colour`` line through the tile at (q, r), walked edge to edge from its
+    ``entry_edge`` (an independent count: no union-find)."""
+    from envs.tantrix.state import DIRS, tile_edges
+
+    count, seen = 0, set()
+    stack = [(q, r, entry_edge)]
+    while stack:
+        q, r, e_in = stack.pop()
+        if (q, r) in seen:
+            continue
+        at = st.tile_at(q, r)
+        if at is None:
+            continue
+        seen.add((q, r))
+        count += 1
+        edges = tile_edges(*at)
+        for e in range(6):  # both ends of the colour's segment lead on
+            if edges[e] == colour and e != e_in:
+                dq, dr = DIRS[e]
+                stack.append((q + dq, r + dr, (e + 3) % 6))
+    return count
+
+
+def test_line_planes_give_the_lines_entering_each_open_hex():
+    from envs.tantrix.state import COLOURS, DIRS, tile_edges
+
+    e = tantrix_v0.raw_env(num_players=2)
+    checked = 0
+    for seed in range(3):
+        e.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        while e.agents and not any(e.terminations.values()):
+            st = e.state
+            me = st.current_player
+            b = e.observe(e.agent_selection)["observation"]["board"]
+            R = e.window_radius
+            own = COLOURS[st.colour_of(me) - 1]
+            other = COLOURS[st.colour_of(1 - me) - 1]
+            for q, r in st.candidate_cells():
+                for d in range(6):
+                    dq, dr = DIRS[d]
+                    at = st.tile_at(q + dq, r + dr)
+                    want_own = want_other = 0.0
+                    if at is not None:
+                        colour = tile_edges(*at)[(d + 3) % 6]
+                        length = _line_length(st, q + dq, r + dr, (d + 3) % 6, colour) / 56
+                        want_own, want_other = (length, 0.0) if colour == own else (0.0, length) if colour == other else (0, 0)
+                        checked += 1
+                    assert b[r + R, q + R, 29 + d] == pytest.approx(want_own)
+                    assert b[r + R, q + R, 35 + d] == pytest.approx(want_other)
+            mask = e.observe(e.agent_selection)["action_mask"]
+            e.step(int(rng.choice(np.flatnonzero(mask))))
+    assert checked > 500

@@ -4,7 +4,7 @@
 |---|---|
 | Agents | ``player_0 .. player_{n-1}`` (n = ``num_players``, 2-4); with ``teams=True`` seats 0 & 2 vs 1 & 3 |
 | Action space | ``Discrete(36 * H * W)``, ``H = W = 2R + 1`` (R = ``window_radius``, default 16: 39204 actions) |
-| Observation | ``Dict(board: Box(0, 1, (H, W, 29)), hands: Box(0, 1, (n, 6, 24)), globals: Box(0, 1, (8 + 2n,)))``, float32 |
+| Observation | ``Dict(board: Box(0, 1, (H, W, 41)), hands: Box(0, 1, (n, 6, 24)), globals: Box(0, 1, (8 + 2n,)))``, float32 |
 | Rewards | +1 sole winner (team), 0 tied for first, -1 the others; 0 for all in a deadlock draw |
 
 Rules: :mod:`envs.tantrix.state` (``envs/tantrix/RULES.md``). One environment step is one tile
@@ -25,13 +25,17 @@ other colours in the order red, yellow, blue, green.
 
 Observation ``"observation"`` keys:
 
-* ``board`` ``(H, W, 29)``, cell ``[row, col]`` = hex ``(col - R, row - R)``:
+* ``board`` ``(H, W, 41)``, cell ``[row, col]`` = hex ``(col - R, row - R)``:
 
   * planes ``4 * d + k`` (d = edge 0-5 clockwise from upper-right, k = colour 0-3 in the
     observer's order): the tile there shows that colour on that edge;
   * 24 occupied; 25 forced spaces (empty, three or more neighbours); 26 empty hexes touching a
     tile (where placements can go; ``(0, 0)`` before the first tile); 27 inside the hexagonal
-    window; 28 the last tile placed.
+    window; 28 the last tile placed;
+  * on each empty hex touching a tile, the lines that lead into it: plane ``29 + d`` the length
+    (tiles) / 56 of the observer's (team's) colour line entering through edge ``d``, plane
+    ``35 + d`` the same for another player's (team's) colour (0 where the colour entering is
+    nobody's or there is no tile). A tile that continues the line there lengthens it by one.
 * ``hands`` ``(n, 6, 24)``: row 0 the observer's hand, then the others in turn order; each slot's
   tile in rotation 0 as ``4 * edge + colour`` one-hot (observer's colour order); an empty slot is
   all zeros. Hands are open in Tantrix, so every hand is visible.
@@ -57,7 +61,7 @@ from envs.tantrix.state import DEFAULT_WINDOW_RADIUS, NUM_TILES, TR_EDGES, Tantr
 
 __all__ = ["raw_env", "env", "NUM_PLANES"]
 
-NUM_PLANES = 29
+NUM_PLANES = 41
 # _ONEHOT[t * 6 + k]: (6, 4) one-hot of the edge colours (absolute colour order R, Y, B, G).
 _ONEHOT = np.zeros(((NUM_TILES + 1) * 6, 6, 4), dtype=np.float32)
 for _tr in range(6, (NUM_TILES + 1) * 6):
@@ -173,6 +177,22 @@ class raw_env(TabletopAECEnv):
             if abs(q) <= R and abs(r) <= R and abs(q + r) <= R:
                 board[26, r + R, q + R] = 1.0
         board[27] = self._inside
+        # Planes 29-40: the lengths of the players' lines entering each candidate hex, per edge.
+        own = st.colour_of(player)
+        theirs = {st.colour_of(p) for p in range(n)} - {own}
+        tile, rot, pidx, nb, qr = st._tile, st._rot, st._pidx, st._g.nb, st._g.qr
+        for c in st._cand:
+            q, r = qr[c]
+            if not (abs(q) <= R and abs(r) <= R and abs(q + r) <= R):
+                continue
+            for d in range(6):
+                m = c + nb[d]
+                if not tile[m]:
+                    continue
+                col = TR_EDGES[tile[m] * 6 + rot[m]][(d + 3) % 6]
+                if col == own or col in theirs:
+                    length = st._usize[col][st._find(st._uf[col], pidx[m])]
+                    board[(29 if col == own else 35) + d, r + R, q + R] = length / NUM_TILES
         hands = np.zeros((n, 6, 24), dtype=np.float32)
         seats = [(player + i) % n for i in range(n)]
         for i, p in enumerate(seats):
