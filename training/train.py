@@ -115,11 +115,14 @@ def load_config(path: str | Path, **overrides) -> dict:
         raise ValueError(f"{p} is not valid YAML: {e}") from None
     if not isinstance(data, dict):
         raise ValueError(f"{p}: the config must be a YAML mapping, got {type(data).__name__}")
+    name = data.pop("name", p.stem)  # a run's resolved config.yaml carries the name of its config
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"{p}: config key 'name' must be a non-empty string, got {name!r}")
     cfg = _merge(DEFAULTS, data)
     for k, v in overrides.items():
         if v is not None:
             cfg[k] = v
-    cfg["name"] = p.stem
+    cfg["name"] = name
     validate_config(cfg)
     return cfg
 
