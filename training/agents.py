@@ -310,8 +310,8 @@ class AlphaBetaAgent(Agent):
     is on the root player's team and minimises otherwise (a player may move several times in a
     row; the test is the mover's team, not alternation). In games with hidden information (a
     state with ``sample_determinization``: Smartrix hands and pile, Tantrix's bag order) it
-    searches one deal sampled from what the mover knows, never the true one. Leaves are scored with the game's heuristic (stone count for Ataxx), finished games with
-    ``+-1e6``. Moves are ordered by their one-ply heuristic value; ties between equally valued
+    searches one deal sampled from what the mover knows, never the true one. Leaves are scored
+    with the game's heuristic (stone count for Ataxx), finished games with ``+-1e6``. Moves are ordered by their one-ply heuristic value; ties between equally valued
     root moves are broken at random (seeded).
 
     Args:
