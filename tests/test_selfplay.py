@@ -189,3 +189,33 @@ def test_smartrix_learner_sees_only_its_own_hand():
             obs, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
             if term or trunc:
                 break
+
+
+@pytest.mark.parametrize("env_id, kwargs", [("smartrix_v0", {"num_players": 2}), ("tantrix_v0", {"num_players": 3}),
+                                            ("ataxx_v0", {})])
+def test_potential_shaping_telescopes_to_the_game_return(env_id, kwargs):
+    """With gamma = 1 the shaped rewards of an episode sum to the game's return minus phi(s0)."""
+    from training.agents import HEURISTICS
+
+    k = 0.05
+    env = SelfPlayEnv(env_id, pool_of(FirstLegal()), env_kwargs=kwargs, shaping=k, gamma=1.0)
+    h = HEURISTICS[type(env.raw.state).__name__]
+    rng = np.random.default_rng(0)
+    for game in range(2):
+        _, info = env.reset(seed=game)
+        phi0 = k * h(env.raw.state, info["seat"])
+        total, steps = 0.0, 0
+        while True:
+            before = k * h(env.raw.state, env.seat)
+            _, r, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+            total += r
+            steps += 1
+            if term or trunc:
+                break
+            assert r == pytest.approx(k * h(env.raw.state, env.seat) - before)  # no game reward before the end
+        assert total == pytest.approx(info["returns"][info["seat"]] - phi0)
+    plain = SelfPlayEnv(env_id, pool_of(FirstLegal()), env_kwargs=kwargs)
+    plain.reset(seed=0)
+    assert plain.shaping == 0.0
+    with pytest.raises(ValueError, match="shaping must be a finite number >= 0"):
+        SelfPlayEnv(env_id, pool_of(FirstLegal()), env_kwargs=kwargs, shaping=-1)

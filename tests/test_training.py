@@ -84,6 +84,7 @@ def test_config_errors(tmp_path):
     ("env_kwargs: {fen: garbage}\n", "malformed FEN"),
     ("max_steps: -5\n", "max_steps"),
     ("torch_threads: 0\n", "torch_threads"),
+    ("shaping: -0.5\n", "shaping. must be a number >= 0"),
     ("pool: {baselines: [random, gredy]}\n", "pool.baselines.*unknown agent spec 'gredy'"),
     ("pool: {baseline_prob: 0.9}\n", "at most 1"),
     ("final_eval: {opponents: [random, gredy]}\n", "final_eval.opponents"),

@@ -127,6 +127,14 @@ class SelfPlayEnv(gym.Env):
         seed_salt: mixed into every ``reset(seed=...)`` (``SeedSequence([seed, salt])``), so that
             runs seeded ``s`` and ``s + 1`` (whose vectorised envs get seeds ``s + i``) do not
             share random streams.
+        shaping: coefficient ``k >= 0`` of potential-based reward shaping (Ng, Harada and
+            Russell, 1999, "Policy invariance under reward transformations"): each learner
+            transition also gets ``gamma * phi(s') - phi(s)`` with ``phi = k * h(state, seat)``,
+            ``h`` the game's heuristic (:data:`training.agents.HEURISTICS`: a score or material
+            gap from public information) at the learner's decision points, and ``phi = 0`` once
+            the episode is over, so the shaped return differs from the game's by the constant
+            ``-phi(s_0)`` and the optimal policies are unchanged. ``0`` (default): no shaping.
+        gamma: the discount of that shaping term (use PPO's ``gamma``).
 
     ``info`` carries ``seat`` and ``opponents`` (names) every step, and at the end of an episode
     ``returns`` (every seat's final reward) and ``plies``.
@@ -135,7 +143,8 @@ class SelfPlayEnv(gym.Env):
     metadata = {"render_modes": []}
 
     def __init__(self, env_id: str, pool: OpponentPool, env_kwargs: dict | None = None, max_steps: int | None = None,
-                 seat: int | None = None, partner: str = "latest", seed_salt: int = 0):
+                 seat: int | None = None, partner: str = "latest", seed_salt: int = 0, shaping: float = 0.0,
+                 gamma: float = 0.99):
         super().__init__()
         self.env_id = env_id
         self.raw = make_raw(env_id, max_steps=max_steps, **(env_kwargs or {}))
@@ -150,6 +159,18 @@ class SelfPlayEnv(gym.Env):
             raise ValueError(f"partner must be 'latest' or 'pool', got {partner!r}")
         self.partner = partner
         self.seed_salt = int(seed_salt)
+        if isinstance(shaping, bool) or not isinstance(shaping, (int, float)) or not np.isfinite(shaping) or shaping < 0:
+            raise ValueError(f"shaping must be a finite number >= 0, got {shaping!r}")
+        if isinstance(gamma, bool) or not isinstance(gamma, (int, float)) or not 0 < gamma <= 1:
+            raise ValueError(f"gamma must be a number in (0, 1], got {gamma!r}")
+        self.shaping, self.gamma = float(shaping), float(gamma)
+        self._heuristic = None
+        if self.shaping:
+            from training.agents import _heuristic_for
+
+            self.raw.reset(seed=0)
+            self._heuristic = _heuristic_for(self.raw.state)  # ValueError: the game has none
+        self._potential = 0.0
         self.pool = pool
         self.seat = 0
         self.learner = first
@@ -196,6 +217,7 @@ class SelfPlayEnv(gym.Env):
                     self.opponents[p] = self.pool.sample(rng)
             self._advance()
             if not self._done():
+                self._potential = self._phi()
                 return self.raw.observe(self.learner)["observation"], self._info()
         raise RuntimeError(f"{self.env_id}: 1000 games in a row ended before the learner's first move")
 
@@ -205,8 +227,18 @@ class SelfPlayEnv(gym.Env):
         terminated = bool(self.raw.terminations[self.learner])
         truncated = bool(self.raw.truncations[self.learner]) and not terminated
         reward = float(self.raw._cumulative_rewards[self.learner]) if terminated else 0.0
+        if self.shaping:  # potential-based: gamma * phi(next) - phi(now), phi = 0 once the episode is over
+            phi = 0.0 if (terminated or truncated) else self._phi()
+            reward += self.gamma * phi - self._potential
+            self._potential = phi
         obs = self.raw.observe(self.learner)["observation"]
         return obs, reward, terminated, truncated, self._info()
+
+    def _phi(self) -> float:
+        """Shaping potential of the learner's decision point: ``shaping * heuristic(state, seat)``."""
+        if not self.shaping:
+            return 0.0
+        return self.shaping * float(self._heuristic(self.raw.state, self.seat))
 
     def action_masks(self) -> np.ndarray:
         """``bool (num_actions,)``: the learner's legal actions now."""

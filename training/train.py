@@ -48,6 +48,7 @@ DEFAULTS: dict = {
     "total_timesteps": 200_000,
     "n_envs": 8,
     "torch_threads": 1,
+    "shaping": 0.0,
     "policy": {
         "features": "board_cnn",
         "features_kwargs": {"channels": 64, "blocks": 3, "features_dim": 0},
@@ -163,10 +164,21 @@ def validate_config(cfg: dict) -> None:
     _require(cfg["max_steps"] is None or (_is_int(cfg["max_steps"]) and cfg["max_steps"] >= 1), "max_steps",
              "null or a positive integer", cfg["max_steps"])
     _require(isinstance(cfg["env_kwargs"], dict), "env_kwargs", "a mapping", cfg["env_kwargs"])
+    _require(_is_num(cfg["shaping"]) and cfg["shaping"] >= 0, "shaping", "a number >= 0 (0: no reward shaping)",
+             cfg["shaping"])
     try:
         probe = make_raw(cfg["env_id"], max_steps=cfg["max_steps"], **cfg["env_kwargs"])
     except (KeyError, ValueError, TypeError) as e:
         raise ConfigError(f"config env_id/env_kwargs: {e.args[0] if e.args else e}") from None
+
+    if _is_num(cfg["shaping"]) and cfg["shaping"] > 0:
+        from training.agents import _heuristic_for
+
+        probe.reset(seed=0)
+        try:
+            _heuristic_for(probe.state)
+        except ValueError as e:
+            raise ConfigError(f"config 'shaping' needs a game heuristic: {e}") from None
 
     ppo = cfg["ppo"]
     for key in ("n_steps", "n_epochs"):
@@ -381,7 +393,7 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
     def make_env(i):
         def _f():
             e = SelfPlayEnv(cfg["env_id"], pool, env_kwargs=cfg["env_kwargs"], max_steps=cfg["max_steps"],
-                            partner=pc["partner"], seed_salt=seed)
+                            partner=pc["partner"], seed_salt=seed, shaping=cfg["shaping"], gamma=cfg["ppo"]["gamma"])
             return Monitor(e)
         return _f
 
