@@ -183,3 +183,22 @@ def test_factored_head_reads_plane_descriptions_from_the_observation(tmp_path):
     bad = dict(kwargs, features_extractor_kwargs={"board_key": "board", "channels": 4, "blocks": 1})
     with pytest.raises(ValueError, match="add it to the features extractor's append list"):
         MaskablePPO(SpatialMaskablePolicy, env, n_steps=64, batch_size=32, device="cpu", policy_kwargs=bad)
+
+
+def test_factored_head_initialisation_lets_both_factors_learn():
+    """SB3 shrinks the action net to gain 0.01; the factored head shrinks only the plane
+    embedding's last layer, so the cell embedding keeps a normal scale and gradients flow."""
+    from sb3_contrib import MaskablePPO
+
+    from training.features import SpatialMaskablePolicy
+
+    env = _DictGame()
+    model = MaskablePPO(SpatialMaskablePolicy, env, n_steps=64, batch_size=32, seed=0, device="cpu",
+                        policy_kwargs={"features_extractor_class": CardTableNet,
+                                       "features_extractor_kwargs": {"board_key": "board", "channels": 4, "blocks": 1},
+                                       "net_arch": {"pi": [], "vf": [8]}, "action_index": np.arange(18).reshape(2, 3, 3),
+                                       "plane_features": np.eye(2, dtype=np.float32)})
+    head = model.policy.action_net
+    assert head.cell.weight.abs().max() > 0.1  # normal scale
+    assert head.plane[-1].weight.abs().max() < 0.05  # small initial logits
+    assert head.plane[0].weight.abs().max() > 0.1

@@ -361,7 +361,17 @@ def _spatial_policy_class():
                                                 plane_features=self.plane_features, plane_index=plane_index,
                                                 extra_dim=extra)
             if self.ortho_init:
-                self.action_net.apply(partial(self.init_weights, gain=0.01))
+                head = self.action_net
+                if hasattr(head, "conv"):  # small initial logits, as SB3 does for its action net
+                    head.apply(partial(self.init_weights, gain=0.01))
+                else:
+                    # Factored head: logits are a product of two embeddings. Shrinking both (SB3's
+                    # 0.01 on every layer) would also shrink each one's gradient (the other factor)
+                    # and stall learning; shrink only the last layer of the plane embedding.
+                    head.apply(partial(self.init_weights, gain=1.0))
+                    self.init_weights(head.plane[-1], gain=0.01)
+                    if head.other is not None:
+                        self.init_weights(head.other, gain=0.01)
             self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
 
         def _get_constructor_parameters(self):
