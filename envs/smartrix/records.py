@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from envs.core.records import check_result, write_json_record
 from envs.core.state import IllegalActionError, InvalidPositionError, ParameterError
 from envs.smartrix.state import NUM_CARDS, SmartrixState
 
@@ -178,12 +179,8 @@ def replay(record: dict, upto: int | None = None) -> SmartrixState:
             state.apply(state.string_to_action(move))
         except IllegalActionError as e:
             raise IllegalActionError(f"move {i + 1} ({move!r}) of the record is illegal: {e}") from None
-    res = record.get("result")
-    if res is not None and (upto is None or upto == len(moves)):
-        got = {"scores": state.scores(), "returns": state.returns().tolist()} if state.is_terminal() else None
-        if got is None or any(k in res and res[k] != got[k] for k in _RESULT):
-            raise InvalidPositionError(f"the record's result {res} differs from the replay's "
-                                       f"({got if got is not None else f'the game is not over after {len(moves)} moves'})")
+    if upto is None or upto == len(moves):
+        check_result(record.get("result"), state, _RESULT, len(moves))
     return state
 
 
@@ -193,14 +190,7 @@ def write_record(state_or_record, path) -> None:
     Raises:
         InvalidPositionError: a malformed record dict. TypeError: neither a state nor a dict.
     """
-    if isinstance(state_or_record, dict):
-        check_record(state_or_record)
-        rec = state_or_record
-    elif isinstance(state_or_record, SmartrixState):
-        rec = record_from_state(state_or_record)
-    else:
-        raise TypeError(f"write_record needs a SmartrixState or a record dict, got {type(state_or_record).__name__}")
-    Path(path).write_text(json.dumps(rec, indent=1) + "\n", encoding="utf-8")
+    write_json_record(state_or_record, path, SmartrixState, record_from_state, check_record)
 
 
 def read_record(path) -> dict:

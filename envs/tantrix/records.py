@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from envs.core.records import check_result, write_json_record
 from envs.core.state import IllegalActionError, InvalidPositionError, ParameterError
 from envs.tantrix.state import COLOURS, NUM_TILES, TantrixState
 
@@ -165,14 +166,7 @@ def replay(record: dict) -> TantrixState:
             state.push(move)
         except IllegalActionError as e:
             raise InvalidPositionError(f"move {i + 1} ({move}) of the record is illegal: {e}") from None
-    res = record.get("result")
-    if res is not None:
-        got = None
-        if state.is_terminal():
-            got = {"outcome": state.outcome(), "scores": state.scores(), "returns": state.returns().tolist()}
-        if got is None or any(k in res and res[k] != got[k] for k in _RESULT):
-            raise InvalidPositionError(f"the record's result {res} differs from the replay's "
-                                       f"({got if got is not None else 'the game is not over after ' + str(len(record['moves'])) + ' moves'})")
+    check_result(record.get("result"), state, _RESULT, len(record["moves"]))
     return state
 
 
@@ -182,14 +176,7 @@ def write_record(state_or_record, path) -> None:
     Raises:
         InvalidPositionError: a malformed record dict. TypeError: neither a state nor a dict.
     """
-    if isinstance(state_or_record, dict):
-        check_record(state_or_record)
-        rec = state_or_record
-    elif isinstance(state_or_record, TantrixState):
-        rec = record_from_state(state_or_record)
-    else:
-        raise TypeError(f"write_record needs a TantrixState or a record dict, got {type(state_or_record).__name__}")
-    Path(path).write_text(json.dumps(rec, indent=1) + "\n", encoding="utf-8")
+    write_json_record(state_or_record, path, TantrixState, record_from_state, check_record)
 
 
 def read_record(path) -> dict:
