@@ -28,40 +28,11 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from envloop import run_env  # noqa: E402  (benchmarks/envloop.py)
 
 from envs import ataxx_v0  # noqa: E402  (``envs.ataxx_v0``)
 from envs.ataxx import AtaxxState  # noqa: E402
-
-
-def run_env(make, steps: int, seed: int):
-    """Random play for ``steps`` step calls; returns (seconds, steps, games finished)."""
-    env = make()
-    rng = np.random.default_rng(seed)
-    env.reset(seed=seed)
-    done_games, n = 0, 0
-    sink = 0.0
-    t0 = time.perf_counter()
-    while n < steps:
-        for _agent in env.agent_iter():
-            obs, _reward, term, trunc, _info = env.last()
-            board = obs["observation"]
-            mask = obs["action_mask"]
-            sink += board[0, 0, 0]  # read the observation
-            if term or trunc:
-                action = None
-            else:
-                legal = np.flatnonzero(mask)
-                action = int(legal[rng.integers(len(legal))])
-            env.step(action)
-            n += 1
-            if n >= steps:
-                break
-        else:
-            done_games += 1
-            env.reset()
-    elapsed = time.perf_counter() - t0
-    env.close()
-    return elapsed, n, done_games
 
 
 def mask_times(steps: int, seed: int):

@@ -29,38 +29,11 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from envloop import run_env  # noqa: E402  (benchmarks/envloop.py)
 
 import envs.smartrix_v0 as smartrix_v0  # noqa: E402
 from envs.smartrix import CARD_PERIODS, SmartrixState  # noqa: E402
-
-
-def run_env(make, steps: int, seed: int):
-    """Random play for ``steps`` step calls; returns (seconds, steps, games finished)."""
-    env = make()
-    rng = np.random.default_rng(seed)
-    env.reset(seed=seed)
-    games, n, sink = 0, 0, 0.0
-    t0 = time.perf_counter()
-    while n < steps:
-        for _agent in env.agent_iter():
-            obs, _reward, term, trunc, _info = env.last()
-            o = obs["observation"]
-            sink += float(o["table"][0, 0, 0]) if isinstance(o, dict) else float(o.flat[0])
-            if term or trunc:
-                action = None
-            else:
-                legal = np.flatnonzero(obs["action_mask"])
-                action = int(legal[rng.integers(len(legal))])
-            env.step(action)
-            n += 1
-            if n >= steps:
-                break
-        else:
-            games += 1
-            env.reset()
-    elapsed = time.perf_counter() - t0
-    env.close()
-    return elapsed, n, games
 
 
 def mask_times(steps: int, seed: int) -> np.ndarray:

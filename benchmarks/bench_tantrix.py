@@ -29,39 +29,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from envloop import run_env  # noqa: E402  (benchmarks/envloop.py)
 
 from envs import tantrix_v0  # noqa: E402
 from envs.tantrix import TantrixState  # noqa: E402
-
-
-def run_env(make, steps: int, seed: int):
-    """Random play for ``steps`` step calls, reading the observation and mask through ``last()``
-    (as ``bench_ataxx_env.run_env``, for Dict or array observations); (seconds, steps, games)."""
-    env = make()
-    rng = np.random.default_rng(seed)
-    env.reset(seed=seed)
-    done_games, n, sink = 0, 0, 0.0
-    t0 = time.perf_counter()
-    while n < steps:
-        for _agent in env.agent_iter():
-            obs, _reward, term, trunc, _info = env.last()
-            o = obs["observation"]
-            sink += float(o["board"][0, 0, 0]) if isinstance(o, dict) else float(o.flat[0])
-            if term or trunc:
-                action = None
-            else:
-                legal = np.flatnonzero(obs["action_mask"])
-                action = int(legal[rng.integers(len(legal))])
-            env.step(action)
-            n += 1
-            if n >= steps:
-                break
-        else:
-            done_games += 1
-            env.reset()
-    elapsed = time.perf_counter() - t0
-    env.close()
-    return elapsed, n, done_games
 
 
 def mask_times(games: int, seed: int, radius: int) -> np.ndarray:

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import envs  # noqa: E402
-from bench_ataxx_env import run_env  # noqa: E402
+from envloop import run_env  # noqa: E402  (benchmarks/envloop.py)
 from bench_twixt import openspiel_playouts  # noqa: E402
 
 
