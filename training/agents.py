@@ -254,12 +254,21 @@ GREEDY_POLICIES: dict[str, Callable[[GameState, np.random.Generator], int]] = {
 }
 
 
+def _registered(table: dict, state: GameState, default=None):
+    """``state``'s entry in a per-game table (keyed by class name): its class's, or that of its
+    nearest registered base class; ``default`` when there is none."""
+    for cls in type(state).__mro__:
+        if cls.__name__ in table:
+            return table[cls.__name__]
+    return default
+
+
 def _heuristic_for(state: GameState) -> Callable[[GameState, int], float]:
     """The registered heuristic of ``state``'s class or of its nearest registered base class."""
-    for cls in type(state).__mro__:
-        if cls.__name__ in HEURISTICS:
-            return HEURISTICS[cls.__name__]
-    raise ValueError(f"no heuristic registered for {type(state).__name__}; known: {sorted(HEURISTICS)}")
+    h = _registered(HEURISTICS, state)
+    if h is None:
+        raise ValueError(f"no heuristic registered for {type(state).__name__}; known: {sorted(HEURISTICS)}")
+    return h
 
 
 def _evaluate(state: GameState, player: int, h: Callable[[GameState, int], float]) -> float:
@@ -287,7 +296,7 @@ class GreedyAgent(Agent):
 
     def _act(self, state, obs):
         player = state.current_player
-        policy = GREEDY_POLICIES.get(type(state).__name__)
+        policy = _registered(GREEDY_POLICIES, state)
         if policy is not None:
             return state.to_agent_action(player, policy(state, self.rng))
         h = _heuristic_for(state)
@@ -519,11 +528,11 @@ class MCTSAgent(Agent):
     def _rollout(self, s, n_players):
         rng = self.rng
         plies = 0
-        heuristic = HEURISTICS.get(type(s).__name__)
+        heuristic = _registered(HEURISTICS, s)
         limit = self.rollout_limit if heuristic is not None else None
         while not s.is_terminal():
             if limit is not None and plies >= limit:
-                scale = self.value_scale if self.value_scale is not None else VALUE_SCALES.get(type(s).__name__, 10.0)
+                scale = self.value_scale if self.value_scale is not None else _registered(VALUE_SCALES, s, 10.0)
                 if n_players == 2:
                     v = math.tanh(heuristic(s, 0) / scale)
                     return np.array([v, -v])
