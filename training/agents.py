@@ -104,6 +104,11 @@ class Agent:
         _check_can_move(self, state, obs)
         return self._act(state, obs)
 
+    def check_env(self, env) -> None:
+        """Raise ``ValueError`` (saying why) when this agent cannot play in ``env``, a reset raw
+        environment; called by ``training.evaluate`` and ``training.play`` before any game.
+        Every agent can by default; alpha-beta needs two sides, a checkpoint its training spaces."""
+
     def _act(self, state: GameState, obs: dict | None) -> int:
         """The agent's choice; called by :meth:`act` once it is known that there is a move."""
         raise NotImplementedError(f"{type(self).__name__} must implement _act(state, obs)")
@@ -338,6 +343,9 @@ class AlphaBetaAgent(Agent):
             raise ValueError(f"alpha-beta depth must be a positive integer, got {depth!r}")
         self.depth = depth
         self.name = f"alphabeta:{depth}"
+
+    def check_env(self, env) -> None:
+        self.check_game(env.state)
 
     def check_game(self, state) -> None:
         """Raise ``ValueError`` unless this agent can play ``state``'s game (two sides, a heuristic)."""
@@ -626,25 +634,30 @@ class PolicyAgent(Agent):
         self.policy.set_training_mode(False)
         self.deterministic = deterministic
 
-    def check_spaces(self, observation_space, num_actions: int) -> None:
+    def check_env(self, env) -> None:
+        first = env.possible_agents[0]
+        self.check_spaces(env.observation_space(first)["observation"], env.action_space(first).n)
+
+    def check_spaces(self, observation, num_actions: int) -> None:
         """Raise a clear error when the environment's spaces are not those the policy was trained on.
 
         Args:
-            observation_space: the environment's ``observation`` space (``Box`` or ``Dict``).
+            observation: the environment's ``observation`` space (``Box`` or ``Dict``), or one
+                observation (an array, or a dict of arrays).
             num_actions: the size of its action space.
 
         Raises:
-            ValueError: the spaces differ (the message says how, and that the environment
+            ValueError: the shapes differ (the message says how, and that the environment
                 settings of the training run, in its ``config.yaml``, must be used).
         """
         import gymnasium as gym
 
-        def shapes(sp):
-            if isinstance(sp, gym.spaces.Dict):
-                return {k: tuple(v.shape) for k, v in sp.spaces.items()}
-            return tuple(sp.shape)
+        def shapes(x):
+            if isinstance(x, gym.spaces.Dict):
+                x = x.spaces
+            return {k: tuple(v.shape) for k, v in x.items()} if isinstance(x, dict) else tuple(x.shape)
 
-        mine, theirs = shapes(self.policy.observation_space), shapes(observation_space)
+        mine, theirs = shapes(self.policy.observation_space), shapes(observation)
         n = int(self.policy.action_space.n)
         if mine != theirs or n != int(num_actions):
             raise ValueError(
@@ -656,12 +669,7 @@ class PolicyAgent(Agent):
         if obs is None:
             raise ValueError(f"{self.name}: a policy agent needs the observation dict, got obs=None")
         if not getattr(self, "_checked", False):
-            import gymnasium as gym
-
-            o = obs["observation"]
-            space = (gym.spaces.Dict({k: gym.spaces.Box(0, 1, np.shape(v)) for k, v in o.items()})
-                     if isinstance(o, dict) else gym.spaces.Box(0, 1, np.shape(o)))
-            self.check_spaces(space, len(obs["action_mask"]))
+            self.check_spaces(obs["observation"], len(obs["action_mask"]))
             self._checked = True
         return policy_action(self.policy, obs["observation"], obs["action_mask"], self.deterministic, self.rng)
 

@@ -412,10 +412,6 @@ def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | 
         raise ValueError(f"bad env_kwargs {env_kwargs} for {env_id}: {e}") from e
     teams = game_teams(getattr(getattr(probe, "unwrapped", probe), "state", None), num_players)
     team_game = any(len(t) > 1 for t in teams)
-    first = probe.possible_agents[0]
-    probe_state = getattr(probe, "state", None)
-    obs_space, num_actions = probe.observation_space(first)["observation"], probe.action_space(first).n
-    probe.close()
 
     if seed is None:
         seed = int(np.random.SeedSequence().generate_state(1)[0])
@@ -424,10 +420,8 @@ def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | 
     agent_seeds = np.random.SeedSequence([seed, 1]).generate_state(len(names))
     agents: dict[str, Agent] = {n: make_agent(s, seed=int(sd)) for n, s, sd in zip(names, agent_specs, agent_seeds)}
     for agent in agents.values():  # an agent that cannot play this game: say so now
-        if hasattr(agent, "check_spaces"):
-            agent.check_spaces(obs_space, num_actions)
-        if hasattr(agent, "check_game") and probe_state is not None:
-            agent.check_game(probe_state)
+        agent.check_env(probe)
+    probe.close()
     if out_dir is not None:  # fail now, not after the games
         out_dir = _check_output_folder(out_dir)
 

@@ -169,12 +169,8 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
                          f"{len(others)} (one per other seat), got {len(opponents)}")
     agents = {p: make_agent(spec, seed=None if seed is None else seed * 1000 + p) for p, spec in zip(others, opponents)}
     specs = dict(zip(others, opponents))
-    first = env.possible_agents[0]
     for agent in agents.values():  # an agent that cannot play this game: say so before the game
-        if hasattr(agent, "check_spaces"):
-            agent.check_spaces(env.observation_space(first)["observation"], env.action_space(first).n)
-        if hasattr(agent, "check_game"):
-            agent.check_game(env.state)
+        agent.check_env(env)
     if seed is not None:
         for p, a in agents.items():
             a.reset(seed * 1000 + p)
