@@ -258,24 +258,22 @@ class SpatialActionHead(nn.Module):
             if gather.ndim != 2 or gather.shape[0] != index.shape[0] or gather.min() < 0 or gather.max() >= extra_dim:
                 raise ValueError(f"plane_index must be an int array ({index.shape[0]}, F) of positions in the "
                                  f"{extra_dim} values after the map")
-            if isinstance(plane_dim, bool) or not isinstance(plane_dim, int) or plane_dim < 1:
-                raise ValueError(f"plane_dim must be a positive integer, got {plane_dim!r}")
             self.register_buffer("plane_index", torch.as_tensor(gather))
-            self.plane_dim = plane_dim
-            self.cell = nn.Conv2d(channels, plane_dim + 1, kernel_size=1)
-            self.plane = nn.Sequential(nn.Linear(gather.shape[1], plane_dim), nn.ReLU(), nn.Linear(plane_dim, plane_dim + 1))
-        elif plane_features is None:
-            self.conv = nn.Conv2d(channels, index.shape[0], kernel_size=1)
-        else:
+            n_features = gather.shape[1]
+        elif plane_features is not None:
             pf = torch.as_tensor(np.asarray(plane_features, dtype=np.float32))
             if pf.ndim != 2 or pf.shape[0] != index.shape[0]:
                 raise ValueError(f"plane_features must have shape ({index.shape[0]}, F), got {tuple(pf.shape)}")
+            self.register_buffer("plane_features", pf)
+            n_features = pf.shape[1]
+        else:
+            self.conv = nn.Conv2d(channels, index.shape[0], kernel_size=1)
+        if not hasattr(self, "conv"):  # factored: an embedding + bias per cell and per plane
             if isinstance(plane_dim, bool) or not isinstance(plane_dim, int) or plane_dim < 1:
                 raise ValueError(f"plane_dim must be a positive integer, got {plane_dim!r}")
-            self.register_buffer("plane_features", pf)
             self.plane_dim = plane_dim
-            self.cell = nn.Conv2d(channels, plane_dim + 1, kernel_size=1)  # embedding + bias per cell
-            self.plane = nn.Sequential(nn.Linear(pf.shape[1], plane_dim), nn.ReLU(), nn.Linear(plane_dim, plane_dim + 1))
+            self.cell = nn.Conv2d(channels, plane_dim + 1, kernel_size=1)
+            self.plane = nn.Sequential(nn.Linear(n_features, plane_dim), nn.ReLU(), nn.Linear(plane_dim, plane_dim + 1))
         self.register_buffer("pos", torch.as_tensor(pos))
         self.register_buffer("acts", torch.as_tensor(acts))
         self.register_buffer("others", torch.as_tensor(others))
@@ -287,16 +285,14 @@ class SpatialActionHead(nn.Module):
         grid = latent[:, :n_map].reshape(b, *self.shape)
         if hasattr(self, "conv"):
             spatial = self.conv(grid).flatten(1)
-        elif hasattr(self, "plane_index"):  # factored, each plane described by values of the observation
-            d = self.plane_dim
-            c = self.cell(grid).flatten(2)  # (b, d + 1, cells)
-            v = self.plane(latent[:, n_map:][:, self.plane_index])  # (b, planes, d + 1)
-            spatial = (torch.einsum("bdx,bpd->bpx", c[:, :d], v[..., :d]) + c[:, d:] + v[..., d:]).flatten(1)
         else:  # factored: logit(plane p, cell x) = <u(x), v(p)> + cell bias(x) + plane bias(p)
             d = self.plane_dim
             c = self.cell(grid).flatten(2)  # (b, d + 1, cells)
-            v = self.plane(self.plane_features)  # (planes, d + 1)
-            spatial = (torch.einsum("bdx,pd->bpx", c[:, :d], v[:, :d]) + c[:, d:] + v[None, :, d:]).flatten(1)
+            if hasattr(self, "plane_index"):  # each plane described by values of the observation
+                v = self.plane(latent[:, n_map:][:, self.plane_index])  # (b, planes, d + 1)
+            else:
+                v = self.plane(self.plane_features).expand(b, -1, -1)
+            spatial = (torch.einsum("bdx,bpd->bpx", c[:, :d], v[..., :d]) + c[:, d:] + v[..., d:]).flatten(1)
         logits = latent.new_zeros(b, self.num_actions)
         logits[:, self.acts] = spatial[:, self.pos]
         if self.other is not None:
