@@ -180,7 +180,7 @@ class raw_env(TabletopAECEnv):
         # Planes 29-40: the lengths of the players' lines entering each candidate hex, per edge.
         own = st.colour_of(player)
         theirs = {st.colour_of(p) for p in range(n)} - {own}
-        tile, rot, pidx, nb, qr = st._tile, st._rot, st._pidx, st._g.nb, st._g.qr
+        tile, rot, nb, qr = st._tile, st._rot, st._g.nb, st._g.qr
         for c in st._cand:
             q, r = qr[c]
             if not (abs(q) <= R and abs(r) <= R and abs(q + r) <= R):
@@ -191,8 +191,7 @@ class raw_env(TabletopAECEnv):
                     continue
                 col = TR_EDGES[tile[m] * 6 + rot[m]][(d + 3) % 6]
                 if col == own or col in theirs:
-                    length = st._usize[col][st._find(st._uf[col], pidx[m])]
-                    board[(29 if col == own else 35) + d, r + R, q + R] = length / NUM_TILES
+                    board[(29 if col == own else 35) + d, r + R, q + R] = st._line_at(col, m)[1] / NUM_TILES
         hands = np.zeros((n, 6, 24), dtype=np.float32)
         seats = [(player + i) % n for i in range(n)]
         for i, p in enumerate(seats):

@@ -35,15 +35,10 @@ def placement_value(state: TantrixState, action: int, colour: int) -> int:
         return 0
     g = state._g
     c = g.origin + q + r * g.S
-    par, size = state._uf[colour], state._usize[colour]
-    roots = []
-    for e in seg:
-        n = c + g.nb[e]
-        if state._tile[n]:
-            roots.append(state._find(par, state._pidx[n]))
-    if len(roots) == 2 and roots[0] == roots[1]:
-        return 2 * (size[roots[0]] + 1)
-    return 1 + sum(size[x] for x in roots)
+    lines = [state._line_at(colour, c + g.nb[e]) for e in seg if state._tile[c + g.nb[e]]]
+    if len(lines) == 2 and lines[0][0] == lines[1][0]:  # both ends on one line: the tile closes a loop
+        return 2 * (lines[0][1] + 1)
+    return 1 + sum(tiles for _, tiles in lines)
 
 
 def tantrix_greedy_action(state: TantrixState, rng: np.random.Generator) -> int:

@@ -503,6 +503,12 @@ class TantrixState(GameState):
             x = par[x]
         return x
 
+    def _line_at(self, colour: int, cell: int) -> tuple[int, int]:
+        """``(root, tiles)`` of the ``colour`` line through the tile on internal ``cell``: its
+        union-find root (equal roots, same line) and its length in tiles."""
+        root = self._find(self._uf[colour], self._pidx[cell])
+        return root, self._usize[colour][root]
+
     # ------------------------------------------------------------------ legality
     @property
     def restrictions_active(self) -> bool:
