@@ -139,6 +139,8 @@ def test_every_config_trains_and_evaluates_end_to_end(tmp_path, config, monkeypa
     cfg["pool"]["snapshot_every"] = 128
     cfg["eval"].update(every=256, games=2)
     cfg["final_eval"]["games"] = 2
+    if cfg["pretrain"]["teacher"] is not None:
+        cfg["pretrain"].update(games=2, epochs=1)
     report = train(cfg, tmp_path / "run", progress_bar=False)
     assert report["timesteps"] == 256 and report["env_id"] == cfg["env_id"]
     assert (tmp_path / "run" / "checkpoints" / "final.zip").is_file()

@@ -14,6 +14,8 @@ unknown keys are an error. The run directory (default ``runs/<config name>-<seed
 * ``eval/`` — the final evaluation: a round-robin tournament of the trained agent and the
   configured opponents (:mod:`training.evaluate`: ``results.json``, ``pairs.csv``,
   ``ratings.csv``, ``ratings.png``);
+* ``pretrain.json`` — when the config's ``pretrain.teacher`` is set: the behaviour-cloning warm
+  start's figures (:mod:`training.pretrain`: decisions imitated, loss, held-out agreement);
 * ``learning_curve.png`` — the periodic evaluation scores over timesteps (when at least one
   periodic evaluation ran);
 * ``report.json`` — the trained agent's score against each opponent with 95% intervals, the
@@ -21,6 +23,8 @@ unknown keys are an error. The run directory (default ``runs/<config name>-<seed
 
 The learner plays a random seat of each game against opponents drawn from an
 :class:`~training.selfplay.OpponentPool` (its own snapshots, its current policy, baselines).
+With ``pretrain.teacher`` set, a new run (not a resumed one) first imitates that agent
+(:mod:`training.pretrain`).
 """
 
 from __future__ import annotations
@@ -75,6 +79,7 @@ DEFAULTS: dict = {
         "snapshot_every": 20_000,
         "partner": "latest",
     },
+    "pretrain": {"teacher": None, "games": 200, "epochs": 4, "batch_size": 256, "learning_rate": 1.0e-3},
     "eval": {"every": 50_000, "games": 20, "opponents": ["random", "greedy"]},
     "checkpoint_every": 50_000,
     "final_eval": {"games": 200, "opponents": ["random", "greedy"]},
@@ -230,6 +235,14 @@ def validate_config(cfg: dict) -> None:
     _require(pool["baseline_prob"] + pool["latest_prob"] <= 1 + 1e-9, "pool.baseline_prob + pool.latest_prob",
              "at most 1", pool["baseline_prob"] + pool["latest_prob"])
     _require(pool["partner"] in ("latest", "pool"), "pool.partner", "'latest' or 'pool'", pool["partner"])
+    pre = cfg["pretrain"]
+    if pre["teacher"] is not None:
+        _require(isinstance(pre["teacher"], str), "pretrain.teacher", "null (no warm start) or an agent spec",
+                 pre["teacher"])
+        for key in ("games", "epochs", "batch_size"):
+            _require(_is_int(pre[key]) and pre[key] >= 1, f"pretrain.{key}", "a positive integer", pre[key])
+        _require(_is_num(pre["learning_rate"]) and pre["learning_rate"] > 0, "pretrain.learning_rate",
+                 "a positive number (YAML reads 1e-3 as text: write 1.0e-3)", pre["learning_rate"])
     for section in ("eval", "final_eval"):
         games = cfg[section]["games"]
         _require(_is_int(games) and games >= 1, f"{section}.games", "a positive integer", games)
@@ -237,7 +250,8 @@ def validate_config(cfg: dict) -> None:
                  "a non-empty list of agent specs", cfg[section]["opponents"])
     _require(_is_int(cfg["eval"]["every"]) and cfg["eval"]["every"] >= 1, "eval.every", "a positive integer",
              cfg["eval"]["every"])
-    for key, specs in (("pool.baselines", pool["baselines"]), ("eval.opponents", cfg["eval"]["opponents"]),
+    teacher = [pre["teacher"]] if isinstance(pre["teacher"], str) else []
+    for key, specs in (("pretrain.teacher", teacher), ("pool.baselines", pool["baselines"]), ("eval.opponents", cfg["eval"]["opponents"]),
                        ("final_eval.opponents", cfg["final_eval"]["opponents"])):
         _require(isinstance(specs, list), key, "a list of agent specs", specs)
         for spec in specs:
@@ -399,6 +413,7 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
 
     vec_env = DummyVecEnv([make_env(i) for i in range(cfg["n_envs"])])
     vec_env.seed(seed)  # env i: seed + i, mixed with the run's seed by SelfPlayEnv (seed_salt)
+    pretrain_report = None
     if resume:
         try:
             model = MaskablePPO.load(resume, env=vec_env, device="cpu", custom_objects=dict(cfg["ppo"]))
@@ -408,6 +423,12 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
     else:
         model = _build_model(cfg, vec_env, seed)
         reset_num_timesteps = True
+        if cfg["pretrain"]["teacher"] is not None:  # behaviour-cloning warm start (not when resuming)
+            from training.pretrain import pretrain
+
+            pretrain_report = pretrain(model.policy, cfg, seed)
+            (out / "pretrain.json").write_text(json.dumps(pretrain_report, indent=2))
+            print(f"[pretrain] {json.dumps(pretrain_report)}", flush=True)
     model.set_logger(configure(str(out / "logs"), ["csv", "tensorboard"]))
     pool.set_latest(model.policy)
     callback = _make_callback(cfg, pool, out)
@@ -425,7 +446,7 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
         "config": cfg["name"], "env_id": cfg["env_id"], "seed": seed, "timesteps": int(model.num_timesteps),
         "timesteps_this_run": int(model.num_timesteps) - start_timesteps, "resumed_from": resume,
         "train_seconds": round(train_seconds, 1), "eval_seconds": round(time.time() - t1, 1),
-        "checkpoint": str(final), "periodic_eval": callback.history,
+        "checkpoint": str(final), "pretrain": pretrain_report, "periodic_eval": callback.history,
     })
     (out / "report.json").write_text(json.dumps(report, indent=2))
     if callback.history:
