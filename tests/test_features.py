@@ -202,3 +202,64 @@ def test_factored_head_initialisation_lets_both_factors_learn():
     assert head.cell.weight.abs().max() > 0.1  # normal scale
     assert head.plane[-1].weight.abs().max() < 0.05  # small initial logits
     assert head.plane[0].weight.abs().max() > 0.1
+
+
+def test_pooled_value_head_fits_where_the_dense_one_saturates(tmp_path):
+    """On Tantrix (a 21x21 window: 14,400 flattened features) SB3's dense value MLP saturates its
+    Tanh within a few Adam steps; the pooled trunk keeps learning the returns."""
+    pytest.importorskip("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from training.features import PooledValueTrunk
+    from training.pretrain import collect_demonstrations
+    from training.selfplay import OpponentPool, SelfPlayEnv
+    from training.train import _build_model, load_config
+
+    torch.set_num_threads(1)
+    cfg = load_config("configs/tantrix_quick.yaml")
+    data = collect_demonstrations(cfg, "greedy", 12, seed=0)
+    y = torch.as_tensor(data["returns"])
+    found = {}
+    for value_head in ("dense", "pooled"):
+        cfg["policy"]["value_head"] = value_head
+        pool = OpponentPool(["random"], 1.0, 0.0, 1, seed=0)
+        venv = DummyVecEnv([lambda: SelfPlayEnv(cfg["env_id"], pool, env_kwargs=cfg["env_kwargs"])])
+        model = _build_model(cfg, venv, 0)
+        p = model.policy
+        assert isinstance(p.mlp_extractor.value_net, PooledValueTrunk) == (value_head == "pooled")
+        obs, _ = p.obs_to_tensor(data["obs"])
+        opt = torch.optim.Adam(p.parameters(), lr=1e-3)
+        gen = torch.Generator().manual_seed(0)
+        for _ in range(25):
+            idx = torch.randint(0, len(y), (128,), generator=gen)
+            loss = ((p.predict_values({k: x[idx] for k, x in obs.items()}).flatten() - y[idx]) ** 2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+        with torch.no_grad():
+            latent = p.mlp_extractor.forward_critic(p.extract_features(obs))
+            v = p.value_net(latent).flatten()
+        found[value_head] = ((latent.abs() > 0.99).float().mean().item(), 1 - ((y - v).var() / y.var()).item())
+        if value_head == "pooled":  # the choice survives save and load
+            model.save(tmp_path / "p.zip")
+            loaded = MaskablePPO.load(tmp_path / "p.zip", device="cpu")
+            assert loaded.policy.value_head == "pooled"
+            with torch.no_grad():
+                assert torch.allclose(loaded.policy.predict_values(obs), p.predict_values(obs), atol=1e-5)
+    (dense_sat, dense_ev), (pooled_sat, pooled_ev) = found["dense"], found["pooled"]
+    assert dense_sat > 0.5 and pooled_sat < 0.05
+    assert pooled_ev > 0.6 and pooled_ev > dense_ev + 0.3
+
+
+def test_pooled_value_trunk_shapes_and_errors():
+    from training.features import PooledValueTrunk
+
+    trunk = PooledValueTrunk(4, 3, 5, extra_dim=6, sizes=[16, 8])
+    x = torch.randn(7, 4 * 3 * 5 + 6)
+    assert trunk(x).shape == (7, 8) and trunk.out_dim == 8
+    y = x.clone()
+    y[:, -1] += 1.0  # the appended features reach the output
+    assert not torch.allclose(trunk(x), trunk(y))
+    with pytest.raises(ValueError, match="at least one layer size"):
+        PooledValueTrunk(4, 3, 5, sizes=[])

@@ -77,6 +77,8 @@ def test_config_errors(tmp_path):
     ("policy: {net_arch: {pi: [], vff: [64]}}\n", "policy.net_arch"),
     ("policy: {features_kwargs: {channel: 64}}\n", "policy.features_kwargs"),
     ("policy: {head: spatil}\n", "policy.head"),
+    ("policy: {value_head: pool}\n", "policy.value_head.*'dense' or 'pooled'"),
+    ("policy: {value_head: pooled, head: linear}\n", "policy.value_head.*needs the spatial policy"),
     ("policy: {head: factored}\n", "policy.head.*no action_plane_features"),
     ("env_id: tantrix_v0\npolicy: {features: hex_board_net, head: factored}\n", "policy.features_kwargs.append.*'hands'"),
     ("env_id: ataxx_v1\n", "unknown environment id 'ataxx_v1'"),

@@ -9,6 +9,7 @@ from torch import nn
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
 __all__ = [
+    "PooledValueTrunk",
     "BoardCNN",
     "BoardVectorNet",
     "HexBoardNet",
@@ -300,6 +301,43 @@ class SpatialActionHead(nn.Module):
         return logits
 
 
+class PooledValueTrunk(nn.Module):
+    """Value trunk over a flattened convolution map, after AlphaZero's value head.
+
+    Input ``float32 (B, C*H*W + extra)``: the map (channel-major, as the features extractors
+    flatten it) followed by ``extra`` appended features. The map is reduced by a 1x1 convolution
+    to ``reduce`` channels (ReLU) and also averaged over the cells; those, with the appended
+    features, go through ``Linear + Tanh`` layers of the given ``sizes``. Output
+    ``float32 (B, sizes[-1])``.
+
+    Why: a dense ``Linear(C*H*W, 64) + Tanh`` (SB3's value MLP over the flattened map) has a
+    very wide input — 14,400 for Tantrix at window radius 10 — and Adam moves every weight at
+    the same rate, so its pre-activations grow by about ``lr * fan_in`` per step and the Tanh
+    saturates: the value becomes a constant (explained variance 0) within the first updates.
+    Reducing first keeps the fan-in near ``reduce*H*W + C``.
+    """
+
+    def __init__(self, channels: int, height: int, width: int, extra_dim: int = 0, sizes=(64,), reduce: int = 2):
+        super().__init__()
+        if not sizes:
+            raise ValueError("PooledValueTrunk needs at least one layer size (net_arch vf)")
+        self.shape = (channels, height, width)
+        self.reduce = nn.Conv2d(channels, reduce, 1)
+        layers, n_in = [], reduce * height * width + channels + extra_dim
+        for n in sizes:
+            layers += [nn.Linear(n_in, n), nn.Tanh()]
+            n_in = n
+        self.mlp = nn.Sequential(*layers)
+        self.out_dim = n_in
+
+    def forward(self, latent: torch.Tensor) -> torch.Tensor:
+        b = latent.shape[0]
+        n_map = self.shape[0] * self.shape[1] * self.shape[2]
+        grid = latent[:, :n_map].reshape(b, *self.shape)
+        parts = [torch.relu(self.reduce(grid)).flatten(1), grid.mean(dim=(2, 3)), latent[:, n_map:]]
+        return self.mlp(torch.cat(parts, dim=1))
+
+
 def _spatial_policy_class():
     from functools import partial
 
@@ -315,11 +353,19 @@ def _spatial_policy_class():
         features extractor that outputs the flattened convolution map (``BoardCNN``,
         ``HexBoardNet`` or ``CardTableNet`` with ``features_dim=0``) and
         ``net_arch={"pi": [], "vf": [...]}``. Works with ``Box`` and ``Dict`` observations.
+
+        ``value_head``: ``"dense"`` (default; SB3's value MLP of sizes ``net_arch["vf"]`` over
+        the whole flattened map) or ``"pooled"`` (:class:`PooledValueTrunk` with those sizes:
+        use it for large boards, where the dense one saturates).
         """
 
-        def __init__(self, *args, action_index=None, plane_features=None, plane_index=None, **kwargs):
+        def __init__(self, *args, action_index=None, plane_features=None, plane_index=None, value_head="dense",
+                     **kwargs):
             if action_index is None:
                 raise ValueError("SpatialMaskablePolicy needs action_index (the environment's action_layout())")
+            if value_head not in ("dense", "pooled"):
+                raise ValueError(f"value_head must be 'dense' or 'pooled', got {value_head!r}")
+            self.value_head = value_head
             self.action_index = action_index
             self.plane_features = plane_features
             self.plane_index = plane_index
@@ -368,6 +414,11 @@ def _spatial_policy_class():
                     self.init_weights(head.plane[-1], gain=0.01)
                     if head.other is not None:
                         self.init_weights(head.other, gain=0.01)
+            if self.value_head == "pooled":
+                sizes = list(self.net_arch.get("vf", [])) if isinstance(self.net_arch, dict) else []
+                if not sizes:
+                    raise ValueError("value_head 'pooled' needs net_arch vf sizes, e.g. {'pi': [], 'vf': [64]}")
+                self.mlp_extractor.value_net = PooledValueTrunk(channels, h, w, extra, sizes=sizes)
             self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
 
         def _get_constructor_parameters(self):
@@ -375,6 +426,7 @@ def _spatial_policy_class():
             data["action_index"] = self.action_index
             data["plane_features"] = self.plane_features
             data["plane_index"] = self.plane_index
+            data["value_head"] = self.value_head
             return data
 
     return SpatialMaskablePolicy

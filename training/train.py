@@ -57,6 +57,7 @@ DEFAULTS: dict = {
         "features": "board_cnn",
         "features_kwargs": {"channels": 64, "blocks": 3, "features_dim": 0},
         "head": "spatial",
+        "value_head": "dense",
         "net_arch": {"pi": [], "vf": [64]},
     },
     "ppo": {
@@ -204,6 +205,9 @@ def validate_config(cfg: dict) -> None:
              pol["features"])
     _require(pol["head"] in ("spatial", "factored", "linear"), "policy.head", "'spatial', 'factored' or 'linear'",
              pol["head"])
+    _require(pol["value_head"] in ("dense", "pooled"), "policy.value_head", "'dense' or 'pooled'", pol["value_head"])
+    _require(pol["value_head"] == "dense" or pol["head"] != "linear", "policy.value_head",
+             "'dense' with head 'linear' (the pooled value trunk needs the spatial policy)", pol["value_head"])
     _require(pol["head"] == "linear" or hasattr(probe, "action_layout"), "policy.head",
              f"'linear' for {cfg['env_id']} (it has no action_layout() for a spatial head)", pol["head"])
     _require(pol["head"] != "factored" or hasattr(probe, "action_plane_features"), "policy.head",
@@ -281,6 +285,7 @@ def _build_model(cfg: dict, vec_env, seed: int):
         policy = SpatialMaskablePolicy
         probe = make_raw(cfg["env_id"], **cfg["env_kwargs"])
         policy_kwargs["action_index"] = probe.action_layout()
+        policy_kwargs["value_head"] = pol["value_head"]
         if pol["head"] == "factored":
             planes = probe.action_plane_features()  # fixed (planes, F) values, or where to read them
             policy_kwargs["plane_index" if isinstance(planes, dict) else "plane_features"] = planes
