@@ -129,3 +129,35 @@ def test_the_teacher_also_plays_its_partners_in_team_games(config, partner_moves
     assert set(data["outcomes"].tolist()) <= {-1.0, 0.0, 1.0}  # the teacher side's result
     # Two players: the teacher moves only for its own seat. Double TwixT: also for the partner.
     assert (len(calls) > n) == partner_moves
+
+
+@pytest.mark.parametrize("yaml_text, message", [
+    # alpha-beta plays two sides only: refused before anything runs, naming the key
+    ("env_id: smartrix_v0\nenv_kwargs: {num_players: 4}\npolicy: {features: card_table_net, head: linear}\n"
+     "pretrain: {teacher: 'alphabeta:1'}\n", "pretrain.teacher.*cannot play smartrix_v0"),
+    ("pretrain: {games: -5}\n", "pretrain.games"),  # checked with or without a teacher
+    ("pretrain: {teacher: greedy, learning_rate: 1000.0}\n", "pretrain.learning_rate.*\\(0, 1\\]"),
+    ("policy: {value_head: pooled, net_arch: {pi: [], vf: []}}\n", "non-empty vf list"),
+    ("policy: {features_kwargs: {channels: 8, blocks: 1, features_dim: 256}}\n", "features_dim"),
+    ("policy: {features_kwargs: {channels: 8, blocks: 1}}\n", "board_cnn defaults to 256"),
+    ("policy: {features: [board_cnn]}\n", "policy.features"),
+])
+def test_teacher_and_value_head_mistakes_fail_before_training(tmp_path, yaml_text, message):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml_text)
+    with pytest.raises(ValueError, match=message):
+        load_config(bad)
+
+
+def test_an_alphabeta_teacher_works_without_shaping():
+    cfg = ataxx_cfg()
+    assert cfg["shaping"] == 0.0  # the env is not reset by shaping set-up: the teacher must not need it
+    data = collect_demonstrations(cfg, "alphabeta:1", games=1, seed=0)
+    assert len(data["actions"]) > 0
+
+
+def test_a_diverging_clone_stops_with_a_clear_error():
+    cfg = ataxx_cfg()
+    data = collect_demonstrations(cfg, "greedy", games=3, seed=0)
+    with pytest.raises(FloatingPointError, match="behaviour cloning diverged.*lower the learning rate"):
+        behaviour_clone(_policy(cfg), data, epochs=20, batch_size=8, learning_rate=1e6, max_grad_norm=1e12)

@@ -22,7 +22,7 @@ The imitated plies are not counted in PPO's timesteps; the report states them se
 Memory: the demonstrations are held in memory as the observations themselves (float32) and the
 action masks (a byte per action), and stacking them briefly needs twice that. Tantrix at window
 radius 10 takes 89 KB a decision (73 KB observation, 16 KB mask: about 2.5 GB for 1,000 games of
-~28 decisions); Ataxx, TwixT and Smartrix under 20 KB.
+~28 decisions); Ataxx, Smartrix and 8x8 TwixT under 20 KB; TwixT at its full 24x24 size 53 KB.
 """
 
 from __future__ import annotations
@@ -65,6 +65,7 @@ def collect_demonstrations(cfg: dict, teacher: str, games: int, seed: int) -> di
     gamma = float(cfg["ppo"]["gamma"])
     env = SelfPlayEnv(cfg["env_id"], pool, env_kwargs=cfg["env_kwargs"], max_steps=cfg["max_steps"],
                       partner="latest", seed_salt=seed, shaping=cfg["shaping"], gamma=gamma)
+    env.raw.reset(seed=seed)  # agents check the game from its state
     agent.check_env(env.raw)
     obs_list, masks, actions, returns, game_ids, outcomes = [], [], [], [], [], []
     for g in range(games):
@@ -126,6 +127,8 @@ def behaviour_clone(policy, data: dict, epochs: int, batch_size: int, learning_r
 
     Raises:
         ValueError: non-positive ``epochs``, ``batch_size`` or ``learning_rate``.
+        FloatingPointError: the loss became infinite, NaN or above 1e4 (diverged: the policy is
+            then unusable).
     """
     import torch
 
@@ -156,6 +159,12 @@ def behaviour_clone(policy, data: dict, epochs: int, batch_size: int, learning_r
             obs, act, mask, ret = batch(perm[start:start + batch_size])
             values, log_prob, _ = policy.evaluate_actions(obs, act, action_masks=mask)
             loss = -log_prob.mean() + vf_coef * torch.mean((values.flatten() - ret) ** 2)
+            # A sane loss is at most about log(num_actions) + vf_coef * 4 (returns lie in [-1, 1]
+            # plus shaping); far beyond, the weights have blown up (and the masked policy's
+            # -1e8 for illegal actions may then beat the legal logits).
+            if not torch.isfinite(loss) or float(loss) > 1e4:
+                raise FloatingPointError(f"behaviour cloning diverged (loss {float(loss)} in epoch {len(losses) + 1}): "
+                                         f"lower the learning rate (now {learning_rate})")
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), max_grad_norm)

@@ -201,13 +201,24 @@ def validate_config(cfg: dict) -> None:
         _require(_is_num(ppo[key]) and ppo[key] >= 0, f"ppo.{key}", "a non-negative number", ppo[key])
 
     pol = cfg["policy"]
-    _require(pol["features"] in FEATURE_EXTRACTORS, "policy.features", f"one of {sorted(FEATURE_EXTRACTORS)}",
+    _require(isinstance(pol["features"], str) and pol["features"] in FEATURE_EXTRACTORS, "policy.features", f"one of {sorted(FEATURE_EXTRACTORS)}",
              pol["features"])
     _require(pol["head"] in ("spatial", "factored", "linear"), "policy.head", "'spatial', 'factored' or 'linear'",
              pol["head"])
     _require(pol["value_head"] in ("dense", "pooled"), "policy.value_head", "'dense' or 'pooled'", pol["value_head"])
     _require(pol["value_head"] == "dense" or pol["head"] != "linear", "policy.value_head",
              "'dense' with head 'linear' (the pooled value trunk needs the spatial policy)", pol["value_head"])
+    _require(pol["value_head"] == "dense" or (isinstance(pol["net_arch"], dict) and pol["net_arch"].get("vf")),
+             "policy.net_arch", "a non-empty vf list with value_head 'pooled' (e.g. {pi: [], vf: [64]})",
+             pol["net_arch"])
+    if pol["head"] != "linear" and isinstance(pol["features_kwargs"], dict) and pol["features"] in FEATURE_EXTRACTORS:
+        import inspect
+
+        default = inspect.signature(FEATURE_EXTRACTORS[pol["features"]].__init__).parameters["features_dim"].default
+        fdim = pol["features_kwargs"].get("features_dim", default)
+        _require(fdim == 0, "policy.features_kwargs.features_dim",
+                 f"0 with head {pol['head']!r} (it reads the whole convolution map; {pol['features']} defaults to "
+                 f"{default})", fdim)
     _require(pol["head"] == "linear" or hasattr(probe, "action_layout"), "policy.head",
              f"'linear' for {cfg['env_id']} (it has no action_layout() for a spatial head)", pol["head"])
     _require(pol["head"] != "factored" or hasattr(probe, "action_plane_features"), "policy.head",
@@ -240,13 +251,12 @@ def validate_config(cfg: dict) -> None:
              "at most 1", pool["baseline_prob"] + pool["latest_prob"])
     _require(pool["partner"] in ("latest", "pool"), "pool.partner", "'latest' or 'pool'", pool["partner"])
     pre = cfg["pretrain"]
-    if pre["teacher"] is not None:
-        _require(isinstance(pre["teacher"], str), "pretrain.teacher", "null (no warm start) or an agent spec",
-                 pre["teacher"])
-        for key in ("games", "epochs", "batch_size"):
-            _require(_is_int(pre[key]) and pre[key] >= 1, f"pretrain.{key}", "a positive integer", pre[key])
-        _require(_is_num(pre["learning_rate"]) and pre["learning_rate"] > 0, "pretrain.learning_rate",
-                 "a positive number (YAML reads 1e-3 as text: write 1.0e-3)", pre["learning_rate"])
+    _require(pre["teacher"] is None or isinstance(pre["teacher"], str), "pretrain.teacher",
+             "null (no warm start) or an agent spec", pre["teacher"])
+    for key in ("games", "epochs", "batch_size"):
+        _require(_is_int(pre[key]) and pre[key] >= 1, f"pretrain.{key}", "a positive integer", pre[key])
+    _require(_is_num(pre["learning_rate"]) and 0 < pre["learning_rate"] <= 1, "pretrain.learning_rate",
+             "a number in (0, 1] (YAML reads 1e-3 as text: write 1.0e-3)", pre["learning_rate"])
     for section in ("eval", "final_eval"):
         games = cfg[section]["games"]
         _require(_is_int(games) and games >= 1, f"{section}.games", "a positive integer", games)
@@ -260,9 +270,17 @@ def validate_config(cfg: dict) -> None:
         _require(isinstance(specs, list), key, "a list of agent specs", specs)
         for spec in specs:
             try:
-                make_agent(spec)
+                agent = make_agent(spec)
             except (ValueError, FileNotFoundError) as e:
                 raise ConfigError(f"config {key!r}: {e}") from None
+    if teacher:  # the teacher must be able to play this game (alpha-beta: two sides; a checkpoint: its shapes)
+        probe.reset(seed=0)
+        try:
+            agent = make_agent(teacher[0])
+            agent.check_env(probe)
+        except ValueError as e:
+            raise ConfigError(f"config 'pretrain.teacher' {teacher[0]!r} cannot play {cfg['env_id']} with these "
+                              f"env_kwargs: {e}") from None
 
 
 def _build_model(cfg: dict, vec_env, seed: int):
@@ -381,9 +399,10 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
         out: the run directory (must be empty or absent; see ``overwrite``).
         resume: a checkpoint ``.zip`` to continue from: its weights, optimizer state and timestep
             count; the config's ``ppo`` hyperparameters replace the checkpoint's, and
-            ``total_timesteps`` counts the steps to add. SB3 trains in whole rollouts, so the
-            steps trained are ``total_timesteps`` rounded up to a multiple of
-            ``n_steps * n_envs``.
+            ``total_timesteps`` counts the steps to add. The network (``policy``) is the
+            checkpoint's, whatever the config says, and the warm start (``pretrain``) is
+            skipped. SB3 trains in whole rollouts, so the steps trained are
+            ``total_timesteps`` rounded up to a multiple of ``n_steps * n_envs``.
         progress_bar: show SB3's progress bar.
         overwrite: delete a non-empty ``out`` first.
 
@@ -425,6 +444,8 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
         except (ValueError, KeyError, AssertionError) as e:
             raise ConfigError(f"cannot resume from {resume}: {e}") from None
         reset_num_timesteps = False
+        if cfg["pretrain"]["teacher"] is not None:
+            print("[pretrain] skipped: a resumed run continues its checkpoint", flush=True)
     else:
         model = _build_model(cfg, vec_env, seed)
         reset_num_timesteps = True
