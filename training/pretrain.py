@@ -27,6 +27,8 @@ radius 10 takes 89 KB a decision (73 KB observation, 16 KB mask: about 2.5 GB fo
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 __all__ = ["collect_demonstrations", "behaviour_clone", "pretrain"]
@@ -162,14 +164,15 @@ def behaviour_clone(policy, data: dict, epochs: int, batch_size: int, learning_r
             # A sane loss is at most about log(num_actions) + vf_coef * 4 (returns lie in [-1, 1]
             # plus shaping); far beyond, the weights have blown up (and the masked policy's
             # -1e8 for illegal actions may then beat the legal logits).
-            if not torch.isfinite(loss) or float(loss) > 1e4:
-                raise FloatingPointError(f"behaviour cloning diverged (loss {float(loss)} in epoch {len(losses) + 1}): "
+            value = float(loss.detach())
+            if not math.isfinite(value) or value > 1e4:
+                raise FloatingPointError(f"behaviour cloning diverged (loss {value} in epoch {len(losses) + 1}): "
                                          f"lower the learning rate (now {learning_rate})")
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), max_grad_norm)
             opt.step()
-            total += float(loss.detach()) * len(act)
+            total += value * len(act)
             count += len(act)
         losses.append(round(total / max(count, 1), 4))
     policy.set_training_mode(False)
