@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import inspect
 import json
 import math
 import shutil
@@ -201,8 +202,8 @@ def validate_config(cfg: dict) -> None:
         _require(_is_num(ppo[key]) and ppo[key] >= 0, f"ppo.{key}", "a non-negative number", ppo[key])
 
     pol = cfg["policy"]
-    _require(isinstance(pol["features"], str) and pol["features"] in FEATURE_EXTRACTORS, "policy.features", f"one of {sorted(FEATURE_EXTRACTORS)}",
-             pol["features"])
+    _require(isinstance(pol["features"], str) and pol["features"] in FEATURE_EXTRACTORS, "policy.features",
+             f"one of {sorted(FEATURE_EXTRACTORS)}", pol["features"])
     _require(pol["head"] in ("spatial", "factored", "linear"), "policy.head", "'spatial', 'factored' or 'linear'",
              pol["head"])
     _require(pol["value_head"] in ("dense", "pooled"), "policy.value_head", "'dense' or 'pooled'", pol["value_head"])
@@ -211,9 +212,7 @@ def validate_config(cfg: dict) -> None:
     _require(pol["value_head"] == "dense" or (isinstance(pol["net_arch"], dict) and pol["net_arch"].get("vf")),
              "policy.net_arch", "a non-empty vf list with value_head 'pooled' (e.g. {pi: [], vf: [64]})",
              pol["net_arch"])
-    if pol["head"] != "linear" and isinstance(pol["features_kwargs"], dict) and pol["features"] in FEATURE_EXTRACTORS:
-        import inspect
-
+    if pol["head"] != "linear" and isinstance(pol["features_kwargs"], dict):
         default = inspect.signature(FEATURE_EXTRACTORS[pol["features"]].__init__).parameters["features_dim"].default
         fdim = pol["features_kwargs"].get("features_dim", default)
         _require(fdim == 0, "policy.features_kwargs.features_dim",
@@ -231,8 +230,6 @@ def validate_config(cfg: dict) -> None:
             _require(planes["key"] in appended, "policy.features_kwargs.append",
                      f"a list holding {planes['key']!r} (the factored head of {cfg['env_id']} reads its planes there)",
                      appended)
-    import inspect
-
     fe_params = [n for n in inspect.signature(FEATURE_EXTRACTORS[pol["features"]].__init__).parameters
                  if n not in ("self", "observation_space")]
     _require(isinstance(pol["features_kwargs"], dict) and set(pol["features_kwargs"]) <= set(fe_params),
@@ -265,12 +262,12 @@ def validate_config(cfg: dict) -> None:
     _require(_is_int(cfg["eval"]["every"]) and cfg["eval"]["every"] >= 1, "eval.every", "a positive integer",
              cfg["eval"]["every"])
     teacher = [pre["teacher"]] if isinstance(pre["teacher"], str) else []
-    for key, specs in (("pretrain.teacher", teacher), ("pool.baselines", pool["baselines"]), ("eval.opponents", cfg["eval"]["opponents"]),
-                       ("final_eval.opponents", cfg["final_eval"]["opponents"])):
+    for key, specs in (("pretrain.teacher", teacher), ("pool.baselines", pool["baselines"]),
+                       ("eval.opponents", cfg["eval"]["opponents"]), ("final_eval.opponents", cfg["final_eval"]["opponents"])):
         _require(isinstance(specs, list), key, "a list of agent specs", specs)
         for spec in specs:
             try:
-                agent = make_agent(spec)
+                make_agent(spec)
             except (ValueError, FileNotFoundError) as e:
                 raise ConfigError(f"config {key!r}: {e}") from None
     if teacher:  # the teacher must be able to play this game (alpha-beta: two sides; a checkpoint: its shapes)
