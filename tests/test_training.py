@@ -97,6 +97,21 @@ def test_config_errors(tmp_path):
     ("ppo: {batch_size: -1}\n", "ppo.batch_size"),
     ("total_timesteps: -10\n", "total_timesteps"),
     ("a: [unclosed\n", "not valid YAML"),
+    # the warm start (training/pretrain.py) and the value head
+    ("pretrain: {teacher: gredy}\n", "pretrain.teacher.*unknown agent spec 'gredy'"),
+    ("pretrain: {teacher: greedy, games: 0}\n", "pretrain.games"),
+    ("pretrain: {teacher: greedy, learning_rate: 1e-3}\n", "pretrain.learning_rate"),
+    ("pretrain: {teacher: 5}\n", "pretrain.teacher"),
+    ("pretrain: {teachr: greedy}\n", "unknown config key 'pretrain.teachr'"),
+    # alpha-beta plays two sides only: refused before anything runs, naming the key
+    ("env_id: smartrix_v0\nenv_kwargs: {num_players: 4}\npolicy: {features: card_table_net, head: linear}\n"
+     "pretrain: {teacher: 'alphabeta:1'}\n", "pretrain.teacher.*cannot play smartrix_v0"),
+    ("pretrain: {games: -5}\n", "pretrain.games"),  # checked with or without a teacher
+    ("pretrain: {teacher: greedy, learning_rate: 1000.0}\n", "pretrain.learning_rate.*\\(0, 1\\]"),
+    ("policy: {value_head: pooled, net_arch: {pi: [], vf: []}}\n", "non-empty vf list"),
+    ("policy: {features_kwargs: {channels: 8, blocks: 1, features_dim: 256}}\n", "features_dim"),
+    ("policy: {features_kwargs: {channels: 8, blocks: 1}}\n", "board_cnn defaults to 256"),
+    ("policy: {features: [board_cnn]}\n", "policy.features"),
 ])
 def test_every_bad_config_value_fails_before_training(tmp_path, yaml_text, message):
     bad = tmp_path / "bad.yaml"
