@@ -119,6 +119,9 @@ def behaviour_clone(policy, data: dict, epochs: int, batch_size: int, learning_r
         data: from :func:`collect_demonstrations`.
         epochs, batch_size: passes over the training decisions, decisions per minibatch (>= 1).
         learning_rate: Adam's step size (> 0).
+        vf_coef, max_grad_norm: weight of the value loss; gradient-norm clip.
+        seed: seeds the minibatch order.
+        holdout: fraction of the games kept out of training (the last ones), in [0, 1).
 
     Returns:
         ``{"decisions": N, "train_decisions", "holdout_decisions", "epochs", "loss": [per epoch],
@@ -197,7 +200,8 @@ def pretrain(policy, cfg: dict, seed: int) -> dict:
     """Run the config's ``pretrain`` section on ``policy``: collect, then clone.
 
     Returns the :func:`behaviour_clone` report with ``teacher``, ``games``, the teacher's mean
-    final reward in those games (``teacher_mean_outcome``) and ``seconds`` added.
+    final reward in those games (``teacher_mean_outcome``), ``collect_seconds`` and
+    ``clone_seconds`` added.
     """
     import time
 
