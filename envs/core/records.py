@@ -8,7 +8,22 @@ from pathlib import Path
 
 from envs.core.state import InvalidPositionError
 
-__all__ = ["check_result", "write_json_record"]
+__all__ = ["check_result", "write_json_record", "few", "is_int", "is_number"]
+
+
+def few(xs: list) -> str:
+    """``xs`` as text, the first 8 items only when there are more (for error messages)."""
+    return str(xs) if len(xs) <= 8 else str(xs[:8])[:-1] + f", ... ({len(xs)} in all)]"
+
+
+def is_int(x) -> bool:
+    """An ``int`` that is not a ``bool`` (JSON ``true`` must not pass as 1)."""
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def is_number(x) -> bool:
+    """An ``int`` or ``float`` that is not a ``bool``."""
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
 def check_result(recorded: dict | None, state, keys: tuple[str, ...], moves: int) -> None:

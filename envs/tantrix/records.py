@@ -24,6 +24,7 @@ import json
 from pathlib import Path
 
 from envs.core.records import check_result, write_json_record
+from envs.core.records import few as _few, is_int as _is_int, is_number as _is_number
 from envs.core.state import IllegalActionError, InvalidPositionError, ParameterError
 from envs.tantrix.state import COLOURS, NUM_TILES, TantrixState
 
@@ -77,19 +78,6 @@ def record_from_json(text: str) -> dict:
 _KEYS = ("format", "version", "settings", "bag", "moves", "result")
 _SETTINGS = ("num_players", "teams", "colors", "window_radius")
 _RESULT = ("outcome", "scores", "returns")
-
-
-def _few(xs: list) -> str:
-    """``xs`` as text, the first 8 items only when there are more."""
-    return str(xs) if len(xs) <= 8 else str(xs[:8])[:-1] + f", ... ({len(xs)} in all)]"
-
-
-def _is_int(x) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def _is_number(x) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
 def check_record(rec) -> None:
