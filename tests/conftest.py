@@ -122,6 +122,18 @@ def check_golden(trace: str, golden: Path) -> None:
         )
 
 
+def play_random(state, seed: int, moves: int | None = None):
+    """Play uniformly random legal actions on ``state`` (in place) until the game ends or
+    ``moves`` actions have been made; return ``state``."""
+    rng = np.random.default_rng(seed)
+    n = 0
+    while not state.is_terminal() and (moves is None or n < moves):
+        legal = state.legal_actions()
+        state.apply(legal[rng.integers(len(legal))])
+        n += 1
+    return state
+
+
 def tiny_checkpoint(path: Path) -> Path:
     """An untrained MaskablePPO checkpoint with the Ataxx spaces (as ``training.train`` saves)."""
     gym = pytest.importorskip("gymnasium")

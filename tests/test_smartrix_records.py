@@ -4,23 +4,16 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 
+from conftest import play_random
 from envs import IllegalActionError, InvalidPositionError, ParameterError
 from envs.smartrix import SmartrixState
 from envs.smartrix.records import read_record, record_from_state, replay, write_record
 
 
 def _game(seed, players=2, moves=None, **kw):
-    rng = np.random.default_rng(seed)
-    s = SmartrixState(players, seed=seed, **kw)
-    n = 0
-    while not s.is_terminal() and (moves is None or n < moves):
-        legal = s.legal_actions()
-        s.apply(legal[rng.integers(len(legal))])
-        n += 1
-    return s
+    return play_random(SmartrixState(players, seed=seed, **kw), seed, moves)
 
 
 FINISHED = _game(1)

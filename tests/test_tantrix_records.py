@@ -7,20 +7,14 @@ import json
 import numpy as np
 import pytest
 
+from conftest import play_random
 from envs import InvalidPositionError
 from envs.tantrix import TantrixState
 from envs.tantrix.records import read_record, record_from_state, record_to_json, replay, write_record
 
 
 def _game(seed, players=2, moves=None, **kw):
-    rng = np.random.default_rng(seed)
-    s = TantrixState(players, rng=np.random.default_rng(seed), **kw)
-    n = 0
-    while not s.is_terminal() and (moves is None or n < moves):
-        legal = s.legal_actions()
-        s.apply(legal[rng.integers(len(legal))])
-        n += 1
-    return s
+    return play_random(TantrixState(players, rng=np.random.default_rng(seed), **kw), seed, moves)
 
 
 def test_record_file_round_trip(tmp_path):
