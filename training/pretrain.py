@@ -143,8 +143,7 @@ def behaviour_clone(policy, data: dict, epochs: int, batch_size: int, learning_r
     if not learning_rate > 0:
         raise ValueError(f"learning_rate must be > 0, got {learning_rate!r}")
     n_games = int(data["game"].max()) + 1
-    n_hold = int(round(holdout * n_games)) if n_games >= 2 else 0
-    n_hold = min(max(n_hold, 1 if n_games >= 2 and holdout > 0 else 0), n_games - 1)
+    n_hold = 0 if n_games < 2 or holdout <= 0 else min(max(1, round(holdout * n_games)), n_games - 1)
     train_idx = np.flatnonzero(data["game"] < n_games - n_hold)
     hold_idx = np.flatnonzero(data["game"] >= n_games - n_hold)
     rng = np.random.default_rng(seed)

@@ -263,21 +263,22 @@ def validate_config(cfg: dict) -> None:
              cfg["eval"]["every"])
     teacher = [pre["teacher"]] if isinstance(pre["teacher"], str) else []
     for key, specs in (("pretrain.teacher", teacher), ("pool.baselines", pool["baselines"]),
-                       ("eval.opponents", cfg["eval"]["opponents"]), ("final_eval.opponents", cfg["final_eval"]["opponents"])):
+                       ("eval.opponents", cfg["eval"]["opponents"]),
+                       ("final_eval.opponents", cfg["final_eval"]["opponents"])):
         _require(isinstance(specs, list), key, "a list of agent specs", specs)
         for spec in specs:
             try:
-                make_agent(spec)
+                agent = make_agent(spec)
             except (ValueError, FileNotFoundError) as e:
                 raise ConfigError(f"config {key!r}: {e}") from None
-    if teacher:  # the teacher must be able to play this game (alpha-beta: two sides; a checkpoint: its shapes)
-        probe.reset(seed=0)
-        try:
-            agent = make_agent(teacher[0])
-            agent.check_env(probe)
-        except ValueError as e:
-            raise ConfigError(f"config 'pretrain.teacher' {teacher[0]!r} cannot play {cfg['env_id']} with these "
-                              f"env_kwargs: {e}") from None
+            if key == "pretrain.teacher":
+                # it must be able to play this game (alpha-beta: two sides; a checkpoint: its shapes)
+                probe.reset(seed=0)
+                try:
+                    agent.check_env(probe)
+                except ValueError as e:
+                    raise ConfigError(f"config 'pretrain.teacher' {spec!r} cannot play {cfg['env_id']} with these "
+                                      f"env_kwargs: {e}") from None
 
 
 def _build_model(cfg: dict, vec_env, seed: int):
