@@ -121,7 +121,9 @@ def test_an_alphabeta_teacher_works_without_shaping():
     cfg = ataxx_cfg()
     assert cfg["shaping"] == 0.0  # the env is not reset by shaping set-up: the teacher must not need it
     data = collect_demonstrations(cfg, "alphabeta:1", games=1, seed=0)
-    assert len(data["actions"]) > 0
+    n = len(data["actions"])
+    assert n > 0 and data["masks"][np.arange(n), data["actions"]].all()
+    assert data["outcomes"].shape == (1,) and data["outcomes"][0] in (-1.0, 0.0, 1.0)
 
 
 def test_a_diverging_clone_stops_with_a_clear_error():
