@@ -90,6 +90,32 @@ def test_train_runs_the_warm_start_and_reports_it_but_not_when_resuming(tmp_path
     assert resumed["pretrain"] is None and not (tmp_path / "b" / "pretrain.json").exists()
 
 
+def test_a_resumed_run_does_not_need_the_teacher_it_never_uses(tmp_path):
+    import shutil
+
+    import yaml
+
+    from training.train import ConfigError
+
+    first = train(ataxx_cfg(), tmp_path / "a", progress_bar=False)
+    teacher = tmp_path / "teacher.zip"
+    shutil.copy(first["checkpoint"], teacher)
+    cfg = ataxx_cfg(teacher=str(teacher), games=2, epochs=1)
+    warm = train(cfg, tmp_path / "b", progress_bar=False)
+    assert warm["pretrain"]["teacher"] == str(teacher)
+    teacher.unlink()  # the teacher checkpoint is moved away after the run
+    with pytest.raises(ConfigError, match="pretrain.teacher"):
+        train(cfg, tmp_path / "c", progress_bar=False)  # a new run needs it, and says so
+    resumed = train(cfg, tmp_path / "d", resume=warm["checkpoint"], progress_bar=False)
+    assert resumed["timesteps"] == 512 and resumed["pretrain"] is None
+    # the same through the config file, as `python -m training.train --resume` reads it
+    path = tmp_path / "run.yaml"
+    path.write_text(yaml.safe_dump({k: v for k, v in cfg.items() if k != "name"}))
+    with pytest.raises(ValueError, match="pretrain.teacher"):
+        load_config(path)
+    assert load_config(path, check_teacher=False)["pretrain"]["teacher"] == str(teacher)
+
+
 @pytest.mark.parametrize("config, partner_moves", [("configs/ataxx_quick.yaml", False),
                                                    ("configs/double_twixt_quick.yaml", True)])
 def test_the_teacher_also_plays_its_partners_in_team_games(config, partner_moves, monkeypatch):

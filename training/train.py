@@ -103,11 +103,12 @@ def _merge(base: dict, override: dict, path: str = "") -> dict:
     return out
 
 
-def load_config(path: str | Path, **overrides) -> dict:
+def load_config(path: str | Path, *, check_teacher: bool = True, **overrides) -> dict:
     """Read a YAML config and merge it over :data:`DEFAULTS`.
 
     ``overrides`` (e.g. ``total_timesteps=...``, ``seed=...``) replace top-level keys when not
-    ``None``.
+    ``None``. ``check_teacher=False`` (a resumed run, which never uses it) skips building
+    ``pretrain.teacher`` (see :func:`validate_config`).
 
     Raises:
         FileNotFoundError: no such file. ValueError: unknown key or wrong type.
@@ -131,7 +132,7 @@ def load_config(path: str | Path, **overrides) -> dict:
         if v is not None:
             cfg[k] = v
     cfg["name"] = name
-    validate_config(cfg)
+    validate_config(cfg, check_teacher=check_teacher)
     return cfg
 
 
@@ -152,11 +153,13 @@ def _is_num(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
 
 
-def validate_config(cfg: dict) -> None:
+def validate_config(cfg: dict, check_teacher: bool = True) -> None:
     """Check every value of a merged config before anything runs.
 
     Builds the environment and every agent spec once, so a typo fails here and not hours into a
-    run.
+    run. With ``check_teacher=False`` (a resumed run: the warm start is skipped) ``pretrain.teacher``
+    must still be null or a string, but is not built, so a teacher checkpoint that has since been
+    moved does not block resuming.
 
     Raises:
         ConfigError (a ``ValueError``): the first bad value, naming its key and what was expected.
@@ -261,7 +264,7 @@ def validate_config(cfg: dict) -> None:
                  "a non-empty list of agent specs", cfg[section]["opponents"])
     _require(_is_int(cfg["eval"]["every"]) and cfg["eval"]["every"] >= 1, "eval.every", "a positive integer",
              cfg["eval"]["every"])
-    teacher = [pre["teacher"]] if isinstance(pre["teacher"], str) else []
+    teacher = [pre["teacher"]] if isinstance(pre["teacher"], str) and check_teacher else []
     for key, specs in (("pretrain.teacher", teacher), ("pool.baselines", pool["baselines"]),
                        ("eval.opponents", cfg["eval"]["opponents"]),
                        ("final_eval.opponents", cfg["final_eval"]["opponents"])):
@@ -415,7 +418,7 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
 
     from training.selfplay import OpponentPool, SelfPlayEnv
 
-    validate_config(cfg)
+    validate_config(cfg, check_teacher=resume is None)
     if resume and not Path(resume).is_file():
         raise FileNotFoundError(f"checkpoint to resume from {resume} does not exist")
     prepare_out_dir(out, overwrite)
@@ -547,7 +550,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     args = parser.parse_args(argv)
     try:
-        cfg = load_config(args.config, total_timesteps=args.timesteps, seed=args.seed)
+        cfg = load_config(args.config, check_teacher=args.resume is None, total_timesteps=args.timesteps,
+                          seed=args.seed)
     except (FileNotFoundError, ValueError) as e:
         parser.error(str(e))
     out = Path(args.out) if args.out else Path("runs") / f"{cfg['name']}-{cfg['seed']}"
