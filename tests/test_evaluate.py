@@ -111,6 +111,73 @@ def test_ratings_csv_and_png(small):
         assert img.format == "PNG" and img.width > 300 and img.height > 150
 
 
+def test_two_player_ladder_is_ranked_by_elo_with_intervals(small):
+    result, out = small
+    elos = [r["elo"] for r in result["ratings"]]
+    assert elos == sorted(elos, reverse=True)  # ranked by Elo, not by the order-dependent OpenSkill mu
+    with open(out / "ratings.csv", newline="") as f:
+        rows = {r["name"]: r for r in csv.DictReader(f)}
+    assert float(rows["random"]["elo_ci95_low"]) == float(rows["random"]["elo_ci95_high"]) == 0.0  # the anchor
+    for n in ("greedy", "alphabeta:1"):
+        lo, elo, hi = (float(rows[n][k]) for k in ("elo_ci95_low", "elo", "elo_ci95_high"))
+        assert lo < elo < hi and hi - lo > 100  # 8 games each: wide
+
+
+def _pairs(table: dict) -> list[dict]:
+    """pair_table-like rows from ``{(a, b): (wins of a, draws, wins of b)}``."""
+    rows = []
+    for (a, b), (w, d, l) in table.items():
+        rows.append({"agent": a, "opponent": b, "wins": w, "draws": d, "losses": l})
+        rows.append({"agent": b, "opponent": a, "wins": l, "draws": d, "losses": w})
+    return rows
+
+
+def test_elo_interval_of_two_agents_is_the_wald_interval_of_the_logit_score():
+    # Two agents: the fit is the logit of the score (virtual draw included) and the standard
+    # error 1 / sqrt(n s (1 - s)) -- the textbook Wald interval for a binomial log-odds.
+    w, d, l = 60, 10, 30
+    r = ev.elo_ratings_with_intervals(["a", "b"], _pairs({("a", "b"): (w, d, l)}), "b")
+    n, s = w + d + l + 1, (w + d / 2 + 0.5) / (w + d + l + 1)
+    logit = math.log(s / (1 - s))
+    se = 1 / math.sqrt(n * s * (1 - s))
+    k = 400 / math.log(10)
+    assert r["a"]["elo"] == pytest.approx(k * logit, rel=1e-4)
+    assert r["a"]["elo_ci95_low"] == pytest.approx(k * (logit - 1.959964 * se), rel=1e-4)
+    assert r["a"]["elo_ci95_high"] == pytest.approx(k * (logit + 1.959964 * se), rel=1e-4)
+    assert r["b"] == {"elo": 0.0, "elo_ci95_low": 0.0, "elo_ci95_high": 0.0}
+    assert ev.elo_ratings(["a", "b"], _pairs({("a", "b"): (w, d, l)}), "b") == {"a": r["a"]["elo"], "b": 0.0}
+
+
+def test_elo_intervals_cover_the_true_ratings_about_95_percent_of_the_time():
+    # Simulated round robins among four agents of known Elo (anchor 0): the 95 % intervals
+    # should hold the true value in about 95 % of tournaments.
+    rng = np.random.default_rng(0)
+    true = {"anchor": 0.0, "b": 150.0, "c": 300.0, "d": -100.0}
+    names = list(true)
+    hits = total = 0
+    for _ in range(300):
+        table = {}
+        for i, a in enumerate(names):
+            for b in names[i + 1:]:
+                p = 1 / (1 + 10 ** ((true[b] - true[a]) / 400))
+                wins = int(rng.binomial(200, p))
+                table[(a, b)] = (wins, 0, 200 - wins)
+        r = ev.elo_ratings_with_intervals(names, _pairs(table), "anchor", prior_draws=0.0)
+        for n in names[1:]:
+            hits += r[n]["elo_ci95_low"] <= true[n] <= r[n]["elo_ci95_high"]
+            total += 1
+    assert 0.92 <= hits / total <= 0.98
+
+
+def test_elo_intervals_of_agents_not_joined_to_the_anchor_are_nan():
+    r = ev.elo_ratings_with_intervals(["a", "b", "c", "d"], _pairs({("a", "b"): (5, 0, 5), ("c", "d"): (7, 0, 3)}), "a")
+    assert r["b"]["elo"] == pytest.approx(0.0, abs=1e-3) and math.isfinite(r["b"]["elo_ci95_low"])
+    for n in ("c", "d"):  # their games say nothing about their rating relative to a
+        assert math.isnan(r[n]["elo_ci95_low"]) and math.isnan(r[n]["elo_ci95_high"])
+    lonely = ev.elo_ratings_with_intervals(["a", "b", "e"], _pairs({("a", "b"): (5, 0, 5)}), "a")
+    assert all(math.isnan(v) for v in lonely["e"].values())  # met nobody
+
+
 def test_same_seed_same_tournament():
     a = ev.run_tournament("ataxx_v0", ["random", "greedy"], 2, seed=11)
     b = ev.run_tournament("ataxx_v0", ["random", "greedy"], 2, seed=11)

@@ -57,7 +57,11 @@ Ratings:
   likelihood with :func:`scipy.optimize.minimize` on all games at once (draws count half a win to each side), on
   the Elo scale (400 points = a factor 10 in odds), anchored at 0 for the first agent whose spec is
   ``random`` (else the first agent). Every pair that met gets one virtual draw added (a weak
-  prior), so that an agent that won every game still gets a finite rating.
+  prior), so that an agent that won every game still gets a finite rating. Each rating has a 95 %
+  interval relative to the anchor (Wald: ``elo +- 1.96`` standard errors from the inverse
+  Hessian of the fit). In such games the ladder is ranked by Elo, which does not depend on the
+  order the games were played in (OpenSkill's online updates do: between two agents of nearly
+  equal strength its mu can put either first); otherwise it is ranked by OpenSkill mu.
 
 Per ordered pair of agents: games, wins, draws, losses, score ``(W + D/2) / games`` and its 95 %
 Wilson interval (:meth:`scipy.stats.binomtest(...).proportion_ci` with ``method="wilson"``; when
@@ -95,7 +99,7 @@ from training.agents import Agent, make_agent, parse_checkpoint_spec
 from training.arena import play_game
 from training.cli import json_object
 
-__all__ = ["run_tournament", "schedule", "game_teams", "pair_table", "openskill_ratings", "elo_ratings", "write_outputs",
+__all__ = ["run_tournament", "schedule", "game_teams", "pair_table", "openskill_ratings", "elo_ratings", "elo_ratings_with_intervals", "write_outputs",
            "plot_ratings", "chart_labels", "print_report", "ensure_writable_dir", "non_negative_int", "main"]
 
 #: The files :func:`write_outputs` writes into the output folder.
@@ -284,6 +288,40 @@ def openskill_ratings(names: list[str], games: list[dict]) -> dict[str, dict[str
     }
 
 
+def _elo_points(names: list[str], pairs: list[dict], anchor: str, prior_draws: float) -> tuple[np.ndarray, list[int]]:
+    """``points[i, j]`` (points ``names[i]`` scored against ``names[j]``, virtual draws included)
+    and the indices of the free (non-anchor) ratings."""
+    if anchor not in names:
+        raise ValueError(f"Elo anchor {anchor!r} is not one of the agents {names}")
+    idx = {n: i for i, n in enumerate(names)}
+    k = len(names)
+    points = np.zeros((k, k))
+    for row in pairs:
+        i, j = idx[row["agent"]], idx[row["opponent"]]
+        points[i, j] = row["wins"] + 0.5 * row["draws"] + 0.5 * prior_draws
+    return points, [i for i in range(k) if i != idx[anchor]]
+
+
+def _elo_fit(points: np.ndarray, free: list[int]) -> np.ndarray:
+    """Bradley-Terry maximum-likelihood strengths in nats (0 outside ``free``)."""
+    from scipy.optimize import minimize
+    from scipy.special import log_expit
+
+    k = len(points)
+
+    def theta_of(x):
+        t = np.zeros(k)
+        t[free] = x
+        return t
+
+    def nll(x):
+        t = theta_of(x)
+        diff = t[:, None] - t[None, :]
+        return -float(np.sum(points * log_expit(diff)))
+
+    return theta_of(minimize(nll, np.zeros(len(free)), method="BFGS").x)
+
+
 def elo_ratings(names: list[str], pairs: list[dict], anchor: str, prior_draws: float = 1.0) -> dict[str, float]:
     """Bradley-Terry maximum-likelihood ratings on the Elo scale, ``anchor`` fixed at 0.
 
@@ -302,33 +340,62 @@ def elo_ratings(names: list[str], pairs: list[dict], anchor: str, prior_draws: f
         ValueError: ``anchor`` is not in ``names``.
         KeyError: a row names an agent that is not in ``names``.
     """
-    from scipy.optimize import minimize
-    from scipy.special import log_expit
+    return {n: r["elo"] for n, r in elo_ratings_with_intervals(names, pairs, anchor, prior_draws).items()}
 
-    if anchor not in names:
-        raise ValueError(f"Elo anchor {anchor!r} is not one of the agents {names}")
-    idx = {n: i for i, n in enumerate(names)}
+
+def elo_ratings_with_intervals(names: list[str], pairs: list[dict], anchor: str,
+                               prior_draws: float = 1.0) -> dict[str, dict[str, float]]:
+    """:func:`elo_ratings` with a 95 % interval for each rating.
+
+    The interval is the Wald interval of the maximum-likelihood fit, ``elo +- 1.96 * se``, with
+    ``se`` from the inverse of the observed information (the Hessian of the negative
+    log-likelihood at the optimum, the virtual draws included): the uncertainty of each rating
+    *relative to the anchor*, whose own interval is ``[0, 0]``. With two agents this is the Wald
+    interval of the logit of the score, ``logit(s) +- 1.96 / sqrt(n s (1 - s))``, on the Elo scale.
+
+    Args:
+        names, pairs, anchor, prior_draws: as for :func:`elo_ratings`.
+
+    Returns:
+        ``{name: {"elo", "elo_ci95_low", "elo_ci95_high"}}`` (floats, Elo points); ``nan`` for an
+        agent that met nobody, and ``nan`` bounds for every agent not connected to the anchor
+        through games played.
+
+    Raises:
+        ValueError: ``anchor`` is not in ``names``.
+        KeyError: a row names an agent that is not in ``names``.
+    """
+    points, free = _elo_points(names, pairs, anchor, prior_draws)
+    theta = _elo_fit(points, free)
     k = len(names)
-    points = np.zeros((k, k))  # points[i, j]: points i scored against j
-    for row in pairs:
-        i, j = idx[row["agent"]], idx[row["opponent"]]
-        points[i, j] = row["wins"] + 0.5 * row["draws"] + 0.5 * prior_draws
-    free = [i for i in range(k) if i != idx[anchor]]
-
-    def theta_of(x):
-        t = np.zeros(k)
-        t[free] = x
-        return t
-
-    def nll(x):
-        t = theta_of(x)
-        diff = t[:, None] - t[None, :]
-        return -float(np.sum(points * log_expit(diff)))
-
-    fit = minimize(nll, np.zeros(len(free)), method="BFGS")
-    theta = theta_of(fit.x) * _ELO_PER_NAT
+    games = points + points.T
+    p = 1.0 / (1.0 + np.exp(-(theta[:, None] - theta[None, :])))
+    w = games * p * (1.0 - p)  # the information each pair's games carry about the difference
+    np.fill_diagonal(w, 0.0)
+    info = np.diag(w.sum(axis=1)) - w  # Hessian of the negative log-likelihood (a graph Laplacian)
+    se = np.full(k, np.nan)
+    se[[i for i in range(k) if i not in free]] = 0.0
+    # Agents joined to the anchor by games: the others' ratings are not determined relative to it.
+    reach, frontier = set(range(k)) - set(free), list(set(range(k)) - set(free))
+    while frontier:
+        i = frontier.pop()
+        for j in np.flatnonzero(games[i] > 0):
+            if j not in reach:
+                reach.add(int(j))
+                frontier.append(int(j))
+    sub = [i for i in free if i in reach]
+    if sub:
+        cov = np.linalg.inv(info[np.ix_(sub, sub)])
+        se[sub] = np.sqrt(np.clip(np.diag(cov), 0.0, None))
     met = points.sum(axis=1) > 0
-    return {n: (float(theta[i]) if met[i] else float("nan")) for n, i in idx.items()}
+    out = {}
+    for i, n in enumerate(names):
+        if not met[i]:
+            out[n] = {"elo": float("nan"), "elo_ci95_low": float("nan"), "elo_ci95_high": float("nan")}
+            continue
+        elo, half = theta[i] * _ELO_PER_NAT, Z95 * se[i] * _ELO_PER_NAT
+        out[n] = {"elo": float(elo), "elo_ci95_low": float(elo - half), "elo_ci95_high": float(elo + half)}
+    return out
 
 
 # ---------------------------------------------------------------------------- tournament
@@ -459,7 +526,7 @@ def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | 
     elo = None
     if len(teams) == 2:
         anchor = next((n for n, s in zip(names, agent_specs) if s == "random"), names[0])
-        elo = elo_ratings(names, pairs, anchor)
+        elo = elo_ratings_with_intervals(names, pairs, anchor)
     ratings = []
     for n, s in zip(names, agent_specs):
         mine = [p for p in pairs if p["agent"] == n]
@@ -469,9 +536,12 @@ def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | 
             "name": n, "spec": s, "games": played, "wins": w, "draws": d, "losses": l,
             "score": (w + 0.5 * d) / (w + d + l) if (w + d + l) else float("nan"),
             **skill[n],
-            "elo": None if elo is None else elo[n],
+            **({"elo": None, "elo_ci95_low": None, "elo_ci95_high": None} if elo is None else elo[n]),
         })
-    ratings.sort(key=lambda r: -r["mu"])
+    if elo is None:
+        ratings.sort(key=lambda r: -r["mu"])
+    else:  # two sides: ranked by Elo (order-free), agents without one last
+        ratings.sort(key=lambda r: (math.isnan(r["elo"]), -r["elo"] if not math.isnan(r["elo"]) else 0.0))
     result = {
         "env_id": env_id,
         "env_kwargs": env_kwargs,
@@ -559,7 +629,7 @@ def write_outputs(result: dict, out_dir: str | Path) -> Path:
         w.writeheader()
         w.writerows(result["pairs"])
     rating_cols = ["rank", "name", "spec", "games", "wins", "draws", "losses", "score", "mu", "sigma",
-                   "ci95_low", "ci95_high", "ordinal", "elo"]
+                   "ci95_low", "ci95_high", "ordinal", "elo", "elo_ci95_low", "elo_ci95_high"]
     with open(out / "ratings.csv", "w", newline="", encoding="utf-8") as f:
         w = csv.DictWriter(f, fieldnames=rating_cols)
         w.writeheader()
@@ -630,7 +700,9 @@ def chart_labels(ratings: list[dict]) -> list[str]:
 
 
 def plot_ratings(result: dict, path: str | Path):
-    """Save the rating ladder (mu with 95 % error bars, best at the top) as a PNG (Agg backend).
+    """Save the rating ladder (best at the top, 95 % error bars) as a PNG (Agg backend).
+
+    Two-sided games (every agent has a finite Elo interval) show Elo, the others OpenSkill mu.
 
     Agents are labelled by :func:`chart_labels`; the layout is tightened and the picture cropped
     to its contents (``bbox_inches="tight"``), so no label is cut off.
@@ -655,21 +727,33 @@ def plot_ratings(result: dict, path: str | Path):
     FigureCanvasAgg(fig)
     ax = fig.add_subplot(111)
     ys = np.arange(k)[::-1]
-    mus = np.array([r["mu"] for r in ratings])
-    err = np.array([r["mu"] - r["ci95_low"] for r in ratings])
-    ax.errorbar(mus, ys, xerr=err, fmt="o", color="tab:blue", ecolor="tab:gray", elinewidth=2, capsize=5)
+
+    def finite(x):
+        return x is not None and math.isfinite(x)
+
+    use_elo = all(finite(r.get("elo_ci95_low")) and finite(r.get("elo_ci95_high")) for r in ratings)
+    key, low, high = ("elo", "elo_ci95_low", "elo_ci95_high") if use_elo else ("mu", "ci95_low", "ci95_high")
+    xs = np.array([r[key] for r in ratings])
+    err = np.array([[r[key] - r[low] for r in ratings], [r[high] - r[key] for r in ratings]])
+    ax.errorbar(xs, ys, xerr=err, fmt="o", color="tab:blue", ecolor="tab:gray", elinewidth=2, capsize=5)
     ax.set_yticks(ys)
     ax.set_yticklabels(chart_labels(ratings))
     for y, r in zip(ys, ratings):
-        label = f"{r['mu']:.1f} ± {Z95 * r['sigma']:.1f}"
-        if r.get("elo") is not None and not math.isnan(r["elo"]):
-            label += f"   Elo {r['elo']:+.0f}"
-        ax.annotate(label, (r["mu"], y), textcoords="offset points", xytext=(0, 7), ha="center", fontsize=8)
+        if use_elo:
+            label = f"Elo {r['elo']:+.0f} ± {r['elo_ci95_high'] - r['elo']:.0f}   (mu {r['mu']:.1f})"
+        else:
+            label = f"{r['mu']:.1f} ± {Z95 * r['sigma']:.1f}"
+            if finite(r.get("elo")):
+                label += f"   Elo {r['elo']:+.0f}"
+        ax.annotate(label, (r[key], y), textcoords="offset points", xytext=(0, 7), ha="center", fontsize=8)
     ax.set_ylim(-0.7, k - 0.3)
-    lo, hi = min(r["ci95_low"] for r in ratings), max(r["ci95_high"] for r in ratings)
+    lo, hi = min(r[low] for r in ratings), max(r[high] for r in ratings)
     pad = 0.08 * (hi - lo or 1.0)
     ax.set_xlim(lo - pad, hi + pad)
-    ax.set_xlabel("OpenSkill Plackett-Luce mu  (bars: 95 % interval, mu ± 1.96 sigma)")
+    if use_elo:
+        ax.set_xlabel("Elo, Bradley-Terry fit, anchor at 0  (bars: 95 % interval)")
+    else:
+        ax.set_xlabel("OpenSkill Plackett-Luce mu  (bars: 95 % interval, mu ± 1.96 sigma)")
     n_games = len(result["games"])
     per = "pair" if result.get("num_teams", result["num_players"]) == 2 else "group"
     ax.set_title(f"{result['env_id']}: {n_games} games ({result['games_per_group']} per {per}), seed {result['seed']}",
@@ -714,15 +798,27 @@ def print_report(result: dict, console=None) -> None:
         wdl.add_row(a, *cells)
     console.print(wdl)
 
-    ladder = Table(title="Ladder (OpenSkill Plackett-Luce; 95 % interval = mu ± 1.96 sigma)")
-    for col, just in (("#", "right"), ("agent", "left"), ("mu", "right"), ("sigma", "right"),
-                      ("95 % interval", "center"), ("Elo", "right"), ("W-D-L", "center"), ("score", "right")):
+    two_sided = any(r.get("elo") is not None for r in result["ratings"])
+    ladder = Table(title="Ladder, ranked by " + ("Elo (Bradley-Terry; 95 % interval from the fit)" if two_sided
+                                                 else "OpenSkill Plackett-Luce mu")
+                   + "; OpenSkill 95 % interval = mu ± 1.96 sigma")
+    columns = [("#", "right"), ("agent", "left")]
+    if two_sided:
+        columns += [("Elo", "right"), ("Elo 95 %", "center")]
+    columns += [("mu", "right"), ("mu 95 %", "center"), ("W-D-L", "center"), ("score", "right")]
+    for col, just in columns:
         ladder.add_column(col, justify=just)
     for rank, r in enumerate(result["ratings"], 1):
-        elo = "" if r["elo"] is None or math.isnan(r["elo"]) else f"{r['elo']:+.0f}"
-        ladder.add_row(str(rank), r["name"], f"{r['mu']:.2f}", f"{r['sigma']:.2f}",
-                       f"[{r['ci95_low']:.1f}, {r['ci95_high']:.1f}]", elo,
-                       f"{r['wins']}-{r['draws']}-{r['losses']}", f"{r['score']:.3f}")
+        cells = [str(rank), r["name"]]
+        if two_sided:
+            if r["elo"] is None or math.isnan(r["elo"]):
+                cells += ["", ""]
+            else:
+                lo, hi = r.get("elo_ci95_low"), r.get("elo_ci95_high")
+                cells += [f"{r['elo']:+.0f}", "" if lo is None or math.isnan(lo) else f"[{lo:+.0f}, {hi:+.0f}]"]
+        cells += [f"{r['mu']:.2f}", f"[{r['ci95_low']:.1f}, {r['ci95_high']:.1f}]",
+                  f"{r['wins']}-{r['draws']}-{r['losses']}", f"{r['score']:.3f}"]
+        ladder.add_row(*cells)
     console.print(ladder)
     if result.get("elo_anchor"):
         console.print(f"Elo: Bradley-Terry maximum likelihood, {result['elo_anchor']} = 0.")

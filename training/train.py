@@ -534,7 +534,8 @@ def final_evaluation(cfg: dict, checkpoint: Path, out: Path) -> dict:
         me = result["agents"][0]["name"]
         names = {a["name"]: a["spec"] for a in result["agents"]}
         vs.update({names[p["opponent"]]: {k: p[k] for k in keys} for p in result["pairs"] if p["agent"] == me})
-        ratings.append([{k: r[k] for k in ("name", "mu", "sigma", "elo")} for r in result["ratings"]])
+        ratings.append([{k: r[k] for k in ("name", "mu", "sigma", "elo", "elo_ci95_low", "elo_ci95_high")}
+                        for r in result["ratings"]])
     return {"vs": vs, "ratings": ratings[0] if num_players == 2 else ratings}
 
 
