@@ -173,9 +173,14 @@ def test_elo_intervals_of_agents_not_joined_to_the_anchor_are_nan():
     r = ev.elo_ratings_with_intervals(["a", "b", "c", "d"], _pairs({("a", "b"): (5, 0, 5), ("c", "d"): (7, 0, 3)}), "a")
     assert r["b"]["elo"] == pytest.approx(0.0, abs=1e-3) and math.isfinite(r["b"]["elo_ci95_low"])
     for n in ("c", "d"):  # their games say nothing about their rating relative to a
-        assert math.isnan(r[n]["elo_ci95_low"]) and math.isnan(r[n]["elo_ci95_high"])
+        assert all(math.isnan(v) for v in r[n].values())
     lonely = ev.elo_ratings_with_intervals(["a", "b", "e"], _pairs({("a", "b"): (5, 0, 5)}), "a")
     assert all(math.isnan(v) for v in lonely["e"].values())  # met nobody
+    # An agent that lost every game did play: it gets a rating (finite with the default prior).
+    shut_out = ev.elo_ratings_with_intervals(["a", "b"], _pairs({("a", "b"): (10, 0, 0)}), "a")
+    assert shut_out["b"]["elo"] < -300 and shut_out["b"]["elo_ci95_low"] < shut_out["b"]["elo_ci95_high"] < 0
+    alone = ev.elo_ratings_with_intervals(["a"], [], "a")  # a single agent: nothing to fit
+    assert math.isnan(alone["a"]["elo"])
 
 
 def test_same_seed_same_tournament():

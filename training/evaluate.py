@@ -308,6 +308,8 @@ def _elo_fit(points: np.ndarray, free: list[int]) -> np.ndarray:
     from scipy.special import log_expit
 
     k = len(points)
+    if not free:
+        return np.zeros(k)
 
     def theta_of(x):
         t = np.zeros(k)
@@ -356,10 +358,13 @@ def elo_ratings_with_intervals(names: list[str], pairs: list[dict], anchor: str,
     Args:
         names, pairs, anchor, prior_draws: as for :func:`elo_ratings`.
 
+    With ``prior_draws=0`` and an agent that won (or lost) every game, the maximum-likelihood
+    fit does not exist: its rating and interval are then meaningless. Keep the default prior.
+
     Returns:
-        ``{name: {"elo", "elo_ci95_low", "elo_ci95_high"}}`` (floats, Elo points); ``nan`` for an
-        agent that met nobody, and ``nan`` bounds for every agent not connected to the anchor
-        through games played.
+        ``{name: {"elo", "elo_ci95_low", "elo_ci95_high"}}`` (floats, Elo points); all ``nan``
+        for an agent that played no game or is not connected to the anchor through games played
+        (its rating relative to the anchor is not determined).
 
     Raises:
         ValueError: ``anchor`` is not in ``names``.
@@ -387,10 +392,9 @@ def elo_ratings_with_intervals(names: list[str], pairs: list[dict], anchor: str,
     if sub:
         cov = np.linalg.inv(info[np.ix_(sub, sub)])
         se[sub] = np.sqrt(np.clip(np.diag(cov), 0.0, None))
-    met = points.sum(axis=1) > 0
     out = {}
     for i, n in enumerate(names):
-        if not met[i]:
+        if i not in reach or not games[i].any():
             out[n] = {"elo": float("nan"), "elo_ci95_low": float("nan"), "elo_ci95_high": float("nan")}
             continue
         elo, half = theta[i] * _ELO_PER_NAT, Z95 * se[i] * _ELO_PER_NAT
@@ -437,9 +441,11 @@ def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | 
         seat, ``sides`` = agent name per entry of ``teams``, ``agents`` = distinct agents,
         ``returns`` = per seat, ``results`` = per agent (its team's return),
         ``plies``, ``truncated``, ``moves``), ``pairs`` (:func:`pair_table`), ``ratings`` (one
-        dict per agent, best mu first: ``name``, ``spec``, ``games``, ``wins``, ``draws``,
-        ``losses``, ``score``, ``mu``, ``sigma``, ``ci95_low``, ``ci95_high``, ``ordinal``,
-        ``elo`` (``None`` unless the game has exactly two sides)), ``elo_anchor``, ``elapsed_s``,
+        dict per agent, best Elo first when the game has exactly two sides, else best mu first:
+        ``name``, ``spec``, ``games``, ``wins``, ``draws``, ``losses``, ``score``, ``mu``,
+        ``sigma``, ``ci95_low``, ``ci95_high``, ``ordinal``, ``elo``, ``elo_ci95_low``,
+        ``elo_ci95_high`` (the last three ``None`` unless the game has exactly two sides)),
+        ``elo_anchor``, ``elapsed_s``,
         ``created``, and ``out_dir`` (``None`` when nothing was written).
 
     Raises:
