@@ -370,6 +370,8 @@ def elo_ratings_with_intervals(names: list[str], pairs: list[dict], anchor: str,
         ValueError: ``anchor`` is not in ``names``.
         KeyError: a row names an agent that is not in ``names``.
     """
+    from scipy.sparse.csgraph import connected_components
+
     points, free = _elo_points(names, pairs, anchor, prior_draws)
     theta = _elo_fit(points, free)
     k = len(names)
@@ -378,23 +380,19 @@ def elo_ratings_with_intervals(names: list[str], pairs: list[dict], anchor: str,
     w = games * p * (1.0 - p)  # the information each pair's games carry about the difference
     np.fill_diagonal(w, 0.0)
     info = np.diag(w.sum(axis=1)) - w  # Hessian of the negative log-likelihood (a graph Laplacian)
-    se = np.full(k, np.nan)
-    se[[i for i in range(k) if i not in free]] = 0.0
     # Agents joined to the anchor by games: the others' ratings are not determined relative to it.
-    reach, frontier = set(range(k)) - set(free), list(set(range(k)) - set(free))
-    while frontier:
-        i = frontier.pop()
-        for j in np.flatnonzero(games[i] > 0):
-            if j not in reach:
-                reach.add(int(j))
-                frontier.append(int(j))
-    sub = [i for i in free if i in reach]
+    a = names.index(anchor)
+    labels = connected_components(games > 0, directed=False)[1]
+    reach = labels == labels[a]
+    se = np.full(k, np.nan)
+    se[a] = 0.0
+    sub = [i for i in free if reach[i]]
     if sub:
         cov = np.linalg.inv(info[np.ix_(sub, sub)])
         se[sub] = np.sqrt(np.clip(np.diag(cov), 0.0, None))
     out = {}
     for i, n in enumerate(names):
-        if i not in reach or not games[i].any():
+        if not reach[i] or not games[i].any():
             out[n] = {"elo": float("nan"), "elo_ci95_low": float("nan"), "elo_ci95_high": float("nan")}
             continue
         elo, half = theta[i] * _ELO_PER_NAT, Z95 * se[i] * _ELO_PER_NAT
