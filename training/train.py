@@ -42,6 +42,8 @@ from pathlib import Path
 import numpy as np
 import yaml
 
+from envs.core.records import is_int as _is_int
+
 __all__ = ["DEFAULTS", "ConfigError", "load_config", "validate_config", "prepare_out_dir", "train", "final_evaluation", "plot_learning_curve", "main"]
 
 #: Every config key with its default; a config may override any of them and nothing else.
@@ -143,10 +145,6 @@ class ConfigError(ValueError):
 def _require(cond: bool, key: str, expected: str, value) -> None:
     if not cond:
         raise ConfigError(f"config {key!r} must be {expected}, got {value!r}")
-
-
-def _is_int(v) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
 
 
 def _is_num(v) -> bool:
