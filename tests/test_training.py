@@ -72,6 +72,30 @@ def test_config_errors(tmp_path):
         main([str(bad)])
 
 
+def test_cli_validates_the_config_once_and_still_refuses_bad_values(tmp_path, monkeypatch, capsys):
+    import training.train as tt
+
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("torch_threads: 0\n")
+    with pytest.raises(SystemExit):
+        main([str(bad), "--out", str(tmp_path / "r")])
+    assert "'torch_threads' must be a positive integer, got 0" in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()  # refused before anything is written
+
+    calls = []
+    real = tt.validate_config
+    monkeypatch.setattr(tt, "validate_config", lambda cfg, **kw: (calls.append(kw), real(cfg, **kw))[1])
+
+    def stop(out, overwrite=False):  # train() prepares the run directory right after validating
+        raise tt.ConfigError("stopped after validation")
+
+    monkeypatch.setattr(tt, "prepare_out_dir", stop)
+    with pytest.raises(SystemExit):
+        main(["configs/ataxx_quick.yaml", "--out", str(tmp_path / "r")])
+    assert "stopped after validation" in capsys.readouterr().err
+    assert calls == [{"check_teacher": True}]  # once (it builds the env and every agent), in train()
+
+
 @pytest.mark.parametrize("yaml_text, message", [
     ("ppo: {learning_rate: 3e-4}\n", "ppo.learning_rate' must be a positive number \\(YAML reads 3e-4 as text"),
     ("policy: {net_arch: {pi: [], vff: [64]}}\n", "policy.net_arch"),

@@ -105,15 +105,18 @@ def _merge(base: dict, override: dict, path: str = "") -> dict:
     return out
 
 
-def load_config(path: str | Path, *, check_teacher: bool = True, **overrides) -> dict:
+def load_config(path: str | Path, *, validate: bool = True, check_teacher: bool = True, **overrides) -> dict:
     """Read a YAML config and merge it over :data:`DEFAULTS`.
 
     ``overrides`` (e.g. ``total_timesteps=...``, ``seed=...``) replace top-level keys when not
-    ``None``. ``check_teacher=False`` (a resumed run, which never uses it) skips building
-    ``pretrain.teacher`` (see :func:`validate_config`).
+    ``None``. The merged config is then checked by :func:`validate_config` unless ``validate`` is
+    false (the CLI passes it straight to :func:`train`, which checks it itself: validating builds
+    the environment and every agent, so it is done once). ``check_teacher=False`` (a resumed run,
+    which never uses it) skips building ``pretrain.teacher``.
 
     Raises:
-        FileNotFoundError: no such file. ValueError: unknown key or wrong type.
+        FileNotFoundError: no such file. ValueError: not a YAML mapping, an unknown key or a
+        section that is not a mapping; with ``validate``, also a bad value (:class:`ConfigError`).
     """
     p = Path(path)
     if not p.exists():
@@ -134,7 +137,8 @@ def load_config(path: str | Path, *, check_teacher: bool = True, **overrides) ->
         if v is not None:
             cfg[k] = v
     cfg["name"] = name
-    validate_config(cfg, check_teacher=check_teacher)
+    if validate:
+        validate_config(cfg, check_teacher=check_teacher)
     return cfg
 
 
@@ -549,8 +553,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     args = parser.parse_args(argv)
     try:
-        cfg = load_config(args.config, check_teacher=args.resume is None, total_timesteps=args.timesteps,
-                          seed=args.seed)
+        cfg = load_config(args.config, validate=False, total_timesteps=args.timesteps, seed=args.seed)
     except (FileNotFoundError, ValueError) as e:
         parser.error(str(e))
     out = Path(args.out) if args.out else Path("runs") / f"{cfg['name']}-{cfg['seed']}"
