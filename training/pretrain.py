@@ -20,11 +20,12 @@ This module does it in two steps, run by :func:`training.train.train` when the c
 The imitated plies are not counted in PPO's timesteps; the report states them separately.
 
 Memory: the demonstrations are held in memory as the observations themselves (float32) and the
-action masks (a byte per action), and stacking them briefly needs twice that. Tantrix at window
-radius 10 takes 89 KB a decision (73 KB observation, 16 KB mask: about 2.5 GB for 1,000 games of
-~28 decisions); at radius 12 about 125 KB (``configs/tantrix_full.yaml``: 3,000 games, 84,017
-decisions, 10.5 GB held and a 21 GB peak while stacking); Ataxx, Smartrix and 8x8 TwixT under
-20 KB; TwixT at its full 24x24 size 53 KB.
+action masks (a byte per action), copied as they come into blocks of 1,024 decisions that are
+freed as they are stacked, so the peak is about the data itself. Tantrix at window radius 10
+takes 89 KB a decision (73 KB observation, 16 KB mask: about 2.5 GB for 1,000 games of ~28
+decisions); at radius 12 about 125 KB (``configs/tantrix_full.yaml``: 3,000 games, 84,017
+decisions, 10.5 GB; 21 GB at the peak when they were kept as a list of arrays and stacked);
+Ataxx, Smartrix and 8x8 TwixT under 20 KB; TwixT at its full 24x24 size 53 KB.
 """
 
 from __future__ import annotations
@@ -71,7 +72,8 @@ def collect_demonstrations(cfg: dict, teacher: str, games: int, seed: int) -> di
                       partner="latest", seed_salt=seed, shaping=cfg["shaping"], gamma=gamma)
     env.raw.reset(seed=seed)  # agents check the game from its state
     agent.check_env(env.raw)
-    obs_list, masks, actions, returns, game_ids, outcomes = [], [], [], [], [], []
+    obs_rows, mask_rows = _RowBuffer(), _RowBuffer()
+    actions, returns, game_ids, outcomes = [], [], [], []
     for g in range(games):
         obs, info = env.reset(seed=seed + g)
         agent.reset(seed=seed + g)
@@ -79,8 +81,8 @@ def collect_demonstrations(cfg: dict, teacher: str, games: int, seed: int) -> di
         while True:
             raw_obs = env.raw.observe(env.learner)
             a = agent.act(env.raw.state, raw_obs)
-            obs_list.append(obs)
-            masks.append(raw_obs["action_mask"].astype(bool))
+            obs_rows.append(obs)
+            mask_rows.append(raw_obs["action_mask"].astype(bool))
             actions.append(a)
             game_ids.append(g)
             obs, r, term, trunc, info = env.step(a)
@@ -93,13 +95,60 @@ def collect_demonstrations(cfg: dict, teacher: str, games: int, seed: int) -> di
             g_ret.append(ret)
         returns.extend(reversed(g_ret))
         outcomes.append(info["returns"][info["seat"]])
-    if isinstance(obs_list[0], dict):
-        obs_arr = {k: np.stack([o[k] for o in obs_list]) for k in obs_list[0]}
-    else:
-        obs_arr = np.stack(obs_list)
-    return {"obs": obs_arr, "masks": np.stack(masks), "actions": np.asarray(actions, dtype=np.int64),
+    return {"obs": obs_rows.stack(), "masks": mask_rows.stack(), "actions": np.asarray(actions, dtype=np.int64),
             "returns": np.asarray(returns, dtype=np.float32), "game": np.asarray(game_ids, dtype=np.int32),
             "outcomes": np.asarray(outcomes, dtype=np.float32)}
+
+
+class _RowBuffer:
+    """Rows (arrays, or dicts of arrays, of one shape and dtype) appended one at a time, then
+    stacked.
+
+    Each row is copied at once into a block of :attr:`BLOCK` rows (a large allocation, which the
+    allocator returns to the system when freed), and :meth:`stack` frees each block as soon as it
+    is copied into the result. So the peak memory is the data plus one block, not the two copies
+    that ``np.stack`` of a list of small arrays needs (small arrays freed in their thousands stay
+    in the process's heap).
+    """
+
+    BLOCK = 1024
+
+    def __init__(self):
+        self.blocks, self.n = [], 0
+
+    def append(self, row) -> None:
+        if self.n % self.BLOCK == 0:
+            make = lambda a: np.empty((self.BLOCK, *np.shape(a)), dtype=np.asarray(a).dtype)  # noqa: E731
+            self.blocks.append({k: make(v) for k, v in row.items()} if isinstance(row, dict) else make(row))
+        block, i = self.blocks[-1], self.n % self.BLOCK
+        pairs = [(v, row[k]) for k, v in block.items()] if isinstance(block, dict) else [(block, row)]
+        for dest, value in pairs:
+            if np.shape(value) != dest.shape[1:]:  # assignment would broadcast where np.stack refuses
+                raise ValueError(f"row {self.n} has shape {np.shape(value)}, expected {dest.shape[1:]}")
+        for dest, value in pairs:
+            dest[i] = value
+        self.n += 1
+
+    def stack(self):
+        """The rows as one array of shape ``(n, ...)`` (a dict of them for dict rows); empties the buffer."""
+        first = self.blocks[0]
+        keys = list(first) if isinstance(first, dict) else None
+        make = lambda b: np.empty((self.n, *b.shape[1:]), dtype=b.dtype)  # noqa: E731
+        out = make(first) if keys is None else {k: make(first[k]) for k in keys}
+        del first
+        start = 0
+        while self.blocks:
+            block = self.blocks.pop(0)
+            rows = min(self.BLOCK, self.n - start)
+            if keys is None:
+                out[start:start + rows] = block[:rows]
+            else:
+                for k in keys:
+                    out[k][start:start + rows] = block[k][:rows]
+            del block
+            start += rows
+        self.n = 0
+        return out
 
 
 def _take(obs, idx):
