@@ -136,12 +136,38 @@ def test_cli_validates_the_config_once_and_still_refuses_bad_values(tmp_path, mo
     ("policy: {features_kwargs: {channels: 8, blocks: 1, features_dim: 256}}\n", "features_dim"),
     ("policy: {features_kwargs: {channels: 8, blocks: 1}}\n", "board_cnn defaults to 256"),
     ("policy: {features: [board_cnn]}\n", "policy.features"),
+    # found by a newcomer's test: an extractor that cannot read the game's observation, a misleading hint
+    ("policy: {features: hex_board_net, features_kwargs: {}}\n",
+     "policy.features' 'hex_board_net' cannot read the observation of ataxx_v0: HexBoardNet needs a Dict"),
+    ("ppo: {learning_rate: -1}\n", "ppo.learning_rate' must be a positive number, got -1$"),
 ])
 def test_every_bad_config_value_fails_before_training(tmp_path, yaml_text, message):
     bad = tmp_path / "bad.yaml"
     bad.write_text(yaml_text)
     with pytest.raises(ValueError, match=message):
         load_config(bad)
+
+
+def test_cli_final_games_overrides_the_final_tournament_and_a_bad_out_is_a_clear_error(tmp_path, monkeypatch, capsys):
+    import training.train as tt
+
+    (tmp_path / "file.txt").write_text("x")
+    with pytest.raises(SystemExit):
+        main(["configs/ataxx_quick.yaml", "--out", str(tmp_path / "file.txt" / "run")])
+    assert "cannot create run directory" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["configs/ataxx_quick.yaml", "--final-games", "0", "--out", str(tmp_path / "r0")])
+    assert "'final_eval.games' must be a positive integer, got 0" in capsys.readouterr().err
+    seen = {}
+
+    def fake_train(cfg, out, **kw):
+        seen.update(cfg)
+        raise tt.ConfigError("stop")
+
+    monkeypatch.setattr(tt, "train", fake_train)
+    with pytest.raises(SystemExit):
+        main(["configs/smartrix_full.yaml", "--final-games", "3", "--out", str(tmp_path / "r1")])
+    assert seen["final_eval"]["games"] == 3 and seen["final_eval"]["opponents"] == ["random", "greedy", "mcts:200"]
 
 
 def test_run_directory_must_be_empty_unless_overwrite(tmp_path):

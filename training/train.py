@@ -199,8 +199,8 @@ def validate_config(cfg: dict, check_teacher: bool = True) -> None:
     _require(_is_int(ppo["batch_size"]) and 2 <= ppo["batch_size"] <= rollout, "ppo.batch_size",
              f"an integer in [2, n_steps * n_envs = {rollout}]", ppo["batch_size"])
     for key in ("learning_rate", "clip_range", "max_grad_norm"):
-        _require(_is_num(ppo[key]) and ppo[key] > 0, f"ppo.{key}",
-                 "a positive number (YAML reads 3e-4 as text: write 3.0e-4)", ppo[key])
+        _require(_is_num(ppo[key]) and ppo[key] > 0, f"ppo.{key}", "a positive number"
+                 + (" (YAML reads 3e-4 as text: write 3.0e-4)" if isinstance(ppo[key], str) else ""), ppo[key])
     for key in ("gamma", "gae_lambda"):
         _require(_is_num(ppo[key]) and 0 < ppo[key] <= 1, f"ppo.{key}", "a number in (0, 1]", ppo[key])
     for key in ("ent_coef", "vf_coef"):
@@ -239,6 +239,13 @@ def validate_config(cfg: dict, check_teacher: bool = True) -> None:
                  if n not in ("self", "observation_space")]
     _require(isinstance(pol["features_kwargs"], dict) and set(pol["features_kwargs"]) <= set(fe_params),
              "policy.features_kwargs", f"a mapping with keys among {fe_params}", pol["features_kwargs"])
+    if isinstance(pol["features_kwargs"], dict):  # the extractor must be able to read this game's observation
+        space = probe.observation_space(probe.possible_agents[0])["observation"]
+        try:
+            FEATURE_EXTRACTORS[pol["features"]](space, **pol["features_kwargs"])
+        except (ValueError, TypeError, KeyError, AssertionError) as e:
+            raise ConfigError(f"config 'policy.features' {pol['features']!r} cannot read the observation of "
+                              f"{cfg['env_id']}: {e}") from None
     arch = pol["net_arch"]
     _require(isinstance(arch, dict) and set(arch) <= {"pi", "vf"}
              and all(isinstance(v, list) and all(_is_int(u) and u >= 1 for u in v) for v in arch.values()),
@@ -258,7 +265,8 @@ def validate_config(cfg: dict, check_teacher: bool = True) -> None:
     for key in ("games", "epochs", "batch_size"):
         _require(_is_int(pre[key]) and pre[key] >= 1, f"pretrain.{key}", "a positive integer", pre[key])
     _require(_is_num(pre["learning_rate"]) and 0 < pre["learning_rate"] <= 1, "pretrain.learning_rate",
-             "a number in (0, 1] (YAML reads 1e-3 as text: write 1.0e-3)", pre["learning_rate"])
+             "a number in (0, 1]" + (" (YAML reads 1e-3 as text: write 1.0e-3)" if isinstance(pre["learning_rate"], str)
+                                     else ""), pre["learning_rate"])
     for section in ("eval", "final_eval"):
         games = cfg[section]["games"]
         _require(_is_int(games) and games >= 1, f"{section}.games", "a positive integer", games)
@@ -390,7 +398,10 @@ def prepare_out_dir(out: Path, overwrite: bool = False) -> None:
             raise ConfigError(f"run directory {out} is not empty (an earlier run?): choose another --out, "
                              "or pass --overwrite to delete it first")
         shutil.rmtree(out)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ConfigError(f"cannot create run directory {out}: {e.strerror or e}") from None
 
 
 def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = True,
@@ -469,6 +480,11 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
     final = out / "checkpoints" / "final.zip"
     model.save(final)
 
+    if not callback.history:
+        print(f"[eval] no periodic evaluation: the run is shorter than eval.every = {cfg['eval']['every']} "
+              "timesteps, so no learning_curve.png", flush=True)
+    print(f"[final_eval] {cfg['final_eval']['games']} games against each of {', '.join(cfg['final_eval']['opponents'])}"
+          " (--final-games to change)", flush=True)
     t1 = time.time()
     report = final_evaluation(cfg, final, out / "eval")
     report.update({
@@ -551,11 +567,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="checkpoint .zip to continue from; --timesteps then counts the steps to add")
     parser.add_argument("--overwrite", action="store_true", help="delete a non-empty run directory first")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.add_argument("--final-games", type=int, default=None,
+                        help="override final_eval.games (games per pair in the final tournament), e.g. 2 for a smoke run")
     args = parser.parse_args(argv)
     try:
         cfg = load_config(args.config, validate=False, total_timesteps=args.timesteps, seed=args.seed)
     except (FileNotFoundError, ValueError) as e:
         parser.error(str(e))
+    if args.final_games is not None:
+        cfg["final_eval"]["games"] = args.final_games  # checked with the rest by train()
     out = Path(args.out) if args.out else Path("runs") / f"{cfg['name']}-{cfg['seed']}"
     if args.resume and not Path(args.resume).is_file():
         parser.error(f"--resume: checkpoint {args.resume} does not exist")
