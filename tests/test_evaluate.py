@@ -210,6 +210,7 @@ def test_max_steps_truncates_to_draws():
     ({"agent_specs": ["random", "missing/model.zip"]}, FileNotFoundError, "does not exist"),
     ({"env_kwargs": {"fen": "bad"}}, ValueError, "malformed FEN"),
     ({"env_kwargs": {"colour": "red"}}, ValueError, "bad env_kwargs"),
+    ({"env_kwargs": {"max_steps": -4}}, ValueError, r"bad env_kwargs \{'max_steps': -4\} for ataxx_v0"),  # as passed
     ({"seed": -1}, ValueError, "seed"),
     ({"games": True}, ValueError, "positive integer"),
     ({"games": 1.5}, ValueError, "positive integer"),

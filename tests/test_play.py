@@ -342,3 +342,10 @@ def test_smartrix_shows_the_person_only_their_own_hand():
     for other in (0, 2):
         assert str(state.hand(other)) not in text
         assert f"player {other}: {state.hand_size(other)} cards in hand (hidden)" in text
+
+
+def test_play_refuses_a_render_mode_in_env_kwargs():
+    out = io.StringIO()
+    with pytest.raises(ValueError, match="env_kwargs must not set render_mode \\(got 'human'\\): play shows the board"):
+        play("ataxx_v0", ["random"], env_kwargs={"render_mode": "human"}, stdin=io.StringIO("g2\n"), stdout=out)
+    assert out.getvalue() == ""

@@ -466,6 +466,7 @@ def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | 
     if len(agent_specs) < 2:
         raise ValueError(f"a tournament needs at least two agents, got {agent_specs}")
     env_kwargs = dict(env_kwargs or {})
+    given = dict(env_kwargs)  # as the caller passed them, for the error messages
     if "max_steps" in env_kwargs:
         if max_steps is None:
             max_steps = env_kwargs["max_steps"]
@@ -473,14 +474,14 @@ def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | 
     try:
         probe = make_raw(env_id, max_steps=max_steps, **env_kwargs)
     except TypeError as e:  # an unknown keyword argument
-        raise ValueError(f"bad env_kwargs {env_kwargs} for {env_id}: {e}") from None
+        raise ValueError(f"bad env_kwargs {given} for {env_id}: {e}") from None
     except ValueError as e:  # a bad value (malformed FEN, ...) or an unknown argument
-        raise ValueError(f"bad env_kwargs {env_kwargs} for {env_id}: {e}") from e
+        raise ValueError(f"bad env_kwargs {given} for {env_id}: {e}") from e
     num_players = probe.num_players
     try:
         probe.reset(seed=0)
     except ValueError as e:  # a bad value only noticed when a game starts
-        raise ValueError(f"bad env_kwargs {env_kwargs} for {env_id}: {e}") from e
+        raise ValueError(f"bad env_kwargs {given} for {env_id}: {e}") from e
     teams = game_teams(getattr(getattr(probe, "unwrapped", probe), "state", None), num_players)
     team_game = any(len(t) > 1 for t in teams)
 

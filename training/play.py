@@ -145,6 +145,9 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
     if record_path is not None and record_path.is_dir():
         raise ValueError(f"record {record_path} is an existing folder: expected the path of a JSON file")
     env_kwargs = dict(env_kwargs or {})
+    if "render_mode" in env_kwargs:
+        raise ValueError(f"env_kwargs must not set render_mode (got {env_kwargs['render_mode']!r}): play shows the "
+                         "board as text itself; use --save-images for pictures")
     try:
         env = make_raw(env_id, render_mode="ansi", **env_kwargs)
     except TypeError as e:
