@@ -483,8 +483,8 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
     if not callback.history:
         print(f"[eval] no periodic evaluation: the run is shorter than eval.every = {cfg['eval']['every']} "
               "timesteps, so no learning_curve.png", flush=True)
-    print(f"[final_eval] {cfg['final_eval']['games']} games against each of {', '.join(cfg['final_eval']['opponents'])}"
-          " (--final-games to change)", flush=True)
+    print(f"[final_eval] {cfg['final_eval']['games']} games per pair of the trained agent and "
+          f"{', '.join(cfg['final_eval']['opponents'])} (--final-games to change)", flush=True)
     t1 = time.time()
     report = final_evaluation(cfg, final, out / "eval")
     report.update({
