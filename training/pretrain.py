@@ -114,41 +114,36 @@ class _RowBuffer:
     BLOCK = 1024
 
     def __init__(self):
-        self.blocks, self.n = [], 0
+        self.blocks, self.n, self.plain = [], 0, None  # plain: rows are arrays, kept internally as {None: row}
 
     def append(self, row) -> None:
+        if self.plain is None:
+            self.plain = not isinstance(row, dict)
+        parts = {None: row} if self.plain else row
         if self.n % self.BLOCK == 0:
-            make = lambda a: np.empty((self.BLOCK, *np.shape(a)), dtype=np.asarray(a).dtype)  # noqa: E731
-            self.blocks.append({k: make(v) for k, v in row.items()} if isinstance(row, dict) else make(row))
+            self.blocks.append({k: np.empty((self.BLOCK, *np.shape(v)), dtype=np.asarray(v).dtype)
+                                for k, v in parts.items()})
         block, i = self.blocks[-1], self.n % self.BLOCK
-        pairs = [(v, row[k]) for k, v in block.items()] if isinstance(block, dict) else [(block, row)]
-        for dest, value in pairs:
-            if np.shape(value) != dest.shape[1:]:  # assignment would broadcast where np.stack refuses
-                raise ValueError(f"row {self.n} has shape {np.shape(value)}, expected {dest.shape[1:]}")
-        for dest, value in pairs:
-            dest[i] = value
+        for k, dest in block.items():
+            if np.shape(parts[k]) != dest.shape[1:]:  # assignment would broadcast where np.stack refuses
+                raise ValueError(f"row {self.n} has shape {np.shape(parts[k])}, expected {dest.shape[1:]}")
+        for k, dest in block.items():
+            dest[i] = parts[k]
         self.n += 1
 
     def stack(self):
         """The rows as one array of shape ``(n, ...)`` (a dict of them for dict rows); empties the buffer."""
-        first = self.blocks[0]
-        keys = list(first) if isinstance(first, dict) else None
-        make = lambda b: np.empty((self.n, *b.shape[1:]), dtype=b.dtype)  # noqa: E731
-        out = make(first) if keys is None else {k: make(first[k]) for k in keys}
-        del first
+        out = {k: np.empty((self.n, *b.shape[1:]), dtype=b.dtype) for k, b in self.blocks[0].items()}
         start = 0
         while self.blocks:
             block = self.blocks.pop(0)
             rows = min(self.BLOCK, self.n - start)
-            if keys is None:
-                out[start:start + rows] = block[:rows]
-            else:
-                for k in keys:
-                    out[k][start:start + rows] = block[k][:rows]
-            del block
+            for k, b in block.items():
+                out[k][start:start + rows] = b[:rows]
+            del block, b  # the block's memory goes back before the next is copied
             start += rows
         self.n = 0
-        return out
+        return out[None] if self.plain else out
 
 
 def _take(obs, idx):
