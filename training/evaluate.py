@@ -371,12 +371,13 @@ def elo_ratings_with_intervals(names: list[str], pairs: list[dict], anchor: str,
         KeyError: a row names an agent that is not in ``names``.
     """
     from scipy.sparse.csgraph import connected_components
+    from scipy.special import expit
 
     points, free = _elo_points(names, pairs, anchor, prior_draws)
     theta = _elo_fit(points, free)
     k = len(names)
     games = points + points.T
-    p = 1.0 / (1.0 + np.exp(-(theta[:, None] - theta[None, :])))
+    p = expit(theta[:, None] - theta[None, :])  # the fit's win probabilities, as in _elo_fit's log_expit
     w = games * p * (1.0 - p)  # the information each pair's games carry about the difference
     np.fill_diagonal(w, 0.0)
     info = np.diag(w.sum(axis=1)) - w  # Hessian of the negative log-likelihood (a graph Laplacian)
