@@ -1,0 +1,35 @@
+"""Packaging metadata: licence, typing marker and classifiers ship with the distribution."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _project() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def test_license_file_is_mit_and_declared():
+    text = (ROOT / "LICENSE").read_text()
+    assert text.startswith("MIT License")
+    project = _project()["project"]
+    assert project["license"] == "MIT"
+    assert project["license-files"] == ["LICENSE"]
+
+
+def test_packages_are_marked_typed_and_ship_the_marker():
+    for package in ("envs", "training"):
+        assert (ROOT / package / "py.typed").is_file()
+    data = _project()["tool"]["setuptools"]["package-data"]
+    assert "py.typed" in data["envs"] and "py.typed" in data["training"]
+    assert "Typing :: Typed" in _project()["project"]["classifiers"]
+
+
+def test_project_urls_and_classifiers():
+    project = _project()["project"]
+    assert all(url.startswith("https://") for url in project["urls"].values())
+    assert "License :: OSI Approved :: MIT License" not in project["classifiers"]  # PEP 639: the expression says it
+    assert any(c.startswith("Programming Language :: Python :: 3.1") for c in project["classifiers"])
