@@ -144,7 +144,7 @@ def test_alphabeta_finds_the_winning_capture(depth):
     action = AlphaBetaAgent(depth, seed=0).act(state, _obs(state))
     assert state.action_to_string(action) == "b6"
     state.apply(action)
-    assert state.is_terminal() and state.winner() == 0
+    assert state.is_terminal() and state.winners() == [0]
 
 
 def test_alphabeta_2_avoids_the_recapture():
