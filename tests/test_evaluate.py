@@ -23,7 +23,7 @@ from conftest import REPO_ROOT, tiny_checkpoint
 from envs.ataxx import AtaxxState
 from envs.core.aec import TabletopAECEnv, wrap_classic
 from envs import registry
-from envs.core.state import GameState, IllegalActionError
+from envs.core.state import GameInfo, GameState, IllegalActionError
 from envs.registry import EnvSpec, make_raw
 
 SPECS = ["random", "greedy", "alphabeta:1"]
@@ -447,6 +447,8 @@ def test_schedule_fewer_agents_than_seats():
 class _BidState(GameState):
     """Toy 3-player game: each player in turn bids 0, 1 or 2; returns are ``bid - 1``."""
 
+    info = GameInfo(short_name="bid", long_name="Bid", perfect_information=True, chance=False, min_players=3,
+                    max_players=6, teams=True, seat_names=(), notation="0, 1 or 2")
     num_players = 3
     num_actions = 3
 

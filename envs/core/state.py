@@ -42,7 +42,10 @@ class GameInfo:
     Attributes:
         short_name: the game's name, e.g. ``"ataxx"``.
         long_name: the name shown to people, e.g. ``"Ataxx"``.
-        perfect_information: every player sees the whole state (no hidden hands).
+        perfect_information: every player sees the whole state, the order of any bag or deck
+            included (Tantrix: ``False``, its bag order is hidden; Smartrix: ``False``, hands and
+            pile). Search agents sample :meth:`GameState.sample_determinization` exactly when
+            this is ``False``.
         chance: the game has chance events (a shuffled bag or deck).
         min_players, max_players: the player counts the rules core accepts.
         teams: whether some setting has partners sharing one result (see ``GameState.teams()``).

@@ -894,10 +894,6 @@ class TwixtState(GameState):
                 return v - 1 if v else None
         return None
 
-    def moves(self) -> list[str]:
-        """The moves played so far, in notation."""
-        return [self.action_to_string(a) for a in self.history]
-
     # ------------------------------------------------------------------ notation
     def action_to_string(self, action: int) -> str:
         """``row * S + col -> 'c5'``, ``S*S -> 'swap'``, ``S*S + 1 + hole -> 'c5!'`` (Privilege)."""
