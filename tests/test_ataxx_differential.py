@@ -70,7 +70,7 @@ def _check_self_consistency(s: AtaxxState) -> list[str]:
         assert actions, "a live position always has a move (a pass at least)"
         assert PASS_ACTION not in actions or actions == [PASS_ACTION]
     expected_returns = {"1-0": [1.0, -1.0], "0-1": [-1.0, 1.0], "1/2-1/2": [0.0, 0.0], "*": [0.0, 0.0]}
-    assert s.returns().tolist() == expected_returns[str(s.outcome())]
+    assert s.returns().tolist() == expected_returns[str(s.outcome() or "*")]
     return moves
 
 
