@@ -80,7 +80,7 @@ def random_sequences(size: int, games: int, seed: int, rules: str):
         while not st.is_terminal():
             legal = np.flatnonzero(st.legal_action_mask())
             st.apply(int(legal[rng.integers(len(legal))]))
-        out.append((list(st.history), st.outcome()))
+        out.append((list(st.history), str(st.outcome())))
     return out
 
 
@@ -106,7 +106,7 @@ def early_draw_figures(size: int, sequences, rules: str):
         common += k
         lengths_full.append(len(moves))
         lengths_early.append(k)
-        if st.winner() is None and k < len(moves):
+        if k < len(moves) and str(st.outcome()) == "1/2-1/2":
             early_draws += 1
     return dict(us_early=1e6 * t_early / common, us_full=1e6 * t_full / common, lengths_full=lengths_full,
                 lengths_early=lengths_early, early_draws=early_draws)

@@ -9,8 +9,9 @@ Environments follow PettingZoo's AEC API; each game also has a pure rules core
 (``envs.ataxx.AtaxxState``) usable without any RL library.
 """
 
-from envs.core.state import IllegalActionError, InvalidPositionError, ParameterError
-from envs.registry import ENV_IDS, make, make_raw
+from envs.core.state import (GameInfo, GameState, IllegalActionError, InvalidMoveError, InvalidPositionError, Outcome,
+                              ParameterError)
+from envs.registry import ENV_IDS, EnvSpec, env_ids, make, make_raw, register, spec
 
 __version__ = "0.1.0"
 
@@ -22,4 +23,5 @@ def __getattr__(name: str):
 
         return importlib.import_module(f"envs.{name}")
     raise AttributeError(f"module 'envs' has no attribute {name!r}")
-__all__ = ["ENV_IDS", "make", "make_raw", "IllegalActionError", "InvalidPositionError", "ParameterError", "__version__"]
+__all__ = ["ENV_IDS", "EnvSpec", "register", "spec", "env_ids", "make", "make_raw", "GameState", "GameInfo", "Outcome",
+           "IllegalActionError", "InvalidMoveError", "InvalidPositionError", "ParameterError", "__version__"]

@@ -1,50 +1,189 @@
-"""Registry of environment ids: ``envs.make(env_id, **kwargs)`` and ``envs.ENV_IDS``."""
+"""The registry of environments: the one place a game's environment ids are declared.
+
+>>> import envs
+>>> s = envs.spec("double_twixt_v0")
+>>> s.num_players(board_size=8), s.teams(board_size=8)
+(4, [[0, 2], [1, 3]])
+
+``register(env_id, entry_point, ...)`` declares an id; :func:`spec` returns its :class:`EnvSpec`
+(id, entry point, default kwargs, step limit), which makes the environment (wrapped or raw) and
+answers what consumers need to know before a game: the number of seats and the teams for given
+kwargs. The checks of env ids and env kwargs, and their messages, live here only.
+"""
 
 from __future__ import annotations
 
 import importlib
 import inspect
+from dataclasses import dataclass, field
+from typing import Any
 
 from envs.core.state import ParameterError
 
-__all__ = ["ENV_IDS", "make", "make_raw"]
-
-#: Every environment id, mapped to its module (which provides ``env()`` and ``raw_env()``).
-_MODULES = {
-    "ataxx_v0": "envs.ataxx_v0",
-    "twixt_v0": "envs.twixt_v0",
-    "double_twixt_v0": "envs.double_twixt_v0",
-    "tantrix_v0": "envs.tantrix_v0",
-    "smartrix_v0": "envs.smartrix_v0",
-}
-ENV_IDS: tuple[str, ...] = tuple(_MODULES)
+__all__ = ["ENV_IDS", "EnvSpec", "UnknownEnvError", "register", "spec", "env_ids", "make", "make_raw"]
 
 
-def _module(env_id: str):
-    if env_id not in _MODULES:
-        raise KeyError(f"unknown environment id {env_id!r}; known ids: {', '.join(ENV_IDS)}")
-    return importlib.import_module(_MODULES[env_id])
+class UnknownEnvError(KeyError, ValueError):
+    """An environment id that is not registered (the message lists the known ones).
+
+    Both a ``KeyError`` (what :func:`make` always raised) and a ``ValueError`` (what argument
+    checks of the command-line tools catch).
+    """
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
 
 
-def _check_kwargs(env_id: str, cls, kwargs: dict) -> None:
-    params = inspect.signature(cls.__init__).parameters
-    known = [n for n in params if n != "self"]
-    unknown = sorted(set(kwargs) - set(known))
-    if unknown:
-        raise ParameterError(f"{env_id} has no argument {', '.join(map(repr, unknown))}; its arguments are: {', '.join(known)}")
+@dataclass(frozen=True)
+class EnvSpec:
+    """One registered environment.
+
+    Attributes:
+        id: the environment id, e.g. ``"ataxx_v0"``.
+        entry_point: the module (``"envs.ataxx_v0"``) that provides ``env(**kwargs)`` (the
+            wrapped PettingZoo ``AECEnv``) and ``raw_env(**kwargs)`` (unwrapped: illegal actions
+            raise).
+        kwargs: default constructor arguments, overridden by those given to :meth:`make`.
+        max_episode_steps: default step limit (the environments' ``max_steps`` truncation),
+            ``None`` for none; a ``max_steps`` given to :meth:`make` wins.
+    """
+
+    id: str
+    entry_point: str
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    max_episode_steps: int | None = None
+
+    def module(self):
+        """The entry-point module (imported on first use)."""
+        return importlib.import_module(self.entry_point)
+
+    def arguments(self) -> list[str]:
+        """The names of the environment's constructor arguments."""
+        params = inspect.signature(self.module().raw_env.__init__).parameters
+        return [n for n in params if n != "self"]
+
+    def resolve_kwargs(self, kwargs: dict | None = None) -> dict:
+        """The defaults of this spec updated with ``kwargs``, checked against the environment's
+        arguments (values are checked by the environment itself).
+
+        Raises:
+            ParameterError: ``kwargs`` is not a dict, or names an argument the environment lacks
+                (the message lists its arguments).
+        """
+        if kwargs is None:
+            kwargs = {}
+        if not isinstance(kwargs, dict):
+            raise ParameterError(f"env kwargs of {self.id} must be a dict, got {type(kwargs).__name__}")
+        known = self.arguments()
+        unknown = sorted(set(kwargs) - set(known), key=str)
+        if unknown:
+            raise ParameterError(f"{self.id} has no argument {', '.join(map(repr, unknown))}; "
+                                 f"its arguments are: {', '.join(known)}")
+        out = dict(self.kwargs)
+        if self.max_episode_steps is not None and "max_steps" in known:
+            out["max_steps"] = self.max_episode_steps
+        out.update(kwargs)
+        return out
+
+    def make(self, **kwargs):
+        """The wrapped PettingZoo ``AECEnv`` (as ``<entry_point>.env(**kwargs)``).
+
+        Raises:
+            ParameterError (a ``ValueError``): an unknown or bad keyword argument.
+        """
+        return self.module().env(**self.resolve_kwargs(kwargs))
+
+    def make_raw(self, **kwargs):
+        """The unwrapped environment (``raw_env``): illegal actions raise instead of ending the game.
+
+        Raises: as :meth:`make`.
+        """
+        return self.module().raw_env(**self.resolve_kwargs(kwargs))
+
+    def initial_state(self, **kwargs):
+        """The rules state (:class:`envs.core.state.GameState`) at the start of a game with these
+        kwargs (the raw environment reset with seed 0).
+
+        Raises: as :meth:`make`.
+        """
+        env = self.make_raw(**kwargs)
+        env.reset(seed=0)
+        state = env.state
+        env.close()
+        return state
+
+    def num_players(self, **kwargs) -> int:
+        """The number of seats of a game with these kwargs. Raises: as :meth:`make`."""
+        return self.initial_state(**kwargs).num_players
+
+    def teams(self, **kwargs) -> list[list[int]]:
+        """The seats grouped by team (``GameState.teams()``) for these kwargs, e.g.
+        ``[[0], [1]]`` or ``[[0, 2], [1, 3]]``. Raises: as :meth:`make`."""
+        return self.initial_state(**kwargs).teams()
+
+
+_REGISTRY: dict[str, EnvSpec] = {}
+
+
+def register(env_id: str, entry_point: str, *, kwargs: dict | None = None,
+             max_episode_steps: int | None = None) -> EnvSpec:
+    """Declare an environment id.
+
+    Args:
+        env_id: the new id (a non-empty string).
+        entry_point: the module providing ``env`` and ``raw_env`` (imported when first made).
+        kwargs: default constructor arguments.
+        max_episode_steps: default step limit (``None``: none), a positive int.
+
+    Returns:
+        The :class:`EnvSpec`.
+
+    Raises:
+        ParameterError: the id is empty or already registered, or a bad argument.
+    """
+    if not isinstance(env_id, str) or not env_id:
+        raise ParameterError(f"env_id must be a non-empty string, got {env_id!r}")
+    if env_id in _REGISTRY:
+        raise ParameterError(f"environment id {env_id!r} is already registered (entry point {_REGISTRY[env_id].entry_point})")
+    if not isinstance(entry_point, str) or not entry_point:
+        raise ParameterError(f"entry_point must be a module path such as 'envs.ataxx_v0', got {entry_point!r}")
+    if kwargs is not None and not isinstance(kwargs, dict):
+        raise ParameterError(f"kwargs must be a dict or None, got {type(kwargs).__name__}")
+    if max_episode_steps is not None and (isinstance(max_episode_steps, bool) or not isinstance(max_episode_steps, int)
+                                          or max_episode_steps < 1):
+        raise ParameterError(f"max_episode_steps must be None or a positive integer, got {max_episode_steps!r}")
+    s = EnvSpec(env_id, entry_point, dict(kwargs or {}), max_episode_steps)
+    _REGISTRY[env_id] = s
+    return s
+
+
+def env_ids() -> tuple[str, ...]:
+    """Every registered id, in registration order (``ENV_IDS`` plus any registered later)."""
+    return tuple(_REGISTRY)
+
+
+def spec(env_id: str) -> EnvSpec:
+    """The :class:`EnvSpec` of ``env_id``.
+
+    Raises:
+        UnknownEnvError (a ``KeyError`` and a ``ValueError``): unknown id; the message lists the
+            known ones.
+    """
+    try:
+        return _REGISTRY[env_id]
+    except (KeyError, TypeError):
+        raise UnknownEnvError(f"unknown environment id {env_id!r}; known ids: {', '.join(_REGISTRY)}") from None
 
 
 def make(env_id: str, **kwargs):
-    """The wrapped PettingZoo ``AECEnv`` for ``env_id`` (as ``envs.<env_id>.env(**kwargs)``).
+    """The wrapped PettingZoo ``AECEnv`` for ``env_id`` (``spec(env_id).make(**kwargs)``).
 
     Raises:
-        KeyError: unknown id (the message lists the known ones).
+        UnknownEnvError (a ``KeyError``): unknown id (the message lists the known ones).
         ParameterError (a ``ValueError``): an unknown or bad keyword argument (the message lists
             the environment's arguments).
     """
-    module = _module(env_id)
-    _check_kwargs(env_id, module.raw_env, kwargs)
-    return module.env(**kwargs)
+    return spec(env_id).make(**kwargs)
 
 
 def make_raw(env_id: str, **kwargs):
@@ -52,6 +191,11 @@ def make_raw(env_id: str, **kwargs):
 
     Raises: as :func:`make`.
     """
-    module = _module(env_id)
-    _check_kwargs(env_id, module.raw_env, kwargs)
-    return module.raw_env(**kwargs)
+    return spec(env_id).make_raw(**kwargs)
+
+
+for _id in ("ataxx_v0", "twixt_v0", "double_twixt_v0", "tantrix_v0", "smartrix_v0"):
+    register(_id, f"envs.{_id}")
+
+#: The built-in environment ids (see :func:`env_ids` for all registered ones).
+ENV_IDS: tuple[str, ...] = env_ids()

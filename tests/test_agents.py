@@ -6,6 +6,8 @@ stated), turned into FEN by :func:`conftest.diagram`.
 
 from __future__ import annotations
 
+import dataclasses
+
 import math
 import re
 import shutil
@@ -144,7 +146,7 @@ def test_alphabeta_finds_the_winning_capture(depth):
     action = AlphaBetaAgent(depth, seed=0).act(state, _obs(state))
     assert state.action_to_string(action) == "b6"
     state.apply(action)
-    assert state.is_terminal() and state.winner() == 0
+    assert state.is_terminal() and state.winners() == [0]
 
 
 def test_alphabeta_2_avoids_the_recapture():
@@ -361,13 +363,14 @@ def test_play_game_wrong_number_of_seats():
 
 
 def test_mcts_searches_determinizations_not_the_true_state():
-    """With ``sample_determinization`` on the state, MCTS plans only on sampled states."""
+    """In a game without perfect information, MCTS plans only on sampled states."""
     from envs.ataxx import AtaxxState
 
     calls = []
 
     class Hidden(AtaxxState):
         __slots__ = ()
+        info = dataclasses.replace(AtaxxState.info, perfect_information=False)
 
         def clone(self):
             raise AssertionError("MCTS cloned the true state of a hidden-information game")
@@ -393,6 +396,7 @@ def test_alphabeta_searches_a_sampled_deal_in_hidden_information_games():
 
     class Hidden(AtaxxState):
         __slots__ = ()
+        info = dataclasses.replace(AtaxxState.info, perfect_information=False)
 
         def clone(self):
             raise AssertionError("alpha-beta cloned the true state of a hidden-information game")

@@ -255,7 +255,7 @@ def test_terminal_rewards_reach_both_agents(make):
     assert e.agent_selection == "player_0"
     move(e, "c4")
     assert e.unwrapped.state.fen() == "7/7/7/1xxx3/7/7/7 o 0 1"
-    assert e.unwrapped.state.outcome() == "1-0"
+    assert e.unwrapped.state.outcome().result == "1-0"
     assert e.terminations == {"player_0": True, "player_1": True}
     assert e.truncations == {"player_0": False, "player_1": False}
     assert e.rewards == {"player_0": 1.0, "player_1": -1.0}

@@ -134,11 +134,11 @@ def test_random_positions_match_python_ataxx(fen, pick):
     s, b = AtaxxState(fen), ataxx.Board(fen)
     assert s.fen() == b.get_fen()
     assert sorted(s.legal_moves()) == sorted(str(m) for m in b.legal_moves())
-    assert s.is_terminal() == b.gameover() and s.outcome() == b.result()
+    assert s.is_terminal() == b.gameover() and str(s.outcome() or "*") == b.result()
     moves = s.legal_moves()
     if moves:
         m = moves[pick % len(moves)]
         s.push(m)
         b.makemove(ataxx.Move.from_san(m))
         assert s.fen() == b.get_fen()
-        assert s.outcome() == b.result()
+        assert str(s.outcome() or "*") == b.result()

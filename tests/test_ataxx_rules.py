@@ -206,7 +206,7 @@ X_WALLED = diagram("""
 
 def test_forced_pass_is_the_only_move():
     s = AtaxxState(X_WALLED)
-    assert not s.is_terminal() and s.outcome() == "*"
+    assert not s.is_terminal() and s.outcome() is None
     assert s.legal_moves() == ["0000"]
     assert s.legal_actions() == [PASS_ACTION]
     mask = s.legal_action_mask()
@@ -249,7 +249,7 @@ def test_both_stuck_is_game_over_not_a_pass():
     assert s.current_player == -1
     assert s.legal_moves() == [] and s.legal_actions() == []
     assert int(s.legal_action_mask().sum()) == 0
-    assert s.outcome() == "1/2-1/2"  # one stone each
+    assert str(s.outcome()) == "1/2-1/2"  # one stone each
     assert s.perft(1) == 0
     with pytest.raises(IllegalActionError, match="over"):
         s.push("0000")
@@ -267,7 +267,7 @@ def test_both_stuck_goes_by_count():
         x x - - . . .
     """, rest="o 0 1"))
     assert s.is_terminal() and s.legal_moves() == []
-    assert s.outcome() == "1-0" and s.returns().tolist() == [1.0, -1.0]  # 2 stones to 1
+    assert str(s.outcome()) == "1-0" and s.returns().tolist() == [1.0, -1.0]  # 2 stones to 1
 
 
 # --------------------------------------------------------------------------- end of game
@@ -298,9 +298,9 @@ def test_both_stuck_goes_by_count():
 def test_end_conditions(fen, outcome, returns):
     s = AtaxxState(fen)
     assert s.is_terminal() and s.current_player == -1
-    assert s.outcome() == outcome
+    assert str(s.outcome()) == outcome
     assert s.returns().tolist() == returns
-    assert s.winner() == {"1-0": 0, "0-1": 1, "1/2-1/2": None}[outcome]
+    assert s.winners() == {"1-0": [0], "0-1": [1], "1/2-1/2": [0, 1]}[outcome]
     assert s.legal_moves() == [] and int(s.legal_action_mask().sum()) == 0
 
 
@@ -316,9 +316,9 @@ def test_clock_99_then_jump_is_a_draw_and_clone_is_not():
     s = AtaxxState(fen)
     assert not s.is_terminal()
     jumped = after(s, "g1e3")
-    assert jumped.clock == 100 and jumped.is_terminal() and jumped.outcome() == "1/2-1/2"
+    assert jumped.clock == 100 and jumped.is_terminal() and str(jumped.outcome()) == "1/2-1/2"
     cloned = after(s, "g2")
-    assert cloned.clock == 0 and not cloned.is_terminal() and cloned.outcome() == "*"
+    assert cloned.clock == 0 and not cloned.is_terminal() and cloned.outcome() is None
 
 
 def test_win_at_clock_100_takes_priority_over_the_draw():
@@ -334,22 +334,22 @@ def test_win_at_clock_100_takes_priority_over_the_draw():
     """, rest="x 99 40")
     s = after(fen, "b4d5")
     assert s.fen() == "7/7/3x3/3x3/7/7/7 o 100 40"
-    assert s.outcome() == "1-0" and s.returns().tolist() == [1.0, -1.0]
+    assert str(s.outcome()) == "1-0" and s.returns().tolist() == [1.0, -1.0]
     # The same jump with an extra o stone far away: the clock draw applies.
     s = after(fen.replace("7 x 99 40", "6o x 99 40"), "b4d5")
     assert s.fen() == "7/7/3x3/3x3/7/7/6o o 100 40"
-    assert s.outcome() == "1/2-1/2"
+    assert str(s.outcome()) == "1/2-1/2"
 
 
 def test_clock_off_never_ends_the_game():
     s = AtaxxState("x5o/7/7/7/7/7/o5x x 100 1", halfmove_clock=False)
-    assert not s.is_terminal() and s.outcome() == "*" and len(s.legal_moves()) == 16
+    assert not s.is_terminal() and s.outcome() is None and len(s.legal_moves()) == 16
     s.push("g1e3")
     s.push("g7e5")
     assert s.fen() == "x6/7/4o2/7/4x2/7/o6 x 102 2"
     assert not s.is_terminal()
     # Decisive results are unchanged by the option.
-    assert AtaxxState("7/7/7/3o3/7/7/7 x 100 1", halfmove_clock=False).outcome() == "0-1"
+    assert AtaxxState("7/7/7/3o3/7/7/7 x 100 1", halfmove_clock=False).outcome().result == "0-1"
 
 
 # --------------------------------------------------------------------------- clock and fullmove

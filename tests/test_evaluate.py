@@ -22,8 +22,9 @@ import training.evaluate as ev
 from conftest import REPO_ROOT, tiny_checkpoint
 from envs.ataxx import AtaxxState
 from envs.core.aec import TabletopAECEnv, wrap_classic
-from envs.core.state import GameState, IllegalActionError
-from envs.registry import _MODULES, make_raw
+from envs import registry
+from envs.core.state import GameInfo, GameState, IllegalActionError
+from envs.registry import EnvSpec, make_raw
 
 SPECS = ["random", "greedy", "alphabeta:1"]
 
@@ -446,6 +447,8 @@ def test_schedule_fewer_agents_than_seats():
 class _BidState(GameState):
     """Toy 3-player game: each player in turn bids 0, 1 or 2; returns are ``bid - 1``."""
 
+    info = GameInfo(short_name="bid", long_name="Bid", perfect_information=True, chance=False, min_players=3,
+                    max_players=6, teams=True, seat_names=(), notation="0, 1 or 2")
     num_players = 3
     num_actions = 3
 
@@ -482,6 +485,9 @@ class _BidState(GameState):
     def string_to_action(self, text):
         return int(text)
 
+    def position_key(self):
+        return tuple(self.bids)
+
 
 class _BidEnv(TabletopAECEnv):
     metadata = {"name": "bid3_v0", "render_modes": ["ansi", "rgb_array", "human"], "is_parallelizable": False,
@@ -513,7 +519,7 @@ def bid3(monkeypatch):
     module.raw_env = _BidEnv
     module.env = lambda **kw: wrap_classic(_BidEnv(**kw))
     monkeypatch.setitem(sys.modules, "_bid3_v0", module)
-    monkeypatch.setitem(_MODULES, "bid3_v0", "_bid3_v0")
+    monkeypatch.setitem(registry._REGISTRY, "bid3_v0", EnvSpec("bid3_v0", "_bid3_v0"))
     monkeypatch.setattr(ev, "ENV_IDS", ev.ENV_IDS + ("bid3_v0",))
     return "bid3_v0"
 
@@ -731,7 +737,7 @@ def teambid(monkeypatch):
     module.raw_env = _TeamBidEnv
     module.env = lambda **kw: wrap_classic(_TeamBidEnv(**kw))
     monkeypatch.setitem(sys.modules, "_teambid_v0", module)
-    monkeypatch.setitem(_MODULES, "teambid_v0", "_teambid_v0")
+    monkeypatch.setitem(registry._REGISTRY, "teambid_v0", EnvSpec("teambid_v0", "_teambid_v0"))
     monkeypatch.setattr(ev, "ENV_IDS", ev.ENV_IDS + ("teambid_v0",))
     return "teambid_v0"
 

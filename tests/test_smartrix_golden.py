@@ -48,7 +48,7 @@ def golden_trace() -> str:
         state.apply(action)
     lines.append("final")
     lines.extend("| " + row for row in str(state).splitlines())
-    lines.append(f"moves {' '.join(state.history())}")
+    lines.append(f"moves {' '.join(state.moves())}")
     lines.append(f"scores {' '.join(map(str, state.scores()))}")
     lines.append(f"returns {' '.join(f'{r:+.1f}' for r in state.returns())}")
     return "\n".join(lines) + "\n"

@@ -40,7 +40,7 @@ def test_older_records_without_result_still_replay():
     del rec["result"]
     assert replay(rec) == FINISHED
     rec = {"game": "smartrix", "version": 1, "settings": {"num_players": 2}, "start": FINISHED.start,
-           "moves": FINISHED.history()}
+           "moves": FINISHED.moves()}
     assert replay(rec) == FINISHED
 
 

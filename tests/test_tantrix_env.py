@@ -84,7 +84,7 @@ def test_observation_is_egocentric():
         b = o["board"]
         own = st.colour_of(p)
         # every placed tile: its edge colours, own colour in slot 0 of each edge's four
-        for t, q, r, k in st.history:
+        for t, q, r, k in st.placed:
             cell = b[r + R, q + R]
             assert cell[24] == 1
             from envs.tantrix.state import TR_EDGES
@@ -92,10 +92,10 @@ def test_observation_is_egocentric():
                 c = TR_EDGES[t * 6 + k][d]
                 idx = 0 if c == own else 1 + [x for x in (1, 2, 3, 4) if x != own].index(c)
                 assert cell[4 * d + idx] == 1 and cell[4 * d:4 * d + 4].sum() == 1
-        assert b[:, :, 24].sum() == len(st.history)
+        assert b[:, :, 24].sum() == len(st.placed)
         assert {(q, r) for q, r in st.forced_spaces()} == {(c - R, rr - R) for rr, c in zip(*np.nonzero(b[:, :, 25]))}
         assert b[:, :, 27].sum() == 3 * R * (R + 1) + 1
-        last = st.history[-1]
+        last = st.placed[-1]
         assert b[last[2] + R, last[1] + R, 28] == 1 and b[:, :, 28].sum() == 1
         # hands: own first; slot tile one-hot
         h = o["hands"]

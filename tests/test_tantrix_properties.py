@@ -80,7 +80,7 @@ def position_violations(board: dict) -> bool:
 
 
 def board_of(state: TantrixState) -> dict:
-    return {(q, r): rotated(t, k) for t, q, r, k in state.history}
+    return {(q, r): rotated(t, k) for t, q, r, k in state.placed}
 
 
 def brute_placements(state: TantrixState) -> tuple[set, int]:
@@ -139,7 +139,7 @@ def _check_step(s: TantrixState) -> None:
         c.apply(int(a))
     # invariants
     n_hand = sum(t != -1 for p in range(s.num_players) for t in s.hand(p))
-    assert len(s.history) + n_hand + s.bag_size == 56
+    assert len(s.placed) + n_hand + s.bag_size == 56
     if s.bag_size > 0:
         assert all(t != -1 for p in range(s.num_players) for t in s.hand(p))
         assert not position_violations(board_of(s))
@@ -151,7 +151,7 @@ def _check_step(s: TantrixState) -> None:
 @pytest.mark.parametrize("seed, players", [(0, 2), (1, 3), (2, 4)])
 def test_mask_matches_brute_force(seed, players):
     s = random_game(seed, players, check=_check_step)
-    assert s.is_terminal() and len(s.history) == 56
+    assert s.is_terminal() and len(s.placed) == 56
 
 
 @pytest.mark.slow
@@ -171,7 +171,7 @@ def test_mask_matches_brute_force_small_window():
     s = random_game(5, 2, check=chk, window_radius=4)
     # the counter also counts forced steps that ended because their only fills lay outside
     assert sum(clipped) > 0 and s.clipped_placements >= sum(c > 0 for c in clipped) > 0
-    assert all(max(abs(q), abs(r), abs(q + r)) <= 4 for _, q, r, _ in s.history)
+    assert all(max(abs(q), abs(r), abs(q + r)) <= 4 for _, q, r, _ in s.placed)
 
 
 def test_many_random_games_invariants():
@@ -192,8 +192,8 @@ def test_many_random_games_invariants():
                 assert (s.current_player == p and s.phase == "forced_after") or \
                        (s.current_player == (p + 1) % s.num_players and s.phase in ("forced_before", "free"))
         n_hand = sum(t != -1 for q in range(s.num_players) for t in s.hand(q))
-        assert len(s.history) + n_hand + s.bag_size == 56
-        assert len({m[0] for m in s.history}) == len(s.history)
+        assert len(s.placed) + n_hand + s.bag_size == 56
+        assert len({m[0] for m in s.placed}) == len(s.placed)
 
 
 def test_records_replay_to_identical_states():

@@ -383,7 +383,7 @@ def test_deadlock_before_the_bag_is_empty_is_a_draw():
     assign = solve([(0, 0), (1, 0)])
     pool = rest(assign)
     s = TantrixState.from_position(tiles=assign, hands=[[], pool[:6]], bag=pool[6:10], phase="forced_before")
-    assert s.is_terminal() and s.deadlock and s.outcome() == "deadlock draw"
+    assert s.is_terminal() and s.deadlock and str(s.outcome()) == "deadlock draw"
     assert s.current_player == -1 and (s.returns() == 0).all() and s.legal_action_mask().sum() == 0
 
 
@@ -395,7 +395,7 @@ def test_end_phase_skips_a_player_who_cannot_place():
     while not s.is_terminal():
         assert s.current_player != 0
         s.apply(s.legal_actions()[0])
-    assert len(s.history) == 5 and not s.deadlock
+    assert len(s.placed) == 5 and not s.deadlock
 
 
 def test_game_ends_when_nobody_can_place():
@@ -405,7 +405,7 @@ def test_game_ends_when_nobody_can_place():
     while not s.is_terminal():
         legal = s.legal_actions()
         s.apply(legal[rng.integers(len(legal))])
-    assert len(s.history) < 56 and not s.deadlock and s.bag_size == 0
+    assert len(s.placed) < 56 and not s.deadlock and s.bag_size == 0
     assert any(t != -1 for p in range(2) for t in s.hand(p))
 
 
@@ -521,7 +521,7 @@ def test_scoring_12_tile_loop_beats_23_tile_line():
     assert s.colour_score(1)[1] == 12  # red loop of 12 tiles
     assert s.colour_score(2)[0] == 23  # yellow line of 23 tiles
     assert s.scores() == [24, 23]
-    assert list(s.returns()) == [1.0, -1.0] and s.outcome() == "player 0 won"
+    assert list(s.returns()) == [1.0, -1.0] and str(s.outcome()) == "player 0 won"
     # the same table with the colours swapped: yellow's line of 23 loses to red's loop
     s2 = TantrixState.from_position(tiles=tiles, hands=[[], []], bag=[], window_radius=24, colors=("yellow", "red"))
     assert s2.scores() == [23, 24] and list(s2.returns()) == [-1.0, 1.0]
@@ -531,7 +531,7 @@ def test_scoring_lines_and_ties():
     tile = 1  # YBRBRY: missing green
     s = TantrixState.from_position(tiles=[(tile, 0, 0, 0)], hands=[[], [], []], bag=[], colors="RYG")
     assert s.is_terminal() and s.scores() == [1, 1, 0]
-    assert list(s.returns()) == [0.0, 0.0, -1.0] and s.outcome() == "draw"
+    assert list(s.returns()) == [0.0, 0.0, -1.0] and str(s.outcome()) == "draw"
     # a line of two red tiles
     assign = solve([(0, 0), (1, 0)], accept=lambda out: edges_of(out)[(0, 0)][1] == "R")
     s = TantrixState.from_position(tiles=assign, hands=[[], []], bag=[], colors="RY")

@@ -55,7 +55,7 @@ def test_distance_is_zero_for_a_winner_and_unreachable_when_blocked():
         s.push(red)
         if black and not s.is_terminal():
             s.push(black)
-    assert s.winner() == 0
+    assert s.winners() == [0]
     assert connection_distance(s, 0) == 0
 
 

@@ -86,7 +86,7 @@ def run_size(size: int, games: int, seed: int) -> dict:
         if ours.is_terminal() and theirs.is_terminal():
             if list(ours.returns()) != list(theirs.returns()):
                 mismatches.append((gi, ours.moves(), "returns", list(ours.returns()), list(theirs.returns())))
-            results[ours.outcome()] += 1
+            results[str(ours.outcome())] += 1
     return {"size": size, "games": games, "plies": plies, "results": results, "mismatches": mismatches[:3],
             "num_mismatches": len(mismatches)}
 

@@ -101,7 +101,7 @@ def test_team_win_and_rewards():
     # Red A and red B build c1-d3-c5-e6 on a 6x6 board together; black plays harmlessly.
     s = new(6)
     seats_after(s, ["c1", "a2", "d3", "a4", "c5", "f2", "e6"])
-    assert s.is_terminal() and s.winner() == 0
+    assert s.is_terminal() and s.winners() == [0, 2]
     assert s.returns().dtype == np.float64 and list(s.returns()) == [1.0, -1.0, 1.0, -1.0]
     assert s.current_player == -1 and not s.legal_action_mask().any()
     assert not s.privilege_available(0) and not s.privilege_available(1)  # game over
@@ -111,14 +111,14 @@ def test_black_team_win_rewards():
     s = new(6)
     # Red plays b2, d2, b4, b6 (no links); black A/B build a3-c4-e3-f5.
     seats_after(s, ["b2", "a3", "d2", "c4", "b4", "e3", "b6", "f5"])
-    assert s.winner() == 1 and list(s.returns()) == [-1.0, 1.0, -1.0, 1.0]
+    assert s.winners() == [1, 3] and list(s.returns()) == [-1.0, 1.0, -1.0, 1.0]
 
 
 def test_winning_move_with_a_claim():
     s = new(6)
     seats_after(s, ["c1", "a2", "d3", "a4", "c5", "f2"])
     s.push("e6!")
-    assert s.winner() == 0 and list(s.returns()) == [1.0, -1.0, 1.0, -1.0]
+    assert s.winners() == [0, 2] and list(s.returns()) == [1.0, -1.0, 1.0, -1.0]
     assert s.privilege_used(0)
 
 

@@ -66,7 +66,7 @@ def test_golden_file_is_consistent():
     assert final_moves == moves
     state = replay(parse_moves(" ".join(moves), **SETTINGS))
     result = next(line for line in text.splitlines() if line.startswith("result ")).split()[1]
-    assert state.is_terminal() and state.outcome() == result
+    assert state.is_terminal() and str(state.outcome()) == result
     legal_lines = [line.split()[2:] for line in text.splitlines() if line.startswith("legal ")]
     st = TwixtState(**SETTINGS)
     for legal, move in zip(legal_lines, moves):

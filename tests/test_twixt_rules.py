@@ -18,6 +18,12 @@ from envs.core.state import GameState, IllegalActionError, ParameterError
 from envs.twixt import KNIGHT_DIRS, TwixtState, colour_of, column_label, hole_name, parse_hole
 
 
+def winning_colour(state):
+    """0 (red) or 1 (black) when a colour has won, else ``None`` (game on, or a draw)."""
+    w = state.winners()
+    return w[0] % 2 if len(w) == state.num_players // 2 else None
+
+
 def play(moves, **kw):
     kw.setdefault("board_size", 8)
     return TwixtState.from_moves(moves, **kw)
@@ -55,7 +61,7 @@ def test_defaults_and_interface():
     assert (s.board_size, s.rules, s.swap, s.draw, s.num_players) == (24, "standard", False, "early", 2)
     assert s.num_actions == 24 * 24 + 1
     assert s.current_player == 0 and s.to_move_colour == 0 and s.turn_number == 0
-    assert not s.is_terminal() and s.winner() is None
+    assert not s.is_terminal() and winning_colour(s) is None
     assert s.returns().dtype == np.float64 and list(s.returns()) == [0.0, 0.0]
     assert s.pegs().dtype == np.int8 and s.pegs().shape == (24, 24) and not s.pegs().any()
     planes = s.link_planes()
@@ -234,7 +240,7 @@ RED_WIN_6 = "c1 a2 d3 a4 c5 f2 e6"  # c1-d3-c5-e6: row 1 to row 6 on a 6x6 board
 
 def test_red_win_6x6():
     s = play(RED_WIN_6, board_size=6)
-    assert s.is_terminal() and s.winner() == 0 and s.outcome() == "1-0"
+    assert s.is_terminal() and s.winners() == [0] and str(s.outcome()) == "1-0"
     assert list(s.returns()) == [1.0, -1.0]
     assert s.current_player == -1 and s.to_move_colour == -1
     assert not s.legal_action_mask().any() and s.legal_actions() == []
@@ -245,7 +251,7 @@ def test_red_win_6x6():
     assert_unchanged(s, before)
     # One move earlier the chain is one link short.
     t = play(RED_WIN_6.rsplit(" ", 1)[0], board_size=6)
-    assert not t.is_terminal() and t.winner() is None
+    assert not t.is_terminal() and winning_colour(t) is None
 
 
 def test_black_win_is_the_transposed_game():
@@ -261,7 +267,7 @@ def test_black_win_is_the_transposed_game():
     for f, b in zip(fillers, reds):
         moves += [f, tr(b)]
     s = play(moves, board_size=6)
-    assert s.winner() == 1 and s.outcome() == "0-1" and list(s.returns()) == [-1.0, 1.0]
+    assert s.winners() == [1] and str(s.outcome()) == "0-1" and list(s.returns()) == [-1.0, 1.0]
     assert link_set(s) == {L("a3", "c4", 1), L("c4", "e3", 1), L("e3", "f5", 1)}
 
 
@@ -278,7 +284,7 @@ def test_win_needs_the_links_not_just_the_pegs():
     assert link_set(s) == {L("c1", "d3", 0), L("b4", "d5", 1), L("a2", "b4", 1), L("c5", "e6", 0)}
     assert s.has_link((2, 3), (4, 2)) is None
     assert s.pegs()[0, 2] == 1 and s.pegs()[5, 4] == 1  # red pegs on both border rows...
-    assert not s.is_terminal() and s.winner() is None  # ...but no chain of links
+    assert not s.is_terminal() and winning_colour(s) is None  # ...but no chain of links
 
 
 def test_win_detection_matches_flood_fill_in_random_games():
@@ -287,7 +293,7 @@ def test_win_detection_matches_flood_fill_in_random_games():
         for _ in range(40):
             s = TwixtState(size, rules=rules, draw="board_full")
             while True:
-                assert _flood_winner(s) == s.winner()
+                assert _flood_winner(s) == winning_colour(s)
                 if s.is_terminal():
                     break
                 la = s.legal_actions()

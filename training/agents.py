@@ -322,8 +322,8 @@ class AlphaBetaAgent(Agent):
 
     Two-sided: two players, or two teams (Double TwixT), where a node maximises when its mover
     is on the root player's team and minimises otherwise (a player may move several times in a
-    row; the test is the mover's team, not alternation). In games with hidden information (a
-    state with ``sample_determinization``: Smartrix hands and pile, Tantrix's bag order) it
+    row; the test is the mover's team, not alternation). In games with hidden information
+    (``state.info.perfect_information`` false: Smartrix hands and pile, Tantrix's bag order) it
     searches one deal sampled from what the mover knows, never the true one. Leaves are scored
     with the game's heuristic (stone count for Ataxx), finished games with ``+-1e6``. Moves are ordered by their one-ply heuristic value; ties between equally valued
     root moves are broken at random (seeded).
@@ -359,8 +359,8 @@ class AlphaBetaAgent(Agent):
         self.check_game(state)
         h = _heuristic_for(state)
         player = state.current_player
-        sampler = getattr(state, "sample_determinization", None)
-        root = sampler(player, self.rng) if sampler is not None else state  # hidden information: never the true deal
+        hidden = not state.info.perfect_information
+        root = state.sample_determinization(player, self.rng) if hidden else state  # never the true deal
         children = []
         for a in root.legal_actions():
             c = root.clone()
@@ -437,8 +437,8 @@ class MCTSAgent(Agent):
     leaf evaluation). Otherwise, or with ``rollout_limit=None``, rollouts run to the end of the
     game. The most visited root action is played.
 
-    Hidden information (games whose state has ``sample_determinization(player, rng)``: Smartrix's
-    hands and pile, Tantrix's bag order): the agent never searches the true state. It samples ``determinizations`` states
+    Hidden information (``state.info.perfect_information`` false; the state's
+    ``sample_determinization(player, rng)``: Smartrix's hands and pile, Tantrix's bag order): the agent never searches the true state. It samples ``determinizations`` states
     consistent with what the mover knows (hidden hands and draw pile redealt), runs an
     independent UCT on each with an equal share of the simulations, and plays the root action
     with the most visits summed over the trees ("determinized UCT", also called perfect
@@ -485,7 +485,7 @@ class MCTSAgent(Agent):
         legal = list(state.legal_actions())
         if len(legal) == 1:
             return state.to_agent_action(player, legal[0])
-        sampler = getattr(state, "sample_determinization", None)
+        sampler = None if state.info.perfect_information else state.sample_determinization
         visits: dict[int, int] = {}
         if sampler is None:
             roots = [(state, self.simulations)]

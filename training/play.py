@@ -47,33 +47,29 @@ from typing import IO, Any
 import numpy as np
 
 from envs.core.state import IllegalActionError
-from envs.registry import ENV_IDS, make_raw
+from envs.registry import ENV_IDS, make_raw, spec
 from training.agents import make_agent
 from training.cli import json_object
 from training.evaluate import ensure_writable_dir, non_negative_int
 
-__all__ = ["play", "main", "HELP"]
+__all__ = ["play", "main", "help_text"]
 
-#: Names of the seats per game (keyed by the rules-state class name), shown to the player.
-SEAT_NAMES: dict[str, list[str]] = {"AtaxxState": ["x", "o"]}
 
-HELP = """\
-Commands:
-  <move>   play a move in the game's notation, as the board is shown:
-           Ataxx: g2 = clone to g2, a1c3 = jump from a1 to c3, 0000 = pass when you have no move;
-           TwixT: c5 = peg on column c, row 5 (row 1 at the top), swap; Double TwixT: c5! = peg
-           on c5 and claim your team's Privilege;
-           Tantrix: t23@0,-1r2 = tile 23 on hex q=0, r=-1, turned 2 sixths clockwise;
-           Smartrix: 17r1@-1,+2 = card 17 turned 1 quarter clockwise on row -1, column +2, pass
-  moves    list your legal moves
-  board    show the board again
-  help     this text
-  quit     abandon the game (end of input does the same)"""
+def help_text(state) -> str:
+    """The commands, with the game's notation help (``state.info.notation``)."""
+    notation = textwrap.indent(state.info.notation, " " * 11).lstrip()
+    return ("Commands:\n"
+            "  <move>   play a move in the game's notation, as the board is shown:\n"
+            f"           {notation}\n"
+            "  moves    list your legal moves\n"
+            "  board    show the board again\n"
+            "  help     this text\n"
+            "  quit     abandon the game (end of input does the same)")
 
 
 def _seat_label(state, seat: int) -> str:
-    names = SEAT_NAMES.get(type(state).__name__)
-    return f"player_{seat}" + (f" ({names[seat]})" if names and seat < len(names) else "")
+    name = state.seat_name(seat)
+    return f"player_{seat}" + (f" ({name})" if name else "")
 
 
 def _frame(env) -> np.ndarray:
@@ -84,12 +80,6 @@ def _frame(env) -> np.ndarray:
         return env.render()
     finally:
         env.render_mode = mode
-
-
-def _legal_moves(env) -> list[str]:
-    """The legal moves of the agent to move, in notation (absolute holes/squares, sorted)."""
-    state = env.state
-    return [state.action_to_string(a) for a in state.legal_actions()]
 
 
 def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: int | None = None,
@@ -117,8 +107,9 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
         ``human_seat``, ``players`` (``{"player_i": "human" | spec}``), ``start_fen`` and
         ``final_fen`` (``None`` for games without FEN), ``moves`` (notation), ``actions`` (ints, the state's absolute frame),
         ``status`` (``"finished"``, ``"truncated"`` or ``"abandoned"``), ``returns`` (per seat,
-        all 0 unless finished), ``outcome`` (the rules' result string where the game has one),
-        ``scores`` (per seat, in games that keep a score: Tantrix, Smartrix; else ``None``),
+        all 0 unless finished), ``outcome`` (``str(state.outcome())``: "1-0", "team 0 won", ...; ``None`` unless finished),
+        ``scores`` (per seat, the state's ``scores()``: Ataxx stone counts, Tantrix and Smartrix
+        points; ``None`` for TwixT),
         ``game_record`` (the game's own JSON record, which its ``records.replay`` replays exactly:
         Tantrix, Smartrix; else ``None``), ``images`` (paths written).
 
@@ -136,8 +127,7 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
     def say(text: str = "") -> None:
         print(text, file=out, flush=True)
 
-    if env_id not in ENV_IDS:
-        raise ValueError(f"unknown environment id {env_id!r}; known ids: {', '.join(ENV_IDS)}")
+    spec(env_id)  # an unknown id: UnknownEnvError (a ValueError) names the known ones
     if seed is not None and (isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0):
         raise ValueError(f"seed must be None or a non-negative integer, got {seed!r}")
     seed = None if seed is None else int(seed)
@@ -187,9 +177,8 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
     images: list[str] = []
 
     def board() -> str:
-        # Hidden-information games (Smartrix) show the person only what their seat may know.
-        to_text = getattr(env.state, "to_text", None)
-        return to_text(viewer=seat) if callable(to_text) else env.render()
+        # What this seat may see (in Smartrix the other hands only as card counts).
+        return env.state.to_text(viewer=seat)
 
     def snapshot() -> None:
         say(board())
@@ -239,10 +228,10 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
                     status = "abandoned"
                     break
                 if command in ("help", "?"):
-                    say(HELP)
+                    say(help_text(env.state))
                     continue
                 if command == "moves":
-                    legal = _legal_moves(env)
+                    legal = env.state.legal_moves()  # absolute frame, as typed
                     say(f"{len(legal)} legal moves:")
                     say(textwrap.fill(" ".join(legal), width=78))
                     continue
@@ -275,8 +264,8 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
     if status is None:
         status = "truncated" if truncated else "finished"
     returns = [float(env._cumulative_rewards[a]) for a in env.possible_agents] if status == "finished" else [0.0] * n
-    outcome_of = getattr(env.state, "outcome", None)
-    outcome = outcome_of() if callable(outcome_of) else None
+    end = env.state.outcome()
+    outcome = None if end is None else str(end)
     if status == "finished":
         mine = returns[seat]
         best = max(returns)
@@ -288,8 +277,8 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
     elif status == "truncated":
         say(f"The game was stopped after {len(moves)} plies (step limit): no result.")
     final_fen = fen_of() if callable(fen_of) else None
-    scores_of = getattr(env.state, "scores", None)
-    scores = [int(x) for x in scores_of()] if callable(scores_of) else None
+    scores = env.state.scores()
+    scores = None if scores is None else [int(x) for x in scores]
     game_record = None  # the game's own record format, where it has one (Tantrix, Smartrix)
     try:
         import importlib

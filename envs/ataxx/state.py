@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.state import GameState, IllegalActionError, InvalidPositionError, ParameterError
+from envs.core.state import (GameInfo, GameState, IllegalActionError, InvalidMoveError, InvalidPositionError,
+                              ParameterError)
 
 __all__ = [
     "AtaxxState",
@@ -197,6 +198,11 @@ class AtaxxState(GameState):
         'x5o/7/7/7/7/6x/o5x o 0 1'
     """
 
+    info = GameInfo(
+        short_name="ataxx", long_name="Ataxx", perfect_information=True, chance=False,
+        min_players=2, max_players=2, teams=False, seat_names=("x", "o"),
+        notation="Ataxx (UAI): g2 = clone to g2, a1c3 = jump from a1 to c3, 0000 = pass when you have no move",
+    )
     num_players = 2
     num_actions = NUM_ACTIONS
 
@@ -366,14 +372,21 @@ class AtaxxState(GameState):
     def is_terminal(self) -> bool:
         return self._status() != -1
 
-    def winner(self) -> int | None:
-        """0 or 1 for a win, ``None`` for a draw or a game not over (see :meth:`outcome`)."""
-        s = self._status()
-        return s if s in (0, 1) else None
+    def _end_text(self) -> tuple[str, str]:
+        """Result ``'1-0'``, ``'0-1'`` or ``'1/2-1/2'`` as python-ataxx writes it, and which end
+        rule of RULES.md applied."""
+        x, o = self._bb
+        if not x or not o:
+            why = "a side has no stones"
+        elif not _can_move(x | o, self._empty()):
+            why = "neither side can move"
+        else:
+            why = "halfmove clock reached 100"
+        return {0: "1-0", 1: "0-1", 2: "1/2-1/2"}[self._status()], why
 
-    def outcome(self) -> str:
-        """``'1-0'``, ``'0-1'``, ``'1/2-1/2'`` or ``'*'`` (game on), as python-ataxx writes it."""
-        return {-1: "*", 0: "1-0", 1: "0-1", 2: "1/2-1/2"}[self._status()]
+    def scores(self) -> list[int]:
+        """The stone counts ``[x, o]`` (what decides rules 1 and 2 of RULES.md)."""
+        return list(self.stone_counts())
 
     def returns(self) -> np.ndarray:
         s = self._status()
@@ -413,10 +426,6 @@ class AtaxxState(GameState):
             base = NUM_SQUARES * (1 + k)
             acts.extend(base + d for d in _bits(j))
         return acts or [PASS_ACTION]
-
-    def legal_moves(self) -> list[str]:
-        """Legal moves in UAI notation (``g2``, ``a1c3``, ``0000``); empty when the game is over."""
-        return [self.action_to_string(a) for a in self.legal_actions()]
 
     def _why_illegal(self, a: int) -> str | None:
         if self.is_terminal():
@@ -474,10 +483,6 @@ class AtaxxState(GameState):
         self.history.append(a)
         self._st = self._compute_status()
 
-    def push(self, move: str) -> None:
-        """Play a move given in UAI notation. Raises :class:`IllegalActionError` (state unchanged)."""
-        self.apply(self.string_to_action(move))
-
     # ------------------------------------------------------------ notation
     @staticmethod
     def action_to_string(action: int) -> str:
@@ -509,15 +514,15 @@ class AtaxxState(GameState):
         moves of distance 1 are rejected).
 
         Raises:
-            IllegalActionError: not a well-formed Ataxx move (legality in the position is checked by
+            InvalidMoveError: not a well-formed Ataxx move (legality in the position is checked by
             :meth:`apply` / :meth:`push`).
         """
         if not isinstance(text, str):
-            raise IllegalActionError(f"a move must be a string, got {type(text).__name__}")
+            raise InvalidMoveError(f"a move must be a string, got {type(text).__name__}")
         t = text.strip().lower()
         if t == "0000":
             return PASS_ACTION
-        bad = IllegalActionError(
+        bad = InvalidMoveError(
             f"{text!r} is not an Ataxx move: expected 'g2' (clone), 'a1c3' (jump) or '0000' (pass), "
             "with files a-g and ranks 1-7")
         if len(t) == 2:
@@ -533,7 +538,7 @@ class AtaxxState(GameState):
             df, dr = d % SIZE - s % SIZE, d // SIZE - s // SIZE
             dist = max(abs(df), abs(dr))
             if dist != 2:
-                raise IllegalActionError(
+                raise InvalidMoveError(
                     f"{t!r}: a 4-character move must be a jump of king distance exactly 2, "
                     f"this one has distance {dist} (clones are written by their destination only, e.g. {t[2:]!r})"
                 )
@@ -552,9 +557,6 @@ class AtaxxState(GameState):
         c.history = list(self.history)
         c._st = self._st
         return c
-
-    def __copy__(self) -> "AtaxxState":
-        return self.clone()
 
     def __getstate__(self):
         return {k: getattr(self, k) for k in self.__slots__}
@@ -584,7 +586,12 @@ class AtaxxState(GameState):
             out[list(_bits(bb))] = v
         return out.reshape(SIZE, SIZE)[::-1].copy()
 
+    def position_key(self) -> tuple:
+        """``(fen, halfmove_clock rule)``: equal keys, equal futures."""
+        return self.fen(), self._clock_rule
+
     def __eq__(self, other):
+        """Same FEN and clock rule (:meth:`position_key`); ``history`` is not compared."""
         if not isinstance(other, AtaxxState):
             return NotImplemented
         return self.fen() == other.fen() and self.halfmove_clock == other.halfmove_clock
@@ -601,6 +608,6 @@ class AtaxxState(GameState):
             lines.append(f"{r + 1} {cells} {r + 1}")
         lines.append("  a b c d e f g")
         nx, no = self.stone_counts()
-        status = f"{'xo'[self._turn]} to move" if not self.is_terminal() else f"game over {self.outcome()}"
+        status = f"{'xo'[self._turn]} to move" if not self.is_terminal() else f"game over {self._end_text()[0]}"
         lines.append(f"{status}; x {nx}, o {no}; halfmove clock {self._clock}; move {self._fullmove}")
         return "\n".join(lines)

@@ -44,6 +44,8 @@ def check_result(recorded: dict | None, state, keys: tuple[str, ...], moves: int
     got = None
     if state.is_terminal():
         got = {k: state.returns().tolist() if k == "returns" else getattr(state, k)() for k in keys}
+        if got.get("outcome") is not None:  # an Outcome is stored as its text
+            got["outcome"] = str(got["outcome"])
     if got is None or any(k in recorded and recorded[k] != got[k] for k in keys):
         replay = got if got is not None else f"the game is not over after {moves} moves"
         raise InvalidPositionError(f"the record's result {recorded} differs from the replay's ({replay})")

@@ -9,10 +9,12 @@ assumes two players, alternating turns or perfect information.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["GameState", "IllegalActionError", "InvalidPositionError", "ParameterError"]
+__all__ = ["GameState", "GameInfo", "Outcome", "IllegalActionError", "InvalidMoveError", "InvalidPositionError",
+           "ParameterError"]
 
 
 class IllegalActionError(ValueError):
@@ -21,6 +23,71 @@ class IllegalActionError(ValueError):
     Raised by :meth:`GameState.apply` (and by ``push`` / ``string_to_action`` where a game has
     them). The message names the action and says why it is illegal. The state is left unchanged.
     """
+
+
+class InvalidMoveError(IllegalActionError):
+    """Text that is not a well-formed move of the game (``string_to_action`` / ``push``).
+
+    A subclass of :class:`IllegalActionError`, so callers catching that still catch it. A
+    well-formed move that the position does not allow raises a plain :class:`IllegalActionError`
+    (with the reason) instead. The state is left unchanged.
+    """
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """The facts of a game, declared once per rules core as the class attribute ``info``
+    (modelled on OpenSpiel's ``GameType``).
+
+    Attributes:
+        short_name: the game's name, e.g. ``"ataxx"``.
+        long_name: the name shown to people, e.g. ``"Ataxx"``.
+        perfect_information: every player sees the whole state, the order of any bag or deck
+            included (Tantrix: ``False``, its bag order is hidden; Smartrix: ``False``, hands and
+            pile). Search agents sample :meth:`GameState.sample_determinization` exactly when
+            this is ``False``.
+        chance: the game has chance events (a shuffled bag or deck).
+        min_players, max_players: the player counts the rules core accepts.
+        teams: whether some setting has partners sharing one result (see ``GameState.teams()``).
+        seat_names: default names of the seats, in seat order (``GameState.seat_name`` may
+            depend on the setting, e.g. Tantrix colours); empty when seats have no names.
+        notation: help text for the move notation (one or more lines, no trailing newline).
+    """
+
+    short_name: str
+    long_name: str
+    perfect_information: bool
+    chance: bool
+    min_players: int
+    max_players: int
+    teams: bool
+    seat_names: tuple[str, ...]
+    notation: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: what :meth:`GameState.outcome` returns (``None`` before the end).
+
+    Attributes:
+        result: the result in the game's own words: ``"1-0"``, ``"0-1"``, ``"1/2-1/2"`` (Ataxx,
+            TwixT), ``"player 2 won"``, ``"team 0 won"``, ``"draw"``, ``"deadlock draw"`` (Tantrix,
+            Smartrix). ``str(outcome)`` is this text.
+        termination: why the game ended, in words (e.g. ``"a side has no stones"``,
+            ``"connection"``, ``"deadlock"``, ``"a hand is empty"``).
+        winners: the seats with the best return (:meth:`GameState.winners`), ascending.
+        returns: :meth:`GameState.returns` as a tuple of floats, one per seat.
+        scores: :meth:`GameState.scores` as a tuple of ints, or ``None`` for a game without scores.
+    """
+
+    result: str
+    termination: str
+    winners: tuple[int, ...]
+    returns: tuple[float, ...]
+    scores: tuple[int, ...] | None
+
+    def __str__(self) -> str:
+        return self.result
 
 
 class InvalidPositionError(ValueError):
@@ -32,30 +99,47 @@ class ParameterError(ValueError):
 
 
 class GameState(ABC):
-    """Abstract rules state.
+    """Abstract rules state: the contract every rules core (Ataxx, TwixT, Tantrix, Smartrix)
+    implements with the same names and meanings.
 
-    Subclasses define the class attributes ``num_players`` (int) and ``num_actions`` (int, the size
-    of the fixed action space) and implement the abstract methods.
+    Subclasses define the class attributes ``info`` (:class:`GameInfo`), ``num_players`` (int)
+    and ``num_actions`` (int, the size of the fixed action space; both may be per instance) and
+    implement the abstract methods.
 
     Conventions:
 
-    * players are numbered ``0 .. num_players - 1``; ``current_player`` is the player to act, or
-      ``-1`` once the game is over. The same player may act several times in a row.
+    * players (seats) are numbered ``0 .. num_players - 1``; ``current_player`` is the player to
+      act, or ``-1`` once the game is over. The same player may act several times in a row.
     * actions are integers in ``[0, num_actions)``; ``legal_action_mask()`` returns an ``np.int8``
       vector of shape ``(num_actions,)`` with 1 for every legal action and 0 elsewhere (all zeros
       when the game is over).
+    * ``history`` (a ``list[int]``, attribute or property) holds the actions applied since the
+      state was created, in the state's absolute frame; applying them in order to an equal start
+      state replays the game. ``moves()`` is the same game in notation (``list[str]``), and
+      ``push`` of each of them from an equal start state replays it too.
     * an environment may show each agent the game in its own frame (:meth:`to_state_action`,
       :meth:`to_agent_action`, :meth:`agent_action_mask`); agents answer in that frame.
     * ``returns()`` is a ``float64`` vector of shape ``(num_players,)``; all zeros before the end.
+      :meth:`outcome` (an :class:`Outcome`, ``None`` before the end), :meth:`winners` and
+      :meth:`scores` describe the end in the same terms for every game.
     * chance (bags, decks) comes from a ``numpy.random.Generator`` owned by the state; ``clone()``
-      copies it, so a clone continues exactly as the original would.
+      copies it, so a clone continues exactly as the original would. ``copy.copy`` and
+      ``copy.deepcopy`` return ``clone()``.
+    * ``==`` compares positions: same game settings and equal :meth:`position_key` (so the same
+      future). The move history is *not* compared (two move orders reaching one position are
+      equal); compare ``history`` as well where the path matters.
+    * errors: malformed move text raises :class:`InvalidMoveError`; a well-formed move or an action
+      that is not legal here raises :class:`IllegalActionError` with the reason. Either way the
+      state is unchanged.
     """
 
     __slots__ = ()
 
+    info: GameInfo
     num_players: int
     num_actions: int
 
+    # ------------------------------------------------------------------ actions
     @property
     @abstractmethod
     def current_player(self) -> int:
@@ -66,44 +150,163 @@ class GameState(ABC):
         """``np.int8`` array of shape ``(num_actions,)``: 1 where the action is legal."""
 
     def legal_actions(self) -> list[int]:
-        """Sorted list of the legal action indices."""
+        """Sorted list of the legal action indices (empty when the game is over)."""
         return np.flatnonzero(self.legal_action_mask()).tolist()
 
     @abstractmethod
     def apply(self, action: int) -> None:
-        """Play ``action`` for ``current_player``.
+        """Play ``action`` for ``current_player`` and append it to ``history``.
 
         Raises:
             IllegalActionError: the action is out of range or not legal here (state unchanged).
         """
 
-    @abstractmethod
-    def is_terminal(self) -> bool:
-        """Whether the game is over (by the rules; step limits are the environment's business)."""
-
-    @abstractmethod
-    def returns(self) -> np.ndarray:
-        """Final rewards, ``float64`` shape ``(num_players,)``: +1 win, -1 loss, 0 draw."""
-
-    @abstractmethod
-    def clone(self) -> "GameState":
-        """An independent copy that continues identically (chance state included)."""
-
+    # ------------------------------------------------------------------ notation
     @abstractmethod
     def action_to_string(self, action: int) -> str:
-        """The action in the game's standard notation."""
+        """The action in the game's standard notation (see ``info.notation``)."""
 
     @abstractmethod
     def string_to_action(self, text: str) -> int:
         """Parse notation into an action index.
 
         Raises:
-            IllegalActionError: the text is not a well-formed move of this game.
+            InvalidMoveError: the text is not a well-formed move of this game.
+            IllegalActionError: well-formed, but it names no action here (e.g. a tile that is not
+                in the mover's hand); legality itself is checked by :meth:`apply`.
         """
+
+    def push(self, text: str) -> None:
+        """Play a move given in notation: ``apply(string_to_action(text))``.
+
+        Raises:
+            InvalidMoveError: malformed text. IllegalActionError: not legal here (with the
+            reason). The state is unchanged either way.
+        """
+        self.apply(self.string_to_action(text))
+
+    def legal_moves(self) -> list[str]:
+        """The legal moves in notation, in the order of :meth:`legal_actions`."""
+        return [self.action_to_string(a) for a in self.legal_actions()]
+
+    def moves(self) -> list[str]:
+        """The game so far in notation (``list[str]``, one per entry of ``history``).
+
+        The default maps ``action_to_string`` over ``history``, right for games whose notation does
+        not depend on the position (Ataxx, TwixT); the others override it.
+        """
+        return [self.action_to_string(a) for a in self.history]
+
+    # ------------------------------------------------------------------ the end
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """Whether the game is over (by the rules; step limits are the environment's business)."""
+
+    @abstractmethod
+    def returns(self) -> np.ndarray:
+        """Final rewards, ``float64`` shape ``(num_players,)``: +1 win, -1 loss, 0 draw; zeros
+        before the end. Partners (:meth:`teams`) get equal returns."""
+
+    def winners(self) -> list[int]:
+        """The seats with the best result: those whose return equals the highest return, ascending.
+
+        ``[]`` before the end. A draw between all (every return equal, e.g. Ataxx ``1/2-1/2``, a
+        Tantrix deadlock) gives every seat; a partial tie in a multi-player game gives the tied top
+        seats; with teams, all partners of the winning team (Double TwixT red: ``[0, 2]``).
+        """
+        if not self.is_terminal():
+            return []
+        r = self.returns()
+        return np.flatnonzero(r == r.max()).tolist()
+
+    def scores(self) -> list[int] | None:
+        """Each seat's score as a ``list[int]`` (the game's own count), or ``None`` for a game
+        without scores (default; TwixT)."""
+        return None
+
+    def _end_text(self) -> tuple[str, str]:
+        """``(result, termination)`` texts of a finished game (see :class:`Outcome`)."""
+        raise NotImplementedError
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended, one :class:`Outcome` for every game; ``None`` before the end.
+
+        ``str(outcome)`` is the game's result text (``"1-0"``, ``"team 0 won"``, ...).
+        """
+        if not self.is_terminal():
+            return None
+        result, termination = self._end_text()
+        sc = self.scores()
+        return Outcome(result=result, termination=termination, winners=tuple(self.winners()),
+                       returns=tuple(float(x) for x in self.returns()),
+                       scores=None if sc is None else tuple(int(x) for x in sc))
+
+    # ------------------------------------------------------------------ players
+    def seat_name(self, player: int) -> str:
+        """The name of ``player``'s seat (``info.seat_names``; ``""`` where seats have no names).
+
+        Raises:
+            ValueError: ``player`` is not a seat.
+        """
+        self._check_seat(player, "player")
+        names = self.info.seat_names
+        return names[player] if player < len(names) else ""
+
+    def teams(self) -> list[list[int]]:
+        """The seats grouped by :meth:`team_of`: a list of seat lists, ordered by their first
+        seat; ``[[0], [1], ...]`` when there are no teams, ``[[0, 2], [1, 3]]`` for partners."""
+        groups: dict[int, list[int]] = {}
+        for p in range(self.num_players):
+            groups.setdefault(self.team_of(p), []).append(p)
+        return list(groups.values())
 
     def team_of(self, player: int) -> int:
         """The team of ``player`` (partners share rewards). Default: every player alone."""
         return player
+
+    # ------------------------------------------------------------------ views
+    def to_text(self, viewer: int | None = None) -> str:
+        """The position as text. ``viewer=None`` is a spectator; a seat number shows exactly what
+        that seat may see (in perfect-information games the same as a spectator: ``str(self)``).
+
+        Raises:
+            ValueError: ``viewer`` is neither ``None`` nor a seat.
+        """
+        if viewer is not None:
+            self._check_seat(viewer, "viewer")
+        return str(self)
+
+    @abstractmethod
+    def position_key(self):
+        """A hashable key of the position within one game setting: equal keys, equal futures
+        (for transposition tables and ``==``)."""
+
+    @abstractmethod
+    def clone(self) -> "GameState":
+        """An independent copy that continues identically (chance state included)."""
+
+    def __copy__(self) -> "GameState":
+        return self.clone()
+
+    def __deepcopy__(self, memo) -> "GameState":
+        return self.clone()
+
+    def sample_determinization(self, player: int, rng: np.random.Generator) -> "GameState":
+        """A full state consistent with what ``player`` knows (for search without peeking).
+
+        The default, for perfect-information games without hidden chance (Ataxx, TwixT), is a plain
+        :meth:`clone`; games with hidden hands or bag order redraw what ``player`` cannot see.
+
+        Raises:
+            ValueError: ``player`` is not a seat.
+        """
+        self._check_seat(player, "player")
+        return self.clone()
+
+    def _check_seat(self, player, what: str) -> None:
+        if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)) \
+                or not 0 <= player < self.num_players:
+            raise ValueError(f"{what} must be a seat in [0, {self.num_players}), got {player!r}")
 
     # ------------------------------------------------------------------ agent frames
     # Environments give each agent an egocentric view (TwixT transposes the board for black so

@@ -39,7 +39,7 @@ def smartrix_score_gap(state: SmartrixState, player: int) -> float:
         est = [float(s) for s in state.scores()]
     else:
         est = [state.points(q) - expected_hand_value(state, player, q) for q in range(n)]
-    if state.teams:
+    if state.team_game:
         team = [est[0] + est[2], est[1] + est[3]]
         mine = state.team_of(player)
         return team[mine] - team[1 - mine]

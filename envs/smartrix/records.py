@@ -46,10 +46,10 @@ def record_from_state(state: SmartrixState) -> dict:
     return {
         "game": "smartrix",
         "version": FORMAT_VERSION,
-        "settings": {"num_players": state.num_players, "grid_limit": state.grid_limit, "teams": state.teams,
+        "settings": {"num_players": state.num_players, "grid_limit": state.grid_limit, "teams": state.team_game,
                      "window": state.window},
         "start": state.start,
-        "moves": state.history(),
+        "moves": state.moves(),
         "result": result,
     }
 

@@ -80,7 +80,7 @@ import re
 
 import numpy as np
 
-from envs.core.state import GameState, IllegalActionError, InvalidPositionError, ParameterError
+from envs.core.state import GameInfo, GameState, IllegalActionError, InvalidMoveError, InvalidPositionError, ParameterError
 
 __all__ = [
     "SmartrixState",
@@ -193,14 +193,25 @@ class SmartrixState(GameState):
 
     Raises:
         ParameterError: a bad argument (message says which and why).
+
+    Attributes:
+        team_game: ``True`` in the team game (the ``teams`` argument); :meth:`teams` lists the teams.
+        history: the actions applied since the start (``list[int]``, a property); :meth:`moves`
+            gives them in notation.
     """
 
     __slots__ = (
-        "num_players", "num_actions", "grid_limit", "teams", "window", "_H", "_WW", "_G",
+        "num_players", "num_actions", "grid_limit", "team_game", "window", "_H", "_WW", "_G",
         "_card", "_rot", "_req1", "_req0", "_ncnt", "_card_v", "_rot_v", "_req1_v", "_req0_v", "_ncnt_v",
         "_offr", "_offc", "_cells", "_minr", "_maxr", "_minc", "_maxc",
         "_pile", "_hands", "_collected", "_points", "_out", "_current", "_over",
-        "_where", "_owner", "_history", "_start", "_turn", "_last_collected",
+        "_where", "_owner", "_history", "_start", "_turn", "_last_collected", "_actions",
+    )
+
+    info = GameInfo(
+        short_name="smartrix", long_name="Smartrix", perfect_information=False, chance=True,
+        min_players=2, max_players=MAX_PLAYERS, teams=True, seat_names=(),
+        notation="Smartrix: 17r1@-1,+2 = card 17 turned 1 quarter clockwise on row -1, column +2, pass",
     )
 
     def __init__(self, num_players: int = 2, rng: np.random.Generator | None = None, *, grid_limit: bool = True,
@@ -257,7 +268,7 @@ class SmartrixState(GameState):
             raise ParameterError(f"window must be an odd integer from 5 to 35 in the kids variant, got {window}")
         self.num_players = int(num_players)
         self.grid_limit = bool(grid_limit)
-        self.teams = bool(teams)
+        self.team_game = bool(teams)
         self.window = int(window)
         self._H = self.window // 2
         self._WW = self.window * self.window
@@ -280,6 +291,7 @@ class SmartrixState(GameState):
         self._where = bytearray(NUM_CARDS)
         self._owner = bytearray(NUM_CARDS)
         self._history: list = []
+        self._actions: list[int] = []
         self._turn = 0
         self._last_collected: list[int] = []
 
@@ -440,7 +452,7 @@ class SmartrixState(GameState):
         return {
             "num_players": self.num_players,
             "grid_limit": self.grid_limit,
-            "teams": self.teams,
+            "teams": self.team_game,
             "window": self.window,
             "table": table,
             "hands": [[c + 1 for c in h] for h in self._hands],
@@ -658,18 +670,18 @@ class SmartrixState(GameState):
 
     def string_to_action(self, text: str) -> int:
         if not isinstance(text, str):
-            raise IllegalActionError(f"a move must be a string, got {text!r}")
+            raise InvalidMoveError(f"a move must be a string, got {text!r}")
         if text.strip().lower() == "pass":
             return self.num_actions - 1
         m = _MOVE_RE.match(text)
         if not m:
-            raise IllegalActionError(f"{text!r} is not a Smartrix move: expected 'pass' or "
+            raise InvalidMoveError(f"{text!r} is not a Smartrix move: expected 'pass' or "
                                      "'<card>r<rotation>@<row>,<col>' such as '17r1@-1,+2'")
         n, k, r, c = (int(x) for x in m.groups())
         if not 1 <= n <= NUM_CARDS:
-            raise IllegalActionError(f"{text!r}: card {n} does not exist (cards are 1..70)")
+            raise InvalidMoveError(f"{text!r}: card {n} does not exist (cards are 1..70)")
         if not 0 <= k <= 3:
-            raise IllegalActionError(f"{text!r}: rotation {k} must be 0..3")
+            raise InvalidMoveError(f"{text!r}: rotation {k} must be 0..3")
         return self.encode(n, k, r, c)
 
     def _why_illegal(self, a: int) -> str | None:
@@ -715,11 +727,12 @@ class SmartrixState(GameState):
         p = self._current
         if a == self.num_actions - 1:
             self._history.append(None)
+            self._actions.append(a)
             self._turn += 1
             self._last_collected = []
             if not self._pile:
                 self._out[p] = True
-                if self.teams:
+                if self.team_game:
                     self._out[(p + 2) % 4] = True
             self._advance(p)
             return
@@ -732,6 +745,7 @@ class SmartrixState(GameState):
         r0, c0 = self._origin()
         r, c = r0 + wr, c0 + wc
         self._history.append((card + 1, rot, r - self._offr, c - self._offc))
+        self._actions.append(a)
         self._turn += 1
         self._hands[p].remove(card)
         self._put(card, rot, r, c)
@@ -798,22 +812,34 @@ class SmartrixState(GameState):
     def team_scores(self) -> list[int]:
         """Teams: ``[team 0 (players 0, 2), team 1 (players 1, 3)]``; otherwise :meth:`scores`."""
         s = self.scores()
-        return [s[0] + s[2], s[1] + s[3]] if self.teams else s
+        return [s[0] + s[2], s[1] + s[3]] if self.team_game else s
 
     def team_of(self, player: int) -> int:
-        return player % 2 if self.teams else player
+        return player % 2 if self.team_game else player
 
-    def winners(self) -> list[int]:
-        """Players with the top (team) score (all of them once over; meaningful only at the end)."""
+    def _top(self) -> list[int]:
+        """Players with the top (team) score."""
         ts = self.team_scores()
         best = max(ts)
         return [p for p in range(self.num_players) if ts[self.team_of(p)] == best]
 
+    def _end_text(self) -> tuple[str, str]:
+        """Result ``"player k won"``, ``"team k won"`` or ``"draw"`` (tied top scores; the others
+        lose), and why the game ended."""
+        why = ("a player has played out their hand" if any(not h for h in self._hands)
+               else "the pile is empty and every player is out")
+        win = self._top()
+        sides = sorted({self.team_of(p) for p in win})
+        if len(sides) > 1:
+            return "draw", why
+        return (f"team {sides[0]} won" if self.team_game else f"player {win[0]} won"), why
+
     def returns(self) -> np.ndarray:
+        """+1 for the top (team) score, -1 for the others; tied top scores get 0 (the others -1)."""
         out = np.zeros(self.num_players, dtype=np.float64)
         if not self._over:
             return out
-        win = self.winners()
+        win = self._top()
         if len({self.team_of(p) for p in win}) == 1:
             out[:] = -1.0
             out[win] = 1.0
@@ -894,7 +920,12 @@ class SmartrixState(GameState):
             return []
         return sorted(self._card[j] for j in set(self._runs(idx)))
 
-    def history(self) -> list[str]:
+    @property
+    def history(self) -> list[int]:
+        """The actions applied since the start (or since the hand-built position), a copy."""
+        return list(self._actions)
+
+    def moves(self) -> list[str]:
         """The moves played since the start (or since the hand-built position), in notation."""
         return ["pass" if h is None else f"{h[0]}r{h[1]}@{h[2]:+d},{h[3]:+d}" for h in self._history]
 
@@ -906,7 +937,7 @@ class SmartrixState(GameState):
     # ------------------------------------------------------------------ copies, determinisation
     def clone(self) -> "SmartrixState":
         new = SmartrixState.__new__(SmartrixState)
-        for name in ("num_players", "num_actions", "grid_limit", "teams", "window", "_H", "_WW", "_G",
+        for name in ("num_players", "num_actions", "grid_limit", "team_game", "window", "_H", "_WW", "_G",
                      "_offr", "_offc", "_minr", "_maxr", "_minc", "_maxc", "_current", "_over", "_turn", "_start"):
             setattr(new, name, getattr(self, name))
         new._card = bytearray(self._card)
@@ -924,14 +955,9 @@ class SmartrixState(GameState):
         new._where = bytearray(self._where)
         new._owner = bytearray(self._owner)
         new._history = self._history[:]
+        new._actions = self._actions[:]
         new._last_collected = self._last_collected[:]
         return new
-
-    def __copy__(self):
-        return self.clone()
-
-    def __deepcopy__(self, memo):
-        return self.clone()
 
     def __getstate__(self):
         d = {name: getattr(self, name) for name in self.__slots__ if not name.endswith("_v")}
@@ -971,28 +997,33 @@ class SmartrixState(GameState):
             new._where[c] = _PILE
             new._owner[c] = 0
         new._history = []
+        new._actions = []
         new._start = {"position": new.position()}
         return new
 
     # ------------------------------------------------------------------ comparison, text
-    def _key(self):
-        return (self.num_players, self.grid_limit, self.teams, self.window, sorted(self.table()),
-                self._hands, self._pile, self._collected, self._out, self.current_player, self._over)
+    def position_key(self) -> tuple:
+        """Hashable key of the whole state (settings, table, hands, pile order, collected cards,
+        out flags, player to move): equal keys, equal futures."""
+        return (self.num_players, self.grid_limit, self.team_game, self.window, tuple(sorted(self.table())),
+                tuple(map(tuple, self._hands)), tuple(self._pile), tuple(map(tuple, self._collected)),
+                tuple(self._out), self.current_player, self._over)
 
     def __eq__(self, other):
+        """Same settings and position (:meth:`position_key`); ``history`` is not compared."""
         if not isinstance(other, SmartrixState):
             return NotImplemented
-        return self._key() == other._key()
+        return self.position_key() == other.position_key()
 
     __hash__ = None
 
     def status_line(self) -> str:
         if self._over:
             sc = self.team_scores()
-            who = "team" if self.teams else "player"
-            return f"game over after {self._turn} actions; {who} scores {sc}; winners {self.winners()}"
+            who = "team" if self.team_game else "player"
+            return f"game over after {self._turn} actions; {who} scores {sc}; winners {self._top()}"
         return (f"turn {self._turn}: player {self._current} to move"
-                f"{' (team ' + str(self.team_of(self._current)) + ')' if self.teams else ''}; pile {len(self._pile)}")
+                f"{' (team ' + str(self.team_of(self._current)) + ')' if self.team_game else ''}; pile {len(self._pile)}")
 
     def __str__(self) -> str:
         return self.to_text()
@@ -1010,7 +1041,7 @@ class SmartrixState(GameState):
         """
         if viewer is not None and (not _is_int(viewer) or not 0 <= viewer < self.num_players):
             raise ValueError(f"viewer must be None or a seat in [0, {self.num_players}), got {viewer!r}")
-        lines = [f"Smartrix, {self.num_players} players{', teams' if self.teams else ''}, "
+        lines = [f"Smartrix, {self.num_players} players{', teams' if self.team_game else ''}, "
                  f"{'5x5 rule' if self.grid_limit else f'kids (no 5x5 rule, window {self.window})'}"]
         g = self._G
         if self._cells:
@@ -1035,7 +1066,7 @@ class SmartrixState(GameState):
         else:
             lines.append("table: empty")
         for i in range(self.num_players):
-            team = f" (team {i % 2})" if self.teams else ""
+            team = f" (team {i % 2})" if self.team_game else ""
             out = "; out" if self._out[i] else ""
             if viewer is None or viewer == i or self._over:  # hands are shown when the game is over
                 lines.append(f"player {i}{team}: hand {self.hand(i)} ({self.hand_value(i)} pts); collected "

@@ -162,7 +162,7 @@ class raw_env(TabletopAECEnv):
         H, W = self.H, self.W
         board = np.zeros((NUM_PLANES, H, W), dtype=np.float32)
         R = self.window_radius
-        hist = st.history
+        hist = st.placed
         if hist:
             arr = np.array(hist, dtype=np.int64)  # (k, 4): tile, q, r, rot
             rows, cols = arr[:, 2] + R, arr[:, 1] + R

@@ -41,13 +41,13 @@ def record_from_state(state: TantrixState) -> dict:
         raise ParameterError("only games started by the constructor (full bag) can be recorded")
     result = None
     if state.is_terminal():
-        result = {"outcome": state.outcome(), "scores": state.scores(), "returns": state.returns().tolist()}
+        result = {"outcome": str(state.outcome()), "scores": state.scores(), "returns": state.returns().tolist()}
     return {
         "format": FORMAT,
         "version": VERSION,
         "settings": {
             "num_players": state.num_players,
-            "teams": state.teams,
+            "teams": state.team_game,
             "colors": [COLOURS[c - 1] for c in state._colour_of_team],
             "window_radius": state.window_radius,
         },

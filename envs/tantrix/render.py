@@ -36,7 +36,7 @@ def tantrix_picture(state, size: int | None = None) -> np.ndarray:
     circumradius in pixels (default: the largest that fits the tiles and their empty
     neighbours in 800 x 800 pixels; the picture's size is fixed). Returns ``uint8 (H, W, 3)``."""
     canvas = 800
-    shown = [(q, r) for _, q, r, _ in state.history] + state.candidate_cells()
+    shown = [(q, r) for _, q, r, _ in state.placed] + state.candidate_cells()
     xs = [_SQ3 * (q + r / 2) for q, r in shown]
     ys = [1.5 * r for q, r in shown]
     span = max(max(xs) - min(xs) + 2, max(ys) - min(ys) + 2, 6.0)
@@ -65,8 +65,8 @@ def tantrix_picture(state, size: int | None = None) -> np.ndarray:
         x, y = centre(q, r)
         d = max(2, size // 5)
         draw.ellipse([x - d, y - d, x + d, y + d], fill=(255, 255, 255), outline=(0, 0, 0))
-    last = state.history[-1] if state.history else None
-    for t, q, r, k in state.history:
+    last = state.placed[-1] if state.placed else None
+    for t, q, r, k in state.placed:
         x, y = centre(q, r)
         draw.polygon(corners(x, y, size - 0.5), fill=_TILE, outline=(90, 90, 90) if (t, q, r, k) != last else (255, 255, 255))
         seg = TR_SEG[t * 6 + k]

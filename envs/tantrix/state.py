@@ -48,7 +48,7 @@ import re
 
 import numpy as np
 
-from envs.core.state import GameState, IllegalActionError, InvalidPositionError, ParameterError
+from envs.core.state import GameInfo, GameState, IllegalActionError, InvalidMoveError, InvalidPositionError, ParameterError
 
 __all__ = [
     "TantrixState",
@@ -151,14 +151,14 @@ def parse_move(text: str) -> tuple[int, int, int, int]:
     parentheses around the coordinates are allowed. :func:`format_move` prints no ``+``.
 
     Raises:
-        IllegalActionError: malformed text.
+        InvalidMoveError: malformed text.
     """
     m = _MOVE_RE.match(str(text))
     if not m:
-        raise IllegalActionError(f"{text!r} is not a Tantrix move: expected t<tile>@<q>,<r>r<rot>, e.g. t23@0,-1r2")
+        raise InvalidMoveError(f"{text!r} is not a Tantrix move: expected t<tile>@<q>,<r>r<rot>, e.g. t23@0,-1r2")
     t, q, r, k = (int(g) for g in m.groups())
     if not 1 <= t <= NUM_TILES or not 0 <= k <= 5:
-        raise IllegalActionError(f"{text!r}: tile must be 1-{NUM_TILES} and rotation 0-5")
+        raise InvalidMoveError(f"{text!r}: tile must be 1-{NUM_TILES} and rotation 0-5")
     return t, q, r, k
 
 
@@ -271,11 +271,20 @@ class TantrixState(GameState):
         ParameterError: any argument outside its domain.
 
     Attributes:
-        history: the moves placed so far as ``(tile, q, r, rot)`` tuples.
+        team_game: ``True`` for Doubles (the ``teams`` argument); :meth:`teams` lists the teams.
+        history: the actions applied since the state was created (``list[int]``).
+        placed: the tiles on the table as ``(tile, q, r, rot)`` tuples, in placement order
+            (those of :meth:`from_position` first).
         initial_bag: the bag's drawing order at the start (what records store).
         clipped_placements: decision points so far at which a legal placement lay outside the window.
         clipped_now: legal placements outside the window at the current decision point.
     """
+
+    info = GameInfo(
+        short_name="tantrix", long_name="Tantrix", perfect_information=False, chance=True,
+        min_players=2, max_players=4, teams=True, seat_names=("red", "yellow", "blue", "green"),
+        notation="Tantrix: t23@0,-1r2 = tile 23 on hex q=0, r=-1, turned 2 sixths clockwise",
+    )
 
     def __init__(self, num_players: int = 2, *, teams: bool = False, colors=None,
                  window_radius: int = DEFAULT_WINDOW_RADIUS, rng: np.random.Generator | None = None,
@@ -315,8 +324,8 @@ class TantrixState(GameState):
                 or not 3 <= window_radius <= MAX_WINDOW_RADIUS:
             raise ParameterError(f"window_radius must be an int from 3 to {MAX_WINDOW_RADIUS}, got {window_radius!r}")
         self.num_players = int(num_players)
-        self.teams = bool(teams)
-        self._colour_of_team = _parse_colours(colors, self.num_players, self.teams)
+        self.team_game = bool(teams)
+        self._colour_of_team = _parse_colours(colors, self.num_players, self.team_game)
         self.window_radius = int(window_radius)
         g = self._g = _geo(self.window_radius)
         self.num_actions = 36 * g.HW
@@ -328,7 +337,8 @@ class TantrixState(GameState):
         self._pidx = [-1] * nc  # placement index of the tile on a cell
         self._cand = {g.origin}
         self._forced: set[int] = set()
-        self.history: list[tuple[int, int, int, int]] = []
+        self._placed: list[tuple[int, int, int, int]] = []  # the tiles on the table, in order
+        self.history: list[int] = []
         self._cells: list[int] = []
         self._uf = [[], [], [], [], []]  # per colour code: parent over placement indices
         self._usize = [[], [], [], [], []]
@@ -435,7 +445,7 @@ class TantrixState(GameState):
             if k not in _fits(self._need[c])[t]:
                 raise InvalidPositionError(f"{format_move(t, q, r, k)}: colours do not match a neighbour")
             self._put(c, t, k)
-            self.history.append((t, q, r, k))
+            self._placed.append((t, q, r, k))
         self._hands = hs
         self.initial_bag = list(bag_list)
         self._bag = list(bag_list)
@@ -671,6 +681,11 @@ class TantrixState(GameState):
     def legal_actions(self) -> list[int]:
         return list(self._legal)
 
+    @property
+    def placed(self) -> list[tuple[int, int, int, int]]:
+        """The tiles on the table as ``(tile, q, r, rot)`` tuples in placement order (a copy)."""
+        return list(self._placed)
+
     def legal_moves(self) -> list[str]:
         """The legal actions in notation, in action order."""
         return [self.action_to_string(a) for a in self._legal]
@@ -702,18 +717,15 @@ class TantrixState(GameState):
         p = self._player
         t = self._hands[p][slot]
         self._put(c, t, rot)
-        self.history.append((t, q, r, rot))
+        self._placed.append((t, q, r, rot))
+        self.history.append(a)
         self._hands[p][slot] = self._draw()
         self._skips = 0
         if self._phase == 1:
             self._phase = 2
-        if len(self.history) >= self._total:
+        if len(self._placed) >= self._total:
             self._over = True
         self._settle()
-
-    def push(self, move: str) -> None:
-        """Play a move given in notation."""
-        self.apply(self.string_to_action(move))
 
     def _describe(self, a: int) -> str:
         try:
@@ -736,7 +748,7 @@ class TantrixState(GameState):
         if self._tile[c]:
             return f"({q}, {r}) is occupied"
         if c not in self._cand:
-            return "the first tile must go on (0, 0)" if not self.history else f"({q}, {r}) touches no tile"
+            return "the first tile must go on (0, 0)" if not self._placed else f"({q}, {r}) touches no tile"
         e = TR_EDGES[t * 6 + rot]
         for d in range(6):
             want = (self._need[c] >> (3 * d)) & 7
@@ -766,7 +778,7 @@ class TantrixState(GameState):
         return self._deadlock
 
     def team_of(self, player: int) -> int:
-        return player % 2 if self.teams else player
+        return player % 2 if self.team_game else player
 
     @property
     def colors(self) -> tuple[str, ...]:
@@ -813,18 +825,25 @@ class TantrixState(GameState):
                 out[p] = 1.0
         return out
 
-    def outcome(self) -> str:
-        """``"ongoing"``, ``"deadlock draw"``, ``"draw"`` (tied top scores) or ``"player k won"`` /
-        ``"team k won"``."""
+    def _end_text(self) -> tuple[str, str]:
+        """Result ``"deadlock draw"``, ``"draw"`` (tied top scores), ``"player k won"`` or
+        ``"team k won"`` (``"ongoing"`` before the end), and why the game ended."""
         if not self._over:
-            return "ongoing"
+            return "ongoing", ""
         if self._deadlock:
-            return "deadlock draw"
+            return "deadlock draw", "deadlock"
+        why = "all tiles placed" if len(self._placed) >= self._total else "no legal placement"
         r = self.returns()
         if not (r > 0).any():
-            return "draw"
+            return "draw", why
         p = int(np.argmax(r))
-        return f"team {self.team_of(p)} won" if self.teams else f"player {p} won"
+        return (f"team {self.team_of(p)} won" if self.team_game else f"player {p} won"), why
+
+    def seat_name(self, player: int) -> str:
+        """The colour of ``player`` (``red``, ``yellow``, ``blue``, ``green``; the team's colour in
+        Doubles)."""
+        self._check_seat(player, "player")
+        return COLOUR_NAMES[self.colour_of(player) - 1]
 
     # ------------------------------------------------------------------ queries
     def hand(self, player: int) -> list[int]:
@@ -930,8 +949,10 @@ class TantrixState(GameState):
         return self.encode(hand.index(t), k, q, r)
 
     def moves(self) -> list[str]:
-        """The moves so far in notation."""
-        return [format_move(*m) for m in self.history]
+        """The moves applied since the state was created, in notation (one per ``history`` entry;
+        the tiles of :meth:`from_position` are not moves)."""
+        k = len(self.history)
+        return [format_move(*m) for m in self._placed[len(self._placed) - k:]] if k else []
 
     # ------------------------------------------------------------------ copying, text
     def clone(self) -> "TantrixState":
@@ -978,12 +999,6 @@ class TantrixState(GameState):
             c.initial_bag[c._bpos:] = order
         return c
 
-    def __copy__(self) -> "TantrixState":
-        return self.clone()
-
-    def __deepcopy__(self, memo) -> "TantrixState":
-        return self.clone()
-
     def __getstate__(self):
         d = dict(self.__dict__)
         d["_g"] = None
@@ -1004,19 +1019,19 @@ class TantrixState(GameState):
 
     def position_key(self) -> tuple:
         """Hashable summary of the whole state (table, hands, bag, turn): equal keys, equal futures."""
-        return (tuple(sorted(self.history)), tuple(tuple(h) for h in self._hands), tuple(self._bag[self._bpos:]),
+        return (tuple(sorted(self._placed)), tuple(tuple(h) for h in self._hands), tuple(self._bag[self._bpos:]),
                 self._player, self._phase, self._over, self._deadlock, self._skips)
 
     def _player_label(self, p: int) -> str:
         name = COLOUR_NAMES[self.colour_of(p) - 1]
-        return f"player {p} ({name}{', team ' + str(self.team_of(p)) if self.teams else ''})"
+        return f"player {p} ({name}{', team ' + str(self.team_of(p)) if self.team_game else ''})"
 
     def status_line(self) -> str:
         if self._over:
-            what = self.outcome()
+            what = self._end_text()[0]
         else:
             what = f"{self._player_label(self._player)} to move, {PHASES[self._phase].replace('_', ' ')}"
-        return (f"Tantrix {self.num_players}p{' doubles' if self.teams else ''} | tiles {len(self.history)} "
+        return (f"Tantrix {self.num_players}p{' doubles' if self.team_game else ''} | tiles {len(self._placed)} "
                 f"| bag {self.bag_size} | restrictions {'on' if self.restrictions_active else 'off'} | {what}")
 
     def __str__(self) -> str:

@@ -83,7 +83,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from envs.core.state import GameState, IllegalActionError, ParameterError
+from envs.core.state import GameInfo, GameState, IllegalActionError, InvalidMoveError, ParameterError
 
 __all__ = [
     "TwixtState",
@@ -157,18 +157,18 @@ def parse_hole(text: str, board_size: int) -> tuple[int, int]:
     """``'c5' -> (4, 2)`` (row, col) on a ``board_size`` board; case-insensitive.
 
     Raises:
-        IllegalActionError: not a hole name, or off the board.
+        InvalidMoveError: not a hole name, or off the board.
     """
     if not isinstance(text, str):
-        raise IllegalActionError(f"a hole must be a string like 'c5', got {type(text).__name__}")
+        raise InvalidMoveError(f"a hole must be a string like 'c5', got {type(text).__name__}")
     m = _HOLE_RE.fullmatch(text.strip().lower())
     if m is None:
-        raise IllegalActionError(f"{text!r} is not a hole: expected column letters and a row number, e.g. 'c5'")
+        raise InvalidMoveError(f"{text!r} is not a hole: expected column letters and a row number, e.g. 'c5'")
     col = _column_index(m.group(1))
     row = int(m.group(2)) - 1
     if not (0 <= col < board_size and 0 <= row < board_size) or m.group(2).startswith("0"):
         last = hole_name(board_size - 1, board_size - 1)
-        raise IllegalActionError(f"{text!r} is not a hole of a {board_size}x{board_size} board (a1 .. {last})")
+        raise InvalidMoveError(f"{text!r} is not a hole of a {board_size}x{board_size} board (a1 .. {last})")
     return row, col
 
 
@@ -438,6 +438,13 @@ class TwixtState(GameState):
         history: the actions played since the start (list of int).
     """
 
+    info = GameInfo(
+        short_name="twixt", long_name="TwixT", perfect_information=True, chance=False,
+        min_players=2, max_players=4, teams=True, seat_names=("red", "black", "red B", "black B"),
+        notation=("TwixT: c5 = peg on column c, row 5 (row 1 at the top), swap; Double TwixT: c5! = peg\n"
+                  "on c5 and claim your team's Privilege"),
+    )
+
     __slots__ = (
         "board_size", "num_players", "num_actions", "rules", "swap", "draw", "history",
         "_g", "_n", "_std", "_early", "_pegs", "_lc", "_order", "_uf", "_avail", "_navail",
@@ -625,10 +632,6 @@ class TwixtState(GameState):
     def legal_actions(self) -> list[int]:
         return np.flatnonzero(self.legal_action_mask()).tolist()
 
-    def legal_moves(self) -> list[str]:
-        """Legal moves in notation (``c5``, ``swap``, ``c5!``); empty when the game is over."""
-        return [self.action_to_string(a) for a in self.legal_actions()]
-
     def apply(self, action: int) -> None:
         a = self._check_action_index(action)
         pl = self._player
@@ -653,10 +656,6 @@ class TwixtState(GameState):
         raise IllegalActionError(
             f"illegal action {a} ({self.action_to_string(a)}) for {self._player_name(pl)}: {self._why_illegal(a)}"
         )
-
-    def push(self, move: str) -> None:
-        """Play a move given in notation. Raises :class:`IllegalActionError` (state unchanged)."""
-        self.apply(self.string_to_action(move))
 
     def _place(self, p: int, pl: int, claim: bool) -> None:
         g = self._g
@@ -771,18 +770,28 @@ class TwixtState(GameState):
     def is_terminal(self) -> bool:
         return self._status != _STATUS_ONGOING
 
-    def winner(self) -> int | None:
-        """Winning colour (0 red, 1 black), or ``None`` (game on, or a draw)."""
+    def _winning_colour(self) -> int | None:
         return self._status - 1 if self._status in (_STATUS_RED, _STATUS_BLACK) else None
 
-    def outcome(self) -> str:
-        """``'1-0'`` (red won), ``'0-1'`` (black won), ``'1/2-1/2'`` or ``'*'`` (game on)."""
-        return ("*", "1-0", "0-1", "1/2-1/2")[self._status]
+    def _end_text(self) -> tuple[str, str]:
+        """``'1-0'`` (red won), ``'0-1'`` (black won) or ``'1/2-1/2'``, and why the game ended."""
+        return ("*", "1-0", "0-1", "1/2-1/2")[self._status], self._termination()
+
+    def _termination(self) -> str:
+        if self._status == _STATUS_DRAW:
+            return "neither side can still connect" if self._early and not (self._can[0] or self._can[1]) \
+                else "the player to move has no legal hole"
+        return f"{COLOUR_NAMES[self._status - 1]} connected its borders"
+
+    def seat_name(self, player: int) -> str:
+        """``red`` / ``black`` (two players); ``red A``, ``black A``, ``red B``, ``black B`` (four)."""
+        self._check_seat(player, "player")
+        return COLOUR_NAMES[player % 2] + (f" {_TEAM_SEATS[player]}" if self.num_players == 4 else "")
 
     def returns(self) -> np.ndarray:
         """+1 for every player of the winning colour, -1 for the others; zeros otherwise."""
         out = np.zeros(self.num_players, dtype=np.float64)
-        w = self.winner()
+        w = self._winning_colour()
         if w is not None:
             out[:] = -1.0
             out[w::2] = 1.0
@@ -885,10 +894,6 @@ class TwixtState(GameState):
                 return v - 1 if v else None
         return None
 
-    def moves(self) -> list[str]:
-        """The moves played so far, in notation."""
-        return [self.action_to_string(a) for a in self.history]
-
     # ------------------------------------------------------------------ notation
     def action_to_string(self, action: int) -> str:
         """``row * S + col -> 'c5'``, ``S*S -> 'swap'``, ``S*S + 1 + hole -> 'c5!'`` (Privilege)."""
@@ -908,23 +913,23 @@ class TwixtState(GameState):
         """Parse ``c5`` / ``swap`` / ``c5!`` (case-insensitive) into an action index.
 
         Raises:
-            IllegalActionError: not a well-formed move on this board (``c5!`` with two players,
+            InvalidMoveError: not a well-formed move on this board (``c5!`` with two players,
             a hole off the board, ...). Legality in the position is checked by :meth:`apply`.
         """
         if not isinstance(text, str):
-            raise IllegalActionError(f"a move must be a string, got {type(text).__name__}")
+            raise InvalidMoveError(f"a move must be a string, got {type(text).__name__}")
         t = text.strip().lower()
         if t == "swap":
             return self._n
         claim = t.endswith("!")
         if claim:
             if self.num_players != 4:
-                raise IllegalActionError(f"{text!r}: a Privilege claim ('!') exists only in Double TwixT (num_players=4)")
+                raise InvalidMoveError(f"{text!r}: a Privilege claim ('!') exists only in Double TwixT (num_players=4)")
             t = t[:-1]
         try:
             r, c = parse_hole(t, self.board_size)
-        except IllegalActionError as e:
-            raise IllegalActionError(f"{text!r} is not a TwixT move: expected a hole like 'c5', 'swap' or 'c5!' ({e})") from None
+        except InvalidMoveError as e:
+            raise InvalidMoveError(f"{text!r} is not a TwixT move: expected a hole like 'c5', 'swap' or 'c5!' ({e})") from None
         a = r * self.board_size + c
         return a + self._n + 1 if claim else a
 
@@ -1003,12 +1008,6 @@ class TwixtState(GameState):
             c._pbits = c._ok = c._wholes = c._wlinks = c._can = c._wbad = None
         return c
 
-    def __copy__(self) -> "TwixtState":
-        return self.clone()
-
-    def __deepcopy__(self, memo) -> "TwixtState":
-        return self.clone()
-
     def __getstate__(self):
         d = {k: getattr(self, k) for k in self.__slots__ if k != "_g"}
         if self._early and self._std:
@@ -1057,10 +1056,8 @@ class TwixtState(GameState):
                 text += f"; Privilege unclaimed: {', '.join(left) if left else 'none'}"
             return text
         if self._status == _STATUS_DRAW:
-            why = "neither side can still connect" if self._early and not (self._can[0] or self._can[1]) \
-                else "the player to move has no legal hole"
-            return f"game over after {self._ply} plies: draw ({why})"
-        return f"game over after {self._ply} plies: {self._result_text()} ({self.outcome()})"
+            return f"game over after {self._ply} plies: draw ({self._termination()})"
+        return f"game over after {self._ply} plies: {self._result_text()} ({self._end_text()[0]})"
 
     def __str__(self):
         s = self.board_size
