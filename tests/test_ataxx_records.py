@@ -259,6 +259,7 @@ def test_movetext_over_several_lines_and_games_without_tags_or_marker():
     wrapped = '[Event "?"]\n[Result "*"]\n\n1. f2 a1c3\n2. g1e1\nb4 *\n'
     assert read_pgn(wrapped).moves == ["f2", "a1c3", "g1e1", "b4"]
     assert read_pgn("f2 a1c3").moves == ["f2", "a1c3"]  # no tags, no marker: result '*'
+    assert read_pgn("1.F2 A1C3 2.G1E1\r\n1-0").moves == ["f2", "a1c3", "g1e1"]  # upper case, CRLF
     games = list(iter_pgn('1. f2 1-0\n1. g2 0-1 [Event "third"]\n1. f1\n[Event "fourth"]\n'))
     assert [g.moves for g in games] == [["f2"], ["g2"], ["f1"], []]
     assert [g.result for g in games] == ["1-0", "0-1", "*", "*"]
@@ -290,7 +291,7 @@ def test_cuteataxx_style_fen_without_setup_and_final_fen():
     ('[Result "1-0"]\n1. f2 0-1', InvalidPositionError, r"tag Result '1-0' differs from the movetext's result '0-1'"),
     ('[Result "2-0"]\n1. f2', InvalidPositionError, r"tag Result must be one of"),
     ('[SetUp "1"]\n1. f2 *', InvalidPositionError, r"tag SetUp \"1\" but no FEN tag"),
-    ('[FEN "x5o/7/7 x 0 1"]\n*', InvalidPositionError, r"game 1 \(line 1\): FEN tag: start FEN: malformed FEN"),
+    ('[FEN "x5o/7/7 x 0 1"]\n*', InvalidPositionError, r"game 1 \(line 1\): FEN tag: malformed FEN"),
     ('[HalfmoveClock "maybe"]\n*', InvalidPositionError, r"HalfmoveClock must be \"on\" or \"off\""),
     (f'[FEN "{NO_STONES}"]\n1. a2 0-1', InvalidPositionError,
      r"the result '0-1' contradicts the final position .* over with 1-0 \(x 3 stones, o 0\)"),
@@ -335,6 +336,8 @@ def test_writer_errors():
         write_pgn("f2 a1c3")
     with pytest.raises(IllegalActionError, match=r"ply 2 \(move 1\.\.\.\) 834: action 834 is out of range"):
         write_pgn([12, 834])
+    with pytest.raises(InvalidPositionError, match=r"^start FEN: malformed FEN 'x5o x 0 1': expected 7 ranks"):
+        write_pgn(["f2"], start_fen="x5o x 0 1")
     with pytest.raises(ParameterError, match="a record has its own start_fen"):
         write_pgn(AtaxxRecord(moves=["f2"]), start_fen=START_FEN)
     # An unfinished game takes any declared result (adjudication, resignation).

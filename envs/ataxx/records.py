@@ -143,15 +143,15 @@ def replay(record: AtaxxRecord) -> AtaxxState:
 
 
 # ---------------------------------------------------------------------------- helpers
-def _start_state(fen: str, halfmove_clock: bool, where: str) -> AtaxxState:
+def _start_state(fen: str, halfmove_clock: bool, prefix: str) -> AtaxxState:
     try:
         return AtaxxState(fen, halfmove_clock=halfmove_clock)
     except InvalidPositionError as e:
-        raise InvalidPositionError(f"{where}start FEN: {e}") from None
+        raise InvalidPositionError(f"{prefix}{e}") from None
 
 
 def _move_label(state: AtaxxState, ply: int) -> str:
-    """``'ply 7 (move 4. f2)'``-style prefix: the ply from 1 and the PGN move number."""
+    """``'ply 7 (move 4.)'`` / ``'ply 8 (move 4...)'``: the ply from 1 and the PGN move number."""
     dots = "." if state.turn == 0 else "..."
     return f"ply {ply} (move {state.fullmove}{dots})"
 
@@ -174,7 +174,7 @@ def _play(state: AtaxxState, move, ply: int, where: str) -> str:
 
 def _replay(moves, fen: str, halfmove_clock: bool, where: str) -> tuple[str, AtaxxState, list[str]]:
     """(the start FEN in full, the final state, the moves in notation)."""
-    state = _start_state(fen, halfmove_clock, where)
+    state = _start_state(fen, halfmove_clock, f"{where}start FEN: ")
     start = state.fen()
     texts = [_play(state, m, i + 1, where) for i, m in enumerate(moves)]
     return start, state, texts
