@@ -15,7 +15,7 @@ from envs.ataxx.records import (
     read_pgn,
     read_record,
     read_records,
-    record_from_state,
+    pgn_record_from_state,
     replay,
     write_pgn,
     write_record,
@@ -156,7 +156,7 @@ def test_round_trip_clock_off_game_past_100_plies():
 
 def test_record_from_state_and_files(tmp_path):
     fen, final = GAMES[13]
-    rec = record_from_state(final, {"Black": "engine"}, start_fen=fen)
+    rec = pgn_record_from_state(final, {"Black": "engine"}, start_fen=fen)
     assert isinstance(rec, AtaxxRecord) and replay(rec) == final and rec.tags == {"Black": "engine"}
     path = tmp_path / "games.pgn"
     write_record(final, path, {"Round": "1"}, start_fen=fen)

@@ -90,7 +90,7 @@ __all__ = [
     "read_record",
     "read_records",
     "write_record",
-    "record_from_state",
+    "pgn_record_from_state",
     "replay",
 ]
 
@@ -231,9 +231,10 @@ def _finish(start: str, final: AtaxxState, moves: list[str], tags: dict, result)
     return AtaxxRecord(moves=moves, start_fen=start, result=result, tags=tags, halfmove_clock=final.halfmove_clock)
 
 
-def record_from_state(state: AtaxxState, tags: dict | None = None, *, start_fen: str | None = None,
+def pgn_record_from_state(state: AtaxxState, tags: dict | None = None, *, start_fen: str | None = None,
                       result: str | None = None) -> AtaxxRecord:
-    """The record of the game that led to ``state``.
+    """The PGN record of the game that led to ``state``. (Not named ``record_from_state``: that name
+    is the games' JSON record, which ``training.play`` looks up in every ``records`` module.)
 
     Args:
         state: a state whose ``history`` holds every action played since ``start_fen``.
@@ -251,7 +252,7 @@ def record_from_state(state: AtaxxState, tags: dict | None = None, *, start_fen:
         InvalidPositionError: a malformed ``start_fen``, or a result the final position contradicts.
     """
     if not isinstance(state, AtaxxState):
-        raise ParameterError(f"record_from_state needs an AtaxxState, got {type(state).__name__}")
+        raise ParameterError(f"pgn_record_from_state needs an AtaxxState, got {type(state).__name__}")
     fen = START_FEN if start_fen is None else start_fen
     tags = _check_tags(tags)
     try:
@@ -267,7 +268,7 @@ def record_from_state(state: AtaxxState, tags: dict | None = None, *, start_fen:
 
 def _to_record(game, tags, start_fen, result) -> AtaxxRecord:
     if isinstance(game, AtaxxState):
-        return record_from_state(game, tags, start_fen=start_fen, result=result)
+        return pgn_record_from_state(game, tags, start_fen=start_fen, result=result)
     if isinstance(game, AtaxxRecord):
         if start_fen is not None:
             raise ParameterError("start_fen= is for a state or a move list; a record has its own start_fen")
@@ -317,7 +318,7 @@ def write_pgn(game, tags: dict | None = None, *, start_fen: str | None = None, r
         games' texts, separated by a blank line, gives a multi-game PGN file.
 
     Raises:
-        ParameterError: see :func:`record_from_state`; ``game`` of another type.
+        ParameterError: see :func:`pgn_record_from_state`; ``game`` of another type.
         InvalidPositionError: a malformed start FEN; a result the final position contradicts.
         IllegalActionError: a malformed or illegal move in a move list or record (the message
             names the ply, the move number and the move).
