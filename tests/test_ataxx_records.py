@@ -133,6 +133,7 @@ def test_round_trip_random_games():
         assert rec.result in ("1-0", "0-1", "1/2-1/2")
         assert rec.tags["White"] == "w" and rec.tags["Round"] == "3" and rec.tags["Result"] == rec.result
         assert write_pgn(rec) == text  # a record writes back byte for byte
+        assert len(text.split("\n\n")[1].splitlines()) == 1  # the movetext on one line
         reasons[_end_reason(final)] += 1
     assert sum(reasons.values()) == len(GAMES) == 40
     for why in ("no stones", "board full", "clock"):
@@ -258,6 +259,9 @@ def test_comments_nags_variations_escapes_and_annotations_skipped():
 def test_movetext_over_several_lines_and_games_without_tags_or_marker():
     wrapped = '[Event "?"]\n[Result "*"]\n\n1. f2 a1c3\n2. g1e1\nb4 *\n'
     assert read_pgn(wrapped).moves == ["f2", "a1c3", "g1e1", "b4"]
+    # Why write_pgn keeps the movetext on one line: python-ataxx's reader starts every movetext
+    # line again at the root, so the second line becomes a variation of the first move.
+    assert [str(n.move) for n in ataxx.pgn.parse(wrapped).main_line()] == ["f2", "a1c3"]
     assert read_pgn("f2 a1c3").moves == ["f2", "a1c3"]  # no tags, no marker: result '*'
     assert read_pgn("1.F2 A1C3 2.G1E1\r\n1-0").moves == ["f2", "a1c3", "g1e1"]  # upper case, CRLF
     games = list(iter_pgn('1. f2 1-0\n1. g2 0-1 [Event "third"]\n1. f1\n[Event "fourth"]\n'))

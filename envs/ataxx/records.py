@@ -71,9 +71,9 @@ Errors (the message names the game, from 1, and the line):
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from collections.abc import Iterator, Sequence
 
 import numpy as np
 
