@@ -97,7 +97,7 @@ import numpy as np
 from envs.registry import ENV_IDS, make_raw
 from training.agents import Agent, make_agent, parse_checkpoint_spec
 from training.arena import play_game
-from training.cli import json_object
+from training.cli import json_object, require_extra
 
 __all__ = ["run_tournament", "schedule", "game_teams", "pair_table", "openskill_ratings", "elo_ratings", "elo_ratings_with_intervals", "write_outputs",
            "plot_ratings", "chart_labels", "print_report", "ensure_writable_dir", "non_negative_int", "main"]
@@ -900,9 +900,10 @@ def main(argv: list[str] | None = None) -> int:
         SystemExit: with status 2 (a usage message on standard error) for bad arguments: an
             unknown environment, ``--games`` below 1, a bad agent spec, a missing or foreign
             checkpoint, a bad seed or ``--max-steps``, bad ``--env-kwargs``, or an ``--out``
-            that is a file or cannot be created or written. These are all detected before any
-            game is played.
+            that is a file or cannot be created or written; or the ``train`` extra not installed
+            (the message says what to install). These are all detected before any game is played.
     """
+    require_extra("train", "training.evaluate", as_command=True)
     from rich.console import Console
 
     parser = _parser()

@@ -40,9 +40,14 @@ import time
 from pathlib import Path
 
 import numpy as np
-import yaml
 
-from envs.core.records import is_int as _is_int
+from training.cli import require_extra
+
+require_extra("train", "training.train", as_command=__name__ == "__main__")
+
+import yaml  # noqa: E402  (after the check that names the missing extra)
+
+from envs.core.records import is_int as _is_int  # noqa: E402
 
 __all__ = ["DEFAULTS", "ConfigError", "load_config", "validate_config", "prepare_out_dir", "train", "final_evaluation", "plot_learning_curve", "main"]
 
