@@ -220,3 +220,35 @@ def test_every_config_trains_and_evaluates_end_to_end(tmp_path, config, monkeypa
         for spec in ("random", "greedy"):
             games = json.loads((tmp_path / "run" / "eval" / f"vs_{spec}" / "results.json").read_text())["games"]
             assert len(games) == 2 and all(g["seats"][0] == g["seats"][2] for g in games)
+
+
+@pytest.mark.parametrize("text", ["", "# only a comment\n", "{}\n", "name: x\n"])
+def test_an_empty_config_is_an_error(tmp_path, text, capsys):
+    empty = tmp_path / "empty.yaml"
+    empty.write_text(text)
+    with pytest.raises(ValueError, match="empty.yaml sets nothing .*at least env_id"):
+        load_config(empty)
+    with pytest.raises(SystemExit):
+        main([str(empty), "--out", str(tmp_path / "r")])
+    assert "sets nothing" in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()
+
+
+def test_a_failed_resume_leaves_nothing_and_the_same_command_fails_the_same_way(tmp_path, capsys):
+    """An incompatible checkpoint (Ataxx spaces, a TwixT config) is refused after the run
+    directory was prepared: nothing may be left there, so a second try says the same."""
+    from conftest import tiny_checkpoint
+
+    ckpt = tiny_checkpoint(tmp_path / "ataxx.zip")
+    out = tmp_path / "runs" / "r"
+    argv = ["configs/twixt_quick.yaml", "--resume", str(ckpt), "--out", str(out), "--no-progress"]
+    for _ in range(2):
+        with pytest.raises(SystemExit):
+            main(argv)
+        err = capsys.readouterr().err
+        assert f"cannot resume from {ckpt}" in err and "not empty" not in err
+        assert not out.exists()
+    out.mkdir()  # a folder that existed (empty) before the run stays, empty
+    with pytest.raises(SystemExit):
+        main(argv)
+    assert out.is_dir() and list(out.iterdir()) == []

@@ -120,8 +120,9 @@ def load_config(path: str | Path, *, validate: bool = True, check_teacher: bool 
     which never uses it) skips building ``pretrain.teacher``.
 
     Raises:
-        FileNotFoundError: no such file. ValueError: not a YAML mapping, an unknown key or a
-        section that is not a mapping; with ``validate``, also a bad value (:class:`ConfigError`).
+        FileNotFoundError: no such file. ValueError: not a YAML mapping, an empty config (no key,
+        or only ``name``), an unknown key or a section that is not a mapping; with ``validate``,
+        also a bad value (:class:`ConfigError`).
     """
     p = Path(path)
     if not p.exists():
@@ -129,11 +130,14 @@ def load_config(path: str | Path, *, validate: bool = True, check_teacher: bool 
     if not p.is_file():
         raise ValueError(f"config path {p} is not a file")
     try:
-        data = yaml.safe_load(p.read_text()) or {}
+        data = yaml.safe_load(p.read_text())
     except yaml.YAMLError as e:
         raise ValueError(f"{p} is not valid YAML: {e}") from None
-    if not isinstance(data, dict):
+    if not isinstance(data, dict) and data is not None:
         raise ValueError(f"{p}: the config must be a YAML mapping, got {type(data).__name__}")
+    if not data or set(data) == {"name"}:
+        raise ValueError(f"{p} sets nothing (an empty file, only comments, or an empty mapping); a config sets "
+                         "at least env_id and what differs from the defaults: see configs/ataxx_quick.yaml")
     name = data.pop("name", p.stem)  # a run's resolved config.yaml carries the name of its config
     if not isinstance(name, str) or not name:
         raise ValueError(f"{p}: config key 'name' must be a non-empty string, got {name!r}")
@@ -425,9 +429,36 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
         progress_bar: show SB3's progress bar.
         overwrite: delete a non-empty ``out`` first.
 
+    A start that fails (a checkpoint that cannot be resumed, an error in the warm start, an
+    interrupt before training proper begins) leaves nothing behind: the run directory is
+    removed if this call created it, emptied otherwise, so the same command can be run again.
+    Once training proper has begun, checkpoints and logs are kept whatever happens.
+
     Raises:
-        FileNotFoundError: ``resume`` does not exist. ValueError: a bad config or ``out``.
+        FileNotFoundError: ``resume`` does not exist. ValueError: a bad config or ``out``, or a
+        checkpoint that cannot be resumed with this config (:class:`ConfigError`).
     """
+    validate_config(cfg, check_teacher=resume is None)
+    if resume and not Path(resume).is_file():
+        raise FileNotFoundError(f"checkpoint to resume from {resume} does not exist")
+    created = not out.exists()
+    prepare_out_dir(out, overwrite)
+    started = []  # _train_in appends once training proper begins
+    try:
+        return _train_in(cfg, out, resume, progress_bar, started)
+    except BaseException:
+        if not started:  # a failed start (bad checkpoint, warm start, Ctrl-C...) leaves nothing
+            if created:
+                shutil.rmtree(out, ignore_errors=True)
+            else:
+                for child in out.iterdir():
+                    shutil.rmtree(child) if child.is_dir() else child.unlink()
+        raise
+
+
+def _train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, started: list) -> dict:
+    """The body of :func:`train`, in the prepared run directory ``out``; appends to ``started``
+    when training proper begins (from then on a failure keeps the run's files)."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.logger import configure
@@ -436,10 +467,6 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
 
     from training.selfplay import OpponentPool, SelfPlayEnv
 
-    validate_config(cfg, check_teacher=resume is None)
-    if resume and not Path(resume).is_file():
-        raise FileNotFoundError(f"checkpoint to resume from {resume} does not exist")
-    prepare_out_dir(out, overwrite)
     torch.set_num_threads(int(cfg["torch_threads"]))
     (out / "checkpoints").mkdir(exist_ok=True)
     (out / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
@@ -478,6 +505,7 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
     pool.set_latest(model.policy)
     callback = _make_callback(cfg, pool, out)
     start_timesteps = int(model.num_timesteps)
+    started.append(True)
     t0 = time.time()
     model.learn(total_timesteps=cfg["total_timesteps"], callback=callback, progress_bar=progress_bar,
                 reset_num_timesteps=reset_num_timesteps)
