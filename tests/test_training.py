@@ -252,3 +252,37 @@ def test_a_failed_resume_leaves_nothing_and_the_same_command_fails_the_same_way(
     with pytest.raises(SystemExit):
         main(argv)
     assert out.is_dir() and list(out.iterdir()) == []
+
+
+def test_training_prints_the_run_and_an_estimate_before_training(tmp_path, capsys):
+    cfg = small_config(tmp_path)
+    cfg["total_timesteps"] = 600  # rounded up to two rollouts of 4 envs x 128 steps
+    out = tmp_path / "run"
+    report = train(cfg, out, progress_bar=False)
+    assert report["timesteps"] == 1024
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == (f"[run] directory {out} | env ataxx_v0 | 1,024 timesteps to train "
+                        "(600 asked, rounded up to whole rollouts of 512)")
+    assert lines[1].startswith("[run] estimated training time: about ")
+    assert "ms per step over 32 probe steps" in lines[1] and "4 updates per rollout of 512 steps" in lines[1]
+    assert lines[1].endswith("then the final evaluation, 4 games per pair")
+    assert min(i for i, line in enumerate(lines) if line.startswith("[eval]")) > 1  # before training output
+
+
+def test_the_estimate_scales_with_the_timesteps_and_leaves_the_env_closed():
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from training.selfplay import SelfPlayEnv
+    from training.train import estimate_train_seconds
+
+    def vec():
+        return DummyVecEnv([lambda: SelfPlayEnv("ataxx_v0", ["random"]) for _ in range(2)])
+
+    model = MaskablePPO("MlpPolicy", vec(), n_steps=64, batch_size=64, n_epochs=2, device="cpu", seed=0)
+    before = [p.detach().clone() for p in model.policy.parameters()]
+    seconds, how = estimate_train_seconds(model, vec(), 128 * 10, probe_rounds=4)
+    assert 0 < seconds < 600
+    assert "over 8 probe steps" in how and "4 updates per rollout of 128 steps" in how
+    assert all((a == b).all() for a, b in zip(before, model.policy.parameters()))  # weights untouched
+    assert all(p.grad is None for p in model.policy.parameters())

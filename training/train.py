@@ -49,7 +49,7 @@ import yaml  # noqa: E402  (after the check that names the missing extra)
 
 from envs.core.records import is_int as _is_int  # noqa: E402
 
-__all__ = ["DEFAULTS", "ConfigError", "load_config", "validate_config", "prepare_out_dir", "train", "final_evaluation", "plot_learning_curve", "main"]
+__all__ = ["DEFAULTS", "ConfigError", "load_config", "validate_config", "prepare_out_dir", "train", "estimate_train_seconds", "final_evaluation", "plot_learning_curve", "main"]
 
 #: Every config key with its default; a config may override any of them and nothing else.
 DEFAULTS: dict = {
@@ -505,6 +505,14 @@ def _train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, star
     pool.set_latest(model.policy)
     callback = _make_callback(cfg, pool, out)
     start_timesteps = int(model.num_timesteps)
+    rollout = model.n_steps * model.n_envs
+    steps = math.ceil(cfg["total_timesteps"] / rollout) * rollout
+    print(f"[run] directory {out} | env {cfg['env_id']} | {steps:,} timesteps to train"
+          + (f" ({cfg['total_timesteps']:,} asked, rounded up to whole rollouts of {rollout:,})"
+             if steps != cfg["total_timesteps"] else ""), flush=True)
+    seconds, how = estimate_train_seconds(model, DummyVecEnv([make_env(i) for i in range(cfg["n_envs"])]), steps)
+    print(f"[run] estimated training time: about {_duration(seconds)} ({how}; an estimate: the progress bar "
+          f"shows the live rate); then the final evaluation, {cfg['final_eval']['games']} games per pair", flush=True)
     started.append(True)
     t0 = time.time()
     model.learn(total_timesteps=cfg["total_timesteps"], callback=callback, progress_bar=progress_bar,
@@ -530,6 +538,79 @@ def _train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, star
     if callback.history:
         plot_learning_curve(callback.history, out / "learning_curve.png", title=f"{cfg['name']} (seed {seed})")
     return report
+
+
+def _duration(seconds: float) -> str:
+    """``"45 s"``, ``"12 min"``, ``"1 h 05 min"``."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    minutes = round(seconds / 60)
+    return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60:02d} min"
+
+
+def estimate_train_seconds(model, probe_env, steps: int, probe_rounds: int = 8) -> tuple[float, str]:
+    """Estimate how long ``model.learn`` takes for ``steps`` timesteps, by measuring on this machine.
+
+    Two costs are measured and scaled to the run: collecting experience (``probe_rounds`` steps
+    of ``probe_env``, a vectorised env like the training one, with the policy choosing the
+    learner's moves and the opponents theirs), and one minibatch update (forward and backward
+    pass of ``batch_size`` samples, gradients then discarded). A rollout of ``n_steps * n_envs``
+    steps is followed by ``n_epochs * ceil(rollout / batch_size)`` updates. Nothing of the run
+    changes: the probe uses its own envs, the policy's argmax (no random draw) and no optimizer
+    step. It does not include the periodic evaluations and checkpoints; on a machine whose cores
+    are shared the estimate is rougher.
+
+    Args:
+        model: the MaskablePPO model about to learn.
+        probe_env: a ``DummyVecEnv`` of the training envs (closed here).
+        steps: the timesteps to train.
+        probe_rounds: vectorised steps to time (each steps every env once).
+
+    Returns:
+        ``(seconds, how)``: the estimate and a short description of what was measured.
+    """
+    import torch
+    from sb3_contrib.common.maskable.utils import get_action_masks
+    from stable_baselines3.common.utils import obs_as_tensor
+
+    n_envs, n_steps, batch = model.n_envs, model.n_steps, model.batch_size
+    probe_env.seed(0)
+    obs = probe_env.reset()
+    samples, masks, actions = [], [], []
+    t0 = time.perf_counter()
+    for _ in range(probe_rounds):
+        mask = get_action_masks(probe_env)
+        action, _ = model.predict(obs, action_masks=mask, deterministic=True)
+        samples.append(obs)
+        masks.append(mask)
+        actions.append(action)
+        obs, _, _, _ = probe_env.step(action)
+    per_step = (time.perf_counter() - t0) / (probe_rounds * n_envs)
+    probe_env.close()
+
+    def take(parts):  # ``batch`` rows, cycling through the probe's rows
+        rows = np.concatenate(parts)
+        return rows[np.arange(batch) % len(rows)]
+
+    obs_batch = ({k: take([o[k] for o in samples]) for k in samples[0]} if isinstance(samples[0], dict)
+                 else take(samples))
+    policy = model.policy
+    policy.set_training_mode(False)  # (the policies have no dropout or batch norm; SB3 sets the mode itself)
+    obs_t = obs_as_tensor(obs_batch, policy.device)
+    act_t = torch.as_tensor(take(actions), device=policy.device)
+    times = []
+    for _ in range(2):  # the first pass warms up; the second is timed
+        t1 = time.perf_counter()
+        values, log_prob, entropy = policy.evaluate_actions(obs_t, act_t, action_masks=take(masks))
+        (values.mean() + log_prob.mean() + entropy.mean()).backward()
+        times.append(time.perf_counter() - t1)
+    policy.optimizer.zero_grad(set_to_none=True)
+    rollout = n_steps * n_envs
+    updates = model.n_epochs * math.ceil(rollout / batch)
+    seconds = math.ceil(steps / rollout) * (rollout * per_step + updates * times[-1])
+    how = (f"measured here: {per_step * 1000:.1f} ms per step over {probe_rounds * n_envs} probe steps, "
+           f"{times[-1] * 1000:.0f} ms per minibatch update, {updates} updates per rollout of {rollout:,} steps")
+    return seconds, how
 
 
 def plot_learning_curve(history: list[dict], path: Path, title: str = "") -> None:
