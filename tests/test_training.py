@@ -286,3 +286,10 @@ def test_the_estimate_scales_with_the_timesteps_and_leaves_the_env_closed():
     assert "over 8 probe steps" in how and "4 updates per rollout of 128 steps" in how
     assert all((a == b).all() for a, b in zip(before, model.policy.parameters()))  # weights untouched
     assert all(p.grad is None for p in model.policy.parameters())
+
+
+def test_render_mode_in_the_config_env_kwargs_is_refused(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("env_id: ataxx_v0\nenv_kwargs: {render_mode: human}\n")
+    with pytest.raises(ValueError, match="config 'env_kwargs.render_mode' must be absent .*got 'human'"):
+        load_config(bad)

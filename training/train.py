@@ -185,6 +185,9 @@ def validate_config(cfg: dict, check_teacher: bool = True) -> None:
     _require(cfg["max_steps"] is None or (_is_int(cfg["max_steps"]) and cfg["max_steps"] >= 1), "max_steps",
              "null or a positive integer", cfg["max_steps"])
     _require(isinstance(cfg["env_kwargs"], dict), "env_kwargs", "a mapping", cfg["env_kwargs"])
+    _require("render_mode" not in cfg["env_kwargs"], "env_kwargs.render_mode",
+             "absent (training draws nothing; watch a checkpoint with python -m training.play)",
+             cfg["env_kwargs"].get("render_mode"))
     _require(_is_num(cfg["shaping"]) and cfg["shaping"] >= 0, "shaping", "a number >= 0 (0: no reward shaping)",
              cfg["shaping"])
     try:
