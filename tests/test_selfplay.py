@@ -351,3 +351,28 @@ def test_gymnasium_check_env_fails_only_on_an_unmasked_action():
     env.action_space.seed(0)
     with pytest.raises(IllegalActionError):
         check_env(env, skip_render_check=True)
+
+
+def test_readme_single_agent_example_trains_and_plays():
+    """The README's single-agent example, run as written."""
+    pytest.importorskip("sb3_contrib")
+    from conftest import REPO_ROOT
+
+    text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("### Single-agent use"):]
+    code = section[section.index("```python\n") + len("```python\n"):]
+    code = code[:code.index("```")]
+    assert "SelfPlayEnv(\"ataxx_v0\", [\"greedy\"], seat=0)" in code and "model.learn(256)" in code
+    import torch
+
+    threads = torch.get_num_threads()
+    scope: dict = {}
+    try:
+        exec(compile(code, "README.md (single-agent example)", "exec"), scope)
+    finally:
+        torch.set_num_threads(threads)
+    env, model = scope["env"], scope["model"]
+    assert model.num_timesteps == 256
+    assert [a.name for a in env.pool.baselines] == ["greedy"] and scope["info"]["seat"] == 0
+    assert scope["info"]["opponents"] == {1: "greedy"}
+    assert not scope["terminated"] or scope["reward"] in (-1.0, 0.0, 1.0)
