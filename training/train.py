@@ -471,6 +471,11 @@ def _train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, star
     from training.selfplay import OpponentPool, SelfPlayEnv
 
     torch.set_num_threads(int(cfg["torch_threads"]))
+    rollout = cfg["ppo"]["n_steps"] * cfg["n_envs"]  # SB3 trains whole rollouts (also when resuming)
+    steps = math.ceil(cfg["total_timesteps"] / rollout) * rollout
+    print(f"[run] directory {out} | env {cfg['env_id']} | {steps:,} timesteps to train"
+          + (f" ({cfg['total_timesteps']:,} asked, rounded up to whole rollouts of {rollout:,})"
+             if steps != cfg["total_timesteps"] else ""), flush=True)
     (out / "checkpoints").mkdir(exist_ok=True)
     (out / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
     seed = cfg["seed"]
@@ -508,11 +513,6 @@ def _train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, star
     pool.set_latest(model.policy)
     callback = _make_callback(cfg, pool, out)
     start_timesteps = int(model.num_timesteps)
-    rollout = model.n_steps * model.n_envs
-    steps = math.ceil(cfg["total_timesteps"] / rollout) * rollout
-    print(f"[run] directory {out} | env {cfg['env_id']} | {steps:,} timesteps to train"
-          + (f" ({cfg['total_timesteps']:,} asked, rounded up to whole rollouts of {rollout:,})"
-             if steps != cfg["total_timesteps"] else ""), flush=True)
     seconds, how = estimate_train_seconds(model, DummyVecEnv([make_env(i) for i in range(cfg["n_envs"])]), steps)
     print(f"[run] estimated training time: about {_duration(seconds)} ({how}; an estimate: the progress bar "
           f"shows the live rate); then the final evaluation, {cfg['final_eval']['games']} games per pair", flush=True)
