@@ -1,13 +1,9 @@
 """Shared fixtures and helpers for the test suite.
 
-The reference data (``shared/data``) lives beside the repository, not inside it::
-
-    <somewhere>/main/        <- this repository (tests/ is here)
-    <somewhere>/shared/data  <- perft counts, game records, ...
-
-so tests find it at ``Path(__file__).resolve().parents[2] / "shared" / "data"``. Tests that need it
-use the ``shared_data`` fixture (or :func:`perft_rows`), which skips with a clear reason when the
-folder is missing.
+The reference data the tests read (Ataxx perft counts, the Tantrix tiles, the Smartrix cards, TwixT
+game records) is carried in the repository, in ``tests/data/`` (about 10 kB; its files say where
+each table comes from), so a plain clone runs the whole suite with nothing skipped. Tests reach it
+through the ``data_dir`` fixture or :func:`perft_rows`.
 """
 
 from __future__ import annotations
@@ -20,48 +16,50 @@ import numpy as np
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-#: ``shared/data`` beside the repository (may not exist; see :func:`shared_data`).
-SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
-PERFT_TSV = SHARED_DATA / "ataxx_perft.tsv"
+#: The test data folder, ``tests/data`` (in the repository).
+DATA_DIR = Path(__file__).resolve().parent / "data"
+#: Former name of :data:`DATA_DIR` (the data used to live in ``shared/data`` beside the checkout).
+SHARED_DATA = DATA_DIR
+PERFT_TSV = DATA_DIR / "ataxx_perft.tsv"
 
 # Let plain ``pytest`` (not only ``python -m pytest`` from the root) import the package.
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
-_MISSING = (
-    f"shared reference data not found at {SHARED_DATA} (expected a 'shared/data' folder beside the "
-    "repository checkout, as in CI)"
-)
+
+def _require(path: Path) -> Path:
+    """``path`` if it exists; otherwise a clear error (the data is part of the repository: never skip)."""
+    if not path.exists():
+        raise FileNotFoundError(
+            f"test data missing: {path} (it is part of the repository, in tests/data/; restore it with git)"
+        )
+    return path
 
 
 @pytest.fixture(scope="session")
-def shared_data() -> Path:
-    """``shared/data`` beside the repository; skips the test when it is missing."""
-    if not SHARED_DATA.is_dir():
-        pytest.skip(_MISSING)
-    return SHARED_DATA
+def data_dir() -> Path:
+    """The test data folder ``tests/data``; an error (not a skip) if it is missing."""
+    return _require(DATA_DIR)
+
+
+@pytest.fixture(scope="session")
+def shared_data(data_dir) -> Path:
+    """Alias of :func:`data_dir` (its former name)."""
+    return data_dir
 
 
 def perft_rows() -> list[tuple[str, list[int]]]:
-    """Rows of ``ataxx_perft.tsv`` as ``(fen, [perft(1), perft(2), ...])``; ``[]`` if missing.
+    """Rows of ``tests/data/ataxx_perft.tsv`` as ``(fen, [perft(1), perft(2), ...])``.
 
-    Used at collection time (parametrisation), so it cannot skip by itself: callers parametrise
-    with :func:`missing_data_param`, a single skipping parameter set, when the file is missing.
+    Raises ``FileNotFoundError`` (at collection) if the file is missing.
     """
-    if not PERFT_TSV.is_file():
-        return []
     rows = []
-    for line in PERFT_TSV.read_text(encoding="utf-8").splitlines():
+    for line in _require(PERFT_TSV).read_text(encoding="utf-8").splitlines():
         if not line.strip() or line.startswith("#") or line.startswith("fen\t"):
             continue
         fen, counts = line.split("\t")
         rows.append((fen.strip(), [int(c) for c in counts.split(",")]))
     return rows
-
-
-def missing_data_param(n_args: int):
-    """One parameter set of ``n_args`` values that skips: the parametrisation when data is missing."""
-    return pytest.param(*([None] * n_args), id="shared-data-missing", marks=pytest.mark.skip(reason=_MISSING))
 
 
 def diagram(text: str, rest: str = "x 0 1") -> str:

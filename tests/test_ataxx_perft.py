@@ -1,6 +1,6 @@
 """Perft (move-path enumeration) of the Ataxx rules core against the community reference counts.
 
-Reference: ``shared/data/ataxx_perft.tsv`` (libataxx convention: perft(0) = 1, a game-over position
+Reference: ``tests/data/ataxx_perft.tsv`` (libataxx convention: perft(0) = 1, a game-over position
 gives 0 at every depth >= 1, a forced pass counts as one move, the halfmove clock is live).
 Depths <= 4 run always; deeper lines are marked ``slow``.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import missing_data_param, perft_rows
+from conftest import perft_rows
 from envs.ataxx import START_FEN, AtaxxState
 
 FAST_MAX_DEPTH = 4
@@ -17,8 +17,6 @@ FAST_MAX_DEPTH = 4
 
 def _cases(slow: bool):
     rows = perft_rows()
-    if not rows:
-        return [missing_data_param(3)]
     cases = []
     for fen, counts in rows:
         for depth, expected in enumerate(counts, start=1):
@@ -42,7 +40,7 @@ def test_perft_reference_deep(fen, depth, expected):
     assert AtaxxState(fen).perft(depth) == expected
 
 
-def test_reference_file_has_the_expected_lines(shared_data):
+def test_reference_file_has_the_expected_lines(data_dir):
     """Guard against a truncated or edited reference file silently shrinking the parametrisation."""
     rows = dict(perft_rows())
     assert rows[START_FEN][:5] == [16, 256, 6460, 155888, 4752668]
@@ -122,8 +120,6 @@ def _perft_via_api(state: AtaxxState, depth: int) -> int:
 
 def _api_cases():
     rows = perft_rows()
-    if not rows:
-        return [missing_data_param(3)]
     return [
         pytest.param(fen, d, n, id=f"{fen} d{d}")
         for fen, counts in rows

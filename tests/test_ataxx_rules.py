@@ -12,7 +12,7 @@ import pickle
 import numpy as np
 import pytest
 
-from conftest import diagram, missing_data_param, perft_rows
+from conftest import diagram, perft_rows
 from envs import IllegalActionError, InvalidPositionError
 from envs.ataxx import NUM_ACTIONS, PASS_ACTION, START_FEN, AtaxxState, parse_square
 
@@ -421,7 +421,7 @@ def test_gaps_never_occupied():
     assert s.stone_counts() == (2, 2)
 
 
-def test_gap_count_in_every_perft_position(shared_data):
+def test_gap_count_in_every_perft_position(data_dir):
     rows = perft_rows()
     assert len(rows) >= 15
     for fen, _ in rows:
@@ -433,8 +433,6 @@ def test_gap_count_in_every_perft_position(shared_data):
 # --------------------------------------------------------------------------- FEN
 def _fen_cases():
     rows = perft_rows()
-    if not rows:
-        return [missing_data_param(1)]
     return [pytest.param(fen, id=fen) for fen, _ in rows]
 
 

@@ -756,3 +756,18 @@ def test_three_team_tournament(teambid):
     assert [g["seats"] for g in r2["games"]] == [["random", "mcts:10", "random"] * 2,
                                                  ["mcts:10", "random", "mcts:10"] * 2]
     assert [g["sides"] for g in r2["games"]] == [["random", "mcts:10", "random"], ["mcts:10", "random", "mcts:10"]]
+
+
+@pytest.mark.parametrize("mode", ["human", "rgb_array", "ansi", None])
+def test_render_mode_in_env_kwargs_is_refused_as_play_refuses_it(tmp_path, mode, capsys):
+    """One behaviour for evaluate, play and train: the tool decides what is drawn."""
+    from training.evaluate import main, run_tournament
+
+    with pytest.raises(ValueError, match=f"env_kwargs must not set render_mode \\(got {mode!r}\\): a tournament plays"):
+        run_tournament("ataxx_v0", ["random", "random"], 1, seed=0, env_kwargs={"render_mode": mode})
+    with pytest.raises(SystemExit) as e:
+        main(["ataxx_v0", "--agents", "random", "random", "--games", "1", "--out", str(tmp_path / "o"),
+              "--env-kwargs", json.dumps({"render_mode": mode})])
+    assert e.value.code == 2
+    assert "must not set render_mode" in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()

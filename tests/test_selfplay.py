@@ -219,3 +219,160 @@ def test_potential_shaping_telescopes_to_the_game_return(env_id, kwargs):
     assert plain.shaping == 0.0
     with pytest.raises(ValueError, match="shaping must be a finite number >= 0"):
         SelfPlayEnv(env_id, pool_of(FirstLegal()), env_kwargs=kwargs, shaping=-1)
+
+
+# --------------------------------------------------------------------------- seeding
+SEEDED_GAMES = [
+    ("ataxx_v0", {}),
+    ("twixt_v0", {"board_size": 6}),
+    ("double_twixt_v0", {"board_size": 6}),
+    ("tantrix_v0", {"num_players": 2}),       # chance: the bag
+    ("smartrix_v0", {"num_players": 3}),      # chance and hidden hands
+]
+_IDS = [g[0] for g in SEEDED_GAMES]
+
+
+def _flat(obs):
+    return {k: v.copy() for k, v in obs.items()} if isinstance(obs, dict) else {None: obs.copy()}
+
+
+def _episode(env, seed, plies=40, other=None):
+    """(observations, masks, rewards, infos) of one episode from reset(seed) with the learner's
+    actions chosen by a fixed rule; ``other`` (another env sharing the opponents) is stepped
+    between the learner's moves, consuming the shared agents' own generators."""
+    obs, info = env.reset(seed=seed)
+    if other is not None:
+        other.reset(seed=seed + 1000)
+    out = [(_flat(obs), env.action_masks().copy(), 0.0, repr(info))]
+    pick = np.random.default_rng(123)
+    for _ in range(plies):
+        legal = np.flatnonzero(env.action_masks())
+        obs, r, term, trunc, info = env.step(int(legal[pick.integers(len(legal))]))
+        out.append((_flat(obs), env.action_masks().copy(), r, repr(info)))
+        if other is not None:
+            o_legal = np.flatnonzero(other.action_masks())
+            _, _, o_term, o_trunc, _ = other.step(int(o_legal[0]))
+            if o_term or o_trunc:
+                other.reset()
+        if term or trunc:
+            break
+    return out
+
+
+def _same(a, b):
+    assert len(a) == len(b)
+    for (oa, ma, ra, ia), (ob, mb, rb, ib) in zip(a, b):
+        assert oa.keys() == ob.keys()
+        for k in oa:
+            np.testing.assert_array_equal(oa[k], ob[k])
+        np.testing.assert_array_equal(ma, mb)
+        assert ra == rb and ia == ib
+
+
+@pytest.mark.parametrize("env_id, kwargs", SEEDED_GAMES, ids=_IDS)
+def test_same_seed_and_actions_give_the_same_trajectory(env_id, kwargs):
+    """reset(seed=s) reseeds the deal, the seat, the opponents drawn and the opponents' own
+    random choices: the same seed and learner actions replay exactly, even when another env
+    sharing the same opponent objects (and so their generators) plays in between."""
+    pool = OpponentPool(["random", "greedy"], baseline_prob=1.0, latest_prob=0.0, seed=0)
+    env = SelfPlayEnv(env_id, pool, env_kwargs=kwargs)
+    other = SelfPlayEnv(env_id, pool, env_kwargs=kwargs)
+    first = _episode(env, seed=7)
+    assert len(first) > 2
+    _same(first, _episode(env, seed=7, other=other))   # interleaved with another env
+    fresh = SelfPlayEnv(env_id, OpponentPool(["random", "greedy"], baseline_prob=1.0, latest_prob=0.0, seed=99),
+                        env_kwargs=kwargs)
+    _same(first, _episode(fresh, seed=7))               # a new env, differently seeded pool agents
+    # The opponents' generators are theirs again after each move.
+    assert all(a.rng is not env._opponent_rng for a in pool.baselines)
+    # Another seed gives another game (over a few seeds at least one episode differs).
+    assert any(repr(_episode(env, seed=s)) != repr(first) for s in (8, 9, 10))
+
+
+def test_opponent_without_an_rng_attribute_is_left_without_one():
+    class NoRng(FirstLegal):
+        def __init__(self):  # does not call Agent.__init__: no ``rng``
+            pass
+
+    agent = NoRng()
+    env = SelfPlayEnv("ataxx_v0", [agent], seat=1)
+    env.reset(seed=0)
+    env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert "rng" not in vars(agent)
+
+
+def test_opponents_given_as_a_list_of_specs():
+    env = SelfPlayEnv("ataxx_v0", ["greedy", "random"], seat=0)
+    assert [a.name for a in env.pool.baselines] == ["greedy", "random"]
+    assert (env.pool.baseline_prob, env.pool.latest_prob) == (1.0, 0.0)
+    names = {env.reset(seed=s)[1]["opponents"][1] for s in range(12)}
+    assert names == {"greedy", "random"}
+
+
+class LegalOnly:
+    """Test wrapper factory: replaces an action that the mask forbids with the first legal one,
+    which is all that masking changes for Gymnasium's checker (see the next test)."""
+
+    @staticmethod
+    def wrap(env):
+        import gymnasium as gym
+
+        class _Legal(gym.ActionWrapper):
+            def action(self, action):
+                mask = self.env.unwrapped.action_masks()
+                return int(action) if mask[int(action)] else int(np.flatnonzero(mask)[0])
+
+        return _Legal(env)
+
+
+@pytest.mark.parametrize("env_id, kwargs", SEEDED_GAMES, ids=_IDS)
+def test_gymnasium_check_env_passes_apart_from_masking(env_id, kwargs):
+    """Gymnasium's checker passes (spaces, reset and step determinism, data not reused) once its
+    random actions are legal: it draws them with ``action_space.sample()``, which does not know
+    the mask, and an illegal action is an error."""
+    import warnings
+
+    from gymnasium.utils.env_checker import check_env
+
+    env = SelfPlayEnv(env_id, ["random", "greedy"], env_kwargs=kwargs)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(LegalOnly.wrap(env), skip_render_check=True)
+    # The only warning: the checker was handed a wrapper rather than the env itself.
+    assert [str(w.message) for w in caught if "unwrapped" not in str(w.message)] == []
+
+
+def test_gymnasium_check_env_fails_only_on_an_unmasked_action():
+    from gymnasium.utils.env_checker import check_env
+
+    from envs.core.state import IllegalActionError
+
+    env = SelfPlayEnv("ataxx_v0", ["random"])
+    env.action_space.seed(0)
+    with pytest.raises(IllegalActionError):
+        check_env(env, skip_render_check=True)
+
+
+def test_readme_single_agent_example_trains_and_plays():
+    """The README's single-agent example, run as written."""
+    pytest.importorskip("sb3_contrib")
+    from conftest import REPO_ROOT
+
+    text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("### Single-agent use"):]
+    code = section[section.index("```python\n") + len("```python\n"):]
+    code = code[:code.index("```")]
+    assert "SelfPlayEnv(\"ataxx_v0\", [\"greedy\"], seat=0)" in code and "model.learn(256)" in code
+    import torch
+
+    threads = torch.get_num_threads()
+    scope: dict = {}
+    try:
+        exec(compile(code, "README.md (single-agent example)", "exec"), scope)
+    finally:
+        torch.set_num_threads(threads)
+    env, model = scope["env"], scope["model"]
+    assert model.num_timesteps == 256
+    assert [a.name for a in env.pool.baselines] == ["greedy"] and scope["info"]["seat"] == 0
+    assert scope["info"]["opponents"] == {1: "greedy"}
+    assert not scope["terminated"] or scope["reward"] in (-1.0, 0.0, 1.0)

@@ -104,8 +104,8 @@ def test_deck_is_the_70_rotation_classes():
     assert int(CARD_PERIODS.sum()) == 256
 
 
-def test_deck_matches_the_shared_table(shared_data):
-    rows = [line.split("\t") for line in (shared_data / "smartrix_cards.tsv").read_text().splitlines()
+def test_deck_matches_the_data_table(data_dir):
+    rows = [line.split("\t") for line in (data_dir / "smartrix_cards.tsv").read_text().splitlines()
             if line and not line.startswith("#") and not line.startswith("number")]
     assert [(int(n), sq, int(v)) for n, sq, v in rows] == [(i + 1, sq, sq.count("1")) for i, sq in enumerate(CARD_SQUARES)]
 

@@ -2,7 +2,7 @@
 
 :func:`brute_placements` re-derives the legal placements of a position from its public description
 alone (tiles on the table, the mover's hand, bag size, turn phase), straight from the rules text:
-edge matching against ``shared/data/tantrix_tiles.tsv`` read here, the three restrictions (the
+edge matching against ``tests/data/tantrix_tiles.tsv`` read here, the three restrictions (the
 controlled-side test as simultaneous rounds of virtual fills), forced spaces and the window.
 The rules core's mask must equal it at every step.
 """
@@ -20,22 +20,19 @@ import pytest
 from envs.tantrix import TantrixState
 from envs.tantrix.records import record_from_state, record_to_json, replay
 
-TSV = Path(__file__).resolve().parents[2] / "shared" / "data" / "tantrix_tiles.tsv"
+TSV = Path(__file__).resolve().parent / "data" / "tantrix_tiles.tsv"
 _FALLBACK = None
 
 
 def tsv_tiles() -> dict[int, str]:
-    """number -> edge letters from the shared TSV (falls back to the module's table if missing)."""
-    if TSV.is_file():
-        out = {}
-        for line in TSV.read_text().splitlines():
-            if line.startswith("#") or line.startswith("number") or not line.strip():
-                continue
-            num, edges, _missing = line.split("\t")
-            out[int(num)] = edges
-        return out
-    from envs.tantrix import TILES
-    return {i: TILES[i] for i in range(1, 57)}
+    """number -> edge letters from ``tests/data/tantrix_tiles.tsv`` (read here, independently of the module)."""
+    out = {}
+    for line in TSV.read_text().splitlines():
+        if line.startswith("#") or line.startswith("number") or not line.strip():
+            continue
+        num, edges, _missing = line.split("\t")
+        out[int(num)] = edges
+    return out
 
 
 TILE = tsv_tiles()

@@ -220,3 +220,76 @@ def test_every_config_trains_and_evaluates_end_to_end(tmp_path, config, monkeypa
         for spec in ("random", "greedy"):
             games = json.loads((tmp_path / "run" / "eval" / f"vs_{spec}" / "results.json").read_text())["games"]
             assert len(games) == 2 and all(g["seats"][0] == g["seats"][2] for g in games)
+
+
+@pytest.mark.parametrize("text", ["", "# only a comment\n", "{}\n", "name: x\n"])
+def test_an_empty_config_is_an_error(tmp_path, text, capsys):
+    empty = tmp_path / "empty.yaml"
+    empty.write_text(text)
+    with pytest.raises(ValueError, match="empty.yaml sets nothing .*at least env_id"):
+        load_config(empty)
+    with pytest.raises(SystemExit):
+        main([str(empty), "--out", str(tmp_path / "r")])
+    assert "sets nothing" in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()
+
+
+def test_a_failed_resume_leaves_nothing_and_the_same_command_fails_the_same_way(tmp_path, capsys):
+    """An incompatible checkpoint (Ataxx spaces, a TwixT config) is refused after the run
+    directory was prepared: nothing may be left there, so a second try says the same."""
+    from conftest import tiny_checkpoint
+
+    ckpt = tiny_checkpoint(tmp_path / "ataxx.zip")
+    out = tmp_path / "runs" / "r"
+    argv = ["configs/twixt_quick.yaml", "--resume", str(ckpt), "--out", str(out), "--no-progress"]
+    for _ in range(2):
+        with pytest.raises(SystemExit):
+            main(argv)
+        err = capsys.readouterr().err
+        assert f"cannot resume from {ckpt}" in err and "not empty" not in err
+        assert not out.exists()
+    out.mkdir()  # a folder that existed (empty) before the run stays, empty
+    with pytest.raises(SystemExit):
+        main(argv)
+    assert out.is_dir() and list(out.iterdir()) == []
+
+
+def test_training_prints_the_run_and_an_estimate_before_training(tmp_path, capsys):
+    cfg = small_config(tmp_path)
+    cfg["total_timesteps"] = 600  # rounded up to two rollouts of 4 envs x 128 steps
+    out = tmp_path / "run"
+    report = train(cfg, out, progress_bar=False)
+    assert report["timesteps"] == 1024
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == (f"[run] directory {out} | env ataxx_v0 | 1,024 timesteps to train "
+                        "(600 asked, rounded up to whole rollouts of 512)")
+    assert lines[1].startswith("[run] estimated training time: about ")
+    assert "ms per step over 32 probe steps" in lines[1] and "4 updates per rollout of 512 steps" in lines[1]
+    assert lines[1].endswith("then the final evaluation, 4 games per pair")
+    assert min(i for i, line in enumerate(lines) if line.startswith("[eval]")) > 1  # before training output
+
+
+def test_the_estimate_scales_with_the_timesteps_and_leaves_the_env_closed():
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from training.selfplay import SelfPlayEnv
+    from training.train import estimate_train_seconds
+
+    def vec():
+        return DummyVecEnv([lambda: SelfPlayEnv("ataxx_v0", ["random"]) for _ in range(2)])
+
+    model = MaskablePPO("MlpPolicy", vec(), n_steps=64, batch_size=64, n_epochs=2, device="cpu", seed=0)
+    before = [p.detach().clone() for p in model.policy.parameters()]
+    seconds, how = estimate_train_seconds(model, vec(), 128 * 10, probe_rounds=4)
+    assert 0 < seconds < 600
+    assert "over 8 probe steps" in how and "4 updates per rollout of 128 steps" in how
+    assert all((a == b).all() for a, b in zip(before, model.policy.parameters()))  # weights untouched
+    assert all(p.grad is None for p in model.policy.parameters())
+
+
+def test_render_mode_in_the_config_env_kwargs_is_refused(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("env_id: ataxx_v0\nenv_kwargs: {render_mode: human}\n")
+    with pytest.raises(ValueError, match="config 'env_kwargs.render_mode' must be absent .*got 'human'"):
+        load_config(bad)

@@ -1,4 +1,4 @@
-"""TwixT records: the sample files in ``shared/data/twixt`` and our own writers.
+"""TwixT records: the sample files in ``tests/data/twixt`` and our own writers.
 
 * every move of every sample record replays legally with the right settings (Little Golem ``.tsgf``:
   TwixT PP with the transposing swap; T1: standard rules, swap);
@@ -36,14 +36,14 @@ LG_2 = ["c4", "f7", "o8", "o16", "k16", "b7", "j14", "k10", "m13", "o10", "g9", 
         "k8", "l11", "m9", "g6", "k19", "h19"]
 
 
-def _files(shared_data):
-    files = sorted((shared_data / "twixt").iterdir())
+def _files(data_dir):
+    files = sorted((data_dir / "twixt").iterdir())
     assert {f.name for f in files} >= {"lg_game2206555.tsgf", "lg_game2220939.tsgf", "sample.T1"}
     return files
 
 
-def test_every_sample_record_replays_legally(shared_data):
-    for path in _files(shared_data):
+def test_every_sample_record_replays_legally(data_dir):
+    for path in _files(data_dir):
         rec = read_record(path)
         st = replay(rec)  # raises IllegalActionError on the first illegal move
         assert st.moves() == rec.moves and st.turn_number == len(rec.moves)
@@ -56,9 +56,9 @@ def test_every_sample_record_replays_legally(shared_data):
             assert (rec.rules, rec.swap, rec.board_size) == ("standard", True, 24)
 
 
-def test_little_golem_games_decoded(shared_data):
-    r1 = read_record(shared_data / "twixt" / "lg_game2206555.tsgf")
-    r2 = read_record(shared_data / "twixt" / "lg_game2220939.tsgf")
+def test_little_golem_games_decoded(data_dir):
+    r1 = read_record(data_dir / "twixt" / "lg_game2206555.tsgf")
+    r2 = read_record(data_dir / "twixt" / "lg_game2220939.tsgf")
     assert r1.moves == LG_1 and r2.moves == LG_2
     assert r1.event == "twixt.DEFAULT.mc.2020.dec.1.2" and r1.players == ["", ""]
     st = replay(r2)
@@ -67,8 +67,8 @@ def test_little_golem_games_decoded(shared_data):
     assert pegs[r, c] == 1 and pegs[parse_hole("f7", 24)] == 2
 
 
-def test_sample_t1_decoded(shared_data):
-    rec = read_record(shared_data / "twixt" / "sample.T1")
+def test_sample_t1_decoded(data_dir):
+    rec = read_record(data_dir / "twixt" / "sample.T1")
     assert rec.moves == ["e15", "swap", "f17", "h18", "p12"]
     assert rec.players == [] and rec.game_over is None
     st = replay(rec)
@@ -79,10 +79,10 @@ def test_sample_t1_decoded(shared_data):
     assert st.current_player == 1  # black to move, and black resigned
 
 
-def test_mapping_evidence_each_side_builds_along_its_direction(shared_data):
+def test_mapping_evidence_each_side_builds_along_its_direction(data_dir):
     along = {0: [0, 0], 1: [0, 0]}  # colour -> [links long in its own direction, all links]
     for name in ("lg_game2206555.tsgf", "lg_game2220939.tsgf"):
-        st = replay(read_record(shared_data / "twixt" / name))
+        st = replay(read_record(data_dir / "twixt" / name))
         for (r1, c1), (r2, c2), colour in st.links():
             own_axis = abs(r2 - r1) if colour == 0 else abs(c2 - c1)
             along[colour][0] += own_axis == 2
@@ -92,10 +92,10 @@ def test_mapping_evidence_each_side_builds_along_its_direction(shared_data):
 
 @pytest.mark.parametrize("first_is_red", [True, False])
 @pytest.mark.parametrize("transposed", [False, True])
-def test_other_mappings_are_also_legal(shared_data, first_is_red, transposed):
+def test_other_mappings_are_also_legal(data_dir, first_is_red, transposed):
     """Legality alone cannot pick the mapping: every sample move is an interior hole."""
     for name in ("lg_game2206555.tsgf", "lg_game2220939.tsgf"):
-        moves = read_record(shared_data / "twixt" / name).moves
+        moves = read_record(data_dir / "twixt" / name).moves
         if transposed:
             moves = [hole_name(*parse_hole(m, 24)[::-1]) for m in moves]
         if not first_is_red:  # give black the first move: red opens with a far-away filler
@@ -107,14 +107,14 @@ def test_other_mappings_are_also_legal(shared_data, first_is_red, transposed):
             assert 0 < r < 23 and 0 < c < 23 or m == "l1"
 
 
-def test_lg_files_write_back_byte_for_byte(shared_data):
+def test_lg_files_write_back_byte_for_byte(data_dir):
     for name in ("lg_game2206555.tsgf", "lg_game2220939.tsgf"):
-        text = (shared_data / "twixt" / name).read_text()
+        text = (data_dir / "twixt" / name).read_text()
         assert format_tsgf(parse_tsgf(text)) == text.strip()
 
 
-def test_sample_t1_reads_back_after_writing(shared_data):
-    rec = read_record(shared_data / "twixt" / "sample.T1")
+def test_sample_t1_reads_back_after_writing(data_dir):
+    rec = read_record(data_dir / "twixt" / "sample.T1")
     text = format_t1(rec)
     assert text.splitlines()[-1] == "resign" and "E15" in text.splitlines()
     assert parse_t1(text) == rec

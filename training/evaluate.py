@@ -97,7 +97,7 @@ import numpy as np
 from envs.registry import ENV_IDS, make_raw
 from training.agents import Agent, make_agent, parse_checkpoint_spec
 from training.arena import play_game
-from training.cli import json_object
+from training.cli import json_object, require_extra
 
 __all__ = ["run_tournament", "schedule", "game_teams", "pair_table", "openskill_ratings", "elo_ratings", "elo_ratings_with_intervals", "write_outputs",
            "plot_ratings", "chart_labels", "print_report", "ensure_writable_dir", "non_negative_int", "main"]
@@ -448,7 +448,8 @@ def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | 
         ``created``, and ``out_dir`` (``None`` when nothing was written).
 
     Raises:
-        ValueError: unknown ``env_id``, bad ``env_kwargs``, fewer than two agents, a bad agent
+        ValueError: unknown ``env_id``, bad ``env_kwargs`` (``render_mode`` included: refused, as
+            by ``training.play``), fewer than two agents, a bad agent
             spec (a file that is not a MaskablePPO checkpoint included), ``games < 1``, a bad
             ``max_steps`` or ``seed``, or an ``out_dir`` that is an existing file or cannot be
             created or written. All of these are raised before any game is played.
@@ -468,6 +469,10 @@ def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | 
         raise ValueError(f"a tournament needs at least two agents, got {agent_specs}")
     env_kwargs = dict(env_kwargs or {})
     given = dict(env_kwargs)  # as the caller passed them, for the error messages
+    if "render_mode" in env_kwargs:  # as training.play and training.train: the tool decides what is drawn
+        raise ValueError(f"env_kwargs must not set render_mode (got {env_kwargs['render_mode']!r}): a tournament "
+                         "plays its games without drawing them; to watch a game use python -m training.play "
+                         "(--save-images for pictures)")
     if "max_steps" in env_kwargs:
         if max_steps is None:
             max_steps = env_kwargs["max_steps"]
@@ -900,9 +905,10 @@ def main(argv: list[str] | None = None) -> int:
         SystemExit: with status 2 (a usage message on standard error) for bad arguments: an
             unknown environment, ``--games`` below 1, a bad agent spec, a missing or foreign
             checkpoint, a bad seed or ``--max-steps``, bad ``--env-kwargs``, or an ``--out``
-            that is a file or cannot be created or written. These are all detected before any
-            game is played.
+            that is a file or cannot be created or written; or the ``train`` extra not installed
+            (the message says what to install). These are all detected before any game is played.
     """
+    require_extra("train", "training.evaluate", as_command=True)
     from rich.console import Console
 
     parser = _parser()

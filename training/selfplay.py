@@ -24,6 +24,8 @@ from training.agents import Agent, PolicyAgent, make_agent
 
 __all__ = ["OpponentPool", "SelfPlayEnv", "clone_policy"]
 
+_NO_RNG = object()  # an opponent without an ``rng`` attribute of its own
+
 
 def clone_policy(policy):
     """A frozen copy of an SB3 policy (same class and weights, in eval mode, no optimizer state)."""
@@ -46,10 +48,12 @@ class OpponentPool:
     proportion to their probabilities.
 
     Args:
-        baselines: agent specs for :func:`training.agents.make_agent`.
+        baselines: agent specs for :func:`training.agents.make_agent`, or
+            :class:`~training.agents.Agent` objects (used as they are).
         baseline_prob, latest_prob: probabilities in [0, 1], summing to at most 1.
         max_snapshots: how many past snapshots to keep (oldest dropped first).
-        seed: seeds the baseline agents.
+        seed: seeds the baseline agents built from specs. (In a :class:`SelfPlayEnv` an
+            opponent's random choices come from the env's generator instead; see there.)
 
     Raises:
         ValueError: bad probabilities or sizes, unknown baseline spec.
@@ -64,7 +68,10 @@ class OpponentPool:
             raise ValueError(f"baseline_prob + latest_prob must be <= 1, got {baseline_prob + latest_prob}")
         if not isinstance(max_snapshots, int) or max_snapshots < 1:
             raise ValueError(f"max_snapshots must be a positive integer, got {max_snapshots!r}")
-        self.baselines: list[Agent] = [make_agent(s, seed=None if seed is None else seed + i) for i, s in enumerate(baselines)]
+        if isinstance(baselines, (str, Agent)):
+            baselines = [baselines]
+        self.baselines: list[Agent] = [s if isinstance(s, Agent) else make_agent(s, seed=None if seed is None else seed + i)
+                                       for i, s in enumerate(baselines)]
         if baseline_prob > 0 and not self.baselines:
             raise ValueError("baseline_prob > 0 needs at least one baseline agent")
         self.baseline_prob = baseline_prob
@@ -114,9 +121,35 @@ class SelfPlayEnv(gym.Env):
     ``action_masks()`` returns the learner's legal-action mask as ``bool (num_actions,)`` — the
     method sb3-contrib's MaskablePPO calls, also through vectorised environments.
 
+    Seeding: ``reset(seed=s)`` reseeds everything the episode's course depends on, from one
+    generator (``self.np_random``, seeded from ``s`` and ``seed_salt``): the game's chance (deal,
+    bag, pile), the learner's seat, the opponents drawn from the pool, and every random choice
+    the opponents make. An opponent object may be shared by several envs (the pool is), so while
+    it moves here its ``rng`` is swapped for this env's opponent generator and put back after.
+    Identical seeds and identical learner actions therefore give identical trajectories
+    (observations, rewards, masks, infos), whatever other envs do with the same opponents; a
+    ``reset()`` without a seed continues the generator. (A policy opponent's choices depend on
+    its weights too: ``"latest"`` changes as the learner trains.)
+
+    Single-agent use (one seat learning against chosen opponents)::
+
+        env = SelfPlayEnv("ataxx_v0", ["greedy"], seat=0)    # opponents: a list of agent specs
+        obs, info = env.reset(seed=0)
+        obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(env.action_masks())[0]))
+
+    Gymnasium's ``check_env`` passes apart from masking: it draws its actions with
+    ``action_space.sample()`` (some before it resets the env), which knows nothing of the
+    legal-action mask, and an illegal action is an error here (``IllegalActionError``, as in
+    ``raw_env``). With those actions replaced by legal ones every check passes, reset and step
+    determinism included (``tests/test_selfplay.py``).
+
     Args:
         env_id: an id from ``envs.ENV_IDS``.
-        pool: the :class:`OpponentPool` filling the other seats (shared by all copies of the env).
+        pool: the :class:`OpponentPool` filling the other seats (shared by all copies of the env),
+            or the opponents themselves: a list of agent specs (``"random"``, ``"greedy"``,
+            ``"mcts:200"``, ``"PATH.zip"``...) or :class:`~training.agents.Agent` objects, each
+            other seat drawing one uniformly every episode
+            (``OpponentPool(opponents, baseline_prob=1.0, latest_prob=0.0)``).
         env_kwargs: constructor arguments of the environment.
         max_steps: episode limit in plies of the whole game (truncation).
         seat: fix the learner's seat (``None``: uniformly random each episode).
@@ -171,7 +204,10 @@ class SelfPlayEnv(gym.Env):
             self.raw.reset(seed=0)
             self._heuristic = _heuristic_for(self.raw.state)  # ValueError: the game has none
         self._potential = 0.0
+        if not isinstance(pool, OpponentPool):
+            pool = OpponentPool(pool, baseline_prob=1.0, latest_prob=0.0)
         self.pool = pool
+        self._opponent_rng = np.random.default_rng()
         self.seat = 0
         self.learner = first
         self.opponents: dict[int, Agent] = {}
@@ -185,7 +221,16 @@ class SelfPlayEnv(gym.Env):
         while not self._done() and raw.agent_selection != self.learner:
             agent_id = raw.agent_selection
             player = raw.possible_agents.index(agent_id)
-            action = self.opponents[player].act(raw.state, raw.observe(agent_id))
+            opponent = self.opponents[player]
+            own_rng = opponent.__dict__.get("rng", _NO_RNG)
+            opponent.rng = self._opponent_rng  # this env's stream while it moves here (see the class doc)
+            try:
+                action = opponent.act(raw.state, raw.observe(agent_id))
+            finally:
+                if own_rng is _NO_RNG:
+                    del opponent.rng
+                else:
+                    opponent.rng = own_rng
             raw.step(action)
 
     def _info(self) -> dict:
@@ -200,6 +245,7 @@ class SelfPlayEnv(gym.Env):
             seed = int(np.random.SeedSequence([seed, self.seed_salt]).generate_state(1)[0])
         super().reset(seed=seed)
         rng = self.np_random
+        self._opponent_rng = np.random.default_rng(int(rng.integers(2**63 - 1)))
         # A game that ends before the learner's first move has nothing to learn from: deal again.
         for _ in range(1000):
             self.raw.reset(seed=int(rng.integers(2**31 - 1)))

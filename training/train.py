@@ -40,11 +40,16 @@ import time
 from pathlib import Path
 
 import numpy as np
-import yaml
 
-from envs.core.records import is_int as _is_int
+from training.cli import require_extra
 
-__all__ = ["DEFAULTS", "ConfigError", "load_config", "validate_config", "prepare_out_dir", "train", "final_evaluation", "plot_learning_curve", "main"]
+require_extra("train", "training.train", as_command=__name__ == "__main__")
+
+import yaml  # noqa: E402  (after the check that names the missing extra)
+
+from envs.core.records import is_int as _is_int  # noqa: E402
+
+__all__ = ["DEFAULTS", "ConfigError", "load_config", "validate_config", "prepare_out_dir", "train", "estimate_train_seconds", "final_evaluation", "plot_learning_curve", "main"]
 
 #: Every config key with its default; a config may override any of them and nothing else.
 DEFAULTS: dict = {
@@ -115,8 +120,9 @@ def load_config(path: str | Path, *, validate: bool = True, check_teacher: bool 
     which never uses it) skips building ``pretrain.teacher``.
 
     Raises:
-        FileNotFoundError: no such file. ValueError: not a YAML mapping, an unknown key or a
-        section that is not a mapping; with ``validate``, also a bad value (:class:`ConfigError`).
+        FileNotFoundError: no such file. ValueError: not a YAML mapping, an empty config (no key,
+        or only ``name``), an unknown key or a section that is not a mapping; with ``validate``,
+        also a bad value (:class:`ConfigError`).
     """
     p = Path(path)
     if not p.exists():
@@ -124,11 +130,14 @@ def load_config(path: str | Path, *, validate: bool = True, check_teacher: bool 
     if not p.is_file():
         raise ValueError(f"config path {p} is not a file")
     try:
-        data = yaml.safe_load(p.read_text()) or {}
+        data = yaml.safe_load(p.read_text())
     except yaml.YAMLError as e:
         raise ValueError(f"{p} is not valid YAML: {e}") from None
-    if not isinstance(data, dict):
+    if not isinstance(data, dict) and data is not None:
         raise ValueError(f"{p}: the config must be a YAML mapping, got {type(data).__name__}")
+    if not data or set(data) == {"name"}:
+        raise ValueError(f"{p} sets nothing (an empty file, only comments, or an empty mapping); a config sets "
+                         "at least env_id and what differs from the defaults: see configs/ataxx_quick.yaml")
     name = data.pop("name", p.stem)  # a run's resolved config.yaml carries the name of its config
     if not isinstance(name, str) or not name:
         raise ValueError(f"{p}: config key 'name' must be a non-empty string, got {name!r}")
@@ -176,6 +185,9 @@ def validate_config(cfg: dict, check_teacher: bool = True) -> None:
     _require(cfg["max_steps"] is None or (_is_int(cfg["max_steps"]) and cfg["max_steps"] >= 1), "max_steps",
              "null or a positive integer", cfg["max_steps"])
     _require(isinstance(cfg["env_kwargs"], dict), "env_kwargs", "a mapping", cfg["env_kwargs"])
+    _require("render_mode" not in cfg["env_kwargs"], "env_kwargs.render_mode",
+             "absent (training draws nothing; watch a checkpoint with python -m training.play)",
+             cfg["env_kwargs"].get("render_mode"))
     _require(_is_num(cfg["shaping"]) and cfg["shaping"] >= 0, "shaping", "a number >= 0 (0: no reward shaping)",
              cfg["shaping"])
     try:
@@ -420,9 +432,36 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
         progress_bar: show SB3's progress bar.
         overwrite: delete a non-empty ``out`` first.
 
+    A start that fails (a checkpoint that cannot be resumed, an error in the warm start, an
+    interrupt before training proper begins) leaves nothing behind: the run directory is
+    removed if this call created it, emptied otherwise, so the same command can be run again.
+    Once training proper has begun, checkpoints and logs are kept whatever happens.
+
     Raises:
-        FileNotFoundError: ``resume`` does not exist. ValueError: a bad config or ``out``.
+        FileNotFoundError: ``resume`` does not exist. ValueError: a bad config or ``out``, or a
+        checkpoint that cannot be resumed with this config (:class:`ConfigError`).
     """
+    validate_config(cfg, check_teacher=resume is None)
+    if resume and not Path(resume).is_file():
+        raise FileNotFoundError(f"checkpoint to resume from {resume} does not exist")
+    created = not out.exists()
+    prepare_out_dir(out, overwrite)
+    started = []  # _train_in appends once training proper begins
+    try:
+        return _train_in(cfg, out, resume, progress_bar, started)
+    except BaseException:
+        if not started:  # a failed start (bad checkpoint, warm start, Ctrl-C...) leaves nothing
+            if created:
+                shutil.rmtree(out, ignore_errors=True)
+            else:
+                for child in out.iterdir():
+                    shutil.rmtree(child) if child.is_dir() else child.unlink()
+        raise
+
+
+def _train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, started: list) -> dict:
+    """The body of :func:`train`, in the prepared run directory ``out``; appends to ``started``
+    when training proper begins (from then on a failure keeps the run's files)."""
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.logger import configure
@@ -431,11 +470,12 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
 
     from training.selfplay import OpponentPool, SelfPlayEnv
 
-    validate_config(cfg, check_teacher=resume is None)
-    if resume and not Path(resume).is_file():
-        raise FileNotFoundError(f"checkpoint to resume from {resume} does not exist")
-    prepare_out_dir(out, overwrite)
     torch.set_num_threads(int(cfg["torch_threads"]))
+    rollout = cfg["ppo"]["n_steps"] * cfg["n_envs"]  # SB3 trains whole rollouts (also when resuming)
+    steps = math.ceil(cfg["total_timesteps"] / rollout) * rollout
+    print(f"[run] directory {out} | env {cfg['env_id']} | {steps:,} timesteps to train"
+          + (f" ({cfg['total_timesteps']:,} asked, rounded up to whole rollouts of {rollout:,})"
+             if steps != cfg["total_timesteps"] else ""), flush=True)
     (out / "checkpoints").mkdir(exist_ok=True)
     (out / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
     seed = cfg["seed"]
@@ -473,6 +513,10 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
     pool.set_latest(model.policy)
     callback = _make_callback(cfg, pool, out)
     start_timesteps = int(model.num_timesteps)
+    seconds, how = estimate_train_seconds(model, DummyVecEnv([make_env(i) for i in range(cfg["n_envs"])]), steps)
+    print(f"[run] estimated training time: about {_duration(seconds)} ({how}; an estimate: the progress bar "
+          f"shows the live rate); then the final evaluation, {cfg['final_eval']['games']} games per pair", flush=True)
+    started.append(True)
     t0 = time.time()
     model.learn(total_timesteps=cfg["total_timesteps"], callback=callback, progress_bar=progress_bar,
                 reset_num_timesteps=reset_num_timesteps)
@@ -497,6 +541,79 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
     if callback.history:
         plot_learning_curve(callback.history, out / "learning_curve.png", title=f"{cfg['name']} (seed {seed})")
     return report
+
+
+def _duration(seconds: float) -> str:
+    """``"45 s"``, ``"12 min"``, ``"1 h 05 min"``."""
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    minutes = round(seconds / 60)
+    return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60:02d} min"
+
+
+def estimate_train_seconds(model, probe_env, steps: int, probe_rounds: int = 8) -> tuple[float, str]:
+    """Estimate how long ``model.learn`` takes for ``steps`` timesteps, by measuring on this machine.
+
+    Two costs are measured and scaled to the run: collecting experience (``probe_rounds`` steps
+    of ``probe_env``, a vectorised env like the training one, with the policy choosing the
+    learner's moves and the opponents theirs), and one minibatch update (forward and backward
+    pass of ``batch_size`` samples, gradients then discarded). A rollout of ``n_steps * n_envs``
+    steps is followed by ``n_epochs * ceil(rollout / batch_size)`` updates. Nothing of the run
+    changes: the probe uses its own envs, the policy's argmax (no random draw) and no optimizer
+    step. It does not include the periodic evaluations and checkpoints; on a machine whose cores
+    are shared the estimate is rougher.
+
+    Args:
+        model: the MaskablePPO model about to learn.
+        probe_env: a ``DummyVecEnv`` of the training envs (closed here).
+        steps: the timesteps to train.
+        probe_rounds: vectorised steps to time (each steps every env once).
+
+    Returns:
+        ``(seconds, how)``: the estimate and a short description of what was measured.
+    """
+    import torch
+    from sb3_contrib.common.maskable.utils import get_action_masks
+    from stable_baselines3.common.utils import obs_as_tensor
+
+    n_envs, n_steps, batch = model.n_envs, model.n_steps, model.batch_size
+    probe_env.seed(0)
+    obs = probe_env.reset()
+    samples, masks, actions = [], [], []
+    t0 = time.perf_counter()
+    for _ in range(probe_rounds):
+        mask = get_action_masks(probe_env)
+        action, _ = model.predict(obs, action_masks=mask, deterministic=True)
+        samples.append(obs)
+        masks.append(mask)
+        actions.append(action)
+        obs, _, _, _ = probe_env.step(action)
+    per_step = (time.perf_counter() - t0) / (probe_rounds * n_envs)
+    probe_env.close()
+
+    def take(parts):  # ``batch`` rows, cycling through the probe's rows
+        rows = np.concatenate(parts)
+        return rows[np.arange(batch) % len(rows)]
+
+    obs_batch = ({k: take([o[k] for o in samples]) for k in samples[0]} if isinstance(samples[0], dict)
+                 else take(samples))
+    policy = model.policy
+    policy.set_training_mode(False)  # (the policies have no dropout or batch norm; SB3 sets the mode itself)
+    obs_t = obs_as_tensor(obs_batch, policy.device)
+    act_t = torch.as_tensor(take(actions), device=policy.device)
+    times = []
+    for _ in range(2):  # the first pass warms up; the second is timed
+        t1 = time.perf_counter()
+        values, log_prob, entropy = policy.evaluate_actions(obs_t, act_t, action_masks=take(masks))
+        (values.mean() + log_prob.mean() + entropy.mean()).backward()
+        times.append(time.perf_counter() - t1)
+    policy.optimizer.zero_grad(set_to_none=True)
+    rollout = n_steps * n_envs
+    updates = model.n_epochs * math.ceil(rollout / batch)
+    seconds = math.ceil(steps / rollout) * (rollout * per_step + updates * times[-1])
+    how = (f"measured here: {per_step * 1000:.1f} ms per step over {probe_rounds * n_envs} probe steps, "
+           f"{times[-1] * 1000:.0f} ms per minibatch update, {updates} updates per rollout of {rollout:,} steps")
+    return seconds, how
 
 
 def plot_learning_curve(history: list[dict], path: Path, title: str = "") -> None:

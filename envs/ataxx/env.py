@@ -31,7 +31,7 @@ from gymnasium import spaces
 
 from envs.ataxx.state import CLOCK_LIMIT, FULL, JUMP_OFFSETS, NUM_ACTIONS, SIZE, AtaxxState
 from envs.core.aec import TabletopAECEnv, wrap_classic
-from envs.core.render import board_picture
+from envs.ataxx.render import ataxx_picture
 
 __all__ = ["raw_env", "env"]
 
@@ -105,9 +105,7 @@ class raw_env(TabletopAECEnv):
         return str(self.state)
 
     def _render_rgb(self) -> np.ndarray:
-        s = self.state
-        caption = str(s).splitlines()[-1]
-        return board_picture(s.board_array(), caption=caption)
+        return ataxx_picture(self.state)
 
 
 def env(**kwargs):

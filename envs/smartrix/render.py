@@ -1,8 +1,9 @@
 """Pictures of Smartrix tables for ``render_mode="rgb_array"``, drawn with Pillow.
 
 Each card is a square split 3x3: its 8 border squares hold a coloured spot or nothing, the centre
-shows its value. The picture covers the action window (the area where cards can go) and a status
-line underneath.
+shows its value. The picture covers the action window (the area where cards can go); underneath
+are the status line (whose turn and the pile's size, or the final scores) and every player's
+points (the value of the cards collected) and hand size (never the cards: hands are hidden).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image, ImageDraw
 
+from envs.core.render import draw_text_block
 from envs.core.render import font as pil_font
 
 __all__ = ["smartrix_picture"]
@@ -35,7 +37,7 @@ def smartrix_picture(state, cell: int = 60) -> np.ndarray:
 
     w = state.window
     margin = cell // 2
-    foot = cell
+    foot = cell + cell // 2
     size = w * cell + 2 * margin
     img = Image.new("RGB", (size, size + foot), _BACKGROUND)
     draw = ImageDraw.Draw(img)
@@ -61,6 +63,7 @@ def smartrix_picture(state, cell: int = 60) -> np.ndarray:
                 cx, cy = x0 + (sc + 0.5) * third, y0 + (sr + 0.5) * third
                 draw.ellipse([cx - rad, cy - rad, cx + rad, cy + rad], fill=_SPOTS[i], outline=_EDGE)
         draw.text((x0 + cell / 2, y0 + cell / 2), str(int(CARD_VALUES[number - 1])), fill=(0, 0, 0), font=value_font, anchor="mm")
-    draw.text((size // 2, size + foot // 2), state.status_line()[:90], fill=(255, 255, 255), font=pil_font(max(10, cell // 4)),
-              anchor="mm")
+    players = "   ".join(f"P{p}: {state.points(p)} points, {state.hand_size(p)} cards" for p in range(state.num_players))
+    draw_text_block(draw, [state.status_line(), players], (0, size - margin // 2, size, size + foot - 2),
+                    max(10, cell // 4), fill=(255, 255, 255))
     return np.asarray(img, dtype=np.uint8).copy()

@@ -16,9 +16,11 @@ hand slot 0-5 (the observation's ``hands[0]`` row order), rotation 0-5 (clockwis
 cell ``(q, r) = (col - R, row - R)`` of the axial window around the first tile (cells with
 ``|q + r| > R`` are outside the hexagon and never legal). :meth:`raw_env.action_layout` gives the
 ``(36, H, W)`` grid of action ids for spatial policy heads. Placements beyond the window are not
-allowed (the table is the hexagon of radius R); ``infos[agent]["clipped_placements"]`` counts the
-decision points at which the rules would have allowed one (very rare at R = 16; see
-``benchmarks/bench_tantrix.py``).
+allowed (the table is the hexagon of radius R); ``env.unwrapped.state.clipped_placements`` counts
+the decision points at which the rules would have allowed one (very rare at R = 16; see
+``benchmarks/bench_tantrix.py``), and the observation's ``globals[7]`` flags one now. (``infos``
+holds only the ``action_mask``, as in every environment here: TorchRL's PettingZoo wrapper with
+``use_mask=True`` fails on any other key there.)
 
 **Colour order.** Every colour axis lists the observing player's (team's) colour first, then the
 other colours in the order red, yellow, blue, green.
@@ -212,16 +214,6 @@ class raw_env(TabletopAECEnv):
         for i, p in enumerate(seats):
             g[8 + n + i] = sc[p] / (2 * NUM_TILES)
         return {"board": board.transpose(1, 2, 0), "hands": hands, "globals": g}
-
-    def _after_change(self) -> None:
-        super()._after_change()
-        for a in self.agents:
-            self.infos[a]["clipped_placements"] = self.state.clipped_placements
-
-    def _finish(self) -> None:
-        super()._finish()
-        for a in self.agents:
-            self.infos[a]["clipped_placements"] = self.state.clipped_placements
 
     def _render_ansi(self) -> str:
         return str(self.state)

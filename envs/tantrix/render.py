@@ -3,7 +3,9 @@
 Tiles are black hexagons (pointy-top) carrying their three coloured lines: a sharp curve between
 adjacent edges, a gentle curve between edges two apart, a straight line between opposite edges.
 Forced spaces carry a white dot; other empty hexes touching a tile are outlined faintly. The
-picture is centred on the tiles and scaled to fit; every frame has the same size.
+picture is centred on the tiles and scaled to fit; every frame has the same size. Under the
+board: the status line (whose turn, or the result), each player's colour and score (the longest
+line, or twice the largest loop, in that colour; final at the end) and the hands.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ import math
 import numpy as np
 from PIL import Image, ImageDraw
 
-from envs.core.render import font as pil_font
-from envs.tantrix.state import TR_EDGES, TR_SEG
+from envs.core.render import draw_text_block
+from envs.tantrix.state import COLOUR_NAMES, TR_EDGES, TR_SEG
 
 __all__ = ["tantrix_picture", "LINE_COLOURS"]
 
@@ -42,7 +44,7 @@ def tantrix_picture(state, size: int | None = None) -> np.ndarray:
     span = max(max(xs) - min(xs) + 2, max(ys) - min(ys) + 2, 6.0)
     size = size or int(min(48, (canvas - 20) / span))
     width = height = canvas
-    foot = 44
+    foot = 66
     img = Image.new("RGB", (width, height + foot), _BACKGROUND)
     draw = ImageDraw.Draw(img)
     ox, oy = (max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2
@@ -84,8 +86,10 @@ def tantrix_picture(state, size: int | None = None) -> np.ndarray:
                 ctrl = (x, y)
             draw.line(_bezier(p0, ctrl, p2), fill=LINE_COLOURS[col], width=lw, joint="curve")
         _ = TR_EDGES  # (edge colours are implied by the segments)
-    f = pil_font(12)
-    draw.text((width // 2, height + 8), state.status_line()[:140], fill=(0, 0, 0), font=f, anchor="mt")
-    hands = "   ".join(f"P{p}: " + " ".join(str(t) for t in state.hand(p) if t != -1) for p in range(state.num_players))
-    draw.text((width // 2, height + 26), hands[:140], fill=(0, 0, 0), font=f, anchor="mt")
+    scores = state.scores()
+    score_line = "scores: " + "   ".join(f"P{p} {COLOUR_NAMES[state.colour_of(p) - 1]} {scores[p]}"
+                                       for p in range(state.num_players))
+    hands = "   ".join(f"P{p}: " + (" ".join(str(t) for t in state.hand(p) if t != -1) or "-")
+                       for p in range(state.num_players))
+    draw_text_block(draw, [state.status_line(), score_line, "hands: " + hands], (0, height, width, height + foot - 2), 13)
     return np.asarray(img, dtype=np.uint8).copy()

@@ -1,0 +1,67 @@
+"""What a fresh clone needs: the test data is in the repository, and missing extras are named."""
+
+from __future__ import annotations
+
+from conftest import DATA_DIR, REPO_ROOT, perft_rows
+
+
+def test_test_data_is_carried_in_the_repository():
+    """Every reference file the suite reads lives under tests/data (nothing outside the clone)."""
+    assert DATA_DIR == REPO_ROOT / "tests" / "data"
+    names = sorted(p.relative_to(DATA_DIR).as_posix() for p in DATA_DIR.rglob("*") if p.is_file())
+    assert names == [
+        "ataxx_perft.tsv",
+        "smartrix_cards.tsv",
+        "tantrix_tiles.tsv",
+        "twixt/lg_game2206555.tsgf",
+        "twixt/lg_game2220939.tsgf",
+        "twixt/sample.T1",
+    ]
+    assert len(perft_rows()) == 15
+
+
+# --------------------------------------------------------------------------- missing extras
+_BLOCK = (
+    "import sys, runpy\n"
+    "for name in {blocked!r}:\n"
+    "    sys.modules[name] = None  # what an uninstalled module looks like to import\n"
+    "sys.argv = [{module!r}] + {args!r}\n"
+    "runpy.run_module({module!r}, run_name='__main__', alter_sys=True)\n"
+)
+
+
+def _run_without(module: str, blocked: list[str], args: list[str]):
+    import subprocess
+    import sys
+
+    code = _BLOCK.format(blocked=blocked, module=module, args=args)
+    return subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True,
+                          timeout=120)
+
+
+def test_train_without_the_train_extra_names_the_extra():
+    proc = _run_without("training.train", ["yaml", "rich"], ["configs/ataxx_quick.yaml"])
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("error: training.train needs the 'train' extra")
+    assert "missing yaml, rich." in proc.stderr
+    assert 'pip install -e ".[train]"' in proc.stderr
+
+
+def test_evaluate_without_the_train_extra_names_the_extra():
+    proc = _run_without("training.evaluate", ["rich", "scipy", "openskill"], ["ataxx_v0", "--agents", "random", "random"])
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert "training.evaluate needs the 'train' extra" in proc.stderr
+    assert "missing rich, openskill, scipy." in proc.stderr
+    assert 'pip install -e ".[train]"' in proc.stderr
+
+
+def test_importing_train_without_the_extra_raises_a_module_not_found_error_naming_it():
+    import subprocess
+    import sys
+
+    code = ("import sys\nsys.modules['yaml'] = None\n"
+            "try:\n    import training.train\nexcept ModuleNotFoundError as e:\n    print(type(e).__name__, e.name, '|', e)\n")
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120).stdout
+    assert out.startswith("MissingExtraError yaml | training.train needs the 'train' extra")
