@@ -124,7 +124,9 @@ class GameState(ABC):
       :meth:`scores` describe the end in the same terms for every game.
     * chance (bags, decks) comes from a ``numpy.random.Generator`` owned by the state; ``clone()``
       copies it, so a clone continues exactly as the original would. ``copy.copy`` and
-      ``copy.deepcopy`` return ``clone()``.
+      ``copy.deepcopy`` return ``clone()``. :meth:`deal` gives the chance outcome that fixed the
+      start (JSON data, ``None`` without chance) and :meth:`with_deal` rebuilds that start without
+      a generator: game records (:mod:`envs.core.records`) store the one and replay with the other.
     * ``==`` compares positions: same game settings and equal :meth:`position_key` (so the same
       future). The move history is *not* compared (two move orders reaching one position are
       equal); compare ``history`` as well where the path matters.
