@@ -46,6 +46,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from envs.core.records import record_from_state
 from envs.core.state import IllegalActionError
 from envs.registry import ENV_IDS, make_raw, spec
 from training.agents import make_agent
@@ -110,8 +111,8 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
         all 0 unless finished), ``outcome`` (``str(state.outcome())``: "1-0", "team 0 won", ...; ``None`` unless finished),
         ``scores`` (per seat, the state's ``scores()``: Ataxx stone counts, Tantrix and Smartrix
         points; ``None`` for TwixT),
-        ``game_record`` (the game's own JSON record, which its ``records.replay`` replays exactly:
-        Tantrix, Smartrix; else ``None``), ``images`` (paths written).
+        ``game_record`` (the common JSON game record of :mod:`envs.core.records`, which its
+        ``replay`` replays exactly), ``images`` (paths written).
 
     Raises:
         ValueError: unknown ``env_id``, bad ``env_kwargs``, bad ``seed`` (not ``None`` or an
@@ -279,16 +280,8 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
     final_fen = fen_of() if callable(fen_of) else None
     scores = env.state.scores()
     scores = None if scores is None else [int(x) for x in scores]
-    game_record = None  # the game's own record format, where it has one (Tantrix, Smartrix)
-    try:
-        import importlib
-
-        records = importlib.import_module(type(env.state).__module__.rsplit(".", 1)[0] + ".records")
-        if hasattr(records, "record_from_state"):
-            rec = records.record_from_state(env.state)
-            game_record = rec if isinstance(rec, dict) else None  # JSON records only
-    except ImportError:
-        pass
+    # envs.core.records: replays exactly (no replay check: the state is this env's own, made from these kwargs)
+    game_record = record_from_state(env.state, env_id, env_kwargs, seed, check=False)
     result: dict[str, Any] = {
         "env_id": env_id, "env_kwargs": env_kwargs, "seed": seed, "human_seat": seat, "players": players,
         "start_fen": start_fen, "moves": moves, "actions": actions, "status": status, "returns": returns,

@@ -1,14 +1,69 @@
-"""Pieces shared by the games' JSON record modules (:mod:`envs.tantrix.records`,
-:mod:`envs.smartrix.records`)."""
+"""One JSON game-record format for every game, and the helpers the games' own record modules share.
+
+A record names the environment, how its start was dealt, the moves in notation and the result.
+It replays through the registry and the state contract only (:func:`replay`): the same record
+layout, checks and error messages for Ataxx, TwixT, Double TwixT, Tantrix and Smartrix::
+
+    {
+     "format": "tabletop-record",
+     "version": 1,
+     "env_id": "tantrix_v0",                     # a registered id (envs.spec)
+     "env_kwargs": {"num_players": 3},           # the environment's constructor arguments
+     "seed": 7,                                  # the environment's reset seed, or null
+     "deal": {"bag": [17, 3, 56, ...]},          # GameState.deal(): the start's chance outcome, or null
+     "moves": ["t41@0,0r3", "t12@1,0r0", ...],   # GameState.moves(), in notation
+     "result": {"result": "player 1 won", "termination": "...", "winners": [1],
+                "returns": [-1.0, 1.0, -1.0], "scores": [12, 15, 9]},   # outcome(); null: not over
+     "meta": {"players": {...}}                  # optional, free (who played, when, ...)
+    }
+
+**Seed or deal.** The *deal* is what makes a replay exact: the chance outcome that fixed the
+start (Tantrix: the bag's drawing order; Smartrix: the deck's deal order, i.e. the hands, the
+face-up card and the whole pile; ``null`` for Ataxx and TwixT, which have no chance). It does
+not depend on a random generator, on numpy's version or on how an environment uses its seed,
+so :func:`record_from_state` always stores it and :func:`replay` always uses it when present.
+The *seed* is provenance only (the ``reset`` seed of the environment the game was played in,
+or ``null``): it is used, as ``env.reset(seed=seed)``, only by a record of a game with chance
+that has no deal (hand-written records); such a record replays exactly only with the same
+library and numpy versions.
+
+**Replay.** :func:`replay` makes the raw environment ``envs.spec(env_id).make_raw(**env_kwargs)``,
+resets it (``seed``, or 0), takes its state, applies the deal (``GameState.with_deal``), then
+``push``-es every move, each checked legal. ``result``, when present, is compared with the
+replay's :meth:`~envs.core.state.GameState.outcome`, key by key (a partial result is checked as
+far as it goes); ``"result": null`` says the game is not over, and is checked too; an absent
+``result`` is not checked. ``env_kwargs`` (default ``{}``), ``seed``, ``deal`` (default
+``null``), ``result`` and ``meta`` may be left out; no other keys are allowed.
+
+**Older files.** :func:`read_record` (and :func:`replay`) also read the formats written before
+this one (``"format": "tantrix-record"`` from :mod:`envs.tantrix.records`, ``"game":
+"smartrix"`` from :mod:`envs.smartrix.records`), converted by the reader each game package
+registers with :func:`register_legacy_reader` when it is imported. TwixT's Little Golem / T1
+files and Ataxx's PGN stay in their games' own modules.
+
+Every malformed record raises :class:`~envs.core.state.InvalidPositionError` (a ``ValueError``)
+naming the key (or the move number) and what was expected.
+"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Callable
 
-from envs.core.state import InvalidPositionError
+from envs.core.state import GameState, IllegalActionError, InvalidPositionError, ParameterError
 
-__all__ = ["check_result", "write_json_record", "few", "is_int", "is_number"]
+__all__ = ["FORMAT", "VERSION", "record_from_state", "replay", "write_record", "read_record", "check_record",
+           "record_to_json", "register_legacy_reader", "check_permutation",
+           "check_result", "write_json_record", "few", "is_int", "is_number"]
+
+#: The ``"format"`` value of the common record format, and its ``"version"``.
+FORMAT = "tabletop-record"
+VERSION = 1
+
+_KEYS = ("format", "version", "env_id", "env_kwargs", "seed", "deal", "moves", "result", "meta")
+_REQUIRED = ("format", "version", "env_id", "moves")
+_RESULT_KEYS = ("result", "termination", "winners", "returns", "scores")
 
 
 def few(xs: list) -> str:
@@ -26,8 +81,345 @@ def is_number(x) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
+def check_permutation(seq, n: int, what: str, item: str = "number") -> list[int]:
+    """Check that ``seq`` is a list of the integers ``1..n`` in some order; return it as a new list.
+
+    Used by the games' ``with_deal`` (a Tantrix bag, a Smartrix deck).
+
+    Raises:
+        InvalidPositionError: naming ``what``: not a list of integers, or not a permutation (with
+            the count, the missing numbers and those out of range or repeated).
+    """
+    if not isinstance(seq, list) or not all(is_int(x) for x in seq):
+        raise InvalidPositionError(f"{what} must be a list of the {n} {item} numbers, got {seq!r:.80}")
+    if sorted(seq) != list(range(1, n + 1)):
+        missing = sorted(set(range(1, n + 1)) - set(seq))
+        extra = sorted({x for x in seq if not 1 <= x <= n or seq.count(x) > 1})
+        raise InvalidPositionError(f"{what} must be a permutation of the {item} numbers 1..{n}; got {len(seq)} "
+                                   f"numbers, missing {few(missing)}, out of range or repeated {few(extra)}")
+    return list(seq)
+
+
+# ---------------------------------------------------------------------------------- the common format
+def _result_of(state: GameState) -> dict | None:
+    """The record's ``result`` for ``state``: its :meth:`outcome` as JSON, ``None`` before the end."""
+    out = state.outcome()
+    if out is None:
+        return None
+    return {"result": out.result, "termination": out.termination, "winners": list(out.winners),
+            "returns": list(out.returns), "scores": None if out.scores is None else list(out.scores)}
+
+
+def _json_copy(value, what: str):
+    try:
+        return json.loads(json.dumps(value))
+    except (TypeError, ValueError) as e:
+        raise ParameterError(f"{what} must be JSON data (dicts, lists, str, int, float, bool, None): {e}") from None
+
+
+def record_from_state(state: GameState, env_id: str, env_kwargs: dict | None = None, seed: int | None = None,
+                      *, meta: dict | None = None, check: bool = True) -> dict:
+    """The record (a JSON-ready dict, format above) of the game that led to ``state``.
+
+    Args:
+        state: a state played from the start of a game of ``env_id`` with ``env_kwargs`` (an
+            environment's ``env.state``, or a rules state built with the same settings).
+        env_id: its registered environment id, e.g. ``"ataxx_v0"``.
+        env_kwargs: the environment's constructor arguments (``None``: the defaults), e.g.
+            ``{"fen": "..."}`` or ``{"num_players": 3}``; must be JSON data (tuples become lists).
+        seed: the environment's reset seed, for provenance (``None``: unknown); an int >= 0.
+        meta: optional free JSON object stored as ``"meta"`` (players, date, ...).
+        check: replay the record and compare it with ``state`` (``==`` and ``history``), so that a
+            record that would not replay (e.g. ``env_kwargs`` other than the state's settings) is
+            never written.
+
+    Returns:
+        ``dict`` with keys format, version, env_id, env_kwargs, seed, deal, moves, result (and
+        meta when given); ``result`` is ``None`` while the game is not over.
+
+    Raises:
+        TypeError: ``state`` is not a :class:`~envs.core.state.GameState`.
+        UnknownEnvError (a ``KeyError`` and ``ValueError``): ``env_id`` is not registered.
+        ParameterError: ``env_kwargs`` not a dict of the environment's arguments or not JSON data,
+            a bad ``seed`` or ``meta``, a state whose start has no deal (e.g. a Tantrix
+            ``from_position``), or (``check``) a record that does not replay to ``state``.
+    """
+    from envs.registry import spec
+
+    if not isinstance(state, GameState):
+        raise TypeError(f"record_from_state needs a GameState, got {type(state).__name__}")
+    sp = spec(env_id)
+    kwargs = {} if env_kwargs is None else env_kwargs
+    sp.resolve_kwargs(kwargs)  # a dict naming only the environment's arguments
+    kwargs = _json_copy(kwargs, "env_kwargs")
+    if seed is not None:
+        if isinstance(seed, bool) or not hasattr(seed, "__index__") or int(seed) < 0:
+            raise ParameterError(f"seed must be None or an int >= 0, got {seed!r}")
+        seed = int(seed)
+    if meta is not None and not isinstance(meta, dict):
+        raise ParameterError(f"meta must be None or a dict, got {type(meta).__name__}")
+    rec = {"format": FORMAT, "version": VERSION, "env_id": env_id, "env_kwargs": kwargs, "seed": seed,
+           "deal": _json_copy(state.deal(), "the state's deal()"), "moves": list(state.moves()),
+           "result": _result_of(state)}
+    if meta is not None:
+        rec["meta"] = _json_copy(meta, "meta")
+    if check:
+        hint = f"are env_id {env_id!r} and env_kwargs {kwargs} the settings the state was made with?"
+        try:
+            again = replay(rec)
+        except InvalidPositionError as e:
+            raise ParameterError(f"the record of this state does not replay ({e}); {hint}") from None
+        if again != state or list(again.history) != list(state.history):
+            raise ParameterError(f"the record of this state replays to another position; {hint}")
+    return rec
+
+
+def _bad(msg: str):
+    raise InvalidPositionError(msg)
+
+
+def check_record(rec) -> None:
+    """Check a common-format record's structure (not its moves' legality; :func:`replay` does that).
+
+    Raises:
+        InvalidPositionError: naming the first key that is missing, unknown or of the wrong kind.
+    """
+    if not isinstance(rec, dict):
+        _bad(f"a game record must be a JSON object (dict), got {type(rec).__name__}")
+    if rec.get("format") != FORMAT or rec.get("version") != VERSION or isinstance(rec.get("version"), bool):
+        _bad(f"not a {FORMAT} version {VERSION} record: expected \"format\": {FORMAT!r} and \"version\": {VERSION}, "
+             f"got format={rec.get('format')!r}, version={rec.get('version')!r}")
+    unknown = [k for k in rec if k not in _KEYS]
+    if unknown:
+        _bad(f"record has unknown keys {unknown}: expected only {list(_KEYS)}")
+    for key in _REQUIRED:
+        if key not in rec:
+            _bad(f"record lacks {key!r} (a record needs {list(_REQUIRED)}; {[k for k in _KEYS if k not in _REQUIRED]} "
+                 f"are optional)")
+    if not isinstance(rec["env_id"], str) or not rec["env_id"]:
+        _bad(f"record 'env_id' must be an environment id such as \"ataxx_v0\", got {rec['env_id']!r}")
+    kwargs = rec.get("env_kwargs")
+    if kwargs is not None and not isinstance(kwargs, dict):
+        _bad(f"record 'env_kwargs' must be an object of the environment's arguments (or null), got {kwargs!r:.80}")
+    seed = rec.get("seed")
+    if seed is not None and (not is_int(seed) or seed < 0):
+        _bad(f"record 'seed' must be null or an integer >= 0, got {seed!r}")
+    moves = rec["moves"]
+    if not isinstance(moves, list):
+        _bad(f"record 'moves' must be a list of moves in notation (e.g. [\"g2\", \"a7a5\"]), got {moves!r:.80}")
+    for i, m in enumerate(moves):
+        if not isinstance(m, str):
+            _bad(f"record 'moves': move {i + 1} must be a string in the game's notation, got {m!r}")
+    if "meta" in rec and not isinstance(rec["meta"], dict):
+        _bad(f"record 'meta' must be an object, got {rec['meta']!r:.80}")
+    res = rec.get("result")
+    if res is None:
+        return
+    if not isinstance(res, dict):
+        _bad(f"record 'result' must be null or an object with keys among {list(_RESULT_KEYS)}, got {res!r:.80}")
+    unknown = [k for k in res if k not in _RESULT_KEYS]
+    if unknown:
+        _bad(f"record 'result' has unknown keys {unknown}: expected only {list(_RESULT_KEYS)}")
+    for k in ("result", "termination"):
+        if k in res and not isinstance(res[k], str):
+            _bad(f"record 'result.{k}' must be a string, got {res[k]!r}")
+    if "winners" in res and (not isinstance(res["winners"], list) or not all(is_int(x) for x in res["winners"])):
+        _bad(f"record 'result.winners' must be a list of seat numbers, got {res['winners']!r}")
+    if "returns" in res and (not isinstance(res["returns"], list) or not all(is_number(x) for x in res["returns"])):
+        _bad(f"record 'result.returns' must be a list of numbers, got {res['returns']!r}")
+    if "scores" in res and res["scores"] is not None and (
+            not isinstance(res["scores"], list) or not all(is_int(x) for x in res["scores"])):
+        _bad(f"record 'result.scores' must be null or a list of integers, got {res['scores']!r}")
+
+
+# ---------------------------------------------------------------------------------- older formats
+_LEGACY: dict[str, Callable[[dict], dict | None]] = {}
+_ALL_GAMES_LOADED = False
+
+
+def register_legacy_reader(name: str, convert: Callable[[dict], dict | None]) -> None:
+    """Declare a reader of an older record format (called by a game package when imported).
+
+    Args:
+        name: the older format's name, for messages (e.g. ``"tantrix-record"``).
+        convert: ``convert(data) -> dict | None``: the common-format record of ``data``, or
+            ``None`` when ``data`` is not of this format; raises ``InvalidPositionError`` for a
+            malformed record of its format.
+    """
+    _LEGACY[name] = convert
+
+
+def _legacy_readers() -> dict:
+    """The registered readers, after importing every registered environment (whose game packages
+    register theirs) the first time it is needed."""
+    global _ALL_GAMES_LOADED
+    if not _ALL_GAMES_LOADED:
+        from envs.registry import env_ids, spec
+
+        for env_id in env_ids():
+            try:
+                spec(env_id).module()
+            except ImportError:  # a broken plug-in must not stop reading other games' records
+                pass
+        _ALL_GAMES_LOADED = True
+    return _LEGACY
+
+
+def _to_common(data) -> dict:
+    """``data`` as a checked common-format record (converting an older format)."""
+    if isinstance(data, dict) and data.get("format") != FORMAT:
+        for convert in _legacy_readers().values():
+            out = convert(data)
+            if out is not None:
+                check_record(out)
+                return out
+        _bad(f"not a {FORMAT} version {VERSION} record: expected \"format\": {FORMAT!r} and \"version\": {VERSION}, "
+             f"got format={data.get('format')!r}, version={data.get('version')!r} (nor an older format: "
+             f"{', '.join(_LEGACY) or 'none registered'})")
+    check_record(data)
+    return data
+
+
+# ---------------------------------------------------------------------------------- replay, files
+def _check_outcome(recorded, state: GameState, moves: int) -> None:
+    got = _result_of(state)
+    if recorded is None:
+        if got is not None:
+            _bad(f"the record's result is null (a game not over) but the replay's game is over after {moves} moves "
+                 f"({got})")
+        return
+    if got is None or any(recorded[k] != got[k] for k in recorded):
+        _bad(f"the record's result {recorded} differs from the replay's "
+             f"({got if got is not None else f'the game is not over after {moves} moves'})")
+
+
+def replay(record, upto: int | None = None) -> GameState:
+    """Play a record into a new state, through the registry and the state contract only.
+
+    Args:
+        record: a record dict (the common format, or an older one :func:`read_record` converts)
+            or its JSON text.
+        upto: play only the first ``upto`` moves (default all); the result is checked only when
+            every move is played.
+
+    Returns:
+        The state after the moves (a :class:`~envs.core.state.GameState` of ``env_id``'s game).
+
+    Raises:
+        InvalidPositionError: a malformed record (the message names the key and what it should
+            be), an unknown ``env_id`` or bad ``env_kwargs``, a bad ``deal``, a game with chance
+            with neither deal nor seed, an illegal or malformed move (its number, from 1, and
+            why), or a result that differs from the replay's.
+        ParameterError: ``upto`` is not an int from 0 to the number of moves.
+    """
+    from envs.registry import UnknownEnvError, spec
+
+    if isinstance(record, str):
+        try:
+            record = json.loads(record)
+        except json.JSONDecodeError as e:
+            _bad(f"not a JSON game record: {e}")
+    rec = _to_common(record)
+    moves = rec["moves"]
+    if upto is not None and (not is_int(upto) or not 0 <= upto <= len(moves)):
+        raise ParameterError(f"upto must be an int from 0 to the number of moves ({len(moves)}), got {upto!r}")
+    try:
+        sp = spec(rec["env_id"])
+    except UnknownEnvError as e:
+        raise InvalidPositionError(f"record 'env_id': {e}") from None
+    kwargs = rec.get("env_kwargs") or {}
+    try:
+        env = sp.make_raw(**kwargs)
+    except (TypeError, ValueError) as e:
+        raise InvalidPositionError(f"record 'env_kwargs' {kwargs} are not arguments of {sp.id}: {e}") from None
+    seed, deal = rec.get("seed"), rec.get("deal")
+    try:
+        env.reset(seed=0 if seed is None else seed)
+        state = env.state
+    finally:
+        env.close()
+    if deal is None and state.info.chance and seed is None:
+        _bad(f"a record of {state.info.long_name} (a game with chance) needs its 'deal' (GameState.deal()) or at "
+             f"least the 'seed' of its environment; both are null")
+    if deal is not None:
+        try:
+            state = state.with_deal(deal)
+        except (InvalidPositionError, ParameterError) as e:
+            raise InvalidPositionError(f"record 'deal': {e}") from None
+    for i, move in enumerate(moves if upto is None else moves[:upto]):
+        try:
+            state.push(move)
+        except IllegalActionError as e:
+            raise InvalidPositionError(f"move {i + 1} ({move}) of the record is illegal: {e}") from None
+    if (upto is None or upto == len(moves)) and "result" in rec:
+        _check_outcome(rec["result"], state, len(moves))
+    return state
+
+
+def record_to_json(record: dict) -> str:
+    """The record as JSON text: one line per top-level key, each value compact (ends with a newline)."""
+    items = [f" {json.dumps(k)}: {json.dumps(v)}" for k, v in record.items()]
+    return "{\n" + ",\n".join(items) + "\n}\n"
+
+
+def write_record(record_or_state, path, env_id: str | None = None, env_kwargs: dict | None = None,
+                 seed: int | None = None) -> dict:
+    """Write a game record as JSON (:func:`record_to_json`) to ``path``.
+
+    Args:
+        record_or_state: a record dict (checked first; an older format is converted) or a
+            :class:`~envs.core.state.GameState` (then ``env_id`` is needed, as for
+            :func:`record_from_state`).
+        path: the file to write (its folder must exist).
+        env_id, env_kwargs, seed: for a state only, as :func:`record_from_state`.
+
+    Returns:
+        The record written (a dict).
+
+    Raises:
+        InvalidPositionError: a malformed record dict (nothing is written). ParameterError: a
+        state without ``env_id``, or ``env_id``/``env_kwargs``/``seed`` given with a dict; as
+        :func:`record_from_state`. TypeError: neither a state nor a dict. OSError: the file
+        cannot be written.
+    """
+    if isinstance(record_or_state, GameState):
+        if env_id is None:
+            raise ParameterError("write_record of a state needs its env_id (and the env_kwargs it was made with), "
+                                 "e.g. write_record(state, path, 'tantrix_v0', {'num_players': 3})")
+        rec = record_from_state(record_or_state, env_id, env_kwargs, seed)
+    elif isinstance(record_or_state, dict):
+        if (env_id, env_kwargs, seed) != (None, None, None):
+            raise ParameterError("env_id, env_kwargs and seed are for a state; a record dict holds its own")
+        rec = _to_common(record_or_state)
+    else:
+        raise TypeError(f"write_record needs a GameState or a record dict, got {type(record_or_state).__name__}")
+    Path(path).write_text(record_to_json(rec), encoding="utf-8")
+    return rec
+
+
+def read_record(path) -> dict:
+    """Read a record file: the common format, or an older one (Tantrix ``tantrix-record``, Smartrix
+    ``game: smartrix`` records), converted to the common format. The structure is checked
+    (:func:`check_record`); the moves are checked by :func:`replay`.
+
+    Raises:
+        InvalidPositionError: not JSON, or not a well-formed record (the message starts with
+            ``path``). OSError: the file cannot be read.
+    """
+    text = Path(path).read_text(encoding="utf-8")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InvalidPositionError(f"{path}: not valid JSON ({e})") from None
+    try:
+        return _to_common(data)
+    except InvalidPositionError as e:
+        raise InvalidPositionError(f"{path}: {e}") from None
+
+
+# ---------------------------------------------------------------------------------- shared by older formats
 def check_result(recorded: dict | None, state, keys: tuple[str, ...], moves: int) -> None:
-    """Compare a record's stored ``result`` with the replayed ``state``.
+    """Compare an older-format record's stored ``result`` with the replayed ``state``.
 
     Args:
         recorded: the record's ``result`` (``None``: nothing to check).
@@ -52,7 +444,8 @@ def check_result(recorded: dict | None, state, keys: tuple[str, ...], moves: int
 
 
 def write_json_record(state_or_record, path, state_class, record_from_state, check_record) -> None:
-    """Write ``state_or_record`` (a ``state_class`` state or a record dict, checked first) as JSON.
+    """Write ``state_or_record`` (a ``state_class`` state or a record dict, checked first) as JSON
+    (the older per-game formats).
 
     Raises:
         InvalidPositionError: a malformed record dict. TypeError: neither a state nor a dict.

@@ -124,7 +124,9 @@ class GameState(ABC):
       :meth:`scores` describe the end in the same terms for every game.
     * chance (bags, decks) comes from a ``numpy.random.Generator`` owned by the state; ``clone()``
       copies it, so a clone continues exactly as the original would. ``copy.copy`` and
-      ``copy.deepcopy`` return ``clone()``.
+      ``copy.deepcopy`` return ``clone()``. :meth:`deal` gives the chance outcome that fixed the
+      start (JSON data, ``None`` without chance) and :meth:`with_deal` rebuilds that start without
+      a generator: game records (:mod:`envs.core.records`) store the one and replay with the other.
     * ``==`` compares positions: same game settings and equal :meth:`position_key` (so the same
       future). The move history is *not* compared (two move orders reaching one position are
       equal); compare ``history`` as well where the path matters.
@@ -301,6 +303,41 @@ class GameState(ABC):
             ValueError: ``player`` is not a seat.
         """
         self._check_seat(player, "player")
+        return self.clone()
+
+    # ------------------------------------------------------------------ chance: the deal
+    def deal(self):
+        """The chance outcome that fixed this game's start, as JSON-ready data (what game records
+        store, :mod:`envs.core.records`); ``None`` for a game without chance (default: Ataxx, TwixT).
+
+        Games with chance return everything that, with the environment's kwargs, rebuilds the start
+        exactly and without a random generator: Tantrix ``{"bag": [56 tile numbers in drawing
+        order]}``, Smartrix ``{"deck": [70 card numbers in deal order]}`` (or ``{"position": ...}``
+        for a hand-built start). The result is a fresh copy; changing it changes nothing here.
+
+        Raises:
+            ParameterError: a game with chance whose start cannot be described (e.g. a Tantrix
+                position built by hand).
+        """
+        return None
+
+    def with_deal(self, deal) -> "GameState":
+        """A new state at the start of a game with this state's settings and ``deal`` (what
+        :meth:`deal` returned); ``self`` is unchanged.
+
+        Games with chance build it from their settings and ``deal`` alone. The default, for games
+        without chance, accepts only ``deal=None`` and returns a :meth:`clone`, so ``self`` must
+        then be a start position (an environment's state right after ``reset``).
+
+        Raises:
+            InvalidPositionError: ``deal`` is not a deal of this game (the message says what was
+                expected), or the default's ``self`` is not a start position (non-empty ``history``).
+        """
+        if deal is not None:
+            raise InvalidPositionError(f"{self.info.long_name} has no chance: its deal must be null (None), got {deal!r}")
+        if self.history:
+            raise InvalidPositionError(f"with_deal needs a start position (empty history), got one after "
+                                       f"{len(self.history)} actions")
         return self.clone()
 
     def _check_seat(self, player, what: str) -> None:

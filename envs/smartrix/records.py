@@ -1,4 +1,9 @@
-"""Smartrix game records as JSON.
+"""Smartrix's own (older) JSON game records.
+
+The library-wide record format is :mod:`envs.core.records` (``record_from_state(state,
+"smartrix_v0", env_kwargs)``; its ``deal`` is this format's ``start``). This module keeps reading
+and writing the older ``"game": "smartrix"`` files, and registers :func:`to_common_record` so that
+:func:`envs.core.records.read_record` reads them too.
 
 A record holds the settings, how the game started, the moves in notation and the result::
 
@@ -20,12 +25,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from envs.core import records as _core
 from envs.core.records import check_result, write_json_record
 from envs.core.records import few as _few, is_int as _is_int, is_number as _is_number
 from envs.core.state import IllegalActionError, InvalidPositionError, ParameterError
 from envs.smartrix.state import NUM_CARDS, SmartrixState
 
-__all__ = ["record_from_state", "check_record", "replay", "read_record", "write_record", "FORMAT_VERSION"]
+__all__ = ["record_from_state", "check_record", "replay", "read_record", "write_record", "FORMAT_VERSION",
+           "to_common_record"]
 
 FORMAT_VERSION = 1
 
@@ -193,3 +200,28 @@ def read_record(path) -> dict:
         raise InvalidPositionError(f"{path}: not valid JSON ({e})") from None
     check_record(rec)
     return rec
+
+
+def to_common_record(record) -> dict | None:
+    """A Smartrix record (``"game": "smartrix"``) as a common-format record (:mod:`envs.core.records`),
+    ``None`` when ``record`` is not one: env ``smartrix_v0`` with the settings as env kwargs (those
+    left out taken from a hand-built start position), ``start`` as the deal, the result as it is.
+
+    Raises:
+        InvalidPositionError: a malformed Smartrix record (:func:`check_record`).
+    """
+    if not isinstance(record, dict) or record.get("game") != "smartrix":
+        return None
+    check_record(record)
+    start = record["start"]
+    kwargs = dict(record.get("settings", {}))
+    if "position" in start:
+        kwargs = {**{k: start["position"][k] for k in _SETTINGS if k in start["position"]}, **kwargs}
+    out = {"format": _core.FORMAT, "version": _core.VERSION, "env_id": "smartrix_v0", "env_kwargs": kwargs,
+           "seed": None, "deal": json.loads(json.dumps(start)), "moves": list(record["moves"])}
+    if "result" in record:
+        out["result"] = record["result"]
+    return out
+
+
+_core.register_legacy_reader("smartrix (\"game\": \"smartrix\")", to_common_record)

@@ -76,6 +76,7 @@ Example:
 from __future__ import annotations
 
 import bisect
+import json
 import re
 
 import numpy as np
@@ -112,6 +113,9 @@ HAND_SIZE = 5
 NUM_PLANES = NUM_CARDS * 4  # (card, rotation) pairs
 MAX_PLAYERS = 7
 _MAX_COORD = 20  # |row|, |col| bound for hand-built tables
+#: The keys of :meth:`SmartrixState.position` (:meth:`SmartrixState.from_position`'s arguments).
+_POSITION_KEYS = ("num_players", "grid_limit", "teams", "window", "table", "hands", "pile", "collected",
+                  "current_player", "out")
 
 
 def rotate_pattern(pattern: int, k: int) -> int:
@@ -933,6 +937,49 @@ class SmartrixState(GameState):
     def start(self) -> dict:
         """How this game started: ``{"deck": [...]}`` or ``{"position": {...}}`` (for records)."""
         return self._start
+
+    def deal(self) -> dict:
+        """The start's chance outcome for game records (a fresh copy of :attr:`start`):
+        ``{"deck": [...]}``, the 70 card numbers in deal order (the hands, the face-up card and the
+        whole pile), or ``{"position": {...}}`` (:meth:`position`) for a hand-built start."""
+        if "deck" in self._start:
+            return {"deck": list(self._start["deck"])}
+        return {"position": json.loads(json.dumps(self._start["position"]))}
+
+    def with_deal(self, deal) -> "SmartrixState":
+        """A new state at the start of a game with this state's settings (players, grid limit,
+        teams, window) and ``deal`` (:meth:`deal`'s form); no random generator is involved.
+
+        Raises:
+            InvalidPositionError: ``deal`` is neither ``{"deck": [a permutation of 1..70]}`` nor
+                ``{"position": {...}}`` with :meth:`from_position`'s keys; a position whose
+                settings contradict this state's, or that is impossible.
+        """
+        from envs.core.records import check_permutation
+
+        if not isinstance(deal, dict) or len(deal) != 1 or not ("deck" in deal or "position" in deal):
+            raise InvalidPositionError(f'a Smartrix deal must be an object {{"deck": [the {NUM_CARDS} card numbers in '
+                                       f'deal order]}} or {{"position": {{...}}}}, got {deal!r:.80}')
+        settings = {"num_players": self.num_players, "grid_limit": self.grid_limit, "teams": self.team_game,
+                    "window": self.window}
+        if "deck" in deal:
+            deck = check_permutation(deal["deck"], NUM_CARDS, "deal 'deck'", "card")
+            return SmartrixState(**settings, deck=deck)
+        pos = deal["position"]
+        if not isinstance(pos, dict):
+            raise InvalidPositionError(f"deal 'position' must be an object (SmartrixState.position()), got {pos!r:.80}")
+        unknown = sorted(set(pos) - set(_POSITION_KEYS), key=str)
+        if unknown:
+            raise InvalidPositionError(f"deal 'position' has unknown keys {unknown}: expected only {list(_POSITION_KEYS)}")
+        for k, v in settings.items():
+            if k in pos and pos[k] != v:
+                raise InvalidPositionError(f"deal 'position' {k}={pos[k]!r} contradicts the game's {k}={v!r}")
+        try:
+            return SmartrixState.from_position(**{**pos, **settings})
+        except InvalidPositionError as e:
+            raise InvalidPositionError(f"deal 'position': {e}") from None
+        except (ParameterError, TypeError, ValueError) as e:
+            raise InvalidPositionError(f"deal 'position' is not a valid position: {e}") from None
 
     # ------------------------------------------------------------------ copies, determinisation
     def clone(self) -> "SmartrixState":

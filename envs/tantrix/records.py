@@ -1,4 +1,9 @@
-"""Tantrix game records as JSON: settings, the bag's drawing order and the moves.
+"""Tantrix's own (older) JSON game records: settings, the bag's drawing order and the moves.
+
+The library-wide record format is :mod:`envs.core.records` (``record_from_state(state,
+"tantrix_v0", env_kwargs)``; its ``deal`` is this format's ``bag``). This module keeps reading
+and writing the older ``tantrix-record`` files, and registers :func:`to_common_record` so that
+:func:`envs.core.records.read_record` reads them too.
 
 A record replays exactly without any random generator: the bag order fixes every draw (the
 initial draws and each replacement), the moves (``t23@0,-1r2`` notation, see
@@ -23,13 +28,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from envs.core import records as _core
 from envs.core.records import check_result, write_json_record
 from envs.core.records import few as _few, is_int as _is_int, is_number as _is_number
 from envs.core.state import IllegalActionError, InvalidPositionError, ParameterError
 from envs.tantrix.state import COLOURS, NUM_TILES, TantrixState
 
 __all__ = ["record_from_state", "record_to_json", "record_from_json", "check_record", "replay", "write_record",
-           "read_record"]
+           "read_record", "to_common_record"]
 
 FORMAT = "tantrix-record"
 VERSION = 1
@@ -169,3 +175,26 @@ def write_record(state_or_record, path) -> None:
 
 def read_record(path) -> dict:
     return record_from_json(Path(path).read_text(encoding="utf-8"))
+
+
+def to_common_record(rec) -> dict | None:
+    """A ``tantrix-record`` as a common-format record (:mod:`envs.core.records`), ``None`` when
+    ``rec`` is not a ``tantrix-record``: env ``tantrix_v0`` with the settings as env kwargs, the
+    bag as the deal ``{"bag": [...]}``, the result's ``outcome`` as ``result``.
+
+    Raises:
+        InvalidPositionError: a malformed ``tantrix-record`` (:func:`check_record`).
+    """
+    if not isinstance(rec, dict) or rec.get("format") != FORMAT:
+        return None
+    check_record(rec)
+    out = {"format": _core.FORMAT, "version": _core.VERSION, "env_id": "tantrix_v0",
+           "env_kwargs": dict(rec["settings"]), "seed": None, "deal": {"bag": list(rec["bag"])},
+           "moves": list(rec["moves"])}
+    if "result" in rec:
+        res = rec["result"]
+        out["result"] = None if res is None else {("result" if k == "outcome" else k): v for k, v in res.items()}
+    return out
+
+
+_core.register_legacy_reader(FORMAT, to_common_record)

@@ -971,6 +971,35 @@ class TantrixState(GameState):
             d[k] = v
         return c
 
+    def deal(self) -> dict:
+        """The start's chance outcome for game records: ``{"bag": [...]}``, the 56 tile numbers
+        in drawing order (:attr:`initial_bag`), which fixes the initial draws, the first player
+        and every replacement.
+
+        Raises:
+            ParameterError: a position built by :meth:`from_position` (its start is no deal).
+        """
+        if len(self.initial_bag) != NUM_TILES:
+            raise ParameterError("only games started by the constructor (a full bag) have a deal; "
+                                 "this position was built by from_position")
+        return {"bag": list(self.initial_bag)}
+
+    def with_deal(self, deal) -> "TantrixState":
+        """A new state at the start of a game with this state's settings (players, Doubles, colours,
+        window radius) and ``deal`` (:meth:`deal`'s form); no random generator is involved.
+
+        Raises:
+            InvalidPositionError: ``deal`` is not ``{"bag": [a permutation of 1..56]}``.
+        """
+        from envs.core.records import check_permutation
+
+        if not isinstance(deal, dict) or set(deal) != {"bag"}:
+            raise InvalidPositionError(f'a Tantrix deal must be an object {{"bag": [the {NUM_TILES} tile numbers in '
+                                       f'drawing order]}}, got {deal!r:.80}')
+        bag = check_permutation(deal["bag"], NUM_TILES, "deal 'bag'", "tile")
+        return TantrixState(self.num_players, teams=self.team_game, colors=[COLOURS[c - 1] for c in self._colour_of_team],
+                            window_radius=self.window_radius, bag=bag)
+
     def sample_determinization(self, player: int, rng: np.random.Generator) -> "TantrixState":
         """A full state consistent with what ``player`` knows: the bag's order reshuffled.
 
