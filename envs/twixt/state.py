@@ -119,6 +119,8 @@ _TEAM_SEATS = ("A", "A", "B", "B")
 
 _RULES = ("standard", "pp")
 _DRAWS = ("early", "board_full")
+_LINKINGS = ("auto", "manual")
+_LINK_RE = re.compile(r"([+-])([a-z]{1,2}[0-9]{1,2})([a-z]{1,2}[0-9]{1,2})")
 
 
 def colour_of(player: int) -> int:
@@ -327,19 +329,34 @@ class _Geometry:
             b.init_witness = tuple(_find_path(self, c, b.area[c], b.ok0) for c in (0, 1))
         return self._bits
 
-    def transposition(self, num_actions: int) -> np.ndarray:
-        """``intp (num_actions,)``: the action with row and column exchanged (swap unchanged)."""
-        perm = self._perm.get(num_actions)
+    def transposition(self, num_actions: int, manual: bool = False) -> np.ndarray:
+        """``intp (num_actions,)``: the action with row and column exchanged (swap unchanged).
+
+        ``manual=True``: the ``links="manual"`` layout (holes, swap, add link, remove link, end,
+        end!): a link maps to the link between the transposed holes."""
+        perm = self._perm.get((num_actions, manual))
         if perm is None:
             s, n = self.size, self.n
             perm = np.arange(num_actions)
             holes = np.arange(n).reshape(s, s).T.ravel()
             perm[:n] = holes
-            if num_actions > n + 1:
+            if manual:
+                nl = self.num_links
+                lids = np.array([self.link_id(holes[p], holes[q]) for p, q in self.link_ends], dtype=np.intp)
+                perm[n + 1:n + 1 + nl] = lids + n + 1
+                perm[n + 1 + nl:n + 1 + 2 * nl] = lids + n + 1 + nl
+            elif num_actions > n + 1:
                 perm[n + 1:] = holes + n + 1
             perm.flags.writeable = False
-            self._perm[num_actions] = perm
+            self._perm[(num_actions, manual)] = perm
         return perm
+
+    def link_id(self, p: int, q: int) -> int | None:
+        """The id of the link between holes ``p`` and ``q`` (``row * S + col``), ``None`` if none."""
+        for q2, lid in self.adj[p]:
+            if q2 == q:
+                return lid
+        return None
 
 
 class _Bits:
@@ -450,10 +467,12 @@ class TwixtState(GameState):
         "_g", "_n", "_std", "_early", "_pegs", "_lc", "_order", "_uf", "_avail", "_navail",
         "_player", "_ply", "_status", "_priv",
         "_pbits", "_ok", "_wholes", "_wlinks", "_can", "_wbad",
+        "linking", "_manual", "_ownblock", "_placed", "_last", "_block", "_cand",
+        "_add0", "_rem0", "_end",
     )
 
     def __init__(self, board_size: int = 24, *, rules: str = "standard", swap: bool = False,
-                 draw: str = "early", num_players: int = 2):
+                 draw: str = "early", num_players: int = 2, links: str = "auto"):
         if isinstance(board_size, bool) or not isinstance(board_size, (int, np.integer)):
             raise ParameterError(f"board_size must be an int from {MIN_SIZE} to {MAX_SIZE}, got {board_size!r}")
         if not MIN_SIZE <= int(board_size) <= MAX_SIZE:
@@ -469,12 +488,24 @@ class TwixtState(GameState):
             raise ParameterError(f"num_players must be 2 (TwixT) or 4 (Double TwixT), got {num_players!r}")
         if swap and num_players == 4:
             raise ParameterError("swap=True is not allowed with num_players=4: Double TwixT has no swap")
+        if links not in _LINKINGS:
+            raise ParameterError(f"links must be 'auto' (every legal link added at once) or 'manual' (the box "
+                                 f"rules: the player adds and removes links), got {links!r}")
         s = int(board_size)
         g = geometry(s)
         n = s * s
         self.board_size = s
         self.num_players = int(num_players)
-        self.num_actions = n + 1 if num_players == 2 else 2 * n + 1
+        manual = links == "manual"
+        nl = g.num_links
+        if manual:
+            # holes, swap, add link (per link id), remove link, end, (Double TwixT) end!
+            self.num_actions = n + 2 + 2 * nl + (1 if num_players == 4 else 0)
+        else:
+            self.num_actions = n + 1 if num_players == 2 else 2 * n + 1
+        self.linking = links
+        self._manual = manual
+        self._ownblock = rules == "standard" and not manual  # own links block own paths (early draw)
         self.rules = rules
         self.swap = bool(swap)
         self.draw = draw
@@ -498,6 +529,18 @@ class TwixtState(GameState):
             self._reset_witnesses()
         else:
             self._pbits = self._ok = self._wholes = self._wlinks = self._can = self._wbad = None
+        self._placed = False
+        self._last = -1
+        if manual:
+            self._add0 = n + 1
+            self._rem0 = n + 1 + nl
+            self._end = n + 1 + 2 * nl
+            blk = bytearray(nl + 1)
+            self._block = [blk, blk] if self._std else [blk, bytearray(nl + 1)]
+            self._cand = [set(), set()]
+        else:
+            self._add0 = self._rem0 = self._end = -1
+            self._block = self._cand = None
 
     @classmethod
     def from_moves(cls, moves, **settings) -> "TwixtState":
@@ -523,7 +566,7 @@ class TwixtState(GameState):
         b = self._g.bits()
         self._pbits = [0, 0]
         ok = list(b.ok0)
-        self._ok = [ok, ok] if self._std else [ok, list(b.ok0)]
+        self._ok = [ok, ok] if self._ownblock else [ok, list(b.ok0)]
         self._wholes = [0, 0]
         self._wlinks = [frozenset(), frozenset()]
         self._can = [True, True]
@@ -586,7 +629,7 @@ class TwixtState(GameState):
         ok = list(b.ok0)
         lc, own_code = self._lc, colour + 1
         for lid in self._order:
-            if self._std or lc[lid] != own_code:
+            if self._ownblock or lc[lid] != own_code:
                 for k, nm in b.cross_clear[lid]:
                     ok[k] &= nm
         bits = [0, 0, 0]
@@ -619,6 +662,8 @@ class TwixtState(GameState):
         pl = self._player
         if pl < 0:
             return np.zeros(self.num_actions, dtype=np.int8)
+        if self._manual:
+            return self._manual_mask(pl)
         c = pl & 1
         m = np.frombuffer(self._avail[c], dtype=np.int8).copy()
         n = self._n
@@ -630,10 +675,21 @@ class TwixtState(GameState):
         return m
 
     def legal_actions(self) -> list[int]:
+        if self._manual and self._placed and self._player >= 0:  # few actions: no full mask
+            c = self._player & 1
+            blk = self._block[c]
+            add0 = self._add0
+            out = sorted(add0 + lid for lid in self._cand[c] if not blk[lid])
+            out.append(self._end)
+            if self.num_players == 4 and not self._priv[c]:
+                out.append(self._end + 1)
+            return out
         return np.flatnonzero(self.legal_action_mask()).tolist()
 
     def apply(self, action: int) -> None:
         a = self._check_action_index(action)
+        if self._manual:
+            return self._apply_manual(a)
         pl = self._player
         if pl >= 0:
             n = self._n
@@ -722,7 +778,7 @@ class TwixtState(GameState):
         cs = self._g.cross_set[lid]
         if self._can[o] and not self._wbad[o] and not self._wlinks[o].isdisjoint(cs):
             self._wbad[o] = True
-        if self._std and self._can[c] and not self._wbad[c] and not self._wlinks[c].isdisjoint(cs):
+        if self._ownblock and self._can[c] and not self._wbad[c] and not self._wlinks[c].isdisjoint(cs):
             self._wbad[c] = True
 
     def _check_draw(self) -> None:
@@ -767,6 +823,249 @@ class TwixtState(GameState):
                 self._wbad[0] = True
         self._check_draw()
 
+    # ------------------------------------------------------------------ links="manual" (box rules)
+    # A turn: removals of own links (before the placement only), one placement or the swap,
+    # additions between any two own pegs, then ``end`` / ``end!``. ``_placed`` says whether the
+    # placement of this turn is done; ``_block[c][lid]`` counts the links that cross ``lid`` and
+    # block colour ``c`` (one shared array with rules="standard"); ``_cand[c]`` holds the link ids
+    # whose two ends are pegs of colour ``c`` and that are not linked (addable unless blocked).
+    def _manual_mask(self, pl: int) -> np.ndarray:
+        c = pl & 1
+        if self._placed:
+            m = np.zeros(self.num_actions, dtype=np.int8)
+            m[self.legal_actions()] = 1
+            return m
+        m = np.frombuffer(self._avail[c], dtype=np.int8).copy()
+        n, nl = self._n, self._g.num_links
+        if self._ply == 1 and self.swap:
+            m[n] = 1
+        if self._order:
+            lc = np.frombuffer(self._lc, dtype=np.uint8, count=nl)
+            np.equal(lc, c + 1, out=m[self._rem0:self._rem0 + nl], casting="unsafe")
+        return m
+
+    def _apply_manual(self, a: int) -> None:
+        pl = self._player
+        if pl >= 0:
+            c = pl & 1
+            n = self._n
+            if not self._placed:
+                if a < n:
+                    if self._avail[c][a]:
+                        self._m_place(a, c)
+                        self.history.append(a)
+                        return
+                elif a == n:
+                    if self._ply == 1 and self.swap:
+                        self._m_swap()
+                        self.history.append(a)
+                        return
+                elif self._rem0 <= a < self._end:
+                    lid = a - self._rem0
+                    if self._lc[lid] == c + 1:
+                        self._m_remove(lid, c)
+                        self.history.append(a)
+                        return
+            elif self._add0 <= a < self._rem0:
+                lid = a - self._add0
+                if lid in self._cand[c] and not self._block[c][lid]:
+                    self._m_add(lid, c)
+                    self.history.append(a)
+                    return
+            elif a == self._end or (a == self._end + 1 and not self._priv[c]):
+                self._m_end(pl, a != self._end)
+                self.history.append(a)
+                return
+        raise IllegalActionError(
+            f"illegal action {a} ({self.action_to_string(a)}) for {self._player_name(pl)}: {self._why_illegal(a)}"
+        )
+
+    def _m_place(self, p: int, c: int) -> None:
+        g = self._g
+        cc = c + 1
+        pegs = self._pegs
+        pegs[p] = cc
+        av0, av1 = self._avail
+        if av0[p]:
+            av0[p] = 0
+            self._navail[0] -= 1
+        if av1[p]:
+            av1[p] = 0
+            self._navail[1] -= 1
+        bnode = g.border_node[c][p]
+        if bnode >= 0:
+            self._uf[p] = _find(self._uf, bnode)
+        cand = self._cand[c]
+        for q, lid in g.adj[p]:
+            if pegs[q] == cc:
+                cand.add(lid)
+        self._placed = True
+        self._last = p
+        if self._early:
+            o = 1 - c
+            self._pbits[c] |= 1 << p
+            if self._can[o] and not self._wbad[o] and (self._wholes[o] >> p) & 1:
+                self._wbad[o] = True
+            self._check_early_draw()
+
+    def _m_swap(self) -> None:
+        g = self._g
+        s = self.board_size
+        first = self.history[0]
+        r, c = divmod(first, s)
+        t = c * s + r
+        pegs = self._pegs
+        pegs[first] = 0
+        for col in (0, 1):
+            if g.legal[col][first]:
+                self._avail[col][first] = 1
+                self._navail[col] += 1
+        pegs[t] = 2
+        for col in (0, 1):
+            if self._avail[col][t]:
+                self._avail[col][t] = 0
+                self._navail[col] -= 1
+        self._uf = list(range(self._n + 4))  # a single peg: no links
+        bnode = g.border_node[1][t]
+        if bnode >= 0:
+            self._uf[t] = bnode
+        self._cand = [set(), set()]
+        self._placed = True
+        self._last = t
+        if self._early:
+            self._reset_witnesses()
+            self._pbits[1] = 1 << t
+            if (self._wholes[0] >> t) & 1:
+                self._wbad[0] = True
+            self._check_early_draw()
+
+    def _m_add(self, lid: int, c: int) -> None:
+        g = self._g
+        cc = c + 1
+        self._lc[lid] = cc
+        self._order.append(lid)
+        self._cand[c].discard(lid)
+        blk = self._block[1 - c]  # standard: the array shared by both colours
+        for x in g.cross[lid]:
+            blk[x] += 1
+        uf = self._uf
+        p, q = g.link_ends[lid]
+        ra = _find(uf, p)
+        rb = _find(uf, q)
+        if ra != rb:
+            uf[ra] = rb
+        if self._early:
+            self._link_added_early(lid, c)
+        if _find(uf, g.n + 2 * c) == _find(uf, g.n + 2 * c + 1):
+            self._status = _STATUS_RED + c
+            self._player = -1
+            return
+        if self._early:
+            self._check_early_draw()
+
+    def _m_remove(self, lid: int, c: int) -> None:
+        g = self._g
+        cc = c + 1
+        self._lc[lid] = 0
+        self._order.remove(lid)
+        self._cand[c].add(lid)
+        blk = self._block[1 - c]
+        for x in g.cross[lid]:
+            blk[x] -= 1
+        # Union-find cannot delete: rebuild it from the pegs on the borders and the links left.
+        n = self._n
+        uf = list(range(n + 4))
+        pegs = self._pegs
+        for p in range(n):
+            v = pegs[p]
+            if v:
+                bnode = g.border_node[v - 1][p]
+                if bnode >= 0:
+                    uf[p] = bnode
+        ends = g.link_ends
+        for x in self._order:
+            p, q = ends[x]
+            ra = _find(uf, p)
+            rb = _find(uf, q)
+            if ra != rb:
+                uf[ra] = rb
+        self._uf = uf
+        if self._early:
+            # The opponent's graph only grows: rebuild its step masks from this colour's links.
+            o = 1 - c
+            b = g.bits()
+            ok = list(b.ok0)
+            lc = self._lc
+            for x in self._order:
+                if lc[x] == cc:
+                    for k, nm in b.cross_clear[x]:
+                        ok[k] &= nm
+            self._ok[o][:] = ok
+            if not self._can[o]:
+                self._can[o] = True
+                self._wbad[o] = True
+
+    def _m_end(self, pl: int, claim: bool) -> None:
+        c = pl & 1
+        self._ply += 1
+        self._placed = False
+        self._last = -1
+        if claim:
+            self._priv[c] = True
+        if self.num_players == 2:
+            self._player = 1 - pl
+        else:
+            self._player = (pl + 2) % 4 if claim else (pl + 1) % 4
+        if self._navail[self._player & 1] == 0:
+            self._status = _STATUS_DRAW
+            self._player = -1
+
+    def _check_early_draw(self) -> None:
+        first = 0 if (self._can[0] and not self._wbad[0]) else 1  # a still-valid witness first
+        if not self._connectable(first) and not self._connectable(1 - first):
+            self._status = _STATUS_DRAW
+            self._player = -1
+
+    @property
+    def placed(self) -> bool:
+        """``links="manual"``: whether the player to move has placed its peg (or swapped) this
+        turn, so it may now add links and end the turn. Always ``False`` with ``links="auto"``."""
+        return self._placed
+
+    @property
+    def last_placed(self) -> tuple[int, int] | None:
+        """``links="manual"``: the hole ``(row, col)`` of the peg placed this turn (after a swap:
+        the swapped peg), ``None`` before the placement and with ``links="auto"``."""
+        return None if self._last < 0 else divmod(self._last, self.board_size)
+
+    def link_action(self, a: tuple[int, int], b: tuple[int, int], remove: bool = False) -> int:
+        """``links="manual"``: the action adding (or, ``remove=True``, removing) the link between
+        holes ``a`` and ``b`` (``(row, col)``, any order).
+
+        Raises:
+            InvalidMoveError: ``links="auto"``, or the holes are not a knight's move apart on the board.
+        """
+        if not self._manual:
+            raise InvalidMoveError("link actions exist only with links='manual' (links='auto' adds links itself)")
+        s = self.board_size
+        p, q = a[0] * s + a[1], b[0] * s + b[1]
+        lid = self._link_id(p, q)
+        if lid is None:
+            raise InvalidMoveError(f"{hole_name(*a)} and {hole_name(*b)} are not a knight's move apart on the board")
+        return (self._rem0 if remove else self._add0) + lid
+
+    def _link_id(self, p: int, q: int) -> int | None:
+        if 0 <= p < self._n:
+            for q2, lid in self._g.adj[p]:
+                if q2 == q:
+                    return lid
+        return None
+
+    def _link_name(self, lid: int) -> str:
+        p, q = self._g.link_ends[lid]
+        s = self.board_size
+        return hole_name(p // s, p % s) + hole_name(q // s, q % s)
+
     def is_terminal(self) -> bool:
         return self._status != _STATUS_ONGOING
 
@@ -809,6 +1108,8 @@ class TwixtState(GameState):
             return action
         n, s = self._n, self.board_size
         a = int(action)
+        if self._manual:
+            return int(self._g.transposition(self.num_actions, True)[a]) if 0 <= a < self.num_actions else a
         if 0 <= a < n:
             r, c = divmod(a, s)
             return c * s + r
@@ -823,12 +1124,13 @@ class TwixtState(GameState):
         mask = self.legal_action_mask()
         if player % 2 == 0:
             return mask
-        return mask[self._g.transposition(self.num_actions)]
+        return mask[self._g.transposition(self.num_actions, self._manual)]
 
     # ------------------------------------------------------------------ accessors
     def swap_available(self) -> bool:
-        """Whether ``swap`` is legal now (two players, ``swap=True``, second ply, game on)."""
-        return self.swap and self._ply == 1 and self._player == 1
+        """Whether ``swap`` is legal now (two players, ``swap=True``, second ply, game on; with
+        ``links="manual"`` before black's placement)."""
+        return self.swap and self._ply == 1 and self._player == 1 and not self._placed
 
     def privilege_available(self, team: int) -> bool:
         """Whether ``team`` (= colour, 0 red or 1 black) has not claimed its Privilege yet, in
@@ -896,13 +1198,20 @@ class TwixtState(GameState):
 
     # ------------------------------------------------------------------ notation
     def action_to_string(self, action: int) -> str:
-        """``row * S + col -> 'c5'``, ``S*S -> 'swap'``, ``S*S + 1 + hole -> 'c5!'`` (Privilege)."""
+        """``row * S + col -> 'c5'``, ``S*S -> 'swap'``, ``S*S + 1 + hole -> 'c5!'`` (Privilege);
+        with ``links="manual"``: ``'+c5e6'`` / ``'-c5e6'`` (ends in hole order), ``'end'``, ``'end!'``."""
         a = int(action)
         if not 0 <= a < self.num_actions:
             raise IllegalActionError(f"action {a} is out of range: expected 0 <= action < {self.num_actions}")
         n, s = self._n, self.board_size
         if a == n:
             return "swap"
+        if self._manual and a > n:
+            if a >= self._end:
+                return "end" if a == self._end else "end!"
+            if a >= self._rem0:
+                return "-" + self._link_name(a - self._rem0)
+            return "+" + self._link_name(a - self._add0)
         if a > n:
             r, c = divmod(a - n - 1, s)
             return hole_name(r, c) + "!"
@@ -910,7 +1219,8 @@ class TwixtState(GameState):
         return hole_name(r, c)
 
     def string_to_action(self, text: str) -> int:
-        """Parse ``c5`` / ``swap`` / ``c5!`` (case-insensitive) into an action index.
+        """Parse ``c5`` / ``swap`` / ``c5!`` (case-insensitive) into an action index; with
+        ``links="manual"``: ``c5``, ``swap``, ``+c5e6`` (add), ``-c5e6`` (remove), ``end``, ``end!``.
 
         Raises:
             InvalidMoveError: not a well-formed move on this board (``c5!`` with two players,
@@ -921,6 +1231,25 @@ class TwixtState(GameState):
         t = text.strip().lower()
         if t == "swap":
             return self._n
+        if self._manual:
+            if t in ("end", "end!"):
+                if t == "end!" and self.num_players != 4:
+                    raise InvalidMoveError(f"{text!r}: a Privilege claim ('end!') exists only in Double TwixT (num_players=4)")
+                return self._end + (t == "end!")
+            if t[:1] in "+-" and t:
+                m = _LINK_RE.fullmatch(t)
+                if m is None:
+                    raise InvalidMoveError(f"{text!r} is not a link move: expected '+c5e6' (add) or '-c5e6' (remove)")
+                try:
+                    a, b = (parse_hole(h, self.board_size) for h in m.group(2, 3))
+                except InvalidMoveError as e:
+                    raise InvalidMoveError(f"{text!r} is not a link move ({e})") from None
+                return self.link_action(a, b, remove=m.group(1) == "-")
+            if t.endswith("!"):
+                raise InvalidMoveError(f"{text!r}: with links='manual' the Privilege is claimed with 'end!' after the placement")
+        elif t in ("end", "end!") or t[:1] in ("+", "-"):
+            raise InvalidMoveError(f"{text!r}: link moves and 'end' exist only with links='manual' "
+                                   f"(this game adds links automatically, links='auto')")
         claim = t.endswith("!")
         if claim:
             if self.num_players != 4:
@@ -946,6 +1275,10 @@ class TwixtState(GameState):
             return f"the game is over ({self._result_text()})"
         n, s = self._n, self.board_size
         c = self._player & 1
+        if self._manual:
+            why = self._why_illegal_manual(a, c)
+            if why:
+                return why
         if a == n:
             if self.num_players == 4:
                 return "Double TwixT has no swap"
@@ -963,6 +1296,42 @@ class TwixtState(GameState):
             where = "row" if c == 1 else "column"
             return f"{self.action_to_string(p)} is in {COLOUR_NAMES[1 - c]}'s border {where}"
         return "not legal here"  # pragma: no cover
+
+    def _why_illegal_manual(self, a: int, c: int) -> str:
+        n = self._n
+        me = COLOUR_NAMES[c]
+        if self._placed:
+            if a <= n:
+                return (f"this turn's peg is already placed ({hole_name(*self.last_placed)}): add links "
+                        f"('+c5e6') or end the turn ('end')")
+            if self._rem0 <= a < self._end:
+                return "links may be removed only before the placement of the turn"
+            if a > self._end:
+                return f"team {me} has already claimed its Privilege"
+            lid = a - self._add0
+            name = self._link_name(lid)
+            if self._lc[lid]:
+                return f"{name} is already linked"
+            p, q = self._g.link_ends[lid]
+            for h in (p, q):
+                if self._pegs[h] != c + 1:
+                    return f"{self.action_to_string(h)} holds no {me} peg"
+            for x in self._g.cross[lid]:
+                v = self._lc[x]
+                if v and (self._std or v != c + 1):
+                    return f"{name} would cross the {COLOUR_NAMES[v - 1]} link {self._link_name(x)}"
+            return ""  # pragma: no cover
+        if a >= self._end:
+            return "'end' comes after the placement: place a peg (or swap) first"
+        if self._add0 <= a < self._rem0:
+            return "links are added after the placement of the turn: place a peg first"
+        if self._rem0 <= a:
+            lid = a - self._rem0
+            v = self._lc[lid]
+            if not v:
+                return f"there is no link {self._link_name(lid)} to remove"
+            return f"{self._link_name(lid)} is {COLOUR_NAMES[v - 1]}'s link: only your own colour's links may be removed"
+        return ""
 
     def _result_text(self) -> str:
         st = self._status
@@ -999,42 +1368,58 @@ class TwixtState(GameState):
         if self._early:
             c._pbits = list(self._pbits)
             ok = list(self._ok[0])
-            c._ok = [ok, ok] if self._std else [ok, list(self._ok[1])]
+            c._ok = [ok, ok] if self._ownblock else [ok, list(self._ok[1])]
             c._wholes = list(self._wholes)
             c._wlinks = list(self._wlinks)
             c._can = list(self._can)
             c._wbad = list(self._wbad)
         else:
             c._pbits = c._ok = c._wholes = c._wlinks = c._can = c._wbad = None
+        c.linking = self.linking
+        c._manual = self._manual
+        c._ownblock = self._ownblock
+        c._placed = self._placed
+        c._last = self._last
+        c._add0, c._rem0, c._end = self._add0, self._rem0, self._end
+        if self._manual:
+            blk = bytearray(self._block[0])
+            c._block = [blk, blk] if self._std else [blk, bytearray(self._block[1])]
+            c._cand = [set(self._cand[0]), set(self._cand[1])]
+        else:
+            c._block = c._cand = None
         return c
 
     def __getstate__(self):
         d = {k: getattr(self, k) for k in self.__slots__ if k != "_g"}
-        if self._early and self._std:
+        if self._early and self._ownblock:
             d["_ok"] = [self._ok[0]]  # keep the sharing explicit
         return d
 
     def __setstate__(self, d):
+        if "_manual" not in d:  # pickled before links="manual" existed
+            d = dict(d, linking="auto", _manual=False, _ownblock=d["_std"], _placed=False, _last=-1,
+                     _block=None, _cand=None, _add0=-1, _rem0=-1, _end=-1)
         for k, v in d.items():
             setattr(self, k, v)
         self._g = geometry(self.board_size)
         if self._early:
             self._g.bits()
-            if self._std:
+            if self._ownblock:
                 self._ok = [self._ok[0], self._ok[0]]
 
     def position_key(self) -> tuple:
         """A hashable key of the position (pegs, links, player to move, Privileges, swap and game
         status) within one game setting: equal keys, equal futures. For transposition tables."""
-        return (bytes(self._pegs), bytes(self._lc), self._player, self._priv[0], self._priv[1],
-                self._status, self.swap_available())
+        key = (bytes(self._pegs), bytes(self._lc), self._player, self._priv[0], self._priv[1],
+               self._status, self.swap_available())
+        return key + (self._placed,) if self._manual else key
 
     def __eq__(self, other):
         """Same settings and same position (:meth:`position_key`); the move order may differ."""
         if not isinstance(other, TwixtState):
             return NotImplemented
-        return (self.board_size, self.num_players, self.rules, self.swap, self.draw) == (
-            other.board_size, other.num_players, other.rules, other.swap, other.draw
+        return (self.board_size, self.num_players, self.rules, self.swap, self.draw, self.linking) == (
+            other.board_size, other.num_players, other.rules, other.swap, other.draw, other.linking
         ) and self.position_key() == other.position_key()
 
     __hash__ = None
@@ -1043,12 +1428,17 @@ class TwixtState(GameState):
         settings = f"board_size={self.board_size}, rules={self.rules!r}, swap={self.swap}, draw={self.draw!r}"
         if self.num_players != 2:
             settings += f", num_players={self.num_players}"
+        if self._manual:
+            settings += ", links='manual'"
         return f"TwixtState.from_moves({' '.join(self.moves())!r}, {settings})"
 
     def status_line(self) -> str:
         """One line: whose turn it is, or the result."""
         if self._status == _STATUS_ONGOING:
             text = f"ply {self._ply}: {self._player_name(self._player)} to move"
+            if self._manual:
+                text += (f", placed {hole_name(*self.last_placed)}: add links or end" if self._placed
+                         else ", before the placement")
             if self.swap_available():
                 text += " (swap available)"
             if self.num_players == 4:
