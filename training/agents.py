@@ -183,8 +183,11 @@ def twixt_greedy_action(state, rng: np.random.Generator) -> int:
     opponent's shortest path blocks it) and then at random; when the opponent is strictly closer
     to connecting than the mover, blocking comes first. It never swaps or claims a Privilege.
     """
-    from envs.twixt.heuristics import distance_maps
+    from envs.twixt.heuristics import distance_maps, manual_followup
 
+    follow = manual_followup(state)  # links="manual": the new peg's links, then end
+    if follow is not None:
+        return follow
     colour = state.current_player % 2
     a1, a2, mine = distance_maps(state, colour)
     b1, b2, theirs = distance_maps(state, 1 - colour)

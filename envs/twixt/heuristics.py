@@ -17,7 +17,7 @@ import numpy as np
 
 from envs.twixt.state import TwixtState, geometry
 
-__all__ = ["distance_maps", "connection_distance", "UNREACHABLE"]
+__all__ = ["distance_maps", "connection_distance", "manual_followup", "UNREACHABLE"]
 
 #: Distance reported for holes (or colours) that cannot reach a border at all.
 UNREACHABLE = 10_000
@@ -101,3 +101,25 @@ def connection_distance(state: TwixtState, colour: int) -> int:
         if bits & dst:
             return k
     return UNREACHABLE
+
+
+def manual_followup(state: TwixtState) -> int | None:
+    """The greedy baseline's action after its placement with ``links="manual"`` (state frame).
+
+    After the turn's placement (``state.placed``): add a legal link from the new peg, the first
+    in :data:`~envs.twixt.state.KNIGHT_DIRS` order; when none is left, ``end`` (never ``end!``:
+    the greedy baseline claims no Privilege). So greedy plays the automatic game's links and
+    never removes one. Returns ``None`` before the placement (choose the hole as in the
+    automatic game: removals are never chosen) and with ``links="auto"``.
+    """
+    if not state.placed or state.current_player < 0:
+        return None
+    g = geometry(state.board_size)
+    r, c = state.last_placed
+    p = r * state.board_size + c
+    legal = set(state.legal_actions())
+    for q, lid in g.adj[p]:
+        a = state.link_action(divmod(p, state.board_size), divmod(q, state.board_size))
+        if a in legal:
+            return a
+    return state.string_to_action("end")

@@ -10,9 +10,12 @@ Conventions (worked out by replaying ``shared/data/twixt/``; see ``tests/test_tw
 **Plain move lists** (``.txt`` or anything else): moves in our notation (``c5``, ``swap``, ``c5!``),
 one per line or separated by commas / white space, case-insensitive; a final ``resign`` (the
 player to move resigns) or ``draw`` (agreed draw). ``#`` starts a comment; a comment line
-``# key=value`` sets ``board_size``, ``rules``, ``swap``, ``num_players``, ``draw``, ``event``,
+``# key=value`` sets ``board_size``, ``rules``, ``swap``, ``num_players``, ``draw``, ``links``, ``event``,
 ``source``, ``game_over`` or ``player_<i>`` (a name). Settings missing from the file come from the reader's
-keyword arguments.
+keyword arguments. A game with ``links="manual"`` (the box rules) is written with ``# links=manual``
+and its moves in that notation: ``c5``, ``swap``, ``+c5e6``, ``-c5e6``, ``end``, ``end!``.
+Little Golem and T1 files cannot hold such games (their servers link automatically): the writers
+refuse them.
 
 **Little Golem ``.tsgf``** (``(;FF[4]EV[..]PB[..]PW[..]SZ[24]SO[..];b[dd];r[th];...)``): each move
 node is ``b[..]`` or ``r[..]``; ``b`` is the *first* player (our red, player 0, connecting top to
@@ -74,6 +77,8 @@ class TwixtRecord:
     Attributes:
         moves: move texts (``c5``, ``swap``, ``c5!``), lower case.
         board_size, rules, swap, num_players: the game's settings (as :class:`TwixtState` takes them).
+        links: ``"auto"`` or ``"manual"`` (the box rules; moves then include ``+c5e6``, ``-c5e6``,
+            ``end``, ``end!``).
         draw: the draw rule if the record states it, else ``None`` (replay then uses ``"board_full"``).
         resigned: the player who resigned after the last move, or ``None``.
         draw_agreed: the game ended by an agreed draw after the last move.
@@ -88,6 +93,7 @@ class TwixtRecord:
     rules: str = "standard"
     swap: bool = False
     num_players: int = 2
+    links: str = "auto"
     draw: str | None = None
     resigned: int | None = None
     draw_agreed: bool = False
@@ -100,6 +106,8 @@ class TwixtRecord:
     def settings(self) -> dict:
         """Keyword arguments for :class:`TwixtState` (``draw`` only if the record states it)."""
         d = dict(board_size=self.board_size, rules=self.rules, swap=self.swap, num_players=self.num_players)
+        if self.links != "auto":
+            d["links"] = self.links
         if self.draw is not None:
             d["draw"] = self.draw
         return d
@@ -115,10 +123,13 @@ class TwixtRecord:
         return None
 
 
-def _player_after(moves: list[str], num_players: int) -> int:
-    """The seat to move after ``moves`` from the start (ignoring a possible game end)."""
+def _player_after(moves: list[str], num_players: int, manual: bool = False) -> int:
+    """The seat to move after ``moves`` from the start (ignoring a possible game end). With
+    ``manual`` (``links="manual"``) the turn passes at ``end`` / ``end!`` only."""
     p = 0
     for m in moves:
+        if manual and m not in ("end", "end!"):
+            continue
         if num_players == 4 and m.endswith("!"):
             p = (p + 2) % 4
         else:
@@ -128,8 +139,20 @@ def _player_after(moves: list[str], num_players: int) -> int:
 
 def _normalise_move(text: str, board_size: int, what: str) -> str:
     t = text.strip().lower()
-    if t == "swap":
+    if t in ("swap", "end", "end!"):
         return t
+    if t[:1] in ("+", "-"):
+        m = re.fullmatch(r"([+-])([a-z]{1,2}[0-9]{1,2})([a-z]{1,2}[0-9]{1,2})", t)
+        if m is None:
+            raise InvalidPositionError(f"{what}: {text!r} is not a link move: expected '+c5e6' or '-c5e6'")
+        holes = []
+        for h in m.group(2, 3):
+            try:
+                r, c = parse_hole(h, board_size)
+            except IllegalActionError as e:
+                raise InvalidPositionError(f"{what}: {e}") from None
+            holes.append(f"{column_label(c)}{r + 1}")
+        return m.group(1) + "".join(holes)
     body = t[:-1] if t.endswith("!") else t
     try:
         r, c = parse_hole(body, board_size)
@@ -145,7 +168,7 @@ def _end_token(rec: TwixtRecord, token: str, rest: list[str], what: str) -> bool
     if rest:
         raise InvalidPositionError(f"{what}: '{token}' must be the last entry, found {rest[0]!r} after it")
     if token == "resign":
-        rec.resigned = _player_after(rec.moves, rec.num_players)
+        rec.resigned = _player_after(rec.moves, rec.num_players, rec.links == "manual")
     else:
         rec.draw_agreed = True
     return True
@@ -168,7 +191,7 @@ def parse_moves(text: str, **settings) -> TwixtRecord:
     """
     rec = TwixtRecord()
     for k, v in settings.items():
-        if k not in ("board_size", "rules", "swap", "num_players", "draw"):
+        if k not in ("board_size", "rules", "swap", "num_players", "draw", "links"):
             raise ParameterError(f"unknown setting {k!r} for a move list")
         setattr(rec, k, v)
     names: dict[int, str] = {}
@@ -186,7 +209,7 @@ def parse_moves(text: str, **settings) -> TwixtRecord:
                         rec.swap = _BOOL[value.lower()]
                     elif key == "game_over":
                         rec.game_over = _BOOL[value.lower()]
-                    elif key in ("rules", "draw", "event", "source"):
+                    elif key in ("rules", "draw", "links", "event", "source"):
                         setattr(rec, key, value)
                     elif re.fullmatch(r"player_\d", key):
                         names[int(key[7:])] = value
@@ -208,6 +231,8 @@ def format_moves(record: TwixtRecord, sep: str = "\n") -> str:
     lines = ["# TwixT game record (tabletop-rl move list)"]
     lines += [f"# board_size={record.board_size}", f"# rules={record.rules}",
               f"# swap={'yes' if record.swap else 'no'}", f"# num_players={record.num_players}"]
+    if record.links != "auto":
+        lines.append(f"# links={record.links}")
     if record.draw is not None:
         lines.append(f"# draw={record.draw}")
     if record.event:
@@ -292,8 +317,12 @@ def format_tsgf(record: TwixtRecord) -> str:
     """Write a Little Golem ``.tsgf`` game (two players, boards up to 26).
 
     Raises:
-        ParameterError: four players, a board wider than 26, or a Privilege move.
+        ParameterError: four players, a board wider than 26, a Privilege move, or
+            ``links="manual"`` (Little Golem links automatically).
     """
+    if record.links != "auto":
+        raise ParameterError("tsgf cannot hold a links='manual' game (Little Golem links automatically); "
+                             "write a move list instead")
     if record.num_players != 2:
         raise ParameterError("tsgf holds two-player games only")
     if record.board_size > 26:
@@ -385,8 +414,12 @@ def format_t1(record: TwixtRecord) -> str:
     """Write a T1 (T1j) file: the 13-line header, then one move per line in upper case.
 
     Raises:
-        ParameterError: four players or ``rules="pp"`` (T1 cannot say so).
+        ParameterError: four players, ``rules="pp"`` (T1 cannot say so) or ``links="manual"``
+            (T1j links automatically).
     """
+    if record.links != "auto":
+        raise ParameterError("T1 files cannot hold a links='manual' game (T1j links automatically); "
+                             "write a move list instead")
     if record.num_players != 2:
         raise ParameterError("T1 files hold two-player games only")
     if record.rules != "standard":
@@ -448,6 +481,6 @@ def record_from_state(state: TwixtState, *, players=(), event: str = "", source:
     """The record of the game that led to ``state`` (its settings and moves)."""
     return TwixtRecord(
         moves=state.moves(), board_size=state.board_size, rules=state.rules, swap=state.swap,
-        num_players=state.num_players, draw=state.draw, resigned=resigned, players=list(players),
+        num_players=state.num_players, links=state.linking, draw=state.draw, resigned=resigned, players=list(players),
         event=event, source=source, game_over=state.is_terminal() or resigned is not None,
     )

@@ -14,8 +14,19 @@ OpenSpiel, twixtbot, T1j and Little Golem). Summary:
   at once (*automatic linking*, as OpenSpiel, T1j, twixtbot and Little Golem do). A link may not
   cross an existing link: any link with ``rules="standard"``, only an opponent's link with
   ``rules="pp"`` (TwixT PP, Little Golem: own links may cross, and are not connected where they
-  cross). Links sharing an end peg never cross. Links are never removed (the box rule allowing a
-  player to remove own pegs and links is not implemented, by decision).
+  cross). Links sharing an end peg never cross. With ``links="auto"`` (the default) links are
+  never removed.
+* ``links="manual"`` (the box rules, RULES.md "Box rules"): the player chooses its links. A turn
+  is, in order: any number of removals of the mover's own (team's) links; exactly one placement
+  (or, on ply 2 with ``swap=True``, the swap); any number of additions of a link between *any*
+  two pegs of the mover's colour a knight's move apart, not already linked and crossing no link
+  that blocks it (any link with ``"standard"``, an opponent's with ``"pp"``); then ``end`` (Double
+  TwixT: ``end!`` ends the turn claiming the Privilege). The same player acts through the turn.
+  Pegs are never removed. The game is won at the addition that joins the mover's borders. With
+  ``draw="early"`` own links never block their owner (they can be removed), so the connect
+  search counts only opponent links. Check: with ``draw="board_full"``, a player who never
+  removes and adds every legal link from the new peg plays exactly the automatic game (the game
+  ends at the winning addition, so a winning turn may stop before the new peg's other links).
 * ``swap=True`` (pie rule, two players only): on the second ply only, black may answer ``swap``
   instead of placing. Red's first peg is removed and replaced by a *black* peg on the transposed
   hole (row and column exchanged: ``b4`` becomes ``d2``). The swap counts as black's move (one
@@ -56,10 +67,18 @@ Action encoding (absolute board frame; ``N = S * S``):
 
 So ``num_actions`` is ``N + 1`` for two players and ``2 * N + 1`` for four.
 
+With ``links="manual"`` (``L = geometry(S).num_links`` link ids, ``link_ends[lid]`` = its two
+holes, smaller index first): ``0 .. N - 1`` place, ``N`` swap, ``N + 1 + lid`` add link ``lid``,
+``N + 1 + L + lid`` remove link ``lid``, ``N + 1 + 2L`` end, and with four players ``N + 2 + 2L``
+end claiming the Privilege. ``num_actions`` is ``N + 2 + 2L`` (two players) or ``N + 3 + 2L``
+(four); 24x24: ``L = 2,016``, 4,610 actions.
+
 Notation: ``c5`` (column letters, row number, row 1 at the top). Columns past ``z`` (boards wider
 than 26) continue ``aa, ab, ..., az, ba, ...`` (bijective base 26, as spreadsheets). ``swap``.
-A placement with Privilege claim is written with a ``!`` suffix: ``c5!``. Parsing is
-case-insensitive (``H18`` = ``h18``).
+A placement with Privilege claim is written with a ``!`` suffix: ``c5!``. With
+``links="manual"``: ``+c5e6`` (add the link c5-e6; end points in any order when parsing, hole
+order when written), ``-c5e6`` (remove it), ``end``, ``end!`` (Double TwixT: end claiming the
+Privilege). Parsing is case-insensitive (``H18`` = ``h18``).
 
 Implementation (the hot path of training): per-board-size tables built once and cached at module
 level (:func:`geometry`: link ids, the links crossing each link from exact segment geometry, legal
@@ -441,6 +460,8 @@ class TwixtState(GameState):
         draw: ``"early"`` (a draw as soon as neither colour can still connect) or
             ``"board_full"`` (a draw only when the player to move has no legal hole).
         num_players: 2 (TwixT) or 4 (Double TwixT: two teams, Privilege, no swap).
+        links: ``"auto"`` (every legal link from a new peg is added at once) or ``"manual"`` (the
+            box rules: the player removes, places, adds links and ends the turn; see above).
 
     Raises:
         ParameterError: any argument outside its domain (including ``swap=True`` with 4 players).
@@ -459,7 +480,8 @@ class TwixtState(GameState):
         short_name="twixt", long_name="TwixT", perfect_information=True, chance=False,
         min_players=2, max_players=4, teams=True, seat_names=("red", "black", "red B", "black B"),
         notation=("TwixT: c5 = peg on column c, row 5 (row 1 at the top), swap; Double TwixT: c5! = peg\n"
-                  "on c5 and claim your team's Privilege"),
+                  "on c5 and claim your team's Privilege. links='manual': -c5e6 removes your link c5-e6\n"
+                  "(before the peg), +c5e6 adds one (after it), end ends the turn, end! claims the Privilege"),
     )
 
     __slots__ = (
