@@ -92,6 +92,36 @@ def _snapshot(raw) -> tuple:
             {a: _freeze(raw.infos[a].get("action_mask")) for a in raw.agents})
 
 
+# ----------------------------------------------------------------------------- the cases
+def test_every_registered_id_is_a_case_in_each_of_its_variants():
+    ids = [c.id for c in CASES]
+    assert len(ids) == len(set(ids)) == sum(len(envs.spec(e).variants) for e in envs.ENV_IDS)
+    assert {"ataxx_v0-standard", "ataxx_v0-blockers", "twixt_v0-8x8", "twixt_v0-24x24", "twixt_v0-pp", "twixt_v0-swap",
+            "double_twixt_v0-8x8", "tantrix_v0-2p", "tantrix_v0-3p", "tantrix_v0-4p", "tantrix_v0-doubles",
+            "smartrix_v0-2p", "smartrix_v0-4p", "smartrix_v0-7p", "smartrix_v0-teams", "smartrix_v0-kids"} <= set(ids)
+    assert {c.values[0] for c in CASES} == set(envs.ENV_IDS)
+    assert envs.spec("twixt_v0").variants["24x24"] == {} and envs.make_raw("twixt_v0").board_size == 24
+    counts = {c.id: envs.spec(c.values[0]).num_players(**c.values[1]) for c in CASES}
+    assert [counts[f"smartrix_v0-{v}"] for v in ("2p", "4p", "7p", "teams", "kids")] == [2, 4, 7, 4, 3]
+    assert [counts[f"tantrix_v0-{v}"] for v in ("2p", "3p", "4p", "doubles")] == [2, 3, 4, 4]
+    assert envs.spec("smartrix_v0").initial_state(**envs.spec("smartrix_v0").variants["kids"]).grid_limit is False
+
+
+def test_register_variants_default_and_checks():
+    from envs import registry
+
+    s = envs.register("variants_test_v0", "envs.ataxx_v0")
+    try:
+        assert s.variants == {"default": {}}
+        assert envs.EnvSpec("x_v0", "envs.ataxx_v0").variants == {"default": {}}
+    finally:
+        del registry._REGISTRY["variants_test_v0"]
+    for bad in ({}, {"": {}}, {"a": 3}, ["a"]):
+        with pytest.raises(envs.ParameterError, match="variants must be"):
+            envs.register("variants_bad_v0", "envs.ataxx_v0", variants=bad)
+    assert "variants_bad_v0" not in envs.env_ids()
+
+
 # ----------------------------------------------------------------------------- PettingZoo's tests
 @pytest.mark.parametrize("env_id, kwargs", CASES)
 def test_api_test(env_id, kwargs):
