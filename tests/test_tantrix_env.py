@@ -1,37 +1,16 @@
-"""tantrix_v0: PettingZoo conformance (2, 3, 4 players, Doubles), spaces, observation, layout,
-copies, rendering and the heuristics."""
+"""tantrix_v0: spaces, observation, layout, rendering and the heuristics.
+(PettingZoo's api/seed/render tests, copies, illegal actions and masks: tests/test_contract.py.)"""
 
 from __future__ import annotations
 
-import contextlib
-import copy
-import io
-import pickle
-import warnings
-
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, render_test, seed_test
 
-from envs import IllegalActionError, ParameterError
+from envs import ParameterError
 from envs import tantrix_v0
 from envs.tantrix import TantrixState
 from envs.tantrix.env import NUM_PLANES
 from envs.tantrix.heuristics import placement_value, tantrix_greedy_action, tantrix_score_gap
-
-SETTINGS = [dict(), dict(num_players=3), dict(num_players=4), dict(num_players=4, teams=True),
-            dict(window_radius=6)]
-
-
-@pytest.mark.parametrize("kwargs", SETTINGS, ids=lambda k: ",".join(f"{a}={b}" for a, b in k.items()) or "default")
-def test_pettingzoo_api_seed_and_render(kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        api_test(tantrix_v0.env(**kwargs), num_cycles=150)
-        seed_test(lambda **k: tantrix_v0.env(**kwargs, **k), num_cycles=150)
-        with contextlib.redirect_stdout(io.StringIO()):
-            render_test(lambda **k: tantrix_v0.env(**kwargs, **k))
-
 
 def _play(env, rng, steps):
     for _ in range(steps):
@@ -129,45 +108,6 @@ def test_same_agent_acts_through_its_turn_and_infos():
         e.step(int(rng.choice(np.flatnonzero(mask))))
     assert seen_repeat  # forced moves: the same agent acted twice in a row
     assert sum(e._cumulative_rewards.values()) in (0.0,) or set(e.rewards.values()) <= {-1.0, 0.0, 1.0}
-
-
-def test_illegal_action_raw_raises_and_env_penalises():
-    e = tantrix_v0.raw_env()
-    e.reset(seed=0)
-    mask = e.observe(e.agent_selection)["action_mask"]
-    bad = int(np.flatnonzero(mask == 0)[0])
-    key = e.state.position_key()
-    with pytest.raises(IllegalActionError, match="illegal"):
-        e.step(bad)
-    assert e.state.position_key() == key
-    w = tantrix_v0.env()
-    w.reset(seed=0)
-    agent = w.agent_selection
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        w.step(bad)
-    assert w.rewards[agent] == -1 or w._cumulative_rewards[agent] == -1
-
-
-@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
-def test_deepcopy_and_pickle_mid_game_continue_identically(how):
-    e = tantrix_v0.raw_env(num_players=4, teams=True)
-    e.reset(seed=5)
-    rng = np.random.default_rng(5)
-    _play(e, rng, 30)
-    c = copy.deepcopy(e) if how == "deepcopy" else pickle.loads(pickle.dumps(e))
-    r1, r2 = np.random.default_rng(9), np.random.default_rng(9)
-    for _ in range(400):
-        if all(e.terminations.values()):
-            break
-        a1 = int(r1.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])))
-        a2 = int(r2.choice(np.flatnonzero(c.observe(c.agent_selection)["action_mask"])))
-        assert a1 == a2 and e.agent_selection == c.agent_selection
-        e.step(a1)
-        c.step(a2)
-    assert e.state.position_key() == c.state.position_key() and e.rewards == c.rewards
-    o1, o2 = e.observe("player_0")["observation"], c.observe("player_0")["observation"]
-    assert all((o1[k] == o2[k]).all() for k in o1)
 
 
 def test_render_modes():
