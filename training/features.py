@@ -265,7 +265,7 @@ class SpatialActionHead(nn.Module):
             self.register_buffer("plane_index", torch.as_tensor(gather))
             n_features = gather.shape[1]
         elif plane_features is not None:
-            pf = torch.as_tensor(np.asarray(plane_features, dtype=np.float32))
+            pf = torch.tensor(np.asarray(plane_features, dtype=np.float32))  # a copy (layouts are read-only)
             if pf.ndim != 2 or pf.shape[0] != index.shape[0]:
                 raise ValueError(f"plane_features must have shape ({index.shape[0]}, F), got {tuple(pf.shape)}")
             self.register_buffer("plane_features", pf)

@@ -233,6 +233,10 @@ def validate_config(cfg: dict, check_teacher: bool = True) -> None:
         _require(fdim == 0, "policy.features_kwargs.features_dim",
                  f"0 or absent with head {pol['head']!r} (it reads the whole convolution map; {pol['features']} "
                  f"defaults to {default} for a linear head)", fdim)
+        if "board_key" in pol["features_kwargs"]:
+            _require(pol["features_kwargs"]["board_key"] == layout.obs_key, "policy.features_kwargs.board_key",
+                     f"absent or {layout.obs_key!r} (the observation entry {cfg['env_id']}'s action layout lies on)",
+                     pol["features_kwargs"]["board_key"])
     kwargs = extractor_kwargs(pol, layout)
     space = probe.observation_space(probe.possible_agents[0])["observation"]
     try:  # the extractor must be able to read this game's observation
