@@ -122,3 +122,15 @@ def test_no_module_outside_a_game_reads_its_private_state_fields():
     for game in ("ataxx", "twixt", "tantrix", "smartrix"):  # env.py only calls the encoder
         text = (ROOT / "envs" / game / "env.py").read_text()
         assert not re.search(r"\b(st|state|s|probe)\._[a-z]", text), game
+
+
+def test_an_env_without_an_encoder_is_a_clear_error():
+    from envs.core.aec import TabletopAECEnv
+
+    class NoEncoder(TabletopAECEnv):
+        def __init__(self):
+            self.num_players, self.num_actions = 2, 3
+            super().__init__()
+
+    with pytest.raises(TypeError, match="NoEncoder must set self.encoder"):
+        NoEncoder()

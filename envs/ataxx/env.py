@@ -7,6 +7,8 @@
 | Action space | ``Discrete(834)``: 0-48 clone to a square, 49-832 jump (16 planes x 49 destinations), 833 pass |
 | Observation | ``Box(0, 1, (7, 7, 5), float32)`` + ``action_mask`` ``Box(0, 1, (834,), int8)`` |
 | Rewards | +1 win, -1 loss, 0 draw, at the end only |
+| Encoder | :class:`envs.ataxx.observation.AtaxxObservation` (``encode(state, player)``) |
+| Action layout | ``action_layout()``: ``index (17, 7, 7)`` (clone, 16 jumps, by arrival square), ``obs_key=None``, off grid: pass |
 
 Observation planes (row 0 = rank 7, column 0 = file a, as the board is printed), from the point
 of view of the observing agent:

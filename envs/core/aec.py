@@ -72,6 +72,9 @@ class TabletopAECEnv(AECEnv):
 
     def __init__(self, render_mode: str | None = None, max_steps: int | None = None):
         super().__init__()
+        if not isinstance(getattr(self, "encoder", None), ObservationEncoder):
+            raise TypeError(f"{type(self).__name__} must set self.encoder (the game's ObservationEncoder) before "
+                            f"calling TabletopAECEnv.__init__")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ParameterError(
                 f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}"
@@ -99,7 +102,7 @@ class TabletopAECEnv(AECEnv):
         self._np_random, self._np_random_seed = None, None
         self.state: GameState | None = None
         self._figure = None
-        self._layout = self.encoder.action_layout()
+        self._layout: ActionLayout | None = None  # built on the first action_layout() call
 
     # ------------------------------------------------------------------ hooks
     def _new_state(self, rng: np.random.Generator) -> GameState:  # pragma: no cover - abstract
@@ -123,6 +126,8 @@ class TabletopAECEnv(AECEnv):
         the action id of each cell of the observation's spatial map, the observation key of that
         map, and what each action plane does), or ``None`` for a game without a grid layout.
         The same object on every call; its arrays are read-only."""
+        if self._layout is None:
+            self._layout = self.encoder.action_layout()
         return self._layout
 
     def _observe(self, player: int):

@@ -6,6 +6,8 @@
 | Action space | ``Discrete(280 * W * W + 1)``: (card, rotation, window square), then pass; ``W = 7`` (13721 actions), kids variant ``W = window`` (default 21: 123481) |
 | Observation | ``Dict`` of five ``Box(0, 1, float32)``: ``table (W, W, 13)``, ``hand (70,)``, ``seen (70,)``, ``players (n, 5)``, ``globals (3,)`` |
 | Rewards | +1 sole winner (both partners with teams), 0 each of the tied first, -1 others |
+| Encoder | :class:`envs.smartrix.observation.SmartrixObservation` (``encode(state, player)``) |
+| Action layout | ``action_layout()``: ``index (280, W, W)``, ``obs_key="table"``, ``plane_features (280, 9)`` (spots as placed, value / 8), off grid: pass |
 
 Rules and encodings: :mod:`envs.smartrix.state` (``envs/smartrix/RULES.md``). The draw is automatic
 at the start of each turn, so the agent to move already holds its drawn card; an action places a
@@ -22,7 +24,8 @@ Without the rule (kids) the table is kept inside the window by rule of this impl
 placement must lie in it); with the default ``window=21`` that removes a legal square in about 1%
 of random-play turns (0.06% of placements; ``benchmarks/bench_smartrix.py``). Only
 distinct orientations are actions (a symmetric card's repeated rotations are never legal).
-:meth:`raw_env.action_layout` gives the ``(280, W, W)`` grid of action ids for spatial heads.
+``raw_env.action_layout()`` (an :class:`~envs.core.observation.ActionLayout`) gives the ``(280, W, W)``
+grid of action ids for spatial heads, and each plane's card features for factored heads.
 
 **Observation** (what the observing agent may know, nothing more; all in ``[0, 1]``):
 

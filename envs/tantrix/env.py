@@ -6,6 +6,8 @@
 | Action space | ``Discrete(36 * H * W)``, ``H = W = 2R + 1`` (R = ``window_radius``, default 16: 39204 actions) |
 | Observation | ``Dict(board: Box(0, 1, (H, W, 41)), hands: Box(0, 1, (n, 6, 24)), globals: Box(0, 1, (8 + 2n,)))``, float32 |
 | Rewards | +1 sole winner (team), 0 tied for first, -1 the others; 0 for all in a deadlock draw |
+| Encoder | :class:`envs.tantrix.observation.TantrixObservation` (``encode(state, player)``) |
+| Action layout | ``action_layout()``: ``index (36, H, W)`` (every action on the grid), ``obs_key="board"``, ``plane_key="hands"``, ``plane_index (36, 24)`` |
 
 Rules: :mod:`envs.tantrix.state` (``envs/tantrix/RULES.md``). One environment step is one tile
 placement; the same agent acts again while its turn lasts (forced moves, the free move, forced
@@ -14,7 +16,7 @@ moves).
 **Actions** (state frame = agent frame): ``action = ((slot * 6 + rot) * H + row) * W + col``:
 hand slot 0-5 (the observation's ``hands[0]`` row order), rotation 0-5 (clockwise sixths), and the
 cell ``(q, r) = (col - R, row - R)`` of the axial window around the first tile (cells with
-``|q + r| > R`` are outside the hexagon and never legal). :meth:`raw_env.action_layout` gives the
+``|q + r| > R`` are outside the hexagon and never legal). ``raw_env.action_layout()`` (an :class:`~envs.core.observation.ActionLayout`) gives the
 ``(36, H, W)`` grid of action ids for spatial policy heads. Placements beyond the window are not
 allowed (the table is the hexagon of radius R); ``infos[agent]["clipped_placements"]`` counts the
 decision points at which the rules would have allowed one (very rare at R = 16; see

@@ -6,6 +6,8 @@
 | Action space | ``Discrete(S*S + 1)``: holes, then swap | ``Discrete(2*S*S + 1)``: holes, swap (never legal), holes + claim Privilege |
 | Observation | ``Box(0, 1, (S, S, 23), float32)`` (27 planes with ``distance_planes=True``) | same |
 | Rewards | +1 win, -1 loss, 0 draw | team rewards: +1 both winners, -1 both losers |
+| Encoder | :class:`envs.twixt.observation.TwixtObservation` (``encode(state, player)``) | same |
+| Action layout | ``action_layout()``: ``index (1, S, S)``, ``obs_key=None``, off grid: swap | ``index (2, S, S)`` (place; place + Privilege), off grid: swap |
 
 ``S`` is ``board_size`` (default 24). Rules: :mod:`envs.twixt.state` (``envs/twixt/RULES.md``).
 
