@@ -73,7 +73,9 @@ def test_team_observation_marks_partners():
 def test_window_follows_the_table_and_every_mask_action_is_on_the_layout():
     raw = smartrix_v0.raw_env()
     raw.reset(seed=4)
-    layout = raw.action_layout()
+    al = raw.action_layout()
+    assert al.obs_key == "table" and al.off_grid.tolist() == [raw.num_actions - 1]  # pass
+    layout = al.index
     assert layout.shape == (280, 7, 7) and layout.dtype == np.int64
     assert np.array_equal(np.sort(layout.ravel()), np.arange(raw.num_actions - 1))
     rng = np.random.default_rng(0)
@@ -125,7 +127,9 @@ def test_action_plane_features_describe_each_card_rotation():
     from envs.smartrix import CARD_PATTERNS, CARD_VALUES
 
     e = smartrix_v0.raw_env()
-    f = e.action_plane_features()
+    al = e.action_layout()
+    assert al.plane_index is None and al.plane_key is None and al.factored
+    f = al.plane_features
     assert f.shape == (280, 9) and f.dtype == np.float32
     for card, rot in ((0, 0), (16, 1), (69, 3), (40, 2)):
         row = f[card * 4 + rot]

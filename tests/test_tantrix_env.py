@@ -32,8 +32,11 @@ def test_spaces_and_shapes():
     for key in ("board", "hands", "globals"):
         assert obs["observation"][key].dtype == np.float32 and sp[key].contains(obs["observation"][key])
     assert obs["action_mask"].dtype == np.int8 and obs["action_mask"].sum() == 36
-    layout = e.action_layout()
-    assert layout.shape == (36, H, H) and layout.dtype == np.int64
+    al = e.action_layout()
+    assert al is e.action_layout() and al.obs_key == "board" and al.num_actions == e.num_actions
+    assert al.off_grid.size == 0 and al.planes == 36 and (al.height, al.width) == (H, H)
+    layout = al.index
+    assert layout.shape == (36, H, H) and layout.dtype == np.int64 and not layout.flags.writeable
     assert sorted(layout.ravel().tolist()) == list(range(e.num_actions))  # every action on the grid, once
     outside = np.abs(np.arange(H)[:, None] + np.arange(H)[None, :] - 2 * R) > R  # |q + r| > R
     assert outside.sum() == H * H - (3 * R * (R + 1) + 1)
@@ -160,8 +163,9 @@ def test_action_plane_features_read_the_turned_hand_tile():
 
     e = tantrix_v0.raw_env(num_players=2)
     e.reset(seed=4)
-    planes = e.action_plane_features()
-    assert planes["key"] == "hands" and planes["index"].shape == (36, 24)
+    al = e.action_layout()
+    assert al.plane_key == "hands" and al.plane_index.shape == (36, 24) and al.plane_features is None
+    assert al.factored
     obs = e.observe(e.agent_selection)["observation"]
     flat = obs["hands"].reshape(-1)
     st = e.state
@@ -170,7 +174,7 @@ def test_action_plane_features_read_the_turned_hand_tile():
     order = [own] + [c for c in (1, 2, 3, 4) if c != own]  # the observer's colour order
     for slot, tile in enumerate(st._hands[me]):
         for rot in range(6):
-            got = flat[planes["index"][slot * 6 + rot]].reshape(6, 4)
+            got = flat[al.plane_index[slot * 6 + rot]].reshape(6, 4)
             want = np.zeros((6, 4))
             for d, colour in enumerate(TR_EDGES[tile * 6 + rot]):
                 want[d, order.index(colour)] = 1

@@ -129,9 +129,13 @@ def test_rgb_and_ansi_render():
 
 def test_action_layout_covers_every_hole_action_once():
     d = envs.make_raw("double_twixt_v0", board_size=8)
-    layout = d.action_layout()
-    assert layout.shape == (2, 8, 8)
-    assert sorted(layout.ravel().tolist()) == [a for a in range(129) if a != 64]
+    al = d.action_layout()
+    assert al.obs_key is None and not al.factored and al.off_grid.tolist() == [64]  # the swap
+    assert al.index.shape == (2, 8, 8)
+    assert sorted(al.index.ravel().tolist()) == [a for a in range(129) if a != 64]
+    t = envs.make_raw("twixt_v0", board_size=6).action_layout()
+    assert t.index.shape == (1, 6, 6) and t.off_grid.tolist() == [36]
+    assert t.index[0, 2, 5] == 2 * 6 + 5  # agent frame: row * S + col
 
 
 def test_distance_planes_option():
