@@ -46,12 +46,17 @@ class EnvSpec:
         kwargs: default constructor arguments, overridden by those given to :meth:`make`.
         max_episode_steps: default step limit (the environments' ``max_steps`` truncation),
             ``None`` for none; a ``max_steps`` given to :meth:`make` wins.
+        variants: named keyword arguments (``{name: kwargs}``) that together cover the
+            environment's settings (board sizes, rule options, player counts, teams); the contract
+            suite (``tests/test_contract.py``) runs every check on each, so a new id is tested as
+            soon as it is registered. ``{"default": {}}`` unless given.
     """
 
     id: str
     entry_point: str
     kwargs: dict[str, Any] = field(default_factory=dict)
     max_episode_steps: int | None = None
+    variants: dict[str, dict[str, Any]] = field(default_factory=lambda: {"default": {}})
 
     def module(self):
         """The entry-point module (imported on first use)."""
@@ -126,7 +131,7 @@ _REGISTRY: dict[str, EnvSpec] = {}
 
 
 def register(env_id: str, entry_point: str, *, kwargs: dict | None = None,
-             max_episode_steps: int | None = None) -> EnvSpec:
+             max_episode_steps: int | None = None, variants: dict[str, dict] | None = None) -> EnvSpec:
     """Declare an environment id.
 
     Args:
@@ -134,6 +139,8 @@ def register(env_id: str, entry_point: str, *, kwargs: dict | None = None,
         entry_point: the module providing ``env`` and ``raw_env`` (imported when first made).
         kwargs: default constructor arguments.
         max_episode_steps: default step limit (``None``: none), a positive int.
+        variants: ``{name: kwargs}``, the settings the contract suite tests (see
+            :class:`EnvSpec`); ``None`` for ``{"default": {}}``.
 
     Returns:
         The :class:`EnvSpec`.
@@ -152,7 +159,13 @@ def register(env_id: str, entry_point: str, *, kwargs: dict | None = None,
     if max_episode_steps is not None and (isinstance(max_episode_steps, bool) or not isinstance(max_episode_steps, int)
                                           or max_episode_steps < 1):
         raise ParameterError(f"max_episode_steps must be None or a positive integer, got {max_episode_steps!r}")
-    s = EnvSpec(env_id, entry_point, dict(kwargs or {}), max_episode_steps)
+    if variants is None:
+        variants = {"default": {}}
+    if not isinstance(variants, dict) or not variants or not all(
+            isinstance(k, str) and k and isinstance(v, dict) for k, v in variants.items()):
+        raise ParameterError(f"variants must be None or a non-empty dict of name -> kwargs dict, got {variants!r}")
+    s = EnvSpec(env_id, entry_point, dict(kwargs or {}), max_episode_steps,
+                {name: dict(kw) for name, kw in variants.items()})
     _REGISTRY[env_id] = s
     return s
 
@@ -194,8 +207,35 @@ def make_raw(env_id: str, **kwargs):
     return spec(env_id).make_raw(**kwargs)
 
 
-for _id in ("ataxx_v0", "twixt_v0", "double_twixt_v0", "tantrix_v0", "smartrix_v0"):
-    register(_id, f"envs.{_id}")
+register("ataxx_v0", "envs.ataxx_v0", variants={
+    "standard": {},
+    "blockers": {"fen": "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1"},
+})
+register("twixt_v0", "envs.twixt_v0", variants={
+    "8x8": {"board_size": 8},
+    "24x24": {},
+    "pp": {"board_size": 8, "rules": "pp"},
+    "swap": {"board_size": 8, "swap": True},
+})
+register("double_twixt_v0", "envs.double_twixt_v0", variants={
+    "8x8": {"board_size": 8},
+    "10x10-board-full": {"board_size": 10, "draw": "board_full"},
+})
+register("tantrix_v0", "envs.tantrix_v0", variants={
+    "2p": {},
+    "3p": {"num_players": 3},
+    "4p": {"num_players": 4},
+    "doubles": {"num_players": 4, "teams": True},
+    "window6": {"window_radius": 6},
+})
+register("smartrix_v0", "envs.smartrix_v0", variants={
+    "2p": {},
+    "4p": {"num_players": 4},
+    "7p": {"num_players": 7},
+    "teams": {"num_players": 4, "teams": True},
+    "kids": {"num_players": 3, "grid_limit": False},
+    "kids-window11": {"grid_limit": False, "window": 11},
+})
 
 #: The built-in environment ids (see :func:`env_ids` for all registered ones).
 ENV_IDS: tuple[str, ...] = env_ids()

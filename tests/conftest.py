@@ -158,3 +158,23 @@ def tiny_checkpoint(path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     model.save(path)
     return path
+
+
+def contract_cases() -> list:
+    """Every registered environment id with each of its variants (``EnvSpec.variants``), as
+    ``pytest.param(env_id, kwargs, id="<env_id>-<variant>")``: the parametrization of the
+    contract suite (tests/test_contract.py, tests/test_state_contract.py). A new id is covered as
+    soon as it is registered."""
+    import envs
+
+    return [pytest.param(env_id, dict(kwargs), id=f"{env_id}-{name}")
+            for env_id in envs.ENV_IDS for name, kwargs in envs.spec(env_id).variants.items()]
+
+
+def start_state(env_id: str, kwargs: dict, seed: int):
+    """The rules state at the start of a game of ``env_id`` with ``kwargs``, dealt by ``reset(seed)``."""
+    import envs
+
+    env = envs.make_raw(env_id, **kwargs)
+    env.reset(seed=seed)
+    return env.state

@@ -1,25 +1,19 @@
-"""The PettingZoo environment ``ataxx_v0``: API conformance, spaces, observations, masks, rewards,
-illegal actions, truncation, copies and constructor validation."""
+"""The PettingZoo environment ``ataxx_v0``: spaces, observations, masks, rewards, truncation,
+registry and constructor validation. (PettingZoo's api/seed/render tests, copies, illegal actions and masks: tests/test_contract.py.)"""
 
 from __future__ import annotations
 
-import contextlib
-import copy
-import io
 import os
-import pickle
 import subprocess
 import sys
-import warnings
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, render_test, seed_test
 
 import envs
 from conftest import REPO_ROOT, diagram
-from envs import IllegalActionError, InvalidPositionError, ParameterError, ataxx_v0
-from envs.ataxx import NUM_ACTIONS, PASS_ACTION, START_FEN, AtaxxState
+from envs import InvalidPositionError, ParameterError, ataxx_v0
+from envs.ataxx import NUM_ACTIONS, PASS_ACTION, AtaxxState
 
 AGENTS = ["player_0", "player_1"]
 
@@ -41,29 +35,6 @@ def move(e, text: str) -> None:
 
 
 # --------------------------------------------------------------------------- PettingZoo test suite
-@pytest.mark.filterwarnings("ignore::UserWarning")
-def test_api_test_wrapped():
-    api_test(ataxx_v0.env(), num_cycles=1000)
-
-
-@pytest.mark.filterwarnings("ignore::UserWarning")
-def test_api_test_raw_and_options():
-    api_test(ataxx_v0.raw_env(), num_cycles=300)
-    api_test(ataxx_v0.env(fen="x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1", halfmove_clock=False, max_steps=40), num_cycles=300)
-
-
-@pytest.mark.filterwarnings("ignore::UserWarning")
-def test_seed_test():
-    seed_test(ataxx_v0.env, num_cycles=500)
-
-
-@pytest.mark.filterwarnings("ignore::UserWarning")
-def test_render_test():
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        render_test(ataxx_v0.env)
-
-
 def test_render_modes_output():
     e = raw(render_mode="ansi")
     text = e.render()
@@ -210,41 +181,6 @@ def test_pass_mask_in_env():
 
 
 # --------------------------------------------------------------------------- illegal actions
-@pytest.mark.parametrize("action", [AtaxxState.string_to_action("d4"), PASS_ACTION, AtaxxState.string_to_action("a7"),
-                                    NUM_ACTIONS, -1, 2.5])
-def test_raw_env_illegal_action_raises_and_changes_nothing(action):
-    e = raw()
-    move(e, "g2")
-    before = (e.state.fen(), e.agent_selection, dict(e.rewards), dict(e._cumulative_rewards),
-              dict(e.terminations), dict(e.truncations), e.observe("player_1")["action_mask"].copy())
-    with pytest.raises(IllegalActionError) as info:
-        e.step(action)
-    assert isinstance(info.value, ValueError)
-    after = (e.state.fen(), e.agent_selection, dict(e.rewards), dict(e._cumulative_rewards),
-             dict(e.terminations), dict(e.truncations), e.observe("player_1")["action_mask"].copy())
-    assert before[:6] == after[:6] and np.array_equal(before[6], after[6])
-    move(e, "f7")  # the game goes on normally
-    assert e.state.fen() == "x4oo/7/7/7/7/6x/o5x x 0 2"
-
-
-def test_wrapped_env_illegal_action_loses():
-    e = wrapped()
-    move(e, "g2")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        e.step(AtaxxState.string_to_action("d4"))  # player_1 has no stone next to d4
-    assert all(e.terminations.values())
-    assert e.rewards == {"player_0": 0, "player_1": -1}
-    seen = {}
-    for agent in e.agent_iter():
-        _, reward, term, trunc, _ = e.last()
-        seen[agent] = reward
-        assert term or trunc
-        e.step(None)
-    assert seen == {"player_0": 0.0, "player_1": -1.0}
-    assert e.agents == []
-
-
 # --------------------------------------------------------------------------- rewards, truncation
 ONE_FROM_WIN = "7/7/7/1x1o3/7/7/7 x 0 1"  # any x move next to d4 captures o's last stone
 
@@ -336,58 +272,6 @@ def test_reset_on_a_finished_position(make):
 
 
 # --------------------------------------------------------------------------- copies and seeding
-def _trace(e, actions_rng: np.random.Generator, limit: int = 10_000):
-    """Play to the end choosing uniformly among legal actions; record everything observable."""
-    out = []
-    for agent in e.agent_iter(limit):
-        obs, reward, term, trunc, info = e.last()
-        out.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, term, trunc))
-        if term or trunc:
-            e.step(None)
-            continue
-        legal = np.flatnonzero(obs["action_mask"])
-        e.step(int(legal[actions_rng.integers(len(legal))]))
-    return out
-
-
-@pytest.mark.parametrize("copier", [copy.deepcopy, lambda e: pickle.loads(pickle.dumps(e))], ids=["deepcopy", "pickle"])
-@pytest.mark.parametrize("make", [raw, wrapped], ids=["raw_env", "env"])
-def test_copy_mid_game_continues_identically(copier, make):
-    e = make(fen="x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1")
-    rng = np.random.default_rng(3)
-    for _ in range(12):
-        mask = e.observe(e.agent_selection)["action_mask"]
-        legal = np.flatnonzero(mask)
-        e.step(int(legal[rng.integers(len(legal))]))
-    c = copier(e)
-    assert c.unwrapped.state.fen() == e.unwrapped.state.fen()
-    t1 = _trace(e, np.random.default_rng(99))
-    t2 = _trace(c, np.random.default_rng(99))
-    assert len(t1) > 2 and t1 == t2
-    rewards = [r for (_, _, _, r, term, trunc) in t1 if term or trunc]
-    assert sorted(rewards) in ([-1.0, 1.0], [0.0, 0.0])
-
-
-def test_copy_is_independent():
-    e = raw()
-    c = copy.deepcopy(e)
-    move(c, "g2")
-    assert e.state.fen() == START_FEN and e.agent_selection == "player_0"
-    assert c.state.fen() != START_FEN
-
-
-def test_reset_seed_reproducible():
-    e = wrapped()
-    e.reset(seed=42)
-    t1 = _trace(e, np.random.default_rng(5))
-    e.reset(seed=42)
-    t2 = _trace(e, np.random.default_rng(5))
-    f = ataxx_v0.env()
-    f.reset(seed=42)
-    t3 = _trace(f, np.random.default_rng(5))
-    assert t1 == t2 == t3 and len(t1) > 10
-
-
 def test_reset_restores_the_start_position():
     e = raw(fen="x5o/7/3-3/2-1-2/3-3/7/o5x o 3 7")
     move(e, "a1c2")

@@ -1,4 +1,4 @@
-"""Golden playthrough (OpenSpiel style): a seeded random Ataxx game's full text trace, checked in.
+"""Golden playthrough (OpenSpiel style): checks on the checked-in text trace of a seeded random Ataxx game.
 
 ``tests/golden/ataxx_v0_seed0.txt`` holds, for every ply of one game through the rules core
 (:class:`envs.ataxx.AtaxxState`, standard start, clock on), the ply number, the FEN, the sorted legal
@@ -6,52 +6,21 @@ move list and the move chosen by ``numpy.random.default_rng(0)`` from that list;
 and the returns. Any change in move generation, move application, FEN writing, the end-of-game
 rules or notation shows up as a diff.
 
-To regenerate after an intended change: ``REGENERATE_GOLDEN=1 python -m pytest tests/test_ataxx_golden.py``,
-then review the diff before committing it.
+The trace is written by the one playthrough generator (tests/playthrough.py, hook ``AtaxxPlaythrough``)
+and compared byte for byte in ``tests/test_contract.py::test_golden_playthrough``; this file checks
+the checked-in trace itself. To regenerate after an intended change: ``REGENERATE_GOLDEN=1 python -m
+pytest tests/test_contract.py -k golden``, then review the diff before committing it.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from conftest import check_golden
-from envs.ataxx import AtaxxState
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "ataxx_v0_seed0.txt"
 SEED = 0
-
-
-def golden_trace(seed: int = SEED, fen: str = "startpos") -> str:
-    """The text trace of one random game, choosing with ``default_rng(seed)`` from the sorted legal moves."""
-    rng = np.random.default_rng(seed)
-    state = AtaxxState(fen)
-    lines = [
-        "# ataxx_v0 golden playthrough: AtaxxState(startpos), halfmove clock on;",
-        f"# moves drawn with numpy.random.default_rng({seed}).integers(len(legal)) from the sorted legal move list.",
-    ]
-    ply = 0
-    while not state.is_terminal():
-        legal = sorted(state.legal_moves())
-        move = legal[int(rng.integers(len(legal)))]
-        lines.append(f"ply {ply}")
-        lines.append(f"fen {state.fen()}")
-        lines.append(f"legal {len(legal)} {' '.join(legal)}")
-        lines.append(f"move {move}")
-        state.push(move)
-        ply += 1
-    nx, no = state.stone_counts()
-    lines.append(f"final fen {state.fen()}")
-    lines.append(f"final stones x {nx} o {no}")
-    lines.append(f"result {state.outcome()}")
-    lines.append(f"returns {' '.join(f'{r:+.1f}' for r in state.returns())}")
-    return "\n".join(lines) + "\n"
-
-
-def test_golden_playthrough():
-    check_golden(golden_trace(), GOLDEN)
 
 
 def _parse_golden():

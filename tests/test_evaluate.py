@@ -23,6 +23,7 @@ from conftest import REPO_ROOT, tiny_checkpoint
 from envs.ataxx import AtaxxState
 from envs.core.aec import TabletopAECEnv, wrap_classic
 from envs import registry
+from envs.core.observation import ObservationEncoder
 from envs.core.state import GameInfo, GameState, IllegalActionError
 from envs.registry import EnvSpec, make_raw
 
@@ -489,22 +490,24 @@ class _BidState(GameState):
         return tuple(self.bids)
 
 
+class _BidObservation(ObservationEncoder):
+    space = spaces.Box(0, 2, shape=(3,), dtype=np.float32)
+
+    def encode(self, state, player):
+        return np.zeros(3, dtype=np.float32)
+
+
 class _BidEnv(TabletopAECEnv):
     metadata = {"name": "bid3_v0", "render_modes": ["ansi", "rgb_array", "human"], "is_parallelizable": False,
                 "render_fps": 2}
 
     def __init__(self, max_steps=None, render_mode=None):
         self.num_players, self.num_actions = 3, 3
+        self.encoder = _BidObservation()
         super().__init__(render_mode=render_mode, max_steps=max_steps)
 
     def _new_state(self, rng):
         return _BidState()
-
-    def _observation_box(self):
-        return spaces.Box(0, 2, shape=(3,), dtype=np.float32)
-
-    def _observe(self, player):
-        return np.zeros(3, dtype=np.float32)
 
     def _render_ansi(self):
         return str(self.state.bids)
@@ -725,6 +728,7 @@ class _TeamBidEnv(_BidEnv):
 
     def __init__(self, max_steps=None, render_mode=None):
         self.num_players, self.num_actions = 6, 3
+        self.encoder = _BidObservation()
         TabletopAECEnv.__init__(self, render_mode=render_mode, max_steps=max_steps)
 
     def _new_state(self, rng):

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 import torch
 
+from envs.core.observation import ActionLayout
 from training.agents import policy_action
 from training.features import BoardVectorNet, CardTableNet, HexBoardNet, HexConv2d
 
@@ -105,14 +106,15 @@ def test_spatial_policy_trains_on_dict_observations(tmp_path):
     from training.features import SpatialMaskablePolicy
 
     env = _DictGame()
-    layout = np.arange(18).reshape(2, 3, 3)
+    layout = ActionLayout(index=np.arange(18).reshape(2, 3, 3), num_actions=18, obs_key="board")
     model = MaskablePPO(SpatialMaskablePolicy, env, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu",
                         policy_kwargs={"features_extractor_class": CardTableNet,
                                        "features_extractor_kwargs": {"board_key": "board", "channels": 4, "blocks": 1, "features_dim": 0},
-                                       "net_arch": {"pi": [], "vf": [8]}, "action_index": layout})
+                                       "net_arch": {"pi": [], "vf": [8]}, "action_layout": layout})
     model.learn(128)
     model.save(tmp_path / "m.zip")
     loaded = MaskablePPO.load(tmp_path / "m.zip", device="cpu")
+    assert loaded.policy.action_layout.index.tolist() == layout.index.tolist()
     obs, _ = env.reset(seed=1)
     mask = env.action_masks().astype(np.int8)
     a = policy_action(loaded.policy, obs, mask)
@@ -143,8 +145,9 @@ def test_factored_head_shares_planes_and_round_trips(tmp_path):
     model = MaskablePPO(SpatialMaskablePolicy, env, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu",
                         policy_kwargs={"features_extractor_class": CardTableNet,
                                        "features_extractor_kwargs": {"board_key": "board", "channels": 4, "blocks": 1},
-                                       "net_arch": {"pi": [], "vf": [8]}, "action_index": np.arange(18).reshape(2, 3, 3),
-                                       "plane_features": np.eye(2, dtype=np.float32)})
+                                       "net_arch": {"pi": [], "vf": [8]},
+                                       "action_layout": ActionLayout(index=np.arange(18).reshape(2, 3, 3), num_actions=18,
+                                                                     obs_key="board", plane_features=np.eye(2))})
     model.learn(64)
     model.save(tmp_path / "f.zip")
     loaded = MaskablePPO.load(tmp_path / "f.zip", device="cpu")
@@ -163,8 +166,9 @@ def test_factored_head_reads_plane_descriptions_from_the_observation(tmp_path):
     env = _DictGame()
     kwargs = {"features_extractor_class": CardTableNet,
               "features_extractor_kwargs": {"board_key": "board", "channels": 4, "blocks": 1, "append": ["hands"]},
-              "net_arch": {"pi": [], "vf": [8]}, "action_index": np.arange(18).reshape(2, 3, 3),
-              "plane_index": {"key": "hands", "index": np.array([[0], [1]])}}
+              "net_arch": {"pi": [], "vf": [8]},
+              "action_layout": ActionLayout(index=np.arange(18).reshape(2, 3, 3), num_actions=18, obs_key="board",
+                                            plane_index=np.array([[0], [1]]), plane_key="hands")}
     model = MaskablePPO(SpatialMaskablePolicy, env, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu",
                         policy_kwargs=kwargs)
     model.learn(64)
@@ -183,6 +187,13 @@ def test_factored_head_reads_plane_descriptions_from_the_observation(tmp_path):
     bad = dict(kwargs, features_extractor_kwargs={"board_key": "board", "channels": 4, "blocks": 1})
     with pytest.raises(ValueError, match="add it to the features extractor's append list"):
         MaskablePPO(SpatialMaskablePolicy, env, n_steps=64, batch_size=32, device="cpu", policy_kwargs=bad)
+    wrong_map = dict(kwargs, action_layout=ActionLayout(index=np.arange(18).reshape(2, 3, 3), num_actions=18,
+                                                        obs_key="hands"))
+    with pytest.raises(ValueError, match="extractor's map is 'board': give it board_key='hands'"):
+        MaskablePPO(SpatialMaskablePolicy, env, n_steps=64, batch_size=32, device="cpu", policy_kwargs=wrong_map)
+    with pytest.raises(ValueError, match="needs action_layout, an ActionLayout"):
+        MaskablePPO(SpatialMaskablePolicy, env, n_steps=64, batch_size=32, device="cpu",
+                    policy_kwargs=dict(kwargs, action_layout=np.arange(18).reshape(2, 3, 3)))
 
 
 def test_factored_head_initialisation_lets_both_factors_learn():
@@ -196,8 +207,9 @@ def test_factored_head_initialisation_lets_both_factors_learn():
     model = MaskablePPO(SpatialMaskablePolicy, env, n_steps=64, batch_size=32, seed=0, device="cpu",
                         policy_kwargs={"features_extractor_class": CardTableNet,
                                        "features_extractor_kwargs": {"board_key": "board", "channels": 4, "blocks": 1},
-                                       "net_arch": {"pi": [], "vf": [8]}, "action_index": np.arange(18).reshape(2, 3, 3),
-                                       "plane_features": np.eye(2, dtype=np.float32)})
+                                       "net_arch": {"pi": [], "vf": [8]},
+                                       "action_layout": ActionLayout(index=np.arange(18).reshape(2, 3, 3), num_actions=18,
+                                                                     obs_key="board", plane_features=np.eye(2))})
     head = model.policy.action_net
     assert head.cell.weight.abs().max() > 0.1  # normal scale
     assert head.plane[-1].weight.abs().max() < 0.05  # small initial logits

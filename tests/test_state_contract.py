@@ -1,19 +1,22 @@
 """The state contract of envs/core/state.py, checked on every rules core and variant.
 
-Seeded random games of Ataxx (with and without blockers), TwixT 8x8 (standard, pp, swap), Double
-TwixT 8x8, Tantrix (2, 3, 4 players, Doubles) and Smartrix (2, 4, 7 players, teams, kids), plus
-the registry (envs/registry.py).
+Seeded random games of every registered environment id and each of its variants (``EnvSpec.variants``
+in envs/registry.py: Ataxx with and without blockers, TwixT 8x8, 24x24, pp, swap, Double TwixT,
+Tantrix with 2, 3, 4 players and Doubles, Smartrix with 2, 4, 7 players, teams, kids), plus the
+registry. The environment half of the contract is in tests/test_contract.py, over the same cases.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
 import pickle
 
 import numpy as np
 import pytest
 
 import envs
+from conftest import contract_cases, start_state
 from envs.ataxx import AtaxxState
 from envs.core.state import GameInfo, GameState, IllegalActionError, InvalidMoveError, Outcome, ParameterError
 from envs.registry import EnvSpec, UnknownEnvError, register, spec
@@ -21,26 +24,19 @@ from envs.smartrix import SmartrixState
 from envs.tantrix import TantrixState
 from envs.twixt import TwixtState
 
-BLOCKERS_FEN = "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1"
 
-#: name -> (factory(seed) giving the start state, expected teams)
-VARIANTS = {
-    "ataxx": (lambda seed: AtaxxState(), [[0], [1]]),
-    "ataxx_blockers": (lambda seed: AtaxxState(BLOCKERS_FEN), [[0], [1]]),
-    "twixt8_std": (lambda seed: TwixtState(8), [[0], [1]]),
-    "twixt8_pp": (lambda seed: TwixtState(8, rules="pp"), [[0], [1]]),
-    "twixt8_swap": (lambda seed: TwixtState(8, swap=True), [[0], [1]]),
-    "double_twixt8": (lambda seed: TwixtState(8, num_players=4), [[0, 2], [1, 3]]),
-    "tantrix2": (lambda seed: TantrixState(2, seed=seed), [[0], [1]]),
-    "tantrix3": (lambda seed: TantrixState(3, seed=seed), [[0], [1], [2]]),
-    "tantrix4": (lambda seed: TantrixState(4, seed=seed), [[0], [1], [2], [3]]),
-    "tantrix_doubles": (lambda seed: TantrixState(4, teams=True, seed=seed), [[0, 2], [1, 3]]),
-    "smartrix2": (lambda seed: SmartrixState(2, seed=seed), [[0], [1]]),
-    "smartrix4": (lambda seed: SmartrixState(4, seed=seed), [[0], [1], [2], [3]]),
-    "smartrix7": (lambda seed: SmartrixState(7, seed=seed), [[p] for p in range(7)]),
-    "smartrix_teams": (lambda seed: SmartrixState(4, teams=True, seed=seed), [[0, 2], [1, 3]]),
-    "smartrix_kids": (lambda seed: SmartrixState(3, grid_limit=False, seed=seed), [[0], [1], [2]]),
-}
+def _expected_teams(env_id: str, kwargs: dict) -> list[list[int]]:
+    """Partners sit at seats 0/2 and 1/3 (Double TwixT, Tantrix Doubles, Smartrix teams); else alone."""
+    n = len(envs.make_raw(env_id, **kwargs).possible_agents)
+    if env_id == "double_twixt_v0" or kwargs.get("teams"):
+        return [[0, 2], [1, 3]]
+    return [[p] for p in range(n)]
+
+
+#: case id (``<env_id>-<variant>``, every registered id and variant: ``EnvSpec.variants``) ->
+#: (factory(seed) giving the start state dealt by ``reset(seed)``, expected teams)
+VARIANTS = {case.id: (functools.partial(start_state, *case.values), _expected_teams(*case.values))
+            for case in contract_cases()}
 NAMES = list(VARIANTS)
 SEEDS = (0, 1)
 

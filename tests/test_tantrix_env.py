@@ -1,37 +1,16 @@
-"""tantrix_v0: PettingZoo conformance (2, 3, 4 players, Doubles), spaces, observation, layout,
-copies, rendering and the heuristics."""
+"""tantrix_v0: spaces, observation, layout, rendering and the heuristics.
+(PettingZoo's api/seed/render tests, copies, illegal actions and masks: tests/test_contract.py.)"""
 
 from __future__ import annotations
 
-import contextlib
-import copy
-import io
-import pickle
-import warnings
-
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, render_test, seed_test
 
-from envs import IllegalActionError, ParameterError
+from envs import ParameterError
 from envs import tantrix_v0
 from envs.tantrix import TantrixState
 from envs.tantrix.env import NUM_PLANES
 from envs.tantrix.heuristics import placement_value, tantrix_greedy_action, tantrix_score_gap
-
-SETTINGS = [dict(), dict(num_players=3), dict(num_players=4), dict(num_players=4, teams=True),
-            dict(window_radius=6)]
-
-
-@pytest.mark.parametrize("kwargs", SETTINGS, ids=lambda k: ",".join(f"{a}={b}" for a, b in k.items()) or "default")
-def test_pettingzoo_api_seed_and_render(kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        api_test(tantrix_v0.env(**kwargs), num_cycles=150)
-        seed_test(lambda **k: tantrix_v0.env(**kwargs, **k), num_cycles=150)
-        with contextlib.redirect_stdout(io.StringIO()):
-            render_test(lambda **k: tantrix_v0.env(**kwargs, **k))
-
 
 def _play(env, rng, steps):
     for _ in range(steps):
@@ -53,8 +32,11 @@ def test_spaces_and_shapes():
     for key in ("board", "hands", "globals"):
         assert obs["observation"][key].dtype == np.float32 and sp[key].contains(obs["observation"][key])
     assert obs["action_mask"].dtype == np.int8 and obs["action_mask"].sum() == 36
-    layout = e.action_layout()
-    assert layout.shape == (36, H, H) and layout.dtype == np.int64
+    al = e.action_layout()
+    assert al is e.action_layout() and al.obs_key == "board" and al.num_actions == e.num_actions
+    assert al.off_grid.size == 0 and al.planes == 36 and (al.height, al.width) == (H, H)
+    layout = al.index
+    assert layout.shape == (36, H, H) and layout.dtype == np.int64 and not layout.flags.writeable
     assert sorted(layout.ravel().tolist()) == list(range(e.num_actions))  # every action on the grid, once
     outside = np.abs(np.arange(H)[:, None] + np.arange(H)[None, :] - 2 * R) > R  # |q + r| > R
     assert outside.sum() == H * H - (3 * R * (R + 1) + 1)
@@ -131,45 +113,6 @@ def test_same_agent_acts_through_its_turn_and_infos():
     assert sum(e._cumulative_rewards.values()) in (0.0,) or set(e.rewards.values()) <= {-1.0, 0.0, 1.0}
 
 
-def test_illegal_action_raw_raises_and_env_penalises():
-    e = tantrix_v0.raw_env()
-    e.reset(seed=0)
-    mask = e.observe(e.agent_selection)["action_mask"]
-    bad = int(np.flatnonzero(mask == 0)[0])
-    key = e.state.position_key()
-    with pytest.raises(IllegalActionError, match="illegal"):
-        e.step(bad)
-    assert e.state.position_key() == key
-    w = tantrix_v0.env()
-    w.reset(seed=0)
-    agent = w.agent_selection
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        w.step(bad)
-    assert w.rewards[agent] == -1 or w._cumulative_rewards[agent] == -1
-
-
-@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
-def test_deepcopy_and_pickle_mid_game_continue_identically(how):
-    e = tantrix_v0.raw_env(num_players=4, teams=True)
-    e.reset(seed=5)
-    rng = np.random.default_rng(5)
-    _play(e, rng, 30)
-    c = copy.deepcopy(e) if how == "deepcopy" else pickle.loads(pickle.dumps(e))
-    r1, r2 = np.random.default_rng(9), np.random.default_rng(9)
-    for _ in range(400):
-        if all(e.terminations.values()):
-            break
-        a1 = int(r1.choice(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])))
-        a2 = int(r2.choice(np.flatnonzero(c.observe(c.agent_selection)["action_mask"])))
-        assert a1 == a2 and e.agent_selection == c.agent_selection
-        e.step(a1)
-        c.step(a2)
-    assert e.state.position_key() == c.state.position_key() and e.rewards == c.rewards
-    o1, o2 = e.observe("player_0")["observation"], c.observe("player_0")["observation"]
-    assert all((o1[k] == o2[k]).all() for k in o1)
-
-
 def test_render_modes():
     e = tantrix_v0.raw_env(render_mode="rgb_array")
     e.reset(seed=3)
@@ -220,8 +163,9 @@ def test_action_plane_features_read_the_turned_hand_tile():
 
     e = tantrix_v0.raw_env(num_players=2)
     e.reset(seed=4)
-    planes = e.action_plane_features()
-    assert planes["key"] == "hands" and planes["index"].shape == (36, 24)
+    al = e.action_layout()
+    assert al.plane_key == "hands" and al.plane_index.shape == (36, 24) and al.plane_features is None
+    assert al.factored
     obs = e.observe(e.agent_selection)["observation"]
     flat = obs["hands"].reshape(-1)
     st = e.state
@@ -230,7 +174,7 @@ def test_action_plane_features_read_the_turned_hand_tile():
     order = [own] + [c for c in (1, 2, 3, 4) if c != own]  # the observer's colour order
     for slot, tile in enumerate(st._hands[me]):
         for rot in range(6):
-            got = flat[planes["index"][slot * 6 + rot]].reshape(6, 4)
+            got = flat[al.plane_index[slot * 6 + rot]].reshape(6, 4)
             want = np.zeros((6, 4))
             for d, colour in enumerate(TR_EDGES[tile * 6 + rot]):
                 want[d, order.index(colour)] = 1

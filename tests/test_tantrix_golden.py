@@ -1,4 +1,4 @@
-"""Golden playthrough (OpenSpiel style): a seeded random Tantrix game's full text trace, checked in.
+"""Golden playthrough (OpenSpiel style): checks on the checked-in text trace of a seeded random Tantrix game.
 
 ``tests/golden/tantrix_2p_seed0.txt`` holds, for every placement of one 2-player game through the
 rules core (``TantrixState(2, rng=numpy.random.default_rng(0))``): the ply, the player to move and
@@ -8,54 +8,20 @@ and the move chosen by ``numpy.random.default_rng(1)`` from that list; then the 
 scores, result and returns. Any change in the tile table, rotations, fitting, forced moves,
 restrictions, turn order, scoring, notation or text output shows up as a diff.
 
-To regenerate after an intended change: ``REGENERATE_GOLDEN=1 python -m pytest tests/test_tantrix_golden.py``,
-then review the diff before committing it.
+The trace is written by the one playthrough generator (tests/playthrough.py, hook ``TantrixPlaythrough``)
+and compared byte for byte in ``tests/test_contract.py::test_golden_playthrough``; this file checks
+the checked-in trace itself. To regenerate after an intended change: ``REGENERATE_GOLDEN=1 python -m
+pytest tests/test_contract.py -k golden``, then review the diff before committing it.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
-from conftest import check_golden
 from envs.tantrix import TantrixState
 from envs.tantrix.records import replay
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "tantrix_2p_seed0.txt"
-
-
-def golden_trace() -> str:
-    state = TantrixState(2, rng=np.random.default_rng(0))
-    rng = np.random.default_rng(1)
-    lines = [
-        "# tantrix golden playthrough: TantrixState(2, rng=numpy.random.default_rng(0));",
-        "# moves drawn with numpy.random.default_rng(1).integers(len(legal)) from the legal moves in action order.",
-        f"bag {' '.join(map(str, state.initial_bag))}",
-    ]
-    ply = 0
-    while not state.is_terminal():
-        legal = state.legal_moves()
-        move = legal[int(rng.integers(len(legal)))]
-        lines.append(f"ply {ply}")
-        lines.append(f"player {state.current_player} phase {state.phase}")
-        lines.extend("| " + row for row in str(state).splitlines())
-        lines.append("forced " + " ".join(f"{q},{r}" for q, r in state.forced_spaces()))
-        lines.append(f"legal {len(legal)} {' '.join(legal)}")
-        lines.append(f"move {move}")
-        state.push(move)
-        ply += 1
-    lines.append("final")
-    lines.extend("| " + row for row in str(state).splitlines())
-    lines.append(f"moves {' '.join(state.moves())}")
-    lines.append(f"scores {' '.join(map(str, state.scores()))}")
-    lines.append(f"result {state.outcome()}")
-    lines.append(f"returns {' '.join(f'{r:+.1f}' for r in state.returns())}")
-    return "\n".join(lines) + "\n"
-
-
-def test_golden_playthrough():
-    check_golden(golden_trace(), GOLDEN)
 
 
 def test_golden_file_is_consistent():

@@ -103,8 +103,9 @@ def test_cli_validates_the_config_once_and_still_refuses_bad_values(tmp_path, mo
     ("policy: {head: spatil}\n", "policy.head"),
     ("policy: {value_head: pool}\n", "policy.value_head.*'dense' or 'pooled'"),
     ("policy: {value_head: pooled, head: linear}\n", "policy.value_head.*needs the spatial policy"),
-    ("policy: {head: factored}\n", "policy.head.*no action_plane_features"),
-    ("env_id: tantrix_v0\npolicy: {features: hex_board_net, head: factored}\n", "policy.features_kwargs.append.*'hands'"),
+    ("policy: {head: factored}\n", "policy.head.*describes no planes for a factored head"),
+    ("env_id: tantrix_v0\npolicy: {features: hex_board_net, head: factored, features_kwargs: {board_key: hands}}\n",
+     "policy.features_kwargs.board_key' must be absent or 'board'"),
     ("env_id: ataxx_v1\n", "unknown environment id 'ataxx_v1'"),
     ("env_kwargs: {fenn: x}\n", "no argument 'fenn'"),
     ("env_kwargs: {fen: garbage}\n", "malformed FEN"),
@@ -134,7 +135,6 @@ def test_cli_validates_the_config_once_and_still_refuses_bad_values(tmp_path, mo
     ("pretrain: {teacher: greedy, learning_rate: 1000.0}\n", "pretrain.learning_rate.*\\(0, 1\\]"),
     ("policy: {value_head: pooled, net_arch: {pi: [], vf: []}}\n", "non-empty vf list"),
     ("policy: {features_kwargs: {channels: 8, blocks: 1, features_dim: 256}}\n", "features_dim"),
-    ("policy: {features_kwargs: {channels: 8, blocks: 1}}\n", "board_cnn defaults to 256"),
     ("policy: {features: [board_cnn]}\n", "policy.features"),
     # found by a newcomer's test: an extractor that cannot read the game's observation, a misleading hint
     ("policy: {features: hex_board_net, features_kwargs: {}}\n",
@@ -293,3 +293,22 @@ def test_render_mode_in_the_config_env_kwargs_is_refused(tmp_path):
     bad.write_text("env_id: ataxx_v0\nenv_kwargs: {render_mode: human}\n")
     with pytest.raises(ValueError, match="config 'env_kwargs.render_mode' must be absent .*got 'human'"):
         load_config(bad)
+
+
+@pytest.mark.parametrize("config, expected", [
+    ("configs/ataxx_quick.yaml", {"channels": 64, "blocks": 3, "features_dim": 0}),
+    ("configs/smartrix_quick.yaml", {"channels": 32, "blocks": 2, "features_dim": 0, "board_key": "table"}),
+    ("configs/tantrix_quick.yaml", {"channels": 32, "blocks": 3, "features_dim": 0, "board_key": "board",
+                                    "append": ["hands"]}),
+])
+def test_extractor_kwargs_come_from_the_action_layout(config, expected):
+    """Configs give only the architecture's sizes; the rest comes from the environment's ActionLayout."""
+    import envs
+    from training.train import extractor_kwargs
+
+    cfg = load_config(config, validate=False)
+    assert set(cfg["policy"]["features_kwargs"]) == {"channels", "blocks"}
+    layout = envs.make_raw(cfg["env_id"], **cfg["env_kwargs"]).action_layout()
+    assert extractor_kwargs(cfg["policy"], layout) == expected
+    linear = dict(cfg["policy"], head="linear")
+    assert "features_dim" not in extractor_kwargs(linear, layout) and "append" not in extractor_kwargs(linear, layout)

@@ -8,6 +8,8 @@ import torch
 from torch import nn
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
+from envs.core.observation import ActionLayout
+
 __all__ = [
     "PooledValueTrunk",
     "BoardCNN",
@@ -185,20 +187,21 @@ class BoardVectorNet(BaseFeaturesExtractor):
 
 
 class HexBoardNet(BoardVectorNet):
-    """:class:`BoardVectorNet` with hexagonal kernels; the board is the entry ``board_key`` (default
-    ``"board"``, Tantrix's axial board); every other entry (hands, globals) is the vector."""
+    """:class:`BoardVectorNet` with hexagonal kernels, for a board in axial coordinates (the entry
+    ``board_key``: training passes the action layout's ``obs_key``); every other entry is the vector."""
 
-    def __init__(self, observation_space: gym.spaces.Dict, board_key: str | None = "board", channels: int = 64,
+    def __init__(self, observation_space: gym.spaces.Dict, board_key: str | None = None, channels: int = 64,
                  blocks: int = 3, features_dim: int = 0, append: list[str] | tuple = ()):
         super().__init__(observation_space, board_key=board_key, hex_grid=True, channels=channels, blocks=blocks,
                          features_dim=features_dim, append=append)
 
 
 class CardTableNet(BoardVectorNet):
-    """:class:`BoardVectorNet` with square 3x3 kernels; the board is the entry ``board_key`` (default
-    ``"table"``, Smartrix's table window); every other entry (hand, seen cards, players, globals) is the vector."""
+    """:class:`BoardVectorNet` with square 3x3 kernels (which see diagonal neighbours), for a grid of
+    cards or squares (the entry ``board_key``: training passes the action layout's ``obs_key``);
+    every other entry is the vector."""
 
-    def __init__(self, observation_space: gym.spaces.Dict, board_key: str | None = "table", channels: int = 64,
+    def __init__(self, observation_space: gym.spaces.Dict, board_key: str | None = None, channels: int = 64,
                  blocks: int = 3, features_dim: int = 0, append: list[str] | tuple = ()):
         super().__init__(observation_space, board_key=board_key, hex_grid=False, channels=channels, blocks=blocks,
                          features_dim=features_dim, append=append)
@@ -262,7 +265,7 @@ class SpatialActionHead(nn.Module):
             self.register_buffer("plane_index", torch.as_tensor(gather))
             n_features = gather.shape[1]
         elif plane_features is not None:
-            pf = torch.as_tensor(np.asarray(plane_features, dtype=np.float32))
+            pf = torch.tensor(np.asarray(plane_features, dtype=np.float32))  # a copy (layouts are read-only)
             if pf.ndim != 2 or pf.shape[0] != index.shape[0]:
                 raise ValueError(f"plane_features must have shape ({index.shape[0]}, F), got {tuple(pf.shape)}")
             self.register_buffer("plane_features", pf)
@@ -346,12 +349,14 @@ def _spatial_policy_class():
     class SpatialMaskablePolicy(MaskableActorCriticPolicy):
         """MaskablePPO policy whose action net is a :class:`SpatialActionHead`.
 
-        Extra keyword arguments ``action_index`` and, for the factored head, either
-        ``plane_features`` (fixed) or ``plane_index`` = ``{"key": entry, "index": int (planes, F)}``
-        (plane descriptions read from that observation entry, which the features extractor must
-        ``append``; see :class:`SpatialActionHead`). Use with a
-        features extractor that outputs the flattened convolution map (``BoardCNN``,
-        ``HexBoardNet`` or ``CardTableNet`` with ``features_dim=0``) and
+        Extra keyword argument ``action_layout``: the environment's
+        :class:`~envs.core.observation.ActionLayout` (``env.unwrapped.action_layout()``). Its
+        ``index`` places the logits on the convolution map; with ``plane_features`` or
+        ``plane_index`` the head is factored (see :class:`SpatialActionHead`); ``plane_index``
+        reads the observation entry ``plane_key``, which the features extractor must ``append``.
+        Use with a features extractor that outputs the flattened convolution map of the
+        layout's ``obs_key`` (``BoardCNN`` for a plain ``Box``, ``HexBoardNet`` or
+        ``CardTableNet`` with ``board_key=obs_key``, all with ``features_dim=0``) and
         ``net_arch={"pi": [], "vf": [...]}``. Works with ``Box`` and ``Dict`` observations.
 
         ``value_head``: ``"dense"`` (default; SB3's value MLP of sizes ``net_arch["vf"]`` over
@@ -359,16 +364,14 @@ def _spatial_policy_class():
         use it for large boards, where the dense one saturates).
         """
 
-        def __init__(self, *args, action_index=None, plane_features=None, plane_index=None, value_head="dense",
-                     **kwargs):
-            if action_index is None:
-                raise ValueError("SpatialMaskablePolicy needs action_index (the environment's action_layout())")
+        def __init__(self, *args, action_layout: ActionLayout | None = None, value_head="dense", **kwargs):
+            if not isinstance(action_layout, ActionLayout):
+                raise ValueError("SpatialMaskablePolicy needs action_layout, an ActionLayout (the environment's "
+                                 f"env.unwrapped.action_layout()), got {type(action_layout).__name__}")
             if value_head not in ("dense", "pooled"):
                 raise ValueError(f"value_head must be 'dense' or 'pooled', got {value_head!r}")
             self.value_head = value_head
-            self.action_index = action_index
-            self.plane_features = plane_features
-            self.plane_index = plane_index
+            self.action_layout = action_layout
             super().__init__(*args, **kwargs)
 
         def _build(self, lr_schedule) -> None:
@@ -387,9 +390,14 @@ def _spatial_policy_class():
             if channels is None or self.mlp_extractor.latent_dim_pi != channels * h * w + extra:
                 raise ValueError("SpatialMaskablePolicy needs a convolutional features extractor (BoardCNN, "
                                  "HexBoardNet, CardTableNet) with features_dim=0, and net_arch pi=[]")
+            layout = self.action_layout
+            map_key = getattr(fe, "board_key", None)  # BoardCNN reads a plain Box: None
+            if map_key != layout.obs_key:
+                raise ValueError(f"the action layout lies on the observation entry {layout.obs_key!r} but the features "
+                                 f"extractor's map is {map_key!r}: give it board_key={layout.obs_key!r}")
             plane_index = None
-            if self.plane_index is not None:  # {"key": entry, "index": positions in that entry}
-                key, pos = self.plane_index["key"], np.asarray(self.plane_index["index"], dtype=np.int64)
+            if layout.plane_index is not None:  # positions in the observation entry plane_key
+                key = layout.plane_key
                 if key not in getattr(fe, "append_keys", []):
                     raise ValueError(f"the factored head reads {key!r} from the observation: add it to the "
                                      f"features extractor's append list")
@@ -398,9 +406,9 @@ def _spatial_policy_class():
                     if k == key:
                         break
                     offset += int(np.prod(self.observation_space.spaces[k].shape))
-                plane_index = pos + offset
-            self.action_net = SpatialActionHead(channels, h, w, self.action_index, int(self.action_space.n),
-                                                plane_features=self.plane_features, plane_index=plane_index,
+                plane_index = layout.plane_index + offset
+            self.action_net = SpatialActionHead(channels, h, w, layout.index, int(self.action_space.n),
+                                                plane_features=layout.plane_features, plane_index=plane_index,
                                                 extra_dim=extra)
             if self.ortho_init:
                 head = self.action_net
@@ -423,9 +431,7 @@ def _spatial_policy_class():
 
         def _get_constructor_parameters(self):
             data = super()._get_constructor_parameters()
-            data["action_index"] = self.action_index
-            data["plane_features"] = self.plane_features
-            data["plane_index"] = self.plane_index
+            data["action_layout"] = self.action_layout
             data["value_head"] = self.value_head
             return data
 

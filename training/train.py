@@ -63,7 +63,7 @@ DEFAULTS: dict = {
     "shaping": 0.0,
     "policy": {
         "features": "board_cnn",
-        "features_kwargs": {"channels": 64, "blocks": 3, "features_dim": 0},
+        "features_kwargs": {"channels": 64, "blocks": 3},
         "head": "spatial",
         "value_head": "dense",
         "net_arch": {"pi": [], "vf": [64]},
@@ -229,35 +229,33 @@ def validate_config(cfg: dict, check_teacher: bool = True) -> None:
     _require(pol["value_head"] == "dense" or (isinstance(pol["net_arch"], dict) and pol["net_arch"].get("vf")),
              "policy.net_arch", "a non-empty vf list with value_head 'pooled' (e.g. {pi: [], vf: [64]})",
              pol["net_arch"])
-    if pol["head"] != "linear" and isinstance(pol["features_kwargs"], dict):
-        default = inspect.signature(FEATURE_EXTRACTORS[pol["features"]].__init__).parameters["features_dim"].default
-        fdim = pol["features_kwargs"].get("features_dim", default)
-        _require(fdim == 0, "policy.features_kwargs.features_dim",
-                 f"0 with head {pol['head']!r} (it reads the whole convolution map; {pol['features']} defaults to "
-                 f"{default})", fdim)
-    _require(pol["head"] == "linear" or hasattr(probe, "action_layout"), "policy.head",
-             f"'linear' for {cfg['env_id']} (it has no action_layout() for a spatial head)", pol["head"])
-    _require(pol["head"] != "factored" or hasattr(probe, "action_plane_features"), "policy.head",
-             f"'spatial' or 'linear' for {cfg['env_id']} (it has no action_plane_features() for a factored head)",
-             pol["head"])
-    if pol["head"] == "factored" and hasattr(probe, "action_plane_features"):
-        planes = probe.action_plane_features()
-        if isinstance(planes, dict):
-            appended = pol["features_kwargs"].get("append", []) if isinstance(pol["features_kwargs"], dict) else []
-            _require(planes["key"] in appended, "policy.features_kwargs.append",
-                     f"a list holding {planes['key']!r} (the factored head of {cfg['env_id']} reads its planes there)",
-                     appended)
     fe_params = [n for n in inspect.signature(FEATURE_EXTRACTORS[pol["features"]].__init__).parameters
                  if n not in ("self", "observation_space")]
     _require(isinstance(pol["features_kwargs"], dict) and set(pol["features_kwargs"]) <= set(fe_params),
              "policy.features_kwargs", f"a mapping with keys among {fe_params}", pol["features_kwargs"])
-    if isinstance(pol["features_kwargs"], dict):  # the extractor must be able to read this game's observation
-        space = probe.observation_space(probe.possible_agents[0])["observation"]
-        try:
-            FEATURE_EXTRACTORS[pol["features"]](space, **pol["features_kwargs"])
-        except (ValueError, TypeError, KeyError, AssertionError) as e:
-            raise ConfigError(f"config 'policy.features' {pol['features']!r} cannot read the observation of "
-                              f"{cfg['env_id']}: {e}") from None
+    layout = probe.action_layout()
+    _require(pol["head"] == "linear" or layout is not None, "policy.head",
+             f"'linear' for {cfg['env_id']} (its actions have no grid layout for a spatial head)", pol["head"])
+    _require(pol["head"] != "factored" or layout.factored, "policy.head",
+             f"'spatial' or 'linear' for {cfg['env_id']} (its action layout describes no planes for a factored "
+             f"head)", pol["head"])
+    if pol["head"] != "linear":
+        default = inspect.signature(FEATURE_EXTRACTORS[pol["features"]].__init__).parameters["features_dim"].default
+        fdim = pol["features_kwargs"].get("features_dim", 0)
+        _require(fdim == 0, "policy.features_kwargs.features_dim",
+                 f"0 or absent with head {pol['head']!r} (it reads the whole convolution map; {pol['features']} "
+                 f"defaults to {default} for a linear head)", fdim)
+        if "board_key" in pol["features_kwargs"]:
+            _require(pol["features_kwargs"]["board_key"] == layout.obs_key, "policy.features_kwargs.board_key",
+                     f"absent or {layout.obs_key!r} (the observation entry {cfg['env_id']}'s action layout lies on)",
+                     pol["features_kwargs"]["board_key"])
+    kwargs = extractor_kwargs(pol, layout)
+    space = probe.observation_space(probe.possible_agents[0])["observation"]
+    try:  # the extractor must be able to read this game's observation
+        FEATURE_EXTRACTORS[pol["features"]](space, **kwargs)
+    except (ValueError, TypeError, KeyError, AssertionError) as e:
+        raise ConfigError(f"config 'policy.features' {pol['features']!r} cannot read the observation of "
+                          f"{cfg['env_id']}: {e}") from None
     arch = pol["net_arch"]
     _require(isinstance(arch, dict) and set(arch) <= {"pi", "vf"}
              and all(isinstance(v, list) and all(_is_int(u) and u >= 1 for u in v) for v in arch.values()),
@@ -306,6 +304,32 @@ def validate_config(cfg: dict, check_teacher: bool = True) -> None:
                                       f"env_kwargs: {e}") from None
 
 
+def extractor_kwargs(pol: dict, layout) -> dict:
+    """The features extractor's keyword arguments: ``policy.features_kwargs`` completed with what
+    the environment's :class:`~envs.core.observation.ActionLayout` already says, so configs need
+    not repeat it.
+
+    * ``board_key`` (extractors over a ``Dict`` observation): the layout's ``obs_key``;
+    * ``features_dim``: 0 with a spatial or factored head (the head reads the whole map);
+    * ``append``: with a factored head whose plane descriptions come from the observation, the
+      layout's ``plane_key`` is added (the head reads those values after the map).
+
+    A value given in the config is kept (validation rejects the contradictory ones).
+    """
+    from training.features import FEATURE_EXTRACTORS
+
+    kwargs = dict(pol["features_kwargs"])
+    params = inspect.signature(FEATURE_EXTRACTORS[pol["features"]].__init__).parameters
+    if layout is not None and layout.obs_key is not None and "board_key" in params:
+        kwargs.setdefault("board_key", layout.obs_key)
+    if pol["head"] != "linear":
+        kwargs.setdefault("features_dim", 0)
+        if pol["head"] == "factored" and layout.plane_key is not None and "append" in params:
+            append = list(kwargs.get("append", []))
+            kwargs["append"] = append + ([layout.plane_key] if layout.plane_key not in append else [])
+    return kwargs
+
+
 def _build_model(cfg: dict, vec_env, seed: int):
     from sb3_contrib import MaskablePPO
 
@@ -313,9 +337,10 @@ def _build_model(cfg: dict, vec_env, seed: int):
     from training.features import FEATURE_EXTRACTORS, SpatialMaskablePolicy
 
     pol = cfg["policy"]  # checked by validate_config
+    layout = make_raw(cfg["env_id"], **cfg["env_kwargs"]).action_layout()
     policy_kwargs = {
         "features_extractor_class": FEATURE_EXTRACTORS[pol["features"]],
-        "features_extractor_kwargs": dict(pol["features_kwargs"]),
+        "features_extractor_kwargs": extractor_kwargs(pol, layout),
         "net_arch": dict(pol["net_arch"]),
     }
     import gymnasium as gym
@@ -324,12 +349,8 @@ def _build_model(cfg: dict, vec_env, seed: int):
     policy = "MultiInputPolicy" if dict_obs else "MlpPolicy"
     if pol["head"] in ("spatial", "factored"):
         policy = SpatialMaskablePolicy
-        probe = make_raw(cfg["env_id"], **cfg["env_kwargs"])
-        policy_kwargs["action_index"] = probe.action_layout()
+        policy_kwargs["action_layout"] = layout
         policy_kwargs["value_head"] = pol["value_head"]
-        if pol["head"] == "factored":
-            planes = probe.action_plane_features()  # fixed (planes, F) values, or where to read them
-            policy_kwargs["plane_index" if isinstance(planes, dict) else "plane_features"] = planes
     return MaskablePPO(
         policy, vec_env, policy_kwargs=policy_kwargs, seed=seed, verbose=0, device="cpu",
         **cfg["ppo"],

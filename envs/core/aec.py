@@ -1,8 +1,9 @@
 """Generic PettingZoo ``AECEnv`` adapter over a rules state (:class:`envs.core.state.GameState`).
 
 Each game subclasses :class:`TabletopAECEnv` and supplies only what differs between games: how
-to build the state from the constructor arguments and a random generator, the observation space
-and encoding, and rendering. Everything else follows the project's design conventions:
+to build the state from the constructor arguments and a random generator, its observation
+encoder (:class:`envs.core.observation.ObservationEncoder`, from the game's own
+``observation.py``), and rendering. Everything else follows the project's design conventions:
 
 * agents ``player_0 .. player_{n-1}``; any number of players; the same agent may act several
   times in a row (``agent_selection`` always follows ``state.current_player``);
@@ -31,6 +32,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from envs.core.observation import ActionLayout, ObservationEncoder
 from envs.core.state import GameState, IllegalActionError, ParameterError
 
 __all__ = ["TabletopAECEnv", "wrap_classic"]
@@ -40,9 +42,10 @@ class TabletopAECEnv(AECEnv):
     """Base class of every environment in this library.
 
     Subclasses must set ``metadata["name"]`` and implement :meth:`_new_state`,
-    :meth:`_observation_box`, :meth:`_observe`, :meth:`_render_ansi` and :meth:`_render_rgb`.
-    They must set ``self.num_players`` and ``self.num_actions`` before calling
-    ``super().__init__``.
+    :meth:`_render_ansi` and :meth:`_render_rgb`. They must set ``self.num_players``,
+    ``self.num_actions`` and ``self.encoder`` (the game's :class:`ObservationEncoder`) before
+    calling ``super().__init__``; the observation space is ``encoder.space`` and every
+    observation ``encoder.encode(state, player)``.
 
     Args:
         render_mode: ``None``, ``"ansi"`` (``render()`` returns a string), ``"rgb_array"``
@@ -65,9 +68,13 @@ class TabletopAECEnv(AECEnv):
 
     num_players: int
     num_actions: int
+    encoder: ObservationEncoder
 
     def __init__(self, render_mode: str | None = None, max_steps: int | None = None):
         super().__init__()
+        if not isinstance(getattr(self, "encoder", None), ObservationEncoder):
+            raise TypeError(f"{type(self).__name__} must set self.encoder (the game's ObservationEncoder) before "
+                            f"calling TabletopAECEnv.__init__")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ParameterError(
                 f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}"
@@ -84,7 +91,7 @@ class TabletopAECEnv(AECEnv):
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": self._observation_box(),
+                    "observation": self.encoder.space,
                     "action_mask": spaces.Box(0, 1, shape=(self.num_actions,), dtype=np.int8),
                 }
             )
@@ -95,15 +102,10 @@ class TabletopAECEnv(AECEnv):
         self._np_random, self._np_random_seed = None, None
         self.state: GameState | None = None
         self._figure = None
+        self._layout: ActionLayout | None = None  # built on the first action_layout() call
 
     # ------------------------------------------------------------------ hooks
     def _new_state(self, rng: np.random.Generator) -> GameState:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def _observation_box(self) -> spaces.Box:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def _observe(self, player: int) -> np.ndarray:  # pragma: no cover - abstract
         raise NotImplementedError
 
     def _render_ansi(self) -> str:  # pragma: no cover - abstract
@@ -118,6 +120,19 @@ class TabletopAECEnv(AECEnv):
 
     def action_space(self, agent: str) -> spaces.Discrete:
         return self.action_spaces[agent]
+
+    def action_layout(self) -> ActionLayout | None:
+        """What networks need about the action space (:class:`~envs.core.observation.ActionLayout`:
+        the action id of each cell of the observation's spatial map, the observation key of that
+        map, and what each action plane does), or ``None`` for a game without a grid layout.
+        The same object on every call; its arrays are read-only."""
+        if self._layout is None:
+            self._layout = self.encoder.action_layout()
+        return self._layout
+
+    def _observe(self, player: int):
+        """The ``"observation"`` part of ``player``'s observation: the game's encoder on the state."""
+        return self.encoder.encode(self.state, player)
 
     # ------------------------------------------------------------------ API
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -175,7 +190,7 @@ class TabletopAECEnv(AECEnv):
             raise RuntimeError("call reset() before observe()")
         player = self._agent_index[agent]
         mask = self._mask if agent == self.agent_selection and agent in self.agents else self._zero_mask
-        return {"observation": self._observe(player), "action_mask": mask}
+        return {"observation": self.encoder.encode(self.state, player), "action_mask": mask}
 
     def step(self, action) -> None:
         self._check_live("step")

@@ -6,6 +6,8 @@
 | Action space | ``Discrete(280 * W * W + 1)``: (card, rotation, window square), then pass; ``W = 7`` (13721 actions), kids variant ``W = window`` (default 21: 123481) |
 | Observation | ``Dict`` of five ``Box(0, 1, float32)``: ``table (W, W, 13)``, ``hand (70,)``, ``seen (70,)``, ``players (n, 5)``, ``globals (3,)`` |
 | Rewards | +1 sole winner (both partners with teams), 0 each of the tied first, -1 others |
+| Encoder | :class:`envs.smartrix.observation.SmartrixObservation` (``encode(state, player)``) |
+| Action layout | ``action_layout()``: ``index (280, W, W)``, ``obs_key="table"``, ``plane_features (280, 9)`` (spots as placed, value / 8), off grid: pass |
 
 Rules and encodings: :mod:`envs.smartrix.state` (``envs/smartrix/RULES.md``). The draw is automatic
 at the start of each turn, so the agent to move already holds its drawn card; an action places a
@@ -22,7 +24,8 @@ Without the rule (kids) the table is kept inside the window by rule of this impl
 placement must lie in it); with the default ``window=21`` that removes a legal square in about 1%
 of random-play turns (0.06% of placements; ``benchmarks/bench_smartrix.py``). Only
 distinct orientations are actions (a symmetric card's repeated rotations are never legal).
-:meth:`raw_env.action_layout` gives the ``(280, W, W)`` grid of action ids for spatial heads.
+``raw_env.action_layout()`` (an :class:`~envs.core.observation.ActionLayout`) gives the ``(280, W, W)``
+grid of action ids for spatial heads, and each plane's card features for factored heads.
 
 **Observation** (what the observing agent may know, nothing more; all in ``[0, 1]``):
 
@@ -52,23 +55,13 @@ Version history: v0 — first release.
 from __future__ import annotations
 
 import numpy as np
-from gymnasium import spaces
 
 from envs.core.aec import TabletopAECEnv, wrap_classic
+from envs.smartrix.observation import PLAYER_FEATURES, TABLE_PLANES, SmartrixObservation
 from envs.smartrix.render import smartrix_picture
-from envs.smartrix.state import CARD_PATTERNS, CARD_VALUES, NUM_CARDS, NUM_PLANES, SmartrixState
+from envs.smartrix.state import NUM_CARDS, SmartrixState
 
 __all__ = ["raw_env", "env", "TABLE_PLANES", "PLAYER_FEATURES"]
-
-TABLE_PLANES = 13
-PLAYER_FEATURES = 5
-# Lookups indexed by the table arrays: cell code = card index + 1 (0 empty), rotation.
-_PAT_LUT = np.zeros((NUM_CARDS + 1, 4), dtype=np.int64)
-_PAT_LUT[1:] = CARD_PATTERNS
-_VAL_LUT = np.zeros(NUM_CARDS + 1, dtype=np.float32)
-_VAL_LUT[1:] = CARD_VALUES / 8.0
-_VAL8 = [0] + [int(v) for v in CARD_VALUES]  # value by cell code (card index + 1; 0 empty)
-_BITS = np.arange(8)
 
 
 class raw_env(TabletopAECEnv):
@@ -101,81 +94,11 @@ class raw_env(TabletopAECEnv):
         self.num_actions = probe.num_actions
         self.window = probe.window
         self.teams = probe.teams
+        self.encoder = SmartrixObservation(probe)
         super().__init__(render_mode=render_mode, max_steps=max_steps)
 
     def _new_state(self, rng: np.random.Generator) -> SmartrixState:
         return SmartrixState(**self._kwargs, rng=rng)
-
-    def _observation_box(self) -> spaces.Dict:
-        w, n = self.window, self.num_players
-        return spaces.Dict({
-            "table": spaces.Box(0.0, 1.0, shape=(w, w, TABLE_PLANES), dtype=np.float32),
-            "hand": spaces.Box(0.0, 1.0, shape=(NUM_CARDS,), dtype=np.float32),
-            "seen": spaces.Box(0.0, 1.0, shape=(NUM_CARDS,), dtype=np.float32),
-            "players": spaces.Box(0.0, 1.0, shape=(n, PLAYER_FEATURES), dtype=np.float32),
-            "globals": spaces.Box(0.0, 1.0, shape=(3,), dtype=np.float32),
-        })
-
-    def action_layout(self) -> np.ndarray:
-        """Where each placement action sits on the observation window, for spatial policy heads.
-
-        Returns:
-            ``int64 (280, W, W)``: plane ``card * 4 + rotation`` holds the action placing that card
-            with that rotation on each square. Pass (the last action) is not on the grid.
-        """
-        w = self.window
-        return np.arange(NUM_PLANES * w * w, dtype=np.int64).reshape(NUM_PLANES, w, w)
-
-    def action_plane_features(self) -> np.ndarray:
-        """What each plane of :meth:`action_layout` places, for factored policy heads.
-
-        Returns:
-            ``float32 (280, 9)``: row ``card * 4 + rotation`` holds that card's 8 border squares
-            as placed (1 = spot; top-left, top, top-right, right, bottom-right, bottom,
-            bottom-left, left) and its value / 8.
-        """
-        bits = (CARD_PATTERNS.reshape(-1)[:, None] >> np.arange(8)[None, :]) & 1
-        return np.concatenate([bits, np.repeat(CARD_VALUES, 4)[:, None] / 8.0], axis=1).astype(np.float32)
-
-    def _observe(self, player: int) -> dict[str, np.ndarray]:
-        st: SmartrixState = self.state
-        w = st.window
-        r0, c0 = st._origin()
-        sl = (slice(r0, r0 + w), slice(c0, c0 + w))
-        cards = st._card_v[sl]
-        table = np.zeros((TABLE_PLANES, w, w), dtype=np.float32)
-        table[0] = cards > 0
-        pats = _PAT_LUT[cards, st._rot_v[sl]]
-        table[1:9] = (pats[None] >> _BITS[:, None, None]) & 1
-        table[9] = _VAL_LUT[cards]
-        rlo, rhi, clo, chi = st._allowed_area(r0, c0)
-        table[10, rlo:rhi, clo:chi] = 1.0
-        # Planes 11-12: what a card placed on each open square next to the table would collect
-        # (it depends only on the square): the cards of the sets it completes / 16, their value / 128.
-        g = st._G
-        ncnt = st._ncnt_v[sl]
-        for wr, wc in zip(*np.nonzero((ncnt[rlo:rhi, clo:chi] > 0) & (cards[rlo:rhi, clo:chi] == 0))):
-            wr, wc = int(wr) + rlo, int(wc) + clo
-            run = set(st._runs((r0 + wr) * g + (c0 + wc)))
-            if run:
-                table[11, wr, wc] = len(run) / 16.0
-                table[12, wr, wc] = sum(_VAL8[st._card[j]] for j in run) / 128.0
-        where = np.frombuffer(st._where, dtype=np.uint8)
-        hand = np.zeros(NUM_CARDS, dtype=np.float32)
-        hand[st._hands[player]] = 1.0
-        seen = (where >= 2).astype(np.float32)
-        n = st.num_players
-        players = np.zeros((n, PLAYER_FEATURES), dtype=np.float32)
-        cur = st.current_player
-        for k in range(n):
-            q = (player + k) % n
-            players[k, 0] = st._points[q] / 280.0
-            players[k, 1] = len(st._hands[q]) / 70.0
-            players[k, 2] = st._out[q]
-            players[k, 3] = st.team_of(q) == st.team_of(player)
-            players[k, 4] = q == cur
-        glob = np.array([len(st._pile) / 70.0, len(st._cells) / 70.0, float(not st._pile)], dtype=np.float32)
-        return {"table": table.transpose(1, 2, 0), "hand": hand, "seen": seen, "players": players, "globals": glob}
 
     def _render_ansi(self) -> str:
         return str(self.state)

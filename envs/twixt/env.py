@@ -6,6 +6,8 @@
 | Action space | ``Discrete(S*S + 1)``: holes, then swap | ``Discrete(2*S*S + 1)``: holes, swap (never legal), holes + claim Privilege |
 | Observation | ``Box(0, 1, (S, S, 23), float32)`` (27 planes with ``distance_planes=True``) | same |
 | Rewards | +1 win, -1 loss, 0 draw | team rewards: +1 both winners, -1 both losers |
+| Encoder | :class:`envs.twixt.observation.TwixtObservation` (``encode(state, player)``) | same |
+| Action layout | ``action_layout()``: ``index (1, S, S)``, ``obs_key=None``, off grid: swap | ``index (2, S, S)`` (place; place + Privilege), off grid: swap |
 
 ``S`` is ``board_size`` (default 24). Rules: :mod:`envs.twixt.state` (``envs/twixt/RULES.md``).
 
@@ -42,21 +44,14 @@ Version history: v0 — first release.
 from __future__ import annotations
 
 import numpy as np
-from gymnasium import spaces
 
 from envs.core.aec import TabletopAECEnv, wrap_classic
 from envs.core.state import ParameterError
-from envs.twixt.heuristics import UNREACHABLE, distance_maps
+from envs.twixt.observation import NUM_DISTANCE_PLANES, NUM_PLANES, TwixtObservation
 from envs.twixt.render import twixt_picture
-from envs.twixt.state import KNIGHT_DIRS, TwixtState
+from envs.twixt.state import TwixtState
 
 __all__ = ["raw_env", "env", "double_raw_env", "double_env", "NUM_PLANES"]
-
-NUM_PLANES = 23
-NUM_DISTANCE_PLANES = 4
-# Link direction d seen transposed is direction _TRANSPOSED_DIR[d].
-_TRANSPOSED_DIR = np.array([KNIGHT_DIRS.index((dc, dr)) for dr, dc in KNIGHT_DIRS])
-
 
 class raw_env(TabletopAECEnv):
     """TwixT without PettingZoo's wrappers: illegal actions raise ``IllegalActionError``.
@@ -87,80 +82,16 @@ class raw_env(TabletopAECEnv):
         if not isinstance(distance_planes, bool):
             raise ParameterError(f"distance_planes must be True or False, got {distance_planes!r}")
         self.distance_planes = distance_planes
-        self._planes = NUM_PLANES + (NUM_DISTANCE_PLANES if distance_planes else 0)
         self._kwargs = dict(board_size=board_size, rules=rules, swap=swap, draw=draw, num_players=self._num_players)
         probe = TwixtState(**self._kwargs)  # validates every argument now
         self.board_size = probe.board_size
         self.num_players = probe.num_players
         self.num_actions = probe.num_actions
-        self._legal_area = self._compute_legal_area(probe)
+        self.encoder = TwixtObservation(probe, distance_planes=distance_planes)
         super().__init__(render_mode=render_mode, max_steps=max_steps)
-
-    @staticmethod
-    def _compute_legal_area(state: TwixtState) -> np.ndarray:
-        """``float32 (S, S)``: where the observing colour may ever place, in its own frame.
-
-        The same for both colours: every agent connects top to bottom in its frame, so the
-        opponent's border columns (red: a and the last; black: rows 1 and the last, transposed)
-        are the first and last columns; the corners never exist.
-        """
-        s = state.board_size
-        area = np.ones((s, s), dtype=np.float32)
-        area[:, 0] = area[:, s - 1] = 0
-        return area
 
     def _new_state(self, rng: np.random.Generator) -> TwixtState:
         return TwixtState(**self._kwargs)
-
-    def _observation_box(self) -> spaces.Box:
-        return spaces.Box(0.0, 1.0, shape=(self.board_size, self.board_size, self._planes), dtype=np.float32)
-
-    def action_layout(self) -> np.ndarray:
-        """Where each action sits on the observation grid (agent frame), for spatial policy heads.
-
-        Returns:
-            ``int64`` array ``(planes, S, S)``: plane 0 holds the placement actions
-            ``row * S + col``; Double TwixT adds plane 1, place-and-claim-Privilege
-            ``S*S + 1 + row * S + col``. The swap action (``S*S``) is not on the grid.
-        """
-        s = self.board_size
-        holes = np.arange(s * s).reshape(1, s, s)
-        if self.num_players == 4:
-            return np.concatenate([holes, holes + s * s + 1])
-        return holes
-
-    def _observe(self, player: int) -> np.ndarray:
-        st: TwixtState = self.state
-        colour = player % 2
-        # Planes are filled channels-first (contiguous writes) and returned as an (S, S, C) view.
-        s = self.board_size
-        buf = np.empty((self._planes, s, s), dtype=np.float32)
-        pegs = st.pegs()
-        links = st.link_planes()  # (2, 8, S, S), absolute frame
-        if colour == 0:
-            buf[0] = pegs == 1
-            buf[1] = pegs == 2
-            buf[2:10] = links[0]
-            buf[10:18] = links[1]
-        else:
-            buf[0] = (pegs == 2).T
-            buf[1] = (pegs == 1).T
-            # Transposing the board maps direction d to _TRANSPOSED_DIR[d].
-            buf[2 + _TRANSPOSED_DIR] = links[1].transpose(0, 2, 1)
-            buf[10 + _TRANSPOSED_DIR] = links[0].transpose(0, 2, 1)
-        buf[18] = self._legal_area
-        buf[19] = float(st.swap_available())
-        four = self.num_players == 4
-        buf[20] = float(four and st.privilege_available(colour))
-        buf[21] = float(four and st.privilege_available(1 - colour))
-        buf[22] = float(st.current_player == player)
-        if self.distance_planes:
-            for i, c in enumerate((colour, 1 - colour)):
-                first, second, _ = distance_maps(st, c)
-                for j, d in enumerate((first, second)):
-                    plane = np.where(d >= UNREACHABLE, 1.0, np.minimum(d, 2 * s - 1) / (2 * s)).reshape(s, s)
-                    buf[23 + 2 * i + j] = plane.T if colour == 1 else plane
-        return buf.transpose(1, 2, 0)
 
     def _render_ansi(self) -> str:
         return str(self.state)
