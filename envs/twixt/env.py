@@ -62,8 +62,11 @@ class raw_env(TabletopAECEnv):
         swap: allow the transposing swap (pie rule) on the second ply.
         draw: ``"early"`` (a draw as soon as neither side can still connect) or ``"board_full"``.
         distance_planes: add the four connection-distance planes (23-26) to the observation.
-        max_steps: truncate after this many plies (``None``: no limit).
+        max_steps: truncate after this many steps (``None``: no limit; with ``links="manual"`` every
+            addition, removal and ``end`` is a step).
         render_mode: ``None``, ``"ansi"``, ``"rgb_array"`` or ``"human"``.
+        links: ``"auto"`` (every legal link from a new peg is added at once) or ``"manual"`` (the
+            box rules: remove own links, place, add links, ``end``; see the module docstring).
 
     Raises:
         ParameterError: a bad argument.
@@ -78,11 +81,13 @@ class raw_env(TabletopAECEnv):
     _num_players = 2
 
     def __init__(self, board_size: int = 24, rules: str = "standard", swap: bool = False, draw: str = "early",
-                 distance_planes: bool = False, max_steps: int | None = None, render_mode: str | None = None):
+                 distance_planes: bool = False, max_steps: int | None = None, render_mode: str | None = None,
+                 links: str = "auto"):
         if not isinstance(distance_planes, bool):
             raise ParameterError(f"distance_planes must be True or False, got {distance_planes!r}")
         self.distance_planes = distance_planes
-        self._kwargs = dict(board_size=board_size, rules=rules, swap=swap, draw=draw, num_players=self._num_players)
+        self._kwargs = dict(board_size=board_size, rules=rules, swap=swap, draw=draw, num_players=self._num_players,
+                            links=links)
         probe = TwixtState(**self._kwargs)  # validates every argument now
         self.board_size = probe.board_size
         self.num_players = probe.num_players
@@ -110,9 +115,10 @@ class double_raw_env(raw_env):
     _num_players = 4
 
     def __init__(self, board_size: int = 24, rules: str = "standard", draw: str = "early",
-                 distance_planes: bool = False, max_steps: int | None = None, render_mode: str | None = None):
+                 distance_planes: bool = False, max_steps: int | None = None, render_mode: str | None = None,
+                 links: str = "auto"):
         super().__init__(board_size=board_size, rules=rules, swap=False, draw=draw, distance_planes=distance_planes,
-                         max_steps=max_steps, render_mode=render_mode)
+                         max_steps=max_steps, render_mode=render_mode, links=links)
 
 
 def env(**kwargs):

@@ -98,10 +98,13 @@ def twixt_picture(state, cell: int | None = None) -> np.ndarray:
 def _last_hole(state) -> tuple[int, int] | None:
     """``(row, col)`` of the last peg placed (after a swap: the swapped peg), or ``None``."""
     n = state.board_size ** 2
+    manual = getattr(state, "linking", "auto") == "manual"
     for a in reversed(state.history):
         if a == n:  # the swap: the one peg on the board
             rows, cols = np.nonzero(state.pegs())
             return (int(rows[0]), int(cols[0])) if len(rows) else None
+        if manual and a > n:  # links="manual": links and end are not pegs
+            continue
         hole = a if a < n else a - n - 1
         return divmod(hole, state.board_size)
     return None
@@ -112,11 +115,13 @@ def _peg_owners(state) -> dict[tuple[int, int], int]:
     from envs.twixt.state import TwixtState
 
     n = state.board_size ** 2
+    manual = getattr(state, "linking", "auto") == "manual"
     replay = TwixtState(state.board_size, rules=state.rules, swap=state.swap, draw=state.draw,
-                        num_players=state.num_players)
+                        num_players=state.num_players, links=state.linking)
     owners = {}
     for a in state.history:
-        hole = a if a < n else a - n - 1
-        owners[divmod(hole, state.board_size)] = replay.current_player
+        if not manual or a < n:  # links="manual": only actions below S*S place pegs
+            hole = a if a < n else a - n - 1
+            owners[divmod(hole, state.board_size)] = replay.current_player
         replay.apply(a)
     return owners

@@ -1198,6 +1198,11 @@ class TwixtState(GameState):
         np.equal(lc, 2, out=out[1], casting="unsafe")
         return out.reshape(2, 8, s, s)
 
+    def link_colours(self) -> np.ndarray:
+        """``uint8 (L,)`` (``L = geometry(S).num_links``): per link id, 0 no link, 1 red, 2 black
+        (link ``lid`` joins the holes ``geometry(S).link_ends[lid]``). A fresh copy."""
+        return np.frombuffer(self._lc, dtype=np.uint8, count=self._g.num_links).copy()
+
     def links(self) -> list[tuple[tuple[int, int], tuple[int, int], int]]:
         """Every link as ``((r1, c1), (r2, c2), colour)``, in the order they were made."""
         s = self.board_size
