@@ -674,7 +674,8 @@ class TwixtState(GameState):
 
     @property
     def turn_number(self) -> int:
-        """Plies played so far (a swap counts as one)."""
+        """Plies played so far (a swap counts as one). With ``links="manual"``, turns: each ends
+        with ``end`` / ``end!``, or with the game (a win or a draw within the turn counts)."""
         return self._ply
 
     ply = turn_number
@@ -981,6 +982,7 @@ class TwixtState(GameState):
         if _find(uf, g.n + 2 * c) == _find(uf, g.n + 2 * c + 1):
             self._status = _STATUS_RED + c
             self._player = -1
+            self._ply += 1  # the turn ends here: it counts as played
             return
         if self._early:
             self._check_early_draw()
@@ -1047,6 +1049,7 @@ class TwixtState(GameState):
         if not self._connectable(first) and not self._connectable(1 - first):
             self._status = _STATUS_DRAW
             self._player = -1
+            self._ply += 1  # the game ends within the turn: it counts as played
 
     @property
     def placed(self) -> bool:
