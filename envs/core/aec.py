@@ -295,9 +295,79 @@ class TabletopAECEnv(AECEnv):
         return d
 
 
+# ---------------------------------------------------------------------------- Classic wrappers
+# PettingZoo's wrappers forward every attribute read through ``__getattr__`` of each layer (three
+# layers, each with its own checks): about a third of an ``env()`` step went there. The
+# subclasses below keep the wrappers' classes, names and behaviour and only shortcut the reads of
+# the per-step attributes to the unwrapped environment (which is where the chain ends: no layer
+# defines them). A value assigned on a wrapper still shadows, as it would without the shortcut.
+_FAST_ATTRS = ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos", "_cumulative_rewards")
+# The attributes OrderEnforcingWrapper refuses before reset() (PettingZoo's list, minus num_agents).
+_ORDER_CHECKED = frozenset(("rewards", "terminations", "truncations", "infos", "agent_selection", "agents"))
+
+
+def _shortcut(name: str, order_checked: bool) -> property:
+    def get(self):
+        own = self.__dict__
+        if name in own:
+            return own[name]
+        if order_checked and not own["_has_reset"]:
+            raise AttributeError(f"{name} cannot be accessed before reset")  # as the wrapper says
+        return getattr(own["_raw_env"], name)  # an AttributeError here falls back to __getattr__
+
+    def set_(self, value):
+        self.__dict__[name] = value
+
+    def del_(self):
+        del self.__dict__[name]
+
+    return property(get, set_, del_, f"``{name}`` of the unwrapped environment (a shortcut of the wrapper chain).")
+
+
+def _with_shortcuts(cls, order: bool = False):
+    for name in _FAST_ATTRS:
+        setattr(cls, name, _shortcut(name, order and name in _ORDER_CHECKED))
+    return cls
+
+
+@_with_shortcuts
+class TerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):
+    """PettingZoo's ``TerminateIllegalWrapper`` (a subclass, same name and behaviour) reading the
+    per-step attributes straight from the unwrapped environment."""
+
+    def __init__(self, env, illegal_reward: float):
+        self._raw_env = env.unwrapped
+        super().__init__(env, illegal_reward)
+
+
+@_with_shortcuts
+class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's ``AssertOutOfBoundsWrapper`` (a subclass, same name and behaviour) reading the
+    per-step attributes straight from the unwrapped environment. A plain ``int`` inside a
+    ``Discrete(n)`` space (start 0) passes without the space's generic ``contains``."""
+
+    def __init__(self, env):
+        self._raw_env = env.unwrapped
+        super().__init__(env)
+
+    def step(self, action) -> None:
+        if type(action) is int and action >= 0:
+            space = self.action_space(self.agent_selection)
+            if type(space) is spaces.Discrete and space.start == 0 and action < space.n:
+                self.env.step(action)  # what the base class does once the assertion holds
+                return
+        super().step(action)
+
+
 class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
     """PettingZoo's ``OrderEnforcingWrapper`` (a subclass, same name) whose ``last()`` after the
-    episode raises a clear ``RuntimeError`` instead of a ``KeyError``."""
+    episode raises a clear ``RuntimeError`` instead of a ``KeyError``, and which reads the
+    per-step attributes straight from the unwrapped environment (still refusing them before
+    ``reset()``, as the wrapper does)."""
+
+    def __init__(self, env):
+        self._raw_env = env.unwrapped
+        super().__init__(env)
 
     def last(self, observe: bool = True):
         if self._has_reset and not self.env.unwrapped.agents:
@@ -305,9 +375,13 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):
         return super().last(observe)
 
 
+_with_shortcuts(OrderEnforcingWrapper, order=True)
+
+
 def wrap_classic(raw: AECEnv) -> AECEnv:
-    """PettingZoo Classic's standard wrappers: TerminateIllegal(-1), AssertOutOfBounds, OrderEnforcing."""
-    env = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
-    env = wrappers.AssertOutOfBoundsWrapper(env)
+    """PettingZoo Classic's standard wrappers: TerminateIllegal(-1), AssertOutOfBounds, OrderEnforcing
+    (the subclasses above: the same behaviour, shorter attribute reads)."""
+    env = TerminateIllegalWrapper(raw, illegal_reward=-1)
+    env = AssertOutOfBoundsWrapper(env)
     env = OrderEnforcingWrapper(env)
     return env

@@ -72,40 +72,67 @@ class TwixtObservation(ObservationEncoder):
             (dpq, rp, cp, dqp, rq, cq),
             (_TRANSPOSED_DIR[dpq], cp, rp, _TRANSPOSED_DIR[dqp], cq, rq),
         )
-        self._cache = [None, None]  # per view: (pegs (N,) uint8, links (L,) uint8, planes (19, S, S))
+        # The same as Python tuples per link id, for the usual few changes per step.
+        self._link_cell_list = tuple(
+            tuple(zip(*(a.tolist() for a in cells))) for cells in self._link_cells
+        )
+        self._cache = [None, None]  # per view: (pegs bytearray (N,), links bytearray (L + 1,), planes (19, S, S))
 
     def _board_planes(self, state: TwixtState, colour: int) -> np.ndarray:
-        """Planes 0-18 of ``colour``'s view, brought up to date with ``state`` (the cached array)."""
+        """Planes 0-18 of ``colour``'s view, brought up to date with ``state`` (the cached array).
+
+        Reads the state's peg and link-colour byte arrays directly (this encoder belongs to the
+        rules core's package) and compares them by value with those of the cached planes."""
         s = self.board_size
-        pegs = state.pegs().ravel().view(np.uint8)
-        lc = state.link_colours()
+        pegs, lc = state._pegs, state._lc
         cache = self._cache[colour]
         if cache is None:
             buf = np.zeros((_BOARD_PLANES, s, s), dtype=np.float32)
             buf[18] = self.legal_area
-            cache = self._cache[colour] = (np.zeros_like(pegs), np.zeros_like(lc), buf)
+            cache = self._cache[colour] = (bytearray(len(pegs)), bytearray(len(lc)), buf)
         old_pegs, old_lc, buf = cache
         own, other = colour + 1, 2 - colour
-        ch = np.flatnonzero(pegs != old_pegs)
-        if ch.size:
-            v = pegs[ch]
-            r, c = np.divmod(ch, s)
-            if colour:
-                r, c = c, r
-            buf[0, r, c] = v == own
-            buf[1, r, c] = v == other
-            old_pegs[ch] = v
-        ch = np.flatnonzero(lc != old_lc)
-        if ch.size:
-            v = lc[ch]
-            mine = v == own
-            theirs = v == other
-            dp, rp, cp, dq, rq, cq = (a[ch] for a in self._link_cells[colour])
-            buf[2 + dp, rp, cp] = mine
-            buf[10 + dp, rp, cp] = theirs
-            buf[2 + dq, rq, cq] = mine
-            buf[10 + dq, rq, cq] = theirs
-            old_lc[ch] = v
+        if pegs != old_pegs:
+            ch = np.flatnonzero(np.frombuffer(pegs, np.uint8) != np.frombuffer(old_pegs, np.uint8))
+            if ch.size > 16:
+                v = np.frombuffer(pegs, np.uint8)[ch]
+                r, c = np.divmod(ch, s)
+                if colour:
+                    r, c = c, r
+                buf[0, r, c] = v == own
+                buf[1, r, c] = v == other
+            else:
+                for h in ch.tolist():
+                    v = pegs[h]
+                    r, c = divmod(h, s)
+                    if colour:
+                        r, c = c, r
+                    buf[0, r, c] = v == own
+                    buf[1, r, c] = v == other
+            old_pegs[:] = pegs
+        if lc != old_lc:
+            ch = np.flatnonzero(np.frombuffer(lc, np.uint8) != np.frombuffer(old_lc, np.uint8))
+            if ch.size > 16:
+                v = np.frombuffer(lc, np.uint8)[ch]
+                mine = v == own
+                theirs = v == other
+                dp, rp, cp, dq, rq, cq = (a[ch] for a in self._link_cells[colour])
+                buf[2 + dp, rp, cp] = mine
+                buf[10 + dp, rp, cp] = theirs
+                buf[2 + dq, rq, cq] = mine
+                buf[10 + dq, rq, cq] = theirs
+            else:
+                cells = self._link_cell_list[colour]
+                for lid in ch.tolist():
+                    v = lc[lid]
+                    mine = float(v == own)
+                    theirs = float(v == other)
+                    dp, rp, cp, dq, rq, cq = cells[lid]
+                    buf[2 + dp, rp, cp] = mine
+                    buf[10 + dp, rp, cp] = theirs
+                    buf[2 + dq, rq, cq] = mine
+                    buf[10 + dq, rq, cq] = theirs
+            old_lc[:] = lc
         return buf
 
     def encode(self, state: TwixtState, player: int) -> np.ndarray:
