@@ -11,6 +11,8 @@
 3. How much earlier than board-full the games end with ``draw="early"``: mean plies of each, mean
    plies saved, and how many games ended by the early-draw rule.
 4. ``legal_action_mask()`` time per call along random games (median, 90th percentile).
+5. ``links="manual"`` (the box rules): random games, the same loop; a step is a placement, a link
+   added or removed, or ``end`` (turns/s counts the turns).
 
 Usage::
 
@@ -47,6 +49,21 @@ def ours_playouts(size: int, games: int, seed: int, draw: str = "board_full", ru
             st.apply(int(legal[rng.integers(len(legal))]))
             plies += 1
     return time.perf_counter() - t0, plies
+
+
+def manual_playouts(size: int, games: int, seed: int, draw: str = "board_full"):
+    """Uniformly random actions with ``links="manual"``: ``(seconds, actions, turns)``."""
+    rng = np.random.default_rng(seed)
+    actions = turns = 0
+    t0 = time.perf_counter()
+    for _ in range(games):
+        st = TwixtState(size, draw=draw, links="manual")
+        while not st.is_terminal():
+            legal = np.flatnonzero(st.legal_action_mask())
+            st.apply(int(legal[rng.integers(len(legal))]))
+            actions += 1
+        turns += st.turn_number
+    return time.perf_counter() - t0, actions, turns
 
 
 def openspiel_playouts(size: int, games: int, seed: int):
@@ -172,6 +189,12 @@ def main(argv=None):
     times = mask_times(size, max(5, games // 20), args.seed + 2)
     print(f"legal_action_mask() per call over {len(times)} calls: median {1e6 * statistics.median(times):.2f} us, "
           f"p90 {1e6 * times[int(0.9 * len(times))]:.2f} us, mean {1e6 * statistics.fmean(times):.2f} us")
+
+    print()
+    mg = max(5, games // 10)
+    secs, acts, turns = manual_playouts(size, mg, args.seed + 3)
+    print(f"links='manual' (box rules), {mg} random games, draw='board_full': {acts / secs:,.0f} actions/s, "
+          f"{turns / secs:,.0f} turns/s ({acts / turns:.2f} actions per turn)")
 
 
 if __name__ == "__main__":

@@ -4,9 +4,10 @@ Random play through ``envs.make("twixt_v0", board_size=S, draw="board_full")`` â
 the (S, S, 23) observation and the action mask every step, as an RL loop reads them â€” against
 OpenSpiel's ``twixt`` driven from Python with ``legal_actions()`` every ply (the peer figure of
 ``bench_twixt.py``). Both play to the end of the game (board full or a win). Also the time of
-the observation encoding alone.
+the observation encoding alone, and the same environment with ``links="manual"`` (the box rules:
+uniform random actions, so a step is a placement, a link added or removed, or ``end``).
 
-    python benchmarks/bench_twixt_env.py [--size 24] [--steps 20000] [--peer-games 100]
+    python benchmarks/bench_twixt_env.py [--size 24] [--steps 20000] [--peer-games 100] [--manual-steps 10000]
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ def main(argv=None) -> int:
     ap.add_argument("--steps", type=int, default=20000, help="env step calls (default 20000)")
     ap.add_argument("--peer-games", type=int, default=100, help="OpenSpiel games (default 100)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--manual-steps", type=int, default=10000, help="env steps with links='manual' (0: skip)")
     args = ap.parse_args(argv)
 
     secs, n, games = run_env(lambda: envs.make("twixt_v0", board_size=args.size, draw="board_full"), args.steps, args.seed)
@@ -65,6 +67,11 @@ def main(argv=None) -> int:
     ratio = ours / peer
     print(f"ratio env / OpenSpiel core: {ratio:.2f}  (target >= 0.5: {'met' if ratio >= 0.5 else 'NOT met'})")
     print(f"observation encoding: median {np.median(obs):.1f} us, p90 {np.percentile(obs, 90):.1f} us")
+    if args.manual_steps:
+        msecs, mn, mgames = run_env(lambda: envs.make("twixt_v0", board_size=args.size, draw="board_full",
+                                                      links="manual"), args.manual_steps, args.seed)
+        print(f"{'tabletop twixt_v0.env(links=manual), random':<48}{mn:>9}{msecs:>9.2f}{mn / msecs:>11,.0f}"
+              f"  ({mgames} games finished)")
     return 0
 
 

@@ -370,6 +370,14 @@ class _Geometry:
             self._perm[(num_actions, manual)] = perm
         return perm
 
+    def border_items(self) -> tuple[tuple[int, int, int], ...]:
+        """``(hole, colour, border node)`` for every hole on a border row of its colour."""
+        items = self.__dict__.get("_border_items")
+        if items is None:
+            items = self._border_items = tuple(
+                (p, c, self.border_node[c][p]) for c in (0, 1) for p in range(self.n) if self.border_node[c][p] >= 0)
+        return items
+
     def link_id(self, p: int, q: int) -> int | None:
         """The id of the link between holes ``p`` and ``q`` (``row * S + col``), ``None`` if none."""
         for q2, lid in self.adj[p]:
@@ -997,15 +1005,11 @@ class TwixtState(GameState):
         for x in g.cross[lid]:
             blk[x] -= 1
         # Union-find cannot delete: rebuild it from the pegs on the borders and the links left.
-        n = self._n
-        uf = list(range(n + 4))
+        uf = list(range(self._n + 4))
         pegs = self._pegs
-        for p in range(n):
-            v = pegs[p]
-            if v:
-                bnode = g.border_node[v - 1][p]
-                if bnode >= 0:
-                    uf[p] = bnode
+        for p, colour, bnode in g.border_items():
+            if pegs[p] == colour + 1:
+                uf[p] = bnode
         ends = g.link_ends
         for x in self._order:
             p, q = ends[x]
