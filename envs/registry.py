@@ -216,10 +216,12 @@ register("twixt_v0", "envs.twixt_v0", variants={
     "24x24": {},
     "pp": {"board_size": 8, "rules": "pp"},
     "swap": {"board_size": 8, "swap": True},
+    "manual": {"board_size": 8, "links": "manual", "swap": True},
 })
 register("double_twixt_v0", "envs.double_twixt_v0", variants={
     "8x8": {"board_size": 8},
     "10x10-board-full": {"board_size": 10, "draw": "board_full"},
+    "manual": {"board_size": 8, "links": "manual"},
 })
 register("tantrix_v0", "envs.tantrix_v0", variants={
     "2p": {},

@@ -255,7 +255,9 @@ def test_wrapped_env_illegal_action_loses(env_id, kwargs):
 # ----------------------------------------------------------------------------- masks and frames
 def _twixt_frame(state, player: int) -> np.ndarray:
     """TwixT: black seats see the board transposed (hole (r, c) at (c, r)); the swap action (index
-    s*s) stays put; Double TwixT's place-and-claim block is transposed like the holes."""
+    s*s) stays put; Double TwixT's place-and-claim block is transposed like the holes; with
+    links="manual" a link's add/remove action moves to the link between the transposed holes
+    (end, end! stay put)."""
     mask = state.legal_action_mask()
     if "black" not in state.seat_name(player):
         return mask
@@ -263,6 +265,16 @@ def _twixt_frame(state, player: int) -> np.ndarray:
     n = s * s
     out = mask.copy()
     out[:n] = mask[:n].reshape(s, s).T.ravel()
+    if getattr(state, "linking", "auto") == "manual":  # link (r1, c1)-(r2, c2) seen as (c1, r1)-(c2, r2)
+        from envs.twixt import geometry
+
+        g = geometry(s)
+        nl = g.num_links
+        for lid, (p, q) in enumerate(g.link_ends):
+            t = g.link_id((p % s) * s + p // s, (q % s) * s + q // s)
+            out[n + 1 + t] = mask[n + 1 + lid]
+            out[n + 1 + nl + t] = mask[n + 1 + nl + lid]
+        return out
     if len(mask) > n + 1:
         out[n + 1:] = mask[n + 1:].reshape(s, s).T.ravel()
     return out

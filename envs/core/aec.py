@@ -313,10 +313,14 @@ def _shortcut(name: str, order_checked: bool) -> property:
             return own[name]
         if order_checked and not own["_has_reset"]:
             raise AttributeError(f"{name} cannot be accessed before reset")  # as the wrapper says
-        return getattr(own["_raw_env"], name)  # an AttributeError here falls back to __getattr__
+        raw = own["_raw_env"]
+        if name in raw.__dict__.get("_shadowed_by_wrapper", ()):
+            return getattr(own["env"], name)  # a layer below holds its own value: ask it, as the chain does
+        return getattr(raw, name)  # an AttributeError here falls back to __getattr__, as before
 
     def set_(self, value):
         self.__dict__[name] = value
+        self.__dict__["_raw_env"].__dict__.setdefault("_shadowed_by_wrapper", set()).add(name)
 
     def del_(self):
         del self.__dict__[name]
