@@ -470,3 +470,16 @@ def test_greedy_adds_the_new_pegs_links_then_ends():
     assert manual_followup(st) == st.string_to_action("end")
     st.push("end")
     assert manual_followup(st) is None and manual_followup(TwixtState(8)) is None
+
+
+def test_training_config_for_the_box_rules():
+    from training.train import load_config
+
+    cfg = load_config("configs/twixt_manual_quick.yaml")  # validated
+    assert cfg["env_id"] == "twixt_v0" and cfg["env_kwargs"] == {"board_size": 8, "links": "manual"}
+    raw = envs.make_raw(cfg["env_id"], **cfg["env_kwargs"])
+    layout = raw.action_layout()
+    n, nl = 64, geometry(8).num_links
+    assert layout.planes == 9 and raw.num_actions == n + 2 + 2 * nl
+    on_grid = np.sort(layout.index[layout.index >= 0])
+    assert np.array_equal(on_grid, np.r_[0:n, n + 1:n + 1 + 2 * nl])  # every hole and link action, once
