@@ -5,11 +5,25 @@
 | Agents | ``player_0`` red, ``player_1`` black | ``player_0`` red A, ``player_1`` black A, ``player_2`` red B, ``player_3`` black B |
 | Action space | ``Discrete(S*S + 1)``: holes, then swap | ``Discrete(2*S*S + 1)``: holes, swap (never legal), holes + claim Privilege |
 | Observation | ``Box(0, 1, (S, S, 23), float32)`` (27 planes with ``distance_planes=True``) | same |
+| Action space, ``links="manual"`` | ``Discrete(S*S + 2 + 2L)``: holes, swap, add link, remove link, end | ``Discrete(S*S + 3 + 2L)``: the same, swap never legal, then end! |
+| Observation, ``links="manual"`` | 2 more planes (25; 29 with distance planes) | same |
 | Rewards | +1 win, -1 loss, 0 draw | team rewards: +1 both winners, -1 both losers |
 | Encoder | :class:`envs.twixt.observation.TwixtObservation` (``encode(state, player)``) | same |
 | Action layout | ``action_layout()``: ``index (1, S, S)``, ``obs_key=None``, off grid: swap | ``index (2, S, S)`` (place; place + Privilege), off grid: swap |
+| Action layout, ``links="manual"`` | ``index (9, S, S)``: place, 4 planes add, 4 planes remove; off grid: swap, end | same; off grid: swap, end, end! |
 
-``S`` is ``board_size`` (default 24). Rules: :mod:`envs.twixt.state` (``envs/twixt/RULES.md``).
+``S`` is ``board_size`` (default 24); ``L = geometry(S).num_links`` (24x24: 2,016). Rules:
+:mod:`envs.twixt.state` (``envs/twixt/RULES.md``).
+
+**Box rules** (``links="manual"``; RULES.md "Box rules"). The default ``links="auto"`` adds every
+legal link from a new peg at once (the digital convention). With ``"manual"`` a turn is several
+steps of the same agent: removals of own (team) links ``-c5e6`` (only before the peg), one
+placement ``c5`` (or ``swap``), additions ``+c5e6`` between any two own pegs a knight's move apart
+that no link blocks, then ``end`` (Double TwixT: ``end!`` claims the Privilege). The mask is
+exact in every phase. Action ``S*S + 1 + lid`` adds link ``lid`` and ``S*S + 1 + L + lid``
+removes it (``lid`` in the agent's frame: black's link ``(r1, c1)-(r2, c2)`` is the board's
+``(c1, r1)-(c2, r2)``); ``S*S + 1 + 2L`` is ``end``, ``S*S + 2 + 2L`` ``end!``. ``max_steps``
+counts every step.
 
 **Frames.** Every agent sees the board so that it connects *top to bottom*: red's observation is
 the board as it is; black's is transposed (rows and columns exchanged). Actions are in the same
@@ -33,12 +47,17 @@ Observation planes, all in the observing agent's frame (row 0 at the top):
   the same two for the other colour (:func:`envs.twixt.heuristics.distance_maps`), each as
   ``min(d, 2S - 1) / 2S`` (always below 1), and exactly 1 where no path exists. They cost four searches per observation (about
   1.6 ms on 24x24, 0.1 ms on 8x8), so they are off by default.
+* last two planes, only with ``links="manual"`` (23-24, or 27-28 with distance planes): the player
+  to move has placed its peg this turn, so it may now add links or end (constant plane); and the
+  hole of that peg (one 1, in the agent's frame; all zeros before the placement).
 
 Constructor arguments: ``board_size`` (5-48), ``rules`` (``"standard"`` or ``"pp"``), ``swap``
 (pie rule, two players only), ``draw`` (``"early"`` or ``"board_full"``), ``distance_planes``
-(add planes 23-26), ``max_steps`` (truncation), ``render_mode``.
+(add planes 23-26), ``max_steps`` (truncation), ``render_mode``, ``links`` (``"auto"`` or
+``"manual"``).
 
-Version history: v0 — first release.
+Version history: v0 — first release; option ``links="manual"`` (the box rules) added without
+changing the default game.
 """
 
 from __future__ import annotations
