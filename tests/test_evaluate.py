@@ -26,7 +26,7 @@ from envs.ataxx import AtaxxState
 from envs.core.aec import TabletopAECEnv, wrap_classic
 from envs import registry
 from envs.core.state import GameInfo, GameState, IllegalActionError
-from envs.registry import EnvSpec, make_raw
+from envs.registry import EnvSpec
 
 SPECS = ["random", "greedy", "alphabeta:1"]
 

@@ -217,6 +217,17 @@ def test_smoke_config_shrinks_every_budget_and_nothing_else():
     assert small["pretrain"]["teacher"] == "greedy" and small["pool"]["baselines"] == cfg["pool"]["baselines"]
 
 
+@pytest.mark.parametrize("argv, message", [
+    (["--seed", "-1"], "argument --seed: expected a non-negative integer, got -1"),
+    (["--timesteps", "0"], "argument --timesteps: expected a positive integer (at least 1), got 0"),
+])
+def test_cli_number_options_use_the_shared_argument_types(tmp_path, capsys, argv, message):
+    with pytest.raises(SystemExit) as exc:
+        main(["configs/ataxx_quick.yaml", "--out", str(tmp_path / "r"), *argv])
+    assert exc.value.code == 2 and message in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()
+
+
 def test_smoke_flag_default_run_directory_and_explicit_options_win(monkeypatch, capsys):
     from pathlib import Path
 

@@ -115,7 +115,7 @@ def ensure_writable_dir(path: str | Path, what: str = "output folder") -> Path:
     return out
 
 
-def check_output_file(path: str | Path, what: str, option: str) -> Path:
+def check_output_file(path: str | Path, what: str, option: str, kind: str = "JSON file") -> Path:
     """Check, before any work is done, that the file ``path`` can be written: it is not a
     folder, its folder is created (:func:`ensure_writable_dir`) and, if it exists, it is writable.
 
@@ -123,6 +123,7 @@ def check_output_file(path: str | Path, what: str, option: str) -> Path:
         path: the file.
         what: how error messages call the file (e.g. ``"record"``).
         option: how they call its folder's owner (e.g. ``"--record"``).
+        kind: what the file is, for the message about a folder in its place.
 
     Returns:
         ``path`` as a ``Path``.
@@ -133,7 +134,7 @@ def check_output_file(path: str | Path, what: str, option: str) -> Path:
     """
     p = Path(path)
     if p.is_dir():
-        raise ValueError(f"{what} {p} is an existing folder: expected the path of a JSON file")
+        raise ValueError(f"{what} {p} is an existing folder: expected the path of a {kind}")
     ensure_writable_dir(p.parent, f"folder of the {option} file")
     if p.exists() and not os.access(p, os.W_OK):
         raise ValueError(f"{what} {p} exists and is not writable")

@@ -636,10 +636,12 @@ def final_evaluation(cfg: dict, checkpoint: Path, out: Path) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from training.cli import non_negative_int, positive_int
+
     parser = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.split("\n\n")[0])
     parser.add_argument("config", help="YAML config, e.g. configs/ataxx_quick.yaml")
-    parser.add_argument("--timesteps", type=int, default=None, help="override total_timesteps")
-    parser.add_argument("--seed", type=int, default=None, help="override seed")
+    parser.add_argument("--timesteps", type=positive_int, default=None, help="override total_timesteps")
+    parser.add_argument("--seed", type=non_negative_int, default=None, help="override seed (an integer >= 0)")
     parser.add_argument("--out", default=None, help="run directory (default runs/<config>-<seed>)")
     parser.add_argument("--resume", default=None,
                         help="checkpoint .zip to continue from; --timesteps then counts the steps to add")
