@@ -7,8 +7,8 @@ Command line::
 
     python -m training.evaluate ataxx_v0 --agents random greedy alphabeta:1 alphabeta:2 --games 20
 
-Agent specs are those of :func:`training.agents.make_agent` (``random``, ``greedy``,
-``mcts:N``, ``alphabeta:D``, ``PATH.zip``, ``PATH.zip:sample``). The same spec may be given
+Agent specs are those of :func:`training.agents.make_agent` (the table
+:data:`training.agents.SPECS`, listed by ``--help``). The same spec may be given
 twice; the second copy is named ``SPEC#2`` (and so on).
 
 Sides and teams: the game's teams are read from a freshly made raw environment after
@@ -855,12 +855,14 @@ def non_negative_int(text: str) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
+    from training.agents import spec_forms
+
     p = argparse.ArgumentParser(
         prog="python -m training.evaluate",
         description="Round-robin tournament between agents: W/D/L per pair with Wilson intervals, "
                     "OpenSkill ratings (and Elo for two-player or two-team games), results.json, pairs.csv, "
                     "ratings.csv and ratings.png.",
-        epilog="Agent specs: random, greedy, mcts:N, alphabeta:D, PATH.zip[:sample]. Example: "
+        epilog=f"Agent specs: {spec_forms()}. Example: "
                "python -m training.evaluate ataxx_v0 --agents random greedy alphabeta:2 --games 20",
     )
     p.add_argument("env_id", help=f"environment id ({', '.join(ENV_IDS)})")
