@@ -18,8 +18,8 @@ The work is done by three modules, one per responsibility:
 
 Their public names are importable from here too (``training.evaluate.run_tournament``, ...).
 
-Agent specs are those of :func:`training.agents.make_agent` (``random``, ``greedy``,
-``mcts:N``, ``alphabeta:D``, ``PATH.zip``, ``PATH.zip:sample``). The same spec may be given
+Agent specs are those of :func:`training.agents.make_agent` (the table
+:data:`training.agents.SPECS`, listed by ``--help``). The same spec may be given
 twice; the second copy is named ``SPEC#2`` (and so on). ``--games`` is the number of games per
 pair of agents (per group of agents for games with more than two sides).
 
@@ -51,12 +51,14 @@ __all__ = ["run_tournament", "schedule", "pair_table", "openskill_ratings", "elo
 
 
 def _parser() -> argparse.ArgumentParser:
+    from training.agents import spec_forms
+
     p = argparse.ArgumentParser(
         prog="python -m training.evaluate",
         description="Round-robin tournament between agents: W/D/L per pair with Wilson intervals, "
                     "OpenSkill ratings (and Elo for two-player or two-team games), results.json, pairs.csv, "
                     "ratings.csv and ratings.png.",
-        epilog="Agent specs: random, greedy, mcts:N, alphabeta:D, PATH.zip[:sample]. Example: "
+        epilog=f"Agent specs: {spec_forms()}. Example: "
                "python -m training.evaluate ataxx_v0 --agents random greedy alphabeta:2 --games 20",
     )
     add_env_arguments(p)  # env_id (checked by the registry) and --env-kwargs JSON

@@ -19,8 +19,8 @@ malformed or illegal move is explained (the rules' own message) and you are aske
 read line by line from standard input, so a game can be scripted; the end of input ends the game
 like ``quit``.
 
-Opponents: ``--opponent`` takes agent specs of :func:`training.agents.make_agent` (``random``,
-``greedy``, ``mcts:N``, ``alphabeta:D``, ``PATH.zip``). For games with more than two seats give
+Opponents: ``--opponent`` takes agent specs of :func:`training.agents.make_agent` (the table
+:data:`training.agents.SPECS`, listed by ``--help``). For games with more than two seats give
 one spec (used for every other seat, one agent each) or one per other seat, in seat order.
 
 ``--save-images DIR`` writes the ``rgb_array`` picture of the start and of every position after a
@@ -215,6 +215,8 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
 
 
 def _parser() -> argparse.ArgumentParser:
+    from training.agents import spec_forms
+
     p = argparse.ArgumentParser(
         prog="python -m training.play",
         description="Play a game in the terminal against an agent. Type moves in the game's notation, "
@@ -223,7 +225,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     add_env_arguments(p)  # env_id (checked by the registry) and --env-kwargs JSON
     p.add_argument("--opponent", nargs="+", required=True, metavar="SPEC",
-                   help="agent spec(s): random, greedy, mcts:N, alphabeta:D, PATH.zip; one for every other "
+                   help=f"agent spec(s): {spec_forms()}; one for every other "
                         "seat, or one per other seat")
     p.add_argument("--seat", default="random", metavar="N|random",
                    help="your seat, 0 to players - 1 (default random)")

@@ -165,8 +165,8 @@ class SelfPlayEnv(gym.Env):
         shaping: coefficient ``k >= 0`` of potential-based reward shaping (Ng, Harada and
             Russell, 1999, "Policy invariance under reward transformations"): each learner
             transition also gets ``gamma * phi(s') - phi(s)`` with ``phi = k * h(state, seat)``,
-            ``h`` the game's heuristic (:data:`training.agents.HEURISTICS`: a score or material
-            gap from public information) at the learner's decision points, and ``phi = 0`` once
+            ``h`` the game's static evaluation (``state.heuristics().evaluate``: a score or
+            material gap from public information) at the learner's decision points, and ``phi = 0`` once
             the episode is over, so the shaped return differs from the game's by the constant
             ``-phi(s_0)`` and the optimal policies are unchanged. ``0`` (default): no shaping.
         gamma: the discount of that shaping term (use PPO's ``gamma``).
@@ -204,10 +204,12 @@ class SelfPlayEnv(gym.Env):
         self.shaping, self.gamma = float(shaping), float(gamma)
         self._heuristic = None
         if self.shaping:
-            from training.agents import _heuristic_for
-
             self.raw.reset(seed=0)
-            self._heuristic = _heuristic_for(self.raw.state)  # ValueError: the game has none
+            heuristics = self.raw.state.heuristics()
+            if heuristics is None:
+                raise ValueError(f"shaping needs the game's heuristics, and {env_id} declares none "
+                                 "(GameInfo.heuristics)")
+            self._heuristic = heuristics.evaluate
         self._potential = 0.0
         if not isinstance(pool, OpponentPool):
             pool = OpponentPool(pool, baseline_prob=1.0, latest_prob=0.0)

@@ -261,13 +261,10 @@ def validate_config(cfg: dict, check_teacher: bool = True) -> None:
         raise ConfigError(f"config env_id/env_kwargs: {e}") from None
 
     if _is_num(cfg["shaping"]) and cfg["shaping"] > 0:
-        from training.agents import _heuristic_for
-
         probe.reset(seed=0)
-        try:
-            _heuristic_for(probe.state)
-        except ValueError as e:
-            raise ConfigError(f"config 'shaping' needs a game heuristic: {e}") from None
+        if probe.state.heuristics() is None:
+            raise ConfigError(f"config 'shaping' needs a game heuristic: {cfg['env_id']} declares none "
+                              "(GameInfo.heuristics)")
 
     ppo = cfg["ppo"]
     for key in ("n_steps", "n_epochs"):

@@ -443,6 +443,7 @@ class TwixtState(GameState):
         min_players=2, max_players=4, teams=True, seat_names=("red", "black", "red B", "black B"),
         notation=("TwixT: c5 = peg on column c, row 5 (row 1 at the top), swap; Double TwixT: c5! = peg\n"
                   "on c5 and claim your team's Privilege"),
+        heuristics="envs.twixt.heuristics",
     )
 
     __slots__ = (
