@@ -19,13 +19,15 @@ from gymnasium import spaces
 from PIL import Image
 
 import training.evaluate as ev
+import training.ratings as ratings
+import training.tournament as tournament
 from conftest import REPO_ROOT, tiny_checkpoint
 from envs.ataxx import AtaxxState
 from envs.core.aec import TabletopAECEnv, wrap_classic
 from envs import registry
 from envs.core.observation import ObservationEncoder
 from envs.core.state import GameInfo, GameState, IllegalActionError
-from envs.registry import EnvSpec, make_raw
+from envs.registry import EnvSpec
 
 SPECS = ["random", "greedy", "alphabeta:1"]
 
@@ -87,8 +89,8 @@ def test_wilson_interval_matches_scipy():
     from scipy.stats import binomtest
 
     ci = binomtest(3, 4).proportion_ci(method="wilson")
-    assert ev._wilson(3, 4) == pytest.approx((ci.low, ci.high))
-    lo, hi = ev._wilson(2.5, 4)  # half points: spans the intervals of 2 and 3
+    assert ratings._wilson(3, 4) == pytest.approx((ci.low, ci.high))
+    lo, hi = ratings._wilson(2.5, 4)  # half points: spans the intervals of 2 and 3
     assert lo == pytest.approx(binomtest(2, 4).proportion_ci(method="wilson").low)
     assert hi == pytest.approx(binomtest(3, 4).proportion_ci(method="wilson").high)
 
@@ -204,15 +206,18 @@ def test_max_steps_truncates_to_draws():
 
 
 @pytest.mark.parametrize("kwargs, error, message", [
-    ({"env_id": "chess_v9"}, ValueError, "unknown environment id"),
     ({"games": 0}, ValueError, "positive integer"),
     ({"agent_specs": ["random"]}, ValueError, "at least two agents"),
     ({"agent_specs": ["random", "mcts:abc"]}, ValueError, "expected an integer"),
     ({"agent_specs": ["random", "nonsense"]}, ValueError, "unknown agent spec"),
     ({"agent_specs": ["random", "missing/model.zip"]}, FileNotFoundError, "does not exist"),
     ({"env_kwargs": {"fen": "bad"}}, ValueError, "malformed FEN"),
-    ({"env_kwargs": {"colour": "red"}}, ValueError, "bad env_kwargs"),
-    ({"env_kwargs": {"max_steps": -4}}, ValueError, r"bad env_kwargs \{'max_steps': -4\} for ataxx_v0"),  # as passed
+    # env id and kwargs: the registry's messages (envs/registry.py), the one place they are checked
+    ({"env_id": "chess_v9"}, ValueError, r"^unknown environment id 'chess_v9'; known ids: ataxx_v0, "),
+    ({"env_kwargs": {"colour": "red"}}, ValueError,
+     r"^ataxx_v0 has no argument 'colour'; its arguments are: fen, halfmove_clock, max_steps, render_mode$"),
+    ({"env_kwargs": {"max_steps": -4}}, ValueError, r"^max_steps must be None or a positive integer, got -4$"),
+    ({"max_steps": 0}, ValueError, r"^max_steps must be None or a positive integer, got 0$"),
     ({"seed": -1}, ValueError, "seed"),
     ({"games": True}, ValueError, "positive integer"),
     ({"games": 1.5}, ValueError, "positive integer"),
@@ -243,6 +248,12 @@ def test_cli_main(tmp_path, capsys):
     (["ataxx_v0", "--agents", "random", "bogus", "--games", "2"], "unknown agent spec"),
     (["ataxx_v0", "--agents", "random", "nowhere.zip", "--games", "2"], "does not exist"),
     (["ataxx_v0", "--agents", "random", "greedy", "--games", "2", "--env-kwargs", "{oops"], "not valid JSON"),
+    (["ataxx_v0", "--agents", "random", "greedy", "--games", "2", "--env-kwargs", '{"colour": 1}'],
+     "error: ataxx_v0 has no argument 'colour'; its arguments are: fen, halfmove_clock, max_steps, render_mode"),
+    (["ataxx_v0", "--agents", "random", "greedy", "--games", "2", "--max-steps", "0"],
+     "argument --max-steps: expected a positive integer (at least 1), got 0"),
+    (["chess_v9", "--agents", "random", "greedy", "--games", "2"],
+     "argument env_id: unknown environment id 'chess_v9'; known ids: ataxx_v0, twixt_v0"),
 ])
 def test_cli_errors(argv, message, tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
@@ -257,7 +268,7 @@ def no_games(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("a game was played before the error was raised")
 
-    monkeypatch.setattr(ev, "play_game", refuse)
+    monkeypatch.setattr(tournament, "play_game", refuse)
 
 
 def _cli_error(argv, capsys) -> str:
@@ -523,7 +534,6 @@ def bid3(monkeypatch):
     module.env = lambda **kw: wrap_classic(_BidEnv(**kw))
     monkeypatch.setitem(sys.modules, "_bid3_v0", module)
     monkeypatch.setitem(registry._REGISTRY, "bid3_v0", EnvSpec("bid3_v0", "_bid3_v0"))
-    monkeypatch.setattr(ev, "ENV_IDS", ev.ENV_IDS + ("bid3_v0",))
     return "bid3_v0"
 
 
@@ -588,14 +598,12 @@ def test_schedule_rejects_bad_teams(teams):
         ev.schedule(2, 4, 1, teams=teams)
 
 
-def test_game_teams():
-    raw = make_raw("double_twixt_v0", board_size=6)
-    raw.reset(seed=0)
-    assert ev.game_teams(raw.state, 4) == TEAMS_2X2
-    raw = make_raw("ataxx_v0")
-    raw.reset(seed=0)
-    assert ev.game_teams(raw.state, 2) == [[0], [1]]
-    assert ev.game_teams(None, 3) == [[0], [1], [2]]
+def test_teams_come_from_the_env_spec():
+    # The tournament asks the registry's spec (the state's teams()) for the sides, not its own table.
+    r = ev.run_tournament("double_twixt_v0", ["random", "greedy"], 1, seed=0, env_kwargs={"board_size": 6},
+                          record_moves=False)
+    assert r["teams"] == TEAMS_2X2 == registry.spec("double_twixt_v0").teams(board_size=6)
+    assert ev.run_tournament("ataxx_v0", ["random", "greedy"], 1, seed=0)["teams"] == [[0], [1]]
 
 
 @pytest.fixture(scope="module")
@@ -742,7 +750,6 @@ def teambid(monkeypatch):
     module.env = lambda **kw: wrap_classic(_TeamBidEnv(**kw))
     monkeypatch.setitem(sys.modules, "_teambid_v0", module)
     monkeypatch.setitem(registry._REGISTRY, "teambid_v0", EnvSpec("teambid_v0", "_teambid_v0"))
-    monkeypatch.setattr(ev, "ENV_IDS", ev.ENV_IDS + ("teambid_v0",))
     return "teambid_v0"
 
 

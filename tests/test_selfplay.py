@@ -97,9 +97,11 @@ def test_pool_probabilities_and_errors():
 
 # ---------------------------------------------------------------------------- any number of seats
 class Watcher(Agent):
-    """A random agent that checks, at every move, that it was handed its own seat's observation."""
+    """A random agent that checks, at every move, that it was handed its own seat's observation.
+    It picks from the observation's mask, so it thinks in its own frame."""
 
     name = "watcher"
+    frame = "agent"
 
     def __init__(self, env_ref, seed=0):
         super().__init__(seed)
@@ -195,11 +197,9 @@ def test_smartrix_learner_sees_only_its_own_hand():
                                             ("ataxx_v0", {})])
 def test_potential_shaping_telescopes_to_the_game_return(env_id, kwargs):
     """With gamma = 1 the shaped rewards of an episode sum to the game's return minus phi(s0)."""
-    from training.agents import HEURISTICS
-
     k = 0.05
     env = SelfPlayEnv(env_id, pool_of(FirstLegal()), env_kwargs=kwargs, shaping=k, gamma=1.0)
-    h = HEURISTICS[type(env.raw.state).__name__]
+    h = env.raw.state.heuristics().evaluate
     rng = np.random.default_rng(0)
     for game in range(2):
         _, info = env.reset(seed=game)

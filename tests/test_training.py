@@ -154,7 +154,7 @@ def test_cli_final_games_overrides_the_final_tournament_and_a_bad_out_is_a_clear
     (tmp_path / "file.txt").write_text("x")
     with pytest.raises(SystemExit):
         main(["configs/ataxx_quick.yaml", "--out", str(tmp_path / "file.txt" / "run")])
-    assert "cannot create run directory" in capsys.readouterr().err
+    assert f"cannot create or write the run directory {tmp_path / 'file.txt' / 'run'}: " in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["configs/ataxx_quick.yaml", "--final-games", "0", "--out", str(tmp_path / "r0")])
     assert "'final_eval.games' must be a positive integer, got 0" in capsys.readouterr().err
@@ -185,9 +185,8 @@ def test_run_directory_must_be_empty_unless_overwrite(tmp_path):
     assert not (tmp_path / "r").exists()  # nothing written before the error
 
 
-#: Every shipped config but the main job's (which the tests above cover in more detail).
-CONFIGS = sorted(str(p.relative_to(REPO_ROOT)) for p in (REPO_ROOT / "configs").glob("*.yaml")
-                 if p.name != "ataxx_quick.yaml")
+#: Every shipped config.
+CONFIGS = sorted(str(p.relative_to(REPO_ROOT)) for p in (REPO_ROOT / "configs").glob("*.yaml"))
 
 
 def test_every_game_has_a_quick_and_a_full_config():
@@ -196,30 +195,100 @@ def test_every_game_has_a_quick_and_a_full_config():
         assert {f"{game}_quick", f"{game}_full"} <= names
 
 
+def test_smoke_config_shrinks_every_budget_and_nothing_else():
+    from training.train import SMOKE, smoke_config
+
+    cfg = load_config("configs/tantrix_4p_quick.yaml")
+    small = smoke_config(cfg)
+    assert cfg["total_timesteps"] == 32768 and cfg["pretrain"]["games"] == 1000  # the original is untouched
+    rollout = SMOKE["n_envs"] * SMOKE["n_steps"]
+    assert rollout == 64
+    assert (small["total_timesteps"], small["n_envs"], small["ppo"]["n_steps"], small["ppo"]["batch_size"],
+            small["ppo"]["n_epochs"]) == (64, 2, 32, 64, 1)
+    assert (small["pool"]["snapshot_every"], small["eval"]["every"], small["checkpoint_every"]) == (64, 64, 64)
+    assert (small["pretrain"]["games"], small["pretrain"]["epochs"]) == (2, 1)
+    assert (small["eval"]["games"], small["final_eval"]["games"]) == (2, SMOKE["final_games"])
+    # The game, the network, the opponents and the episode limit stay as configured.
+    for key in ("env_id", "env_kwargs", "max_steps", "seed", "policy", "shaping", "name"):
+        assert small[key] == cfg[key], key
+    assert small["env_kwargs"]["window_radius"] == 10
+    assert small["eval"]["opponents"] == cfg["eval"]["opponents"]
+    assert small["final_eval"]["opponents"] == cfg["final_eval"]["opponents"]
+    assert small["pretrain"]["teacher"] == "greedy" and small["pool"]["baselines"] == cfg["pool"]["baselines"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--seed", "-1"], "argument --seed: expected a non-negative integer, got -1"),
+    (["--timesteps", "0"], "argument --timesteps: expected a positive integer (at least 1), got 0"),
+])
+def test_cli_number_options_use_the_shared_argument_types(tmp_path, capsys, argv, message):
+    with pytest.raises(SystemExit) as exc:
+        main(["configs/ataxx_quick.yaml", "--out", str(tmp_path / "r"), *argv])
+    assert exc.value.code == 2 and message in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()
+
+
+def test_smoke_flag_default_run_directory_and_explicit_options_win(monkeypatch, capsys):
+    from pathlib import Path
+
+    import training.train as tt
+
+    seen = {}
+
+    def fake_train(cfg, out, **kw):
+        seen.update(cfg=cfg, out=out, **kw)
+        raise tt.ConfigError("stop")
+
+    monkeypatch.setattr(tt, "train", fake_train)
+    with pytest.raises(SystemExit):
+        main(["configs/ataxx_quick.yaml", "--smoke", "--timesteps", "128", "--final-games", "3"])
+    assert "stop" in capsys.readouterr().err
+    assert seen["out"] == Path("runs") / "ataxx_quick-0-smoke" and seen["smoke"] is True
+    cfg = seen["cfg"]
+    assert (cfg["total_timesteps"], cfg["final_eval"]["games"], cfg["n_envs"], cfg["eval"]["games"]) == (128, 3, 2, 2)
+
+
 @pytest.mark.parametrize("config", CONFIGS)
-def test_every_config_trains_and_evaluates_end_to_end(tmp_path, config, monkeypatch):
-    """Each config, shrunk to a few hundred timesteps, runs training, evaluation and the report."""
+def test_every_config_smoke_runs_end_to_end(tmp_path, config, monkeypatch, capsys):
+    """``python -m training.train CONFIG --smoke``: warm start, training, snapshots, periodic
+    evaluation, checkpoints, the final tournament and the report, on every shipped config."""
+    from training.train import SMOKE
+
     monkeypatch.chdir(REPO_ROOT)
-    cfg = load_config(config, total_timesteps=256)
-    cfg["n_envs"] = 2
-    cfg["ppo"].update(n_steps=128, batch_size=128, n_epochs=1)
-    cfg["pool"]["snapshot_every"] = 128
-    cfg["eval"].update(every=256, games=2)
-    cfg["final_eval"]["games"] = 2
-    if cfg["pretrain"]["teacher"] is not None:
-        cfg["pretrain"].update(games=2, epochs=1)
-    report = train(cfg, tmp_path / "run", progress_bar=False)
-    assert report["timesteps"] == 256 and report["env_id"] == cfg["env_id"]
-    assert (tmp_path / "run" / "checkpoints" / "final.zip").is_file()
+    out = tmp_path / "run"
+    assert main([config, "--smoke", "--out", str(out), "--no-progress"]) == 0
+    cfg = load_config(config)
+    report = json.loads((out / "report.json").read_text())
+    assert report["smoke"] is True and report["env_id"] == cfg["env_id"] and report["seed"] == cfg["seed"]
+    teacher = cfg["pretrain"]["teacher"]
+    assert report["budgets"] == {"total_timesteps": 64, "n_envs": 2, "n_steps": 32,
+                                 "pretrain_games": SMOKE["pretrain_games"] if teacher else None,
+                                 "eval_every": 64, "eval_games": 2, "final_games": SMOKE["final_games"]}
+    assert report["timesteps"] == report["timesteps_this_run"] == 64
+    assert sorted(p.name for p in (out / "checkpoints").iterdir()) == ["final.zip", "step_64.zip"]
+    saved = load_config(out / "config.yaml")  # the resolved config is the shrunk one
+    assert saved["total_timesteps"] == 64 and saved["final_eval"]["games"] == SMOKE["final_games"]
+    assert [row["timesteps"] for row in report["periodic_eval"]] == [64]
+    assert set(report["periodic_eval"][0]) == {"timesteps", "episodes"} | {f"score_vs_{s}" for s in cfg["eval"]["opponents"]}
+    assert set(report["vs"]) == set(cfg["final_eval"]["opponents"])
     for spec in cfg["final_eval"]["opponents"]:
-        assert report["vs"][spec]["games"] == 2
-    assert report["seed"] == cfg["seed"]
-    assert [row["timesteps"] for row in report["periodic_eval"]] == [256]
+        r = report["vs"][spec]
+        assert r["games"] == SMOKE["final_games"] and r["wins"] + r["draws"] + r["losses"] == r["games"]
+    if teacher:
+        assert report["pretrain"]["games"] == SMOKE["pretrain_games"] and report["pretrain"]["teacher"] == teacher
+        assert json.loads((out / "pretrain.json").read_text())["games"] == SMOKE["pretrain_games"]
+    else:
+        assert report["pretrain"] is None and not (out / "pretrain.json").exists()
+    folders = ([out / "eval"] if report["ratings"] and isinstance(report["ratings"][0], dict) else
+               [out / "eval" / f"vs_{s.replace('/', '_').replace(':', '_')}" for s in cfg["final_eval"]["opponents"]])
+    for folder in folders:
+        assert sorted(p.name for p in folder.iterdir()) == ["pairs.csv", "ratings.csv", "ratings.png", "results.json"]
     if config.startswith("configs/double_twixt"):
         # One two-agent tournament per opponent: the trained agent always holds a whole team.
         for spec in ("random", "greedy"):
-            games = json.loads((tmp_path / "run" / "eval" / f"vs_{spec}" / "results.json").read_text())["games"]
-            assert len(games) == 2 and all(g["seats"][0] == g["seats"][2] for g in games)
+            games = json.loads((out / "eval" / f"vs_{spec}" / "results.json").read_text())["games"]
+            assert len(games) == SMOKE["final_games"] and all(g["seats"][0] == g["seats"][2] for g in games)
+    assert f"[run] directory {out} | env {cfg['env_id']}" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("text", ["", "# only a comment\n", "{}\n", "name: x\n"])
@@ -312,3 +381,4 @@ def test_extractor_kwargs_come_from_the_action_layout(config, expected):
     assert extractor_kwargs(cfg["policy"], layout) == expected
     linear = dict(cfg["policy"], head="linear")
     assert "features_dim" not in extractor_kwargs(linear, layout) and "append" not in extractor_kwargs(linear, layout)
+

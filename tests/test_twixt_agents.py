@@ -8,7 +8,8 @@ import pytest
 import envs
 from envs.twixt import TwixtState
 from envs.twixt.heuristics import UNREACHABLE, connection_distance, distance_maps
-from training.agents import make_agent, twixt_greedy_action
+from envs.twixt.heuristics import greedy_action as twixt_greedy_action
+from training.agents import make_agent
 from training.arena import head_to_head, play_game
 
 

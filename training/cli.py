@@ -1,13 +1,27 @@
-"""Small helpers shared by the command-line entry points."""
+"""Helpers shared by the command-line entry points (``training.evaluate``, ``training.play``,
+``training.train``): ``argparse`` argument types, the environment arguments, and the checks of
+output folders and files, so that each check and its message exists once.
+
+The environment id and kwargs themselves are checked by the registry (:func:`envs.registry.spec`,
+:meth:`envs.registry.EnvSpec.resolve_kwargs`); :func:`env_id` only hands its answer to
+``argparse``.
+"""
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
 import json
+import os
 import sys
+import tempfile
+from pathlib import Path
 
-__all__ = ["json_object", "MissingExtraError", "TRAIN_MODULES", "require_extra"]
+from envs.registry import env_ids, spec
+
+__all__ = ["json_object", "non_negative_int", "positive_int", "env_id", "add_env_arguments",
+           "ensure_writable_dir", "check_output_file", "MissingExtraError", "TRAIN_MODULES", "require_extra"]
+
 
 #: The modules of the ``train`` extra (pyproject.toml), by import name.
 TRAIN_MODULES = ("torch", "stable_baselines3", "sb3_contrib", "yaml", "tqdm", "rich", "tensorboard",
@@ -68,3 +82,108 @@ def json_object(text: str) -> dict:
     if not isinstance(value, dict):
         raise argparse.ArgumentTypeError(f"must be a JSON object such as '{{\"fen\": \"startpos\"}}', got {text!r}")
     return value
+
+
+def non_negative_int(text: str) -> int:
+    """``argparse`` type for seeds: an integer ``>= 0``.
+
+    Raises:
+        argparse.ArgumentTypeError: not an integer, or negative.
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {value}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """``argparse`` type for counts such as ``--games``: an integer ``>= 1``.
+
+    Raises:
+        argparse.ArgumentTypeError: not an integer, or below 1.
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer (at least 1), got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer (at least 1), got {value}")
+    return value
+
+
+def env_id(text: str) -> str:
+    """``argparse`` type for an environment id: one the registry knows.
+
+    Raises:
+        argparse.ArgumentTypeError: an unknown id, with the registry's message (it lists the
+            known ids).
+    """
+    try:
+        spec(text)
+    except ValueError as e:  # UnknownEnvError
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
+def add_env_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the positional ``env_id`` (checked by :func:`env_id`) and ``--env-kwargs JSON``
+    (:func:`json_object`; default ``{}``) to ``parser``."""
+    parser.add_argument("env_id", type=env_id, help=f"environment id ({', '.join(env_ids())})")
+    parser.add_argument("--env-kwargs", type=json_object, default={}, metavar="JSON",
+                        help='environment arguments as JSON, e.g. \'{"fen": "..."}\'')
+
+
+def ensure_writable_dir(path: str | Path, what: str = "output folder") -> Path:
+    """Create the folder ``path`` if needed and check that a file can be written in it.
+
+    Args:
+        path: the folder.
+        what: how error messages call it (e.g. ``"--save-images folder"``).
+
+    Returns:
+        ``path`` as a ``Path`` (the folder exists afterwards).
+
+    Raises:
+        ValueError: ``path`` exists and is not a folder, or the folder cannot be created (a parent
+            is a file, no permission, a read-only or virtual file system such as ``/proc``) or
+            written.
+    """
+    out = Path(path)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{what} {out} is an existing file, not a folder: expected a folder (new or existing)")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as e:
+        raise ValueError(f"cannot create or write the {what} {out}: {e}") from None
+    return out
+
+
+def check_output_file(path: str | Path, what: str, option: str, kind: str = "JSON file") -> Path:
+    """Check, before any work is done, that the file ``path`` can be written: it is not a
+    folder, its folder is created (:func:`ensure_writable_dir`) and, if it exists, it is writable.
+
+    Args:
+        path: the file.
+        what: how error messages call the file (e.g. ``"record"``).
+        option: how they call its folder's owner (e.g. ``"--record"``).
+        kind: what the file is, for the message about a folder in its place.
+
+    Returns:
+        ``path`` as a ``Path``.
+
+    Raises:
+        ValueError: ``path`` is an existing folder or an unwritable file, or its folder cannot be
+            created or written.
+    """
+    p = Path(path)
+    if p.is_dir():
+        raise ValueError(f"{what} {p} is an existing folder: expected the path of a {kind}")
+    ensure_writable_dir(p.parent, f"folder of the {option} file")
+    if p.exists() and not os.access(p, os.W_OK):
+        raise ValueError(f"{what} {p} exists and is not writable")
+    return p

@@ -19,7 +19,7 @@ from __future__ import annotations
 import gymnasium as gym
 import numpy as np
 
-from envs.registry import make_raw
+from envs.registry import spec
 from training.agents import Agent, PolicyAgent, make_agent
 
 __all__ = ["OpponentPool", "SelfPlayEnv", "clone_policy"]
@@ -144,17 +144,19 @@ class SelfPlayEnv(gym.Env):
     determinism included (``tests/test_selfplay.py``).
 
     Args:
-        env_id: an id from ``envs.ENV_IDS``.
+        env_id: a registered environment id (``envs.env_ids()``); the environment is made by
+            the registry (:meth:`envs.registry.EnvSpec.make_raw`), which checks ``env_kwargs``.
         pool: the :class:`OpponentPool` filling the other seats (shared by all copies of the env),
             or the opponents themselves: a list of agent specs (``"random"``, ``"greedy"``,
             ``"mcts:200"``, ``"PATH.zip"``...) or :class:`~training.agents.Agent` objects, each
             other seat drawing one uniformly every episode
             (``OpponentPool(opponents, baseline_prob=1.0, latest_prob=0.0)``).
         env_kwargs: constructor arguments of the environment.
-        max_steps: episode limit in plies of the whole game (truncation).
+        max_steps: episode limit in plies of the whole game (truncation); ``None``: a ``max_steps``
+            in ``env_kwargs``, else the environment spec's default.
         seat: fix the learner's seat (``None``: uniformly random each episode).
-        partner: who plays the learner's partners in team games (seats with the same
-            ``state.team_of``): ``"latest"`` (default) the learner's current policy, so the
+        partner: who plays the learner's partners in team games (the other seats of the
+            learner's team in ``state.teams()``): ``"latest"`` (default) the learner's current policy, so the
             team is the learner playing with itself; ``"pool"`` a draw from the pool like the
             opponents. Two-player games have no partners.
         seed_salt: mixed into every ``reset(seed=...)`` (``SeedSequence([seed, salt])``), so that
@@ -163,8 +165,8 @@ class SelfPlayEnv(gym.Env):
         shaping: coefficient ``k >= 0`` of potential-based reward shaping (Ng, Harada and
             Russell, 1999, "Policy invariance under reward transformations"): each learner
             transition also gets ``gamma * phi(s') - phi(s)`` with ``phi = k * h(state, seat)``,
-            ``h`` the game's heuristic (:data:`training.agents.HEURISTICS`: a score or material
-            gap from public information) at the learner's decision points, and ``phi = 0`` once
+            ``h`` the game's static evaluation (``state.heuristics().evaluate``: a score or
+            material gap from public information) at the learner's decision points, and ``phi = 0`` once
             the episode is over, so the shaped return differs from the game's by the constant
             ``-phi(s_0)`` and the optimal policies are unchanged. ``0`` (default): no shaping.
         gamma: the discount of that shaping term (use PPO's ``gamma``).
@@ -180,7 +182,10 @@ class SelfPlayEnv(gym.Env):
                  gamma: float = 0.99):
         super().__init__()
         self.env_id = env_id
-        self.raw = make_raw(env_id, max_steps=max_steps, **(env_kwargs or {}))
+        kwargs = dict(env_kwargs or {})
+        if max_steps is not None:
+            kwargs["max_steps"] = max_steps
+        self.raw = spec(env_id).make_raw(**kwargs)
         first = self.raw.possible_agents[0]
         self.observation_space = self.raw.observation_space(first)["observation"]
         self.action_space = self.raw.action_space(first)
@@ -199,10 +204,12 @@ class SelfPlayEnv(gym.Env):
         self.shaping, self.gamma = float(shaping), float(gamma)
         self._heuristic = None
         if self.shaping:
-            from training.agents import _heuristic_for
-
             self.raw.reset(seed=0)
-            self._heuristic = _heuristic_for(self.raw.state)  # ValueError: the game has none
+            heuristics = self.raw.state.heuristics()
+            if heuristics is None:
+                raise ValueError(f"shaping needs the game's heuristics, and {env_id} declares none "
+                                 "(GameInfo.heuristics)")
+            self._heuristic = heuristics.evaluate
         self._potential = 0.0
         if not isinstance(pool, OpponentPool):
             pool = OpponentPool(pool, baseline_prob=1.0, latest_prob=0.0)
@@ -251,12 +258,12 @@ class SelfPlayEnv(gym.Env):
             self.raw.reset(seed=int(rng.integers(2**31 - 1)))
             self.seat = int(rng.integers(self.num_players)) if self.fixed_seat is None else self.fixed_seat
             self.learner = self.raw.possible_agents[self.seat]
-            team_of = self.raw.state.team_of
+            partners = next(team for team in self.raw.state.teams() if self.seat in team)
             self.opponents = {}
             for p in range(self.num_players):
                 if p == self.seat:
                     continue
-                is_partner = team_of(p) == team_of(self.seat)
+                is_partner = p in partners
                 if is_partner and self.partner == "latest" and self.pool.latest is not None:
                     self.opponents[p] = self.pool.latest
                 else:

@@ -3,6 +3,9 @@
 Usage::
 
     python -m training.train configs/ataxx_quick.yaml [--timesteps N] [--seed S] [--out DIR] [--resume CKPT.zip]
+        [--final-games N] [--overwrite] [--no-progress] [--smoke]
+
+    python -m training.train configs/tantrix_4p_quick.yaml --smoke   # every budget shrunk: seconds
 
 The YAML config holds every hyperparameter (see ``configs/ataxx_quick.yaml``, each key commented);
 unknown keys are an error. The run directory (default ``runs/<config name>-<seed>``) receives:
@@ -12,14 +15,20 @@ unknown keys are an error. The run directory (default ``runs/<config name>-<seed
   evaluation win rates under ``eval/``;
 * ``checkpoints/step_<N>.zip`` — periodic checkpoints, and ``final.zip``;
 * ``eval/`` — the final evaluation: a round-robin tournament of the trained agent and the
-  configured opponents (:mod:`training.evaluate`: ``results.json``, ``pairs.csv``,
+  configured opponents (:mod:`training.tournament`: ``results.json``, ``pairs.csv``,
   ``ratings.csv``, ``ratings.png``);
 * ``pretrain.json`` — when the config's ``pretrain.teacher`` is set: the behaviour-cloning warm
   start's figures (:mod:`training.pretrain`: decisions imitated, loss, held-out agreement);
 * ``learning_curve.png`` — the periodic evaluation scores over timesteps (when at least one
   periodic evaluation ran);
 * ``report.json`` — the trained agent's score against each opponent with 95% intervals, the
-  ratings, the periodic evaluations, timings and the seed.
+  ratings, the periodic evaluations, timings, the seed, and the run's budgets (``budgets``;
+  ``smoke``: whether ``--smoke`` shrank them).
+
+``--smoke`` (:func:`smoke_config`) shrinks every budget — one rollout of 64 timesteps, two
+warm-start games, two games per periodic evaluation, one per pair in the final tournament,
+every period one rollout — so that any config
+runs end to end in seconds; ``tests/test_training.py`` smoke-runs every file in ``configs/``.
 
 The learner plays a random seat of each game against opponents drawn from an
 :class:`~training.selfplay.OpponentPool` (its own snapshots, its current policy, baselines).
@@ -49,7 +58,8 @@ import yaml  # noqa: E402  (after the check that names the missing extra)
 
 from envs.core.records import is_int as _is_int  # noqa: E402
 
-__all__ = ["DEFAULTS", "ConfigError", "load_config", "validate_config", "prepare_out_dir", "train", "estimate_train_seconds", "final_evaluation", "plot_learning_curve", "main"]
+__all__ = ["DEFAULTS", "SMOKE", "ConfigError", "load_config", "validate_config", "smoke_config", "budgets",
+           "prepare_out_dir", "train", "estimate_train_seconds", "final_evaluation", "plot_learning_curve", "main"]
 
 #: Every config key with its default; a config may override any of them and nothing else.
 DEFAULTS: dict = {
@@ -93,6 +103,61 @@ DEFAULTS: dict = {
     "checkpoint_every": 50_000,
     "final_eval": {"games": 200, "opponents": ["random", "greedy"]},
 }
+
+
+#: The budgets of a smoke run (``--smoke``, :func:`smoke_config`): one rollout of ``n_envs *
+#: n_steps`` timesteps, two warm-start games, two games per periodic evaluation, one game per
+#: pair (or group) in the final tournament, whose search opponents (``mcts:200``) cost most.
+SMOKE: dict = {"n_envs": 2, "n_steps": 32, "n_epochs": 1, "pretrain_games": 2, "pretrain_epochs": 1,
+               "eval_games": 2, "final_games": 1}
+
+
+def smoke_config(cfg: dict) -> dict:
+    """A copy of ``cfg`` with every budget shrunk to :data:`SMOKE`, so that any config runs end to
+    end (warm start, training, snapshots, periodic evaluation, checkpoints, final tournament,
+    report) in seconds: a check that the config and the code work, not a training run.
+
+    What shrinks: ``n_envs`` and ``ppo.n_steps`` (one rollout of ``n_envs * n_steps`` = 64
+    timesteps is ``total_timesteps``; ``ppo.batch_size`` at most that, ``ppo.n_epochs`` 1), the
+    warm start's ``pretrain.games`` and ``pretrain.epochs``, ``eval.games`` and
+    ``final_eval.games``; ``pool.snapshot_every``, ``eval.every`` and ``checkpoint_every``
+    become the one rollout, so each fires once. Everything else stays as configured: the
+    environment and its kwargs (Tantrix's window radius too), the network, the opponents (search
+    agents included, with those few games), ``max_steps`` and the seed.
+
+    Args:
+        cfg: a config from :func:`load_config` (not modified).
+
+    Returns:
+        The shrunk config.
+    """
+    out = copy.deepcopy(cfg)
+    rollout = SMOKE["n_envs"] * SMOKE["n_steps"]
+    out["n_envs"] = SMOKE["n_envs"]
+    out["total_timesteps"] = rollout
+    out["checkpoint_every"] = rollout
+    ppo = out["ppo"]
+    ppo["n_steps"] = SMOKE["n_steps"]
+    ppo["n_epochs"] = SMOKE["n_epochs"]
+    if _is_int(ppo["batch_size"]):
+        ppo["batch_size"] = min(ppo["batch_size"], rollout)
+    out["pool"]["snapshot_every"] = rollout
+    out["pretrain"]["games"] = SMOKE["pretrain_games"]
+    out["pretrain"]["epochs"] = SMOKE["pretrain_epochs"]
+    out["eval"]["every"] = rollout
+    out["eval"]["games"] = SMOKE["eval_games"]
+    out["final_eval"]["games"] = SMOKE["final_games"]
+    return out
+
+
+def budgets(cfg: dict, pretrained: bool = True) -> dict:
+    """The budgets of a config, as ``report.json`` records them: ``total_timesteps``,
+    ``n_envs``, ``n_steps``, ``pretrain_games`` (``None`` without a warm start, or when
+    ``pretrained`` is false: a resumed run), ``eval_every``, ``eval_games``, ``final_games``."""
+    return {"total_timesteps": cfg["total_timesteps"], "n_envs": cfg["n_envs"], "n_steps": cfg["ppo"]["n_steps"],
+            "pretrain_games": cfg["pretrain"]["games"] if pretrained and cfg["pretrain"]["teacher"] else None,
+            "eval_every": cfg["eval"]["every"], "eval_games": cfg["eval"]["games"],
+            "final_games": cfg["final_eval"]["games"]}
 
 
 def _merge(base: dict, override: dict, path: str = "") -> dict:
@@ -175,7 +240,7 @@ def validate_config(cfg: dict, check_teacher: bool = True) -> None:
     Raises:
         ConfigError (a ``ValueError``): the first bad value, naming its key and what was expected.
     """
-    from envs.registry import make_raw
+    from envs.registry import spec
     from training.agents import make_agent
     from training.features import FEATURE_EXTRACTORS
 
@@ -190,19 +255,16 @@ def validate_config(cfg: dict, check_teacher: bool = True) -> None:
              cfg["env_kwargs"].get("render_mode"))
     _require(_is_num(cfg["shaping"]) and cfg["shaping"] >= 0, "shaping", "a number >= 0 (0: no reward shaping)",
              cfg["shaping"])
-    try:
-        probe = make_raw(cfg["env_id"], max_steps=cfg["max_steps"], **cfg["env_kwargs"])
-    except (KeyError, ValueError, TypeError) as e:
-        raise ConfigError(f"config env_id/env_kwargs: {e.args[0] if e.args else e}") from None
+    try:  # the registry checks the id and the kwargs (its messages, prefixed with the config keys)
+        probe = spec(cfg["env_id"]).make_raw(**{**cfg["env_kwargs"], "max_steps": cfg["max_steps"]})
+    except ValueError as e:
+        raise ConfigError(f"config env_id/env_kwargs: {e}") from None
 
     if _is_num(cfg["shaping"]) and cfg["shaping"] > 0:
-        from training.agents import _heuristic_for
-
         probe.reset(seed=0)
-        try:
-            _heuristic_for(probe.state)
-        except ValueError as e:
-            raise ConfigError(f"config 'shaping' needs a game heuristic: {e}") from None
+        if probe.state.heuristics() is None:
+            raise ConfigError(f"config 'shaping' needs a game heuristic: {cfg['env_id']} declares none "
+                              "(GameInfo.heuristics)")
 
     ppo = cfg["ppo"]
     for key in ("n_steps", "n_epochs"):
@@ -333,11 +395,11 @@ def extractor_kwargs(pol: dict, layout) -> dict:
 def _build_model(cfg: dict, vec_env, seed: int):
     from sb3_contrib import MaskablePPO
 
-    from envs.registry import make_raw
+    from envs.registry import spec
     from training.features import FEATURE_EXTRACTORS, SpatialMaskablePolicy
 
     pol = cfg["policy"]  # checked by validate_config
-    layout = make_raw(cfg["env_id"], **cfg["env_kwargs"]).action_layout()
+    layout = spec(cfg["env_id"]).make_raw(**cfg["env_kwargs"]).action_layout()
     policy_kwargs = {
         "features_extractor_class": FEATURE_EXTRACTORS[pol["features"]],
         "features_extractor_kwargs": extractor_kwargs(pol, layout),
@@ -421,24 +483,27 @@ def prepare_out_dir(out: Path, overwrite: bool = False) -> None:
     """Make ``out`` an empty run directory.
 
     Raises:
-        ValueError: ``out`` is a file, or a non-empty folder and ``overwrite`` is false (files of
-            an earlier run would mix with this one's: old checkpoints, two TensorBoard logs).
+        ConfigError (a ``ValueError``): ``out`` is a file, cannot be created or written
+            (:func:`training.cli.ensure_writable_dir`), or is a non-empty folder and ``overwrite``
+            is false (files of an earlier run would mix with this one's: old checkpoints, two
+            TensorBoard logs).
     """
-    if out.exists() and not out.is_dir():
-        raise ConfigError(f"run directory {out} exists and is not a folder")
+    from training.cli import ensure_writable_dir
+
+    out = Path(out)
     if out.is_dir() and any(out.iterdir()):
         if not overwrite:
             raise ConfigError(f"run directory {out} is not empty (an earlier run?): choose another --out, "
                              "or pass --overwrite to delete it first")
         shutil.rmtree(out)
     try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise ConfigError(f"cannot create run directory {out}: {e.strerror or e}") from None
+        ensure_writable_dir(out, "run directory")  # the same check (and message) as every output folder
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
 
 
 def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = True,
-          overwrite: bool = False) -> dict:
+          overwrite: bool = False, smoke: bool = False) -> dict:
     """Run self-play training and the final evaluation; return the report dict.
 
     Args:
@@ -452,6 +517,15 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
             ``total_timesteps`` rounded up to a multiple of ``n_steps * n_envs``.
         progress_bar: show SB3's progress bar.
         overwrite: delete a non-empty ``out`` first.
+        smoke: only recorded in the report (``"smoke"``); the caller shrinks ``cfg`` with
+            :func:`smoke_config`.
+
+    Returns:
+        The report (also written to ``out/report.json``): ``vs`` and ``ratings`` (from
+        :func:`final_evaluation`), ``config``, ``env_id``, ``seed``, ``timesteps``,
+        ``timesteps_this_run``, ``resumed_from``, ``train_seconds``, ``eval_seconds``,
+        ``checkpoint``, ``pretrain``, ``periodic_eval``, ``smoke`` and ``budgets``
+        (:func:`budgets`).
 
     A start that fails (a checkpoint that cannot be resumed, an error in the warm start, an
     interrupt before training proper begins) leaves nothing behind: the run directory is
@@ -557,6 +631,7 @@ def _train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, star
         "timesteps_this_run": int(model.num_timesteps) - start_timesteps, "resumed_from": resume,
         "train_seconds": round(train_seconds, 1), "eval_seconds": round(time.time() - t1, 1),
         "checkpoint": str(final), "pretrain": pretrain_report, "periodic_eval": callback.history,
+        "smoke": bool(smoke), "budgets": budgets(cfg, pretrained=resume is None),
     })
     (out / "report.json").write_text(json.dumps(report, indent=2))
     if callback.history:
@@ -663,7 +738,7 @@ def plot_learning_curve(history: list[dict], path: Path, title: str = "") -> Non
 def final_evaluation(cfg: dict, checkpoint: Path, out: Path) -> dict:
     """Tournament of the trained agent and the configured opponents.
 
-    Uses :func:`training.evaluate.run_tournament` (seats rotated, OpenSkill ratings, Elo for
+    Uses :func:`training.tournament.run_tournament` (seats rotated, OpenSkill ratings, Elo for
     two players, Wilson intervals). Two-player games: one round robin of the trained agent and
     every opponent, written to ``out``. Games with more seats (teams): one two-agent tournament
     per opponent, written to ``out/vs_<opponent>``, so that the trained agent always holds a
@@ -674,12 +749,12 @@ def final_evaluation(cfg: dict, checkpoint: Path, out: Path) -> dict:
         ``{"vs": {spec: {"wins", "draws", "losses", "games", "score", "score_ci95_low",
         "score_ci95_high"}}, "ratings": [...]}`` from the trained agent's side.
     """
-    from envs.registry import make_raw
-    from training.evaluate import run_tournament
+    from envs.registry import spec
+    from training.tournament import run_tournament
 
     fe = cfg["final_eval"]
     keys = ("wins", "draws", "losses", "games", "score", "score_ci95_low", "score_ci95_high")
-    num_players = make_raw(cfg["env_id"], **cfg["env_kwargs"]).num_players
+    num_players = spec(cfg["env_id"]).num_players(**cfg["env_kwargs"])
     common = dict(seed=10_000 + cfg["seed"], max_steps=cfg["max_steps"], env_kwargs=cfg["env_kwargs"],
                   record_moves=False)
     groups = ([(out, fe["opponents"])] if num_players == 2 else
@@ -696,29 +771,41 @@ def final_evaluation(cfg: dict, checkpoint: Path, out: Path) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from training.cli import non_negative_int, positive_int
+
     parser = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.split("\n\n")[0])
     parser.add_argument("config", help="YAML config, e.g. configs/ataxx_quick.yaml")
-    parser.add_argument("--timesteps", type=int, default=None, help="override total_timesteps")
-    parser.add_argument("--seed", type=int, default=None, help="override seed")
+    parser.add_argument("--timesteps", type=positive_int, default=None, help="override total_timesteps")
+    parser.add_argument("--seed", type=non_negative_int, default=None, help="override seed (an integer >= 0)")
     parser.add_argument("--out", default=None, help="run directory (default runs/<config>-<seed>)")
     parser.add_argument("--resume", default=None,
                         help="checkpoint .zip to continue from; --timesteps then counts the steps to add")
     parser.add_argument("--overwrite", action="store_true", help="delete a non-empty run directory first")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.add_argument("--final-games", type=int, default=None,
-                        help="override final_eval.games (games per pair in the final tournament), e.g. 2 for a smoke run")
+                        help="override final_eval.games (games per pair in the final tournament)")
+    parser.add_argument("--smoke", action="store_true",
+                        help=f"shrink every budget (one rollout of {SMOKE['n_envs'] * SMOKE['n_steps']} timesteps, "
+                             f"{SMOKE['pretrain_games']} warm-start games, {SMOKE['eval_games']} games per periodic evaluation, "
+                             f"{SMOKE['final_games']} per final pair) to check a config end to end in seconds; --timesteps and --final-games still "
+                             "win; default run directory runs/<config>-<seed>-smoke")
     args = parser.parse_args(argv)
     try:
-        cfg = load_config(args.config, validate=False, total_timesteps=args.timesteps, seed=args.seed)
+        cfg = load_config(args.config, validate=False, seed=args.seed)
     except (FileNotFoundError, ValueError) as e:
         parser.error(str(e))
+    if args.smoke:
+        cfg = smoke_config(cfg)
+    if args.timesteps is not None:
+        cfg["total_timesteps"] = args.timesteps
     if args.final_games is not None:
         cfg["final_eval"]["games"] = args.final_games  # checked with the rest by train()
-    out = Path(args.out) if args.out else Path("runs") / f"{cfg['name']}-{cfg['seed']}"
+    out = Path(args.out) if args.out else Path("runs") / f"{cfg['name']}-{cfg['seed']}{'-smoke' if args.smoke else ''}"
     if args.resume and not Path(args.resume).is_file():
         parser.error(f"--resume: checkpoint {args.resume} does not exist")
     try:
-        report = train(cfg, out, resume=args.resume, progress_bar=not args.no_progress, overwrite=args.overwrite)
+        report = train(cfg, out, resume=args.resume, progress_bar=not args.no_progress, overwrite=args.overwrite,
+                       smoke=args.smoke)
     except ConfigError as e:
         parser.error(str(e))
     print(f"\nRun directory: {out}")

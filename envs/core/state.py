@@ -52,6 +52,10 @@ class GameInfo:
         seat_names: default names of the seats, in seat order (``GameState.seat_name`` may
             depend on the setting, e.g. Tantrix colours); empty when seats have no names.
         notation: help text for the move notation (one or more lines, no trailing newline).
+        heuristics: dotted path of the game's heuristics module (``"envs.ataxx.heuristics"``,
+            exporting ``evaluate``, ``greedy_action`` and ``VALUE_SCALE``; see
+            :mod:`envs.core.heuristics`), ``""`` for a game without one. Reached through
+            :meth:`GameState.heuristics`.
     """
 
     short_name: str
@@ -63,6 +67,7 @@ class GameInfo:
     teams: bool
     seat_names: tuple[str, ...]
     notation: str
+    heuristics: str = ""
 
 
 @dataclass(frozen=True)
@@ -292,6 +297,25 @@ class GameState(ABC):
 
     def __deepcopy__(self, memo) -> "GameState":
         return self.clone()
+
+    def heuristics(self):
+        """The game's own knowledge for agents: an :class:`envs.core.heuristics.Heuristics`
+        (``evaluate(state, player)``, ``greedy_action(state, rng)``, ``value_scale``) loaded from
+        the module named by ``info.heuristics``, or ``None`` when the game declares none.
+
+        A game (or a test's toy game) may override this method to return its own
+        :class:`~envs.core.heuristics.Heuristics` instead of declaring a module.
+
+        Raises:
+            ImportError, TypeError: the declared module is missing or does not export the three
+                names (see :func:`envs.core.heuristics.load_heuristics`).
+        """
+        module = getattr(self.info, "heuristics", "")
+        if not module:
+            return None
+        from envs.core.heuristics import load_heuristics
+
+        return load_heuristics(module)
 
     def sample_determinization(self, player: int, rng: np.random.Generator) -> "GameState":
         """A full state consistent with what ``player`` knows (for search without peeking).

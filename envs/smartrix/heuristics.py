@@ -1,5 +1,8 @@
 """Smartrix heuristics for the greedy baseline and for search agents' evaluation.
 
+The contract of :mod:`envs.core.heuristics`: ``evaluate`` is :func:`smartrix_score_gap`,
+``greedy_action`` is :func:`smartrix_greedy_action`, ``VALUE_SCALE`` is 20 card points.
+
 Both functions use only what the player to evaluate (or to move) may know: the public state
 (table, collected cards and points, hand sizes, pile size, who is out) and that player's own hand.
 Other players' hands are never read: :func:`smartrix_score_gap` values an opponent's hand as its
@@ -12,7 +15,11 @@ import numpy as np
 
 from envs.smartrix.state import CARD_VALUES, SmartrixState
 
-__all__ = ["smartrix_score_gap", "smartrix_greedy_action", "expected_hand_value"]
+__all__ = ["evaluate", "greedy_action", "VALUE_SCALE", "smartrix_score_gap", "smartrix_greedy_action",
+           "expected_hand_value"]
+
+#: Card points per unit of ``atanh`` value for MCTS leaf evaluation.
+VALUE_SCALE = 20.0
 
 
 def expected_hand_value(state: SmartrixState, player: int, other: int) -> float:
@@ -75,3 +82,8 @@ def smartrix_greedy_action(state: SmartrixState, rng: np.random.Generator) -> in
         vals = CARD_VALUES[cards]
         best = np.flatnonzero(vals == vals.max())
     return int(legal_a[best[rng.integers(len(best))]])
+
+
+#: The contract of :mod:`envs.core.heuristics`: the estimated score gap evaluates, the greedy policy moves.
+evaluate = smartrix_score_gap
+greedy_action = smartrix_greedy_action

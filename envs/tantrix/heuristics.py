@@ -1,5 +1,8 @@
 """Tantrix heuristics: score gap (search evaluation) and a greedy one-ply policy.
 
+The contract of :mod:`envs.core.heuristics`: ``evaluate`` is :func:`tantrix_score_gap`,
+``greedy_action`` is :func:`tantrix_greedy_action`, ``VALUE_SCALE`` is 5 points.
+
 * :func:`tantrix_score_gap` — the player's (team's) current score minus the best opponent's.
 * :func:`tantrix_greedy_action` — the placement that makes the player's own colour grow most: it
   maximises the value of the own-colour line or loop through the placed tile (tiles in the line,
@@ -14,7 +17,10 @@ import numpy as np
 
 from envs.tantrix.state import TR_SEG, TantrixState
 
-__all__ = ["tantrix_score_gap", "tantrix_greedy_action", "placement_value"]
+__all__ = ["evaluate", "greedy_action", "VALUE_SCALE", "tantrix_score_gap", "tantrix_greedy_action", "placement_value"]
+
+#: Score points (tiles of line) per unit of ``atanh`` value for MCTS leaf evaluation.
+VALUE_SCALE = 5.0
 
 
 def tantrix_score_gap(state: TantrixState, player: int) -> float:
@@ -55,3 +61,8 @@ def tantrix_greedy_action(state: TantrixState, rng: np.random.Generator) -> int:
         elif v == best_val:
             best.append(a)
     return int(best[int(rng.integers(len(best)))])
+
+
+#: The contract of :mod:`envs.core.heuristics`: the score gap evaluates, the line-growth move is greedy.
+evaluate = tantrix_score_gap
+greedy_action = tantrix_greedy_action

@@ -284,6 +284,7 @@ class TantrixState(GameState):
         short_name="tantrix", long_name="Tantrix", perfect_information=False, chance=True,
         min_players=2, max_players=4, teams=True, seat_names=("red", "yellow", "blue", "green"),
         notation="Tantrix: t23@0,-1r2 = tile 23 on hex q=0, r=-1, turned 2 sixths clockwise",
+        heuristics="envs.tantrix.heuristics",
     )
 
     def __init__(self, num_players: int = 2, *, teams: bool = False, colors=None,
@@ -1005,7 +1006,7 @@ class TantrixState(GameState):
 
         Tantrix hands are open and the table is public; only the order of the tiles still in
         the bag is hidden. Search agents plan on such samples instead of the true future draws
-        (:class:`training.agents.MCTSAgent` does when a state offers this method).
+        (:class:`training.agents.MCTSAgent` and alpha-beta do, as ``info.perfect_information`` is false).
 
         Args:
             player: the seat whose knowledge is kept (every seat knows the same in Tantrix).

@@ -1,7 +1,9 @@
 """Connection distances for TwixT: how many more pegs a colour needs to join its borders.
 
-Used by the TwixT greedy baseline and as the evaluation of search agents
-(:mod:`training.agents`). A colour's *distance* is the least number of empty holes on a path
+Used by the TwixT greedy baseline and as the evaluation of search agents: the contract of
+:mod:`envs.core.heuristics` is :func:`evaluate` (the distance gap), :func:`greedy_action` (the
+hole on the mover's shortest remaining connection) and :data:`VALUE_SCALE` (10 holes). Double
+TwixT shares them (a seat's colour is ``seat % 2``). A colour's *distance* is the least number of empty holes on a path
 of knight steps between its two borders that uses only holes the colour may still use (empty
 or its own pegs, inside its legal area) and only steps no existing link blocks under the active
 rules — the graph of the early-draw test (``TwixtState.can_still_connect``), with own pegs free.
@@ -17,7 +19,11 @@ import numpy as np
 
 from envs.twixt.state import TwixtState, geometry
 
-__all__ = ["distance_maps", "connection_distance", "manual_followup", "UNREACHABLE"]
+__all__ = ["evaluate", "greedy_action", "VALUE_SCALE", "distance_maps", "connection_distance", "distance_gap",
+           "manual_followup", "UNREACHABLE"]
+
+#: Connection-distance holes per unit of ``atanh`` value for MCTS leaf evaluation.
+VALUE_SCALE = 10.0
 
 #: Distance reported for holes (or colours) that cannot reach a border at all.
 UNREACHABLE = 10_000
@@ -123,3 +129,54 @@ def manual_followup(state: TwixtState) -> int | None:
         if a in legal:
             return a
     return state.string_to_action("end")
+
+
+def distance_gap(state: TwixtState, player: int) -> float:
+    """The opponent colour's connection distance minus that of ``player``'s colour (``player % 2``:
+    partners in Double TwixT share a colour); higher is better for ``player``.
+
+    Returns:
+        A float; :data:`UNREACHABLE` enters as it is, so a colour that can no longer connect
+        weighs about 10,000 holes.
+    """
+    colour = player % 2
+    return float(connection_distance(state, 1 - colour) - connection_distance(state, colour))
+
+
+def greedy_action(state: TwixtState, rng: np.random.Generator) -> int:
+    """TwixT greedy move (state frame): the hole on the mover's shortest remaining connection.
+
+    For every hole the mover may take, ``through(h)`` = the fewest empty holes on a border-to-
+    border path of the mover's colour through ``h`` (:func:`distance_maps`). The move minimises
+    it, breaking ties by the same measure for the opponent (a hole on the opponent's shortest path
+    blocks it) and then at random (one ``rng.random`` draw per hole); when the opponent is strictly
+    closer to connecting than the mover, blocking comes first. It never swaps or claims a
+    Privilege; where no hole may be taken (only swap) it takes any legal action at random. With
+    ``links="manual"`` it then adds the new peg's links and ends the turn (:func:`manual_followup`).
+
+    Args:
+        state: the position (not modified).
+        rng: the tie-breaking generator.
+
+    Returns:
+        An action of the state's absolute frame (hole ``row * S + col``, or another legal action).
+    """
+    follow = manual_followup(state)  # links="manual", after the placement: the new peg's links, then end
+    if follow is not None:
+        return follow
+    colour = state.current_player % 2
+    a1, a2, mine = distance_maps(state, colour)
+    b1, b2, theirs = distance_maps(state, 1 - colour)
+    through, block = a1 + a2 - 1, b1 + b2 - 1
+    n = state.board_size ** 2
+    holes = np.array([a for a in state.legal_actions() if a < n], dtype=np.int64)
+    if holes.size == 0:  # only swap (or nothing placeable): take any legal action
+        legal = state.legal_actions()
+        return int(legal[rng.integers(len(legal))])
+    keys = (through[holes], block[holes]) if mine <= theirs else (block[holes], through[holes])
+    order = np.lexsort((rng.random(holes.size), keys[1], keys[0]))
+    return int(holes[order[0]])
+
+
+#: The static evaluation of the contract: :func:`distance_gap`.
+evaluate = distance_gap

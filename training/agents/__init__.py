@@ -1,0 +1,45 @@
+"""Baseline, search and trained agents behind one small interface: ``act(state, obs) -> int``.
+
+* :mod:`training.agents.base`: :class:`Agent` (the interface, the frame conversion and the
+  checks), :class:`RandomAgent`;
+* :mod:`training.agents.search`: :class:`GreedyAgent`, :class:`AlphaBetaAgent`,
+  :class:`MCTSAgent` and the evaluator protocol (by default each game's own heuristics,
+  ``state.heuristics()``);
+* :mod:`training.agents.policy`: :class:`PolicyAgent`, :func:`policy_action`,
+  :func:`parse_checkpoint_spec`;
+* :mod:`training.agents.specs`: the table of agent specs and :func:`make_agent`.
+
+An agent asked to move in a finished game (``state.current_player < 0``) or in a position without
+a legal action raises ``ValueError``. The returned action is in the acting agent's frame (what
+``env.step`` takes) and always legal.
+
+Agent specs (:func:`make_agent`):
+
+"""
+
+from training.agents.base import FRAMES, Agent, RandomAgent
+from training.agents.policy import PolicyAgent, parse_checkpoint_spec, policy_action
+from training.agents.search import AlphaBetaAgent, Evaluator, GreedyAgent, MCTSAgent
+from training.agents.specs import SPECS, AgentSpec, make_agent, spec_forms, specs_markdown, specs_text
+
+if __doc__ is not None:  # python -OO strips docstrings
+    __doc__ += specs_text(indent="* ") + "\n"
+
+__all__ = [
+    "Agent",
+    "RandomAgent",
+    "FRAMES",
+    "GreedyAgent",
+    "AlphaBetaAgent",
+    "MCTSAgent",
+    "Evaluator",
+    "PolicyAgent",
+    "policy_action",
+    "parse_checkpoint_spec",
+    "AgentSpec",
+    "SPECS",
+    "make_agent",
+    "spec_forms",
+    "specs_text",
+    "specs_markdown",
+]

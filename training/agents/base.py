@@ -1,0 +1,158 @@
+"""The agent interface, the frame conversion and the checks every agent gets; the random agent.
+
+Every agent implements ``act(state, obs) -> int``:
+
+* ``state`` is the rules state (:class:`envs.core.state.GameState`) of the game being played.
+  Agents must not modify it; search agents work on ``state.clone()``.
+* ``obs`` is the acting agent's observation dict from the environment
+  (``{"observation": ..., "action_mask": int8 (num_actions,)}``), or ``None`` for agents that
+  read only the state.
+
+The returned action is in the acting agent's frame — the environment's action space, what
+``env.step`` takes — and always legal. An environment may show an agent the game in a frame of
+its own (a connection game may transpose the board for its second player, so that every
+player connects top to bottom); the
+conversion happens here, once: a subclass declares the frame it thinks in with the class
+attribute :attr:`Agent.frame`:
+
+* ``"state"`` (the default; search and greedy agents): ``_act`` returns an action of the
+  state's absolute frame, and :meth:`Agent.act` converts it with ``state.to_agent_action``;
+* ``"agent"`` (agents reading the observation, like the policy agent, or choosing from its mask):
+  ``_act`` returns an action of the agent's frame, returned as it is.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core.state import GameState
+
+__all__ = ["Agent", "RandomAgent", "FRAMES"]
+
+#: The values of :attr:`Agent.frame`.
+FRAMES = ("state", "agent")
+
+
+class Agent:
+    """Base class: ``act(state, obs) -> action``; ``reset(seed)`` before a game (optional).
+
+    Subclasses implement ``_act(state, obs)`` and set :attr:`frame`; the public :meth:`act`
+    checks that there is a move to make, converts the answer to the acting agent's frame and
+    checks that it is legal there.
+
+    Attributes:
+        frame: ``"state"`` (``_act`` answers in the state's absolute frame; the default) or
+            ``"agent"`` (``_act`` answers in the acting agent's frame, the environment's).
+        name: the agent's name (its spec for the built-in agents).
+        rng: the agent's ``numpy.random.Generator``.
+
+    Args:
+        seed: seed of the agent's random generator ``self.rng`` (``None``: unseeded).
+
+    Raises:
+        ValueError: a negative seed. TypeError: a seed that is not an integer (numpy's checks).
+    """
+
+    name: str = "agent"
+    frame: str = "state"
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if cls.frame not in FRAMES:
+            raise TypeError(f"{cls.__name__}.frame must be one of {FRAMES}, got {cls.frame!r}")
+
+    def __init__(self, seed: int | None = None):
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        """Re-seed the agent's random choices before a game.
+
+        Args:
+            seed: the new seed; ``None`` keeps the current generator.
+
+        Returns:
+            Nothing.
+
+        Raises:
+            ValueError: a negative seed. TypeError: a seed that is not an integer.
+        """
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def act(self, state: GameState, obs: dict | None) -> int:
+        """Choose a legal action for ``state.current_player``.
+
+        Args:
+            state: the rules state (not modified); may be ``None`` only for agents with
+                ``frame == "agent"`` that read the observation alone.
+            obs: the acting agent's observation dict (``"observation"``, ``"action_mask"``), or
+                ``None`` for agents that only read the state (all but the policy agent).
+
+        Returns:
+            The action as an ``int``, in the acting agent's frame (what ``env.step`` takes).
+
+        Raises:
+            ValueError: the game is over (``state.current_player < 0``) or there is no legal
+                action (empty ``obs["action_mask"]``, or no legal action of ``state`` when
+                ``obs`` is ``None``); a state-frame agent was given no state.
+            RuntimeError: the agent's answer is not a legal action of its frame (a bug in the
+                agent; the message names the agent and the action).
+        """
+        _check_can_move(self, state, obs)
+        if self.frame == "state":
+            if state is None:
+                raise ValueError(f"{self.name} thinks in the state's frame and needs the state, got state=None")
+            player = state.current_player
+            action = state.to_agent_action(player, int(self._act(state, obs)))
+        else:
+            player = None if state is None else state.current_player
+            action = self._act(state, obs)
+        action = int(action)
+        mask = obs["action_mask"] if obs is not None else state.agent_action_mask(player)
+        if not 0 <= action < len(mask) or not mask[action]:
+            raise RuntimeError(f"{self.name} chose action {action}, which is not legal in its frame "
+                               f"(frame={self.frame!r}; {int(np.count_nonzero(mask))} legal actions)")
+        return action
+
+    def check_env(self, env) -> None:
+        """Raise ``ValueError`` (saying why) when this agent cannot play in ``env``, a reset raw
+        environment; called by ``training.evaluate`` and ``training.play`` before any game.
+        Every agent can by default; alpha-beta needs two sides, a checkpoint its training spaces."""
+
+    def _act(self, state: GameState, obs: dict | None) -> int:
+        """The agent's choice, in the frame :attr:`frame` names; called by :meth:`act` once it is
+        known that there is a move."""
+        raise NotImplementedError(f"{type(self).__name__} must implement _act(state, obs)")
+
+    def __repr__(self):
+        return f"{type(self).__name__}({self.name!r})"
+
+
+def _check_can_move(agent: Agent, state: GameState, obs: dict | None) -> None:
+    """Raise ``ValueError`` unless ``state`` has a player to move with at least one legal action."""
+    if state is not None and state.current_player < 0:
+        raise ValueError(f"{agent.name} cannot choose an action: the game is over "
+                         f"(state.current_player is {state.current_player})")
+    mask = obs["action_mask"] if obs is not None else state.legal_action_mask() if state is not None else None
+    if mask is None:
+        raise ValueError(f"{agent.name} needs the state or the observation to choose an action, got neither")
+    if not np.any(mask):
+        raise ValueError(f"{agent.name} cannot choose an action: no legal action in this position "
+                         f"(the game is over, or the action mask is empty)")
+
+
+class RandomAgent(Agent):
+    """Uniformly random legal action of the agent's frame: from the observation's mask, else from
+    ``state.agent_action_mask(player)`` (the same mask). One ``rng.integers`` draw per move.
+
+    Args:
+        seed: seed of the agent's random generator.
+    """
+
+    name = "random"
+    frame = "agent"
+
+    def _act(self, state, obs):
+        mask = obs["action_mask"] if obs is not None else state.agent_action_mask(state.current_player)
+        legal = np.flatnonzero(mask)
+        return int(legal[self.rng.integers(len(legal))])

@@ -1,0 +1,166 @@
+"""Trained agents: a MaskablePPO policy playing from the observation, and checkpoint specs.
+
+The policy agent thinks in the acting agent's frame (:attr:`Agent.frame` ``"agent"``): the
+observation and its action mask are already in that frame.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from training.agents.base import Agent
+
+__all__ = ["PolicyAgent", "policy_action", "parse_checkpoint_spec"]
+
+
+def policy_action(policy, observation: np.ndarray | dict, mask: np.ndarray, deterministic: bool = True,
+                  rng: np.random.Generator | None = None) -> int:
+    """Masked action from an SB3 ``MaskableActorCriticPolicy`` for one observation.
+
+    Faster than ``policy.predict`` for single observations: one forward pass under
+    ``torch.no_grad``; illegal logits are set to ``-inf``; ``deterministic`` takes the argmax,
+    otherwise samples from the masked softmax with ``rng``.
+
+    Args:
+        policy: the policy (``model.policy``).
+        observation: one observation, without a batch dimension: an array, or a dict of arrays
+            for games with ``Dict`` observations.
+        mask: the action mask (nonzero = legal), shape ``(num_actions,)``.
+        deterministic: take the most probable legal action instead of sampling.
+        rng: generator for sampling (``None``: a fresh unseeded one).
+
+    Returns:
+        The action index (legal according to ``mask``).
+
+    Raises:
+        ValueError: ``mask`` has no legal action.
+    """
+    if not np.any(mask):
+        raise ValueError("policy_action: the action mask has no legal action (the game is over?)")
+    import torch
+
+    with torch.no_grad():
+        if isinstance(observation, dict):
+            obs_t = {k: torch.as_tensor(v, dtype=torch.float32).unsqueeze(0) for k, v in observation.items()}
+        else:
+            obs_t = torch.as_tensor(observation, dtype=torch.float32).unsqueeze(0)
+        features = policy.extract_features(obs_t, policy.pi_features_extractor)
+        latent_pi = policy.mlp_extractor.forward_actor(features)
+        logits = policy.action_net(latent_pi)[0].numpy().astype(np.float64)
+    logits[mask == 0] = -np.inf
+    if deterministic:
+        return int(np.argmax(logits))
+    p = np.exp(logits - logits.max())
+    p /= p.sum()
+    rng = rng if rng is not None else np.random.default_rng()
+    return int(rng.choice(len(p), p=p))
+
+
+class PolicyAgent(Agent):
+    """A trained MaskablePPO policy.
+
+    The agent reads only the observation and answers in its own frame (:attr:`frame` is
+    ``"agent"``): ``act(state, obs)`` needs ``obs``.
+
+    Args:
+        model: a path to a checkpoint ``.zip`` written by ``training.train``, a loaded
+            ``MaskablePPO`` model, or its ``policy``.
+        deterministic: play the most probable legal action (default) or sample.
+        seed: seed of the sampling generator.
+        name: the agent's name (default: the checkpoint's file stem, or ``"policy"``).
+
+    Raises:
+        FileNotFoundError: the checkpoint does not exist.
+        ValueError: the path is not a file, or the file is not a MaskablePPO checkpoint (an empty
+            or foreign zip, a corrupt file, ...); the message names the file.
+    """
+
+    frame = "agent"
+
+    def __init__(self, model, deterministic: bool = True, seed: int | None = None, name: str | None = None):
+        super().__init__(seed)
+        if isinstance(model, (str, Path)):
+            path = Path(model)
+            if not path.exists():
+                raise FileNotFoundError(f"checkpoint {path} does not exist")
+            if not path.is_file():
+                raise ValueError(f"checkpoint {path} is not a file")
+            from sb3_contrib import MaskablePPO
+
+            try:
+                model = MaskablePPO.load(path, device="cpu")
+            except Exception as e:  # SB3 raises AssertionError, KeyError, BadZipFile, ... for foreign files
+                raise ValueError(f"{path} is not a MaskablePPO checkpoint written by training.train: {e}") from e
+            self.name = name or path.stem
+        else:
+            self.name = name or "policy"
+        self.policy = getattr(model, "policy", model)
+        self.policy.set_training_mode(False)
+        self.deterministic = deterministic
+
+    def check_env(self, env) -> None:
+        first = env.possible_agents[0]
+        self.check_spaces(env.observation_space(first)["observation"], env.action_space(first).n)
+
+    def check_spaces(self, observation, num_actions: int) -> None:
+        """Raise a clear error when the environment's spaces are not those the policy was trained on.
+
+        Args:
+            observation: the environment's ``observation`` space (``Box`` or ``Dict``), or one
+                observation (an array, or a dict of arrays).
+            num_actions: the size of its action space.
+
+        Raises:
+            ValueError: the shapes differ (the message says how, and that the environment
+                settings of the training run, in its ``config.yaml``, must be used).
+        """
+        import gymnasium as gym
+
+        def shapes(x):
+            if isinstance(x, gym.spaces.Dict):
+                x = x.spaces
+            return {k: tuple(v.shape) for k, v in x.items()} if isinstance(x, dict) else tuple(x.shape)
+
+        mine, theirs = shapes(self.policy.observation_space), shapes(observation)
+        n = int(self.policy.action_space.n)
+        if mine != theirs or n != int(num_actions):
+            raise ValueError(
+                f"{self.name} was trained on observations {mine} and {n} actions, but this environment has "
+                f"{theirs} and {num_actions}: create it with the settings of the training run (env_kwargs in the "
+                "run's config.yaml; --env-kwargs for training.evaluate and training.play)")
+
+    def _act(self, state, obs):
+        if obs is None:
+            raise ValueError(f"{self.name}: a policy agent needs the observation dict, got obs=None")
+        if not getattr(self, "_checked", False):
+            self.check_spaces(obs["observation"], len(obs["action_mask"]))
+            self._checked = True
+        return policy_action(self.policy, obs["observation"], obs["action_mask"], self.deterministic, self.rng)
+
+
+def parse_checkpoint_spec(spec: str) -> tuple[str, bool] | None:
+    """Whether an agent spec names a checkpoint, and which.
+
+    A spec is a checkpoint when it ends with ``.zip`` (whatever else it contains, ``:``
+    included) or with ``.zip:sample``; only that last ``:sample`` is split off (from the right).
+    The ``.zip`` suffix is matched case-insensitively.
+
+    Args:
+        spec: an agent spec.
+
+    Returns:
+        ``(path, sample)`` for a checkpoint spec, else ``None``.
+
+    Raises:
+        ValueError: the spec is ``PATH.zip:OPTION`` with an option other than ``sample``.
+    """
+    if spec.lower().endswith(".zip"):
+        return spec, False
+    head, sep, option = spec.rpartition(":")
+    if sep and head.lower().endswith(".zip"):
+        if option != "sample":
+            raise ValueError(f"checkpoint spec {spec!r}: the only option is ':sample', got {option!r}")
+        return head, True
+    return None

@@ -1,0 +1,123 @@
+"""The one table of agent specs: :func:`make_agent`'s parser, its error message and every list of
+specs in the documentation and the command-line help are generated from :data:`SPECS`.
+
+``python -m training.agents.specs`` prints the Markdown list that the README carries (a test
+checks that the two agree).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from training.agents.base import Agent, RandomAgent
+from training.agents.policy import PolicyAgent, parse_checkpoint_spec
+from training.agents.search import AlphaBetaAgent, GreedyAgent, MCTSAgent
+
+__all__ = ["AgentSpec", "SPECS", "make_agent", "spec_forms", "specs_text", "specs_markdown"]
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """One kind of agent spec.
+
+    Attributes:
+        form: how the spec is written, e.g. ``"mcts[:N]"`` (``[...]`` optional).
+        summary: what the agent does, one sentence for people.
+        parse: ``f(spec) -> dict | None``: the keyword arguments of :attr:`build` when ``spec``
+            has this form, else ``None``. Raises ``ValueError`` for a spec of this form with a bad
+            argument.
+        build: ``f(seed=..., **kwargs) -> Agent``.
+    """
+
+    form: str
+    summary: str
+    parse: Callable[[str], dict | None]
+    build: Callable[..., Agent]
+
+
+def _named(name: str, param: str | None = None, default: int | None = None) -> Callable[[str], dict | None]:
+    """Parser of ``name`` or, with ``param``, ``name[:INT]`` (``{"arg": INT or default}``)."""
+
+    def parse(spec: str) -> dict | None:
+        if parse_checkpoint_spec(spec) is not None:  # a path such as mcts:run.zip is a checkpoint
+            return None
+        head, sep, arg = spec.partition(":")
+        if head != name or (sep and param is None):
+            return None
+        if not sep or param is None:
+            return {"arg": default} if param is not None else {}
+        try:
+            return {"arg": int(arg)}
+        except ValueError:
+            raise ValueError(f"agent spec {spec!r}: expected an integer after ':', got {arg!r}") from None
+
+    return parse
+
+
+def _checkpoint(spec: str) -> dict | None:
+    parsed = parse_checkpoint_spec(spec)
+    return None if parsed is None else {"path": parsed[0], "deterministic": not parsed[1]}
+
+
+#: Every agent spec, in the order the documentation lists them.
+SPECS: tuple[AgentSpec, ...] = (
+    AgentSpec("random", "a uniformly random legal move",
+              _named("random"), lambda seed: RandomAgent(seed)),
+    AgentSpec("greedy", "the game's greedy move (`greedy_action` of `envs/<game>/heuristics.py`)",
+              _named("greedy"), lambda seed: GreedyAgent(seed)),
+    AgentSpec("mcts[:N]", "UCT with N simulations (default 200), leaves scored by the game's `evaluate`; "
+                          "where something is hidden it searches 8 deals sampled from what it knows, never the true one",
+              _named("mcts", "N", 200), lambda seed, arg: MCTSAgent(arg, seed=seed)),
+    AgentSpec("alphabeta[:D]", "alpha-beta search D plies deep (default 2) with the game's `evaluate`, for games "
+                               "of two players or two teams; one sampled deal where something is hidden",
+              _named("alphabeta", "D", 2), lambda seed, arg: AlphaBetaAgent(arg, seed=seed)),
+    AgentSpec("PATH.zip[:sample]", "a checkpoint of `training.train`: its most probable legal move, or with "
+                                   "`:sample` a draw from the masked policy (the path may itself contain `:`)",
+              _checkpoint, lambda seed, path, deterministic: PolicyAgent(path, deterministic=deterministic, seed=seed)),
+)
+
+
+def spec_forms() -> str:
+    """The spec forms as one phrase: ``"random, greedy, mcts[:N], alphabeta[:D] or PATH.zip[:sample]"``."""
+    forms = [s.form for s in SPECS]
+    return ", ".join(forms[:-1]) + " or " + forms[-1]
+
+
+def specs_text(indent: str = "") -> str:
+    """One line per spec, ``form: summary`` (for docstrings and ``--help``), each prefixed by ``indent``."""
+    return "\n".join(f"{indent}{s.form}: {s.summary.replace('`', '')}" for s in SPECS)
+
+
+def specs_markdown() -> str:
+    """The Markdown bullet list of the specs that the README carries."""
+    return "\n".join(f"- `{s.form}`: {s.summary}" for s in SPECS)
+
+
+def make_agent(spec: str, seed: int | None = None) -> Agent:
+    """Build an agent from a spec string (see :data:`SPECS`; the forms are listed in this package's
+    docstring).
+
+    Args:
+        spec: the spec string.
+        seed: seed of the agent's random generator (``None``: unseeded).
+
+    Returns:
+        The agent.
+
+    Raises:
+        ValueError: unknown spec (the message lists the forms), bad parameter, or a file that is
+            not a MaskablePPO checkpoint.
+        FileNotFoundError: missing checkpoint.
+    """
+    if not isinstance(spec, str) or not spec:
+        raise ValueError(f"agent spec must be a non-empty string, got {spec!r}")
+    for entry in SPECS:
+        kwargs = entry.parse(spec)
+        if kwargs is not None:
+            return entry.build(seed=seed, **kwargs)
+    raise ValueError(f"unknown agent spec {spec!r}: expected {spec_forms()}")
+
+
+if __name__ == "__main__":
+    print(specs_markdown())
