@@ -460,10 +460,11 @@ def test_agents_play_manual_games():
 
 
 def test_greedy_adds_the_new_pegs_links_then_ends():
-    from envs.twixt.heuristics import manual_followup
+    from envs.twixt.heuristics import greedy_action, manual_followup
 
     st = manual("c3 end b7 end f4 end g7 end d5")
     assert manual_followup(st) == st.string_to_action("+d5f4")  # KNIGHT_DIRS order from d5
+    assert greedy_action(st, np.random.default_rng(0)) == manual_followup(st)  # the greedy agent's move
     st.push("+d5f4")
     assert manual_followup(st) == st.string_to_action("+c3d5")
     st.push("+c3d5")
