@@ -11,6 +11,8 @@ def test_test_data_is_carried_in_the_repository():
     names = sorted(p.relative_to(DATA_DIR).as_posix() for p in DATA_DIR.rglob("*") if p.is_file())
     assert names == [
         "ataxx_perft.tsv",
+        "records/smartrix-v1.json",  # old-format record files that must stay readable
+        "records/tantrix-record-v1.json",
         "smartrix_cards.tsv",
         "tantrix_tiles.tsv",
         "twixt/lg_game2206555.tsgf",

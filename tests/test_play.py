@@ -15,6 +15,7 @@ from PIL import Image
 
 from conftest import REPO_ROOT, diagram
 from envs.ataxx import AtaxxState
+from envs.core import records
 from envs.registry import make_raw
 from training.play import main, play
 
@@ -71,11 +72,13 @@ def test_full_game_against_random(tmp_path):
     data = json.loads(record.read_text())
     assert data["status"] == "finished" and data["moves"] == ["f1", "0000", "g1"]
     assert data["returns"] == [1.0, -1.0] and data["outcome"] == "1-0"
-    replay = AtaxxState(data["start_fen"])
-    assert data["start_fen"] == ENDGAME_FEN
+    assert "start_fen" not in data and "final_fen" not in data  # the start is in env_kwargs, the game in game_record
+    assert data["game_record"]["env_kwargs"]["fen"] == ENDGAME_FEN
+    replay = AtaxxState(ENDGAME_FEN)
     for move in data["moves"]:
         replay.push(move)
-    assert replay.fen() == data["final_fen"] and replay.is_terminal() and replay.stone_counts() == (35, 14)
+    assert replay == records.replay(data["game_record"])
+    assert replay.is_terminal() and replay.stone_counts() == (35, 14)
     pngs = sorted(images.glob("*.png"))
     assert [p.name for p in pngs] == ["0000.png", "0001.png", "0002.png", "0003.png"]
     assert data["images"] == [str(p) for p in pngs]

@@ -9,33 +9,19 @@ import numpy as np
 import pytest
 
 import envs
-from conftest import play_random
+from conftest import contract_cases, play_random
 from envs import InvalidPositionError, ParameterError
 from envs.core import records
 from envs.core.records import read_record, record_from_state, record_to_json, replay, write_record
 from envs.registry import UnknownEnvError
 
-BLOCKERS = "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1"
-VARIANTS = [
-    ("ataxx_v0", {}),
-    ("ataxx_v0", {"fen": BLOCKERS}),
-    ("twixt_v0", {"board_size": 8}),
-    ("twixt_v0", {"board_size": 24}),
-    ("twixt_v0", {"board_size": 8, "rules": "pp"}),
-    ("twixt_v0", {"board_size": 8, "swap": True}),
-    ("double_twixt_v0", {"board_size": 8}),
-    ("tantrix_v0", {"num_players": 2}),
-    ("tantrix_v0", {"num_players": 3}),
-    ("tantrix_v0", {"num_players": 4}),
-    ("tantrix_v0", {"num_players": 4, "teams": True, "colors": ["blue", "green"]}),
-    ("smartrix_v0", {"num_players": 2}),
-    ("smartrix_v0", {"num_players": 4}),
-    ("smartrix_v0", {"num_players": 7}),
-    ("smartrix_v0", {"num_players": 4, "teams": True}),
-    ("smartrix_v0", {"grid_limit": False}),
-]
-IDS = [f"{e}-{'-'.join(f'{k}={v}' for k, v in kw.items()) or 'default'}" for e, kw in VARIANTS]
+#: Every registered env id with each of its variants (``EnvSpec.variants``): a new game is covered
+#: as soon as it is registered.
+CASES = contract_cases()
+#: The cases whose games have chance (a deal): Tantrix's bag, Smartrix's deck.
+CHANCE_CASES = [c for c in CASES if envs.spec(c.values[0]).initial_state(**c.values[1]).info.chance]
 SEED = 5
+BLOCKERS = "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1"
 
 
 def _game(env_id, kwargs, seed=SEED, moves=None, via_env=False):
@@ -65,11 +51,12 @@ def _same(a, b):
     assert a.current_player == b.current_player and a.is_terminal() == b.is_terminal()
 
 
-def test_every_registered_env_id_is_covered():
-    assert {e for e, _ in VARIANTS} == set(envs.ENV_IDS)
+def test_every_registered_env_id_is_covered_and_games_with_chance_are_known():
+    assert {c.values[0] for c in CASES} == set(envs.ENV_IDS)
+    assert {c.values[0] for c in CHANCE_CASES} == {"tantrix_v0", "smartrix_v0"}
 
 
-@pytest.mark.parametrize("env_id, kwargs", VARIANTS, ids=IDS)
+@pytest.mark.parametrize("env_id, kwargs", CASES)
 def test_finished_game_round_trip(env_id, kwargs, tmp_path):
     s = _game(env_id, kwargs, via_env=env_id in ("twixt_v0", "smartrix_v0"))
     assert s.is_terminal()
@@ -87,7 +74,7 @@ def test_finished_game_round_trip(env_id, kwargs, tmp_path):
     _same(replay(record_to_json(rec)), s)  # the JSON text replays too
 
 
-@pytest.mark.parametrize("env_id, kwargs", VARIANTS, ids=IDS)
+@pytest.mark.parametrize("env_id, kwargs", CASES)
 def test_unfinished_game_and_prefixes(env_id, kwargs):
     s = _game(env_id, kwargs, moves=7)
     assert not s.is_terminal() and len(s.history) == 7
@@ -103,7 +90,7 @@ def test_unfinished_game_and_prefixes(env_id, kwargs):
         _same(replay(rec, upto=i + 1), ref)
 
 
-@pytest.mark.parametrize("env_id, kwargs", VARIANTS, ids=IDS)
+@pytest.mark.parametrize("env_id, kwargs", CASES)
 def test_deal_is_the_chance_outcome_of_the_start(env_id, kwargs):
     s = _game(env_id, kwargs, moves=4)
     deal = s.deal()
@@ -128,8 +115,7 @@ def test_deal_is_the_chance_outcome_of_the_start(env_id, kwargs):
     assert other.deal() == deal and other != fresh.state and other.history == []
 
 
-@pytest.mark.parametrize("env_id, kwargs", [v for v in VARIANTS if v[0] in ("tantrix_v0", "smartrix_v0")],
-                         ids=[i for i, v in zip(IDS, VARIANTS) if v[0] in ("tantrix_v0", "smartrix_v0")])
+@pytest.mark.parametrize("env_id, kwargs", CHANCE_CASES)
 def test_a_seed_without_deal_replays_through_the_environment(env_id, kwargs):
     s = _game(env_id, kwargs, moves=9)
     rec = dict(record_from_state(s, env_id, kwargs, seed=SEED), deal=None)

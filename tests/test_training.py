@@ -76,7 +76,7 @@ def test_cli_validates_the_config_once_and_still_refuses_bad_values(tmp_path, mo
     import training.train as tt
 
     bad = tmp_path / "bad.yaml"
-    bad.write_text("torch_threads: 0\n")
+    bad.write_text("env_id: ataxx_v0\ntorch_threads: 0\n")
     with pytest.raises(SystemExit):
         main([str(bad), "--out", str(tmp_path / "r")])
     assert "'torch_threads' must be a positive integer, got 0" in capsys.readouterr().err
@@ -143,6 +143,8 @@ def test_cli_validates_the_config_once_and_still_refuses_bad_values(tmp_path, mo
 ])
 def test_every_bad_config_value_fails_before_training(tmp_path, yaml_text, message):
     bad = tmp_path / "bad.yaml"
+    if not yaml_text.startswith("env_id"):  # every config names its environment
+        yaml_text = "env_id: ataxx_v0\n" + yaml_text
     bad.write_text(yaml_text)
     with pytest.raises(ValueError, match=message):
         load_config(bad)
@@ -382,3 +384,11 @@ def test_extractor_kwargs_come_from_the_action_layout(config, expected):
     linear = dict(cfg["policy"], head="linear")
     assert "features_dim" not in extractor_kwargs(linear, layout) and "append" not in extractor_kwargs(linear, layout)
 
+
+
+def test_a_config_without_env_id_is_an_error(tmp_path):
+    """training/ holds no default game: a config that names no environment is refused."""
+    bad = tmp_path / "no_env.yaml"
+    bad.write_text("total_timesteps: 2048\n")
+    with pytest.raises(ValueError, match=r"config 'env_id' must be a registered environment id \(ataxx_v0, .*got None"):
+        load_config(bad)

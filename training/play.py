@@ -88,8 +88,7 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
 
     Returns:
         The record (also written to ``record``): ``env_id``, ``env_kwargs``, ``seed``,
-        ``human_seat``, ``players`` (``{"player_i": "human" | spec}``), ``start_fen`` and
-        ``final_fen`` (``None`` for games without FEN), ``moves`` (notation), ``actions`` (ints, the state's absolute frame),
+        ``human_seat``, ``players`` (``{"player_i": "human" | spec}``), ``moves`` (notation), ``actions`` (ints, the state's absolute frame),
         ``status`` (``"finished"``, ``"truncated"`` or ``"abandoned"``), ``returns`` (per seat,
         all 0 unless finished), ``outcome`` (``str(state.outcome())``: "1-0", "team 0 won", ...; ``None`` unless finished),
         ``scores`` (per seat, the state's ``scores()``: Ataxx stone counts, Tantrix and Smartrix
@@ -158,15 +157,7 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
             Image.fromarray(_frame(env)).save(path)
             images.append(str(path))
 
-    def fen(state):
-        fen_of = getattr(state, "fen", None)
-        return fen_of() if callable(fen_of) else None
-
-    start_fen = None
-
     def on_start(env) -> None:
-        nonlocal start_fen
-        start_fen = fen(env.state)
         say(f"{env_id}: you are {seat_label(env.state, seat)}; "
             + ", ".join(f"{seat_label(env.state, p)} = {specs[p]}" for p in others) + ".")
         say("Type a move, or 'moves', 'board', 'help', 'quit'.")
@@ -196,7 +187,6 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
             + ", ".join(f"{seat_label(env.state, p)} {r:+g}" for p, r in enumerate(returns)))
     elif status == "truncated":
         say(f"The game was stopped after {game.plies} plies (step limit): no result.")
-    final_fen = fen(env.state)
     scores = env.state.scores()
     scores = None if scores is None else [int(x) for x in scores]
     # envs.core.records: replays exactly (no replay check: the state is this env's own, made from these kwargs)
@@ -204,8 +194,8 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
     players = {f"player_{p}": ("human" if p == seat else specs[p]) for p in range(n)}
     result: dict[str, Any] = {
         "env_id": env_id, "env_kwargs": env_kwargs, "seed": seed, "human_seat": seat, "players": players,
-        "start_fen": start_fen, "moves": game.moves, "actions": game.actions, "status": status, "returns": returns,
-        "outcome": outcome, "final_fen": final_fen, "scores": scores, "game_record": game_record, "images": images,
+        "moves": game.moves, "actions": game.actions, "status": status, "returns": returns,
+        "outcome": outcome, "scores": scores, "game_record": game_record, "images": images,
     }
     env.close()
     if record_path is not None:

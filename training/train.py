@@ -63,7 +63,7 @@ __all__ = ["DEFAULTS", "SMOKE", "ConfigError", "load_config", "validate_config",
 
 #: Every config key with its default; a config may override any of them and nothing else.
 DEFAULTS: dict = {
-    "env_id": "ataxx_v0",
+    "env_id": None,  # required: every config names its environment
     "env_kwargs": {},
     "max_steps": 400,
     "seed": 0,
@@ -240,10 +240,12 @@ def validate_config(cfg: dict, check_teacher: bool = True) -> None:
     Raises:
         ConfigError (a ``ValueError``): the first bad value, naming its key and what was expected.
     """
-    from envs.registry import spec
+    from envs.registry import env_ids, spec
     from training.agents import make_agent
     from training.features import FEATURE_EXTRACTORS
 
+    _require(isinstance(cfg["env_id"], str) and cfg["env_id"] != "", "env_id",
+             f"a registered environment id ({', '.join(env_ids())})", cfg["env_id"])
     for key in ("total_timesteps", "n_envs", "torch_threads", "checkpoint_every"):
         _require(_is_int(cfg[key]) and cfg[key] >= 1, key, "a positive integer", cfg[key])
     _require(_is_int(cfg["seed"]) and cfg["seed"] >= 0, "seed", "a non-negative integer", cfg["seed"])
@@ -543,7 +545,7 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
     prepare_out_dir(out, overwrite)
     started = []  # _train_in appends once training proper begins
     try:
-        return _train_in(cfg, out, resume, progress_bar, started)
+        return _train_in(cfg, out, resume, progress_bar, started, smoke)
     except BaseException:
         if not started:  # a failed start (bad checkpoint, warm start, Ctrl-C...) leaves nothing
             if created:
@@ -554,7 +556,7 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
         raise
 
 
-def _train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, started: list) -> dict:
+def _train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, started: list, smoke: bool) -> dict:
     """The body of :func:`train`, in the prepared run directory ``out``; appends to ``started``
     when training proper begins (from then on a failure keeps the run's files)."""
     import torch
