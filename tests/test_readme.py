@@ -109,14 +109,15 @@ def test_readme_has_python_examples():
 
 
 @pytest.mark.parametrize("start, code", BLOCKS, ids=[f"line{start}" for start, _ in BLOCKS])
-def test_readme_example_runs_and_states_true_values(start, code, monkeypatch):
-    monkeypatch.chdir(REPO_ROOT)
+def test_readme_example_runs_and_states_true_values(start, code, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)  # files an example writes (game.json, ...) land here, not in the clone
     with contextlib.redirect_stdout(io.StringIO()):
         run_block(code, f"README.md block at line {start}")
 
 
-def test_the_examples_state_values():
+def test_the_examples_state_values(monkeypatch, tmp_path):
     """The checker does check: the README states at least a dozen values, and a wrong one fails."""
+    monkeypatch.chdir(tmp_path)
     assert sum(run_block(code, "README") for _, code in BLOCKS) >= 12
     assert run_block("x = 2 + 2  # 4: four\nx * 2  # 8, twice\n'ab'  # prose\n", "sample") == 2
     with pytest.raises(AssertionError, match="got 5"):
