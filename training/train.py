@@ -543,7 +543,7 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
     prepare_out_dir(out, overwrite)
     started = []  # _train_in appends once training proper begins
     try:
-        return _train_in(cfg, out, resume, progress_bar, started)
+        return _train_in(cfg, out, resume, progress_bar, started, smoke)
     except BaseException:
         if not started:  # a failed start (bad checkpoint, warm start, Ctrl-C...) leaves nothing
             if created:
@@ -554,7 +554,7 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
         raise
 
 
-def _train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, started: list) -> dict:
+def _train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, started: list, smoke: bool = False) -> dict:
     """The body of :func:`train`, in the prepared run directory ``out``; appends to ``started``
     when training proper begins (from then on a failure keeps the run's files)."""
     import torch
