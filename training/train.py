@@ -34,6 +34,19 @@ The learner plays a random seat of each game against opponents drawn from an
 :class:`~training.selfplay.OpponentPool` (its own snapshots, its current policy, baselines).
 With ``pretrain.teacher`` set, a new run (not a resumed one) first imitates that agent
 (:mod:`training.pretrain`).
+
+Reproducibility: the config's ``seed`` seeds every draw of a run: MaskablePPO's ``seed``
+(Python's ``random``, numpy's global generator, which orders PPO's minibatches, and torch, which
+samples the learner's actions), the vectorised envs (env ``i`` gets ``seed + i``, mixed with
+``seed`` by :class:`~training.selfplay.SelfPlayEnv`: deals, seats, opponent draws and every
+random choice of the opponents), the pool's baselines, the warm start
+(:func:`training.pretrain.pretrain`), and the final tournament (``10_000 + seed``); periodic
+evaluations are seeded by the timestep. With the same ``torch_threads``, machine and library
+versions, two runs write byte-identical tensors in every checkpoint and identical evaluations
+(``tests/test_determinism.py``); wall-clock figures differ. Another thread count, machine or
+torch version may change the floating-point sums, and the runs then drift apart. A resumed run
+repeats itself but differs from the uninterrupted one: games in progress, generator positions
+and the pool's snapshots are not saved in a checkpoint.
 """
 
 from __future__ import annotations
