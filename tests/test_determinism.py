@@ -42,6 +42,9 @@ NOT_REPRODUCIBLE = {
     "checkpoint .zip entry 'data'": "SB3's start_time, the episode times in ep_info_buffer, and the "
                                     "cloudpickled policy and buffer classes (the weights are in the .pth entries)",
     "the run directory's path": "the trained agent's name in the tournament files is its checkpoint path",
+    "--resume against one uninterrupted run": "a checkpoint holds no games in progress, no generator positions "
+                                              "and not the pool's snapshots (two resumes of one checkpoint agree)",
+    "another torch_threads, machine or torch version": "torch splits its floating-point sums differently",
 }
 
 #: The entries of a checkpoint zip that hold tensors: identical bytes in identical runs.
