@@ -226,6 +226,7 @@ def claims() -> list[Claim]:
               "greedy {} [{}, {}]",
         score_ci(tf + "pairs.csv", "greedy", "random") + score_ci(tf + "pairs.csv", "alphabeta:1", "random")
         + score_ci(tf + "pairs.csv", "alphabeta:1", "greedy"), tf + "pairs.csv")
+    add(part, "and its {} against random is theirs too.", score(tf + "pairs.csv", TRAINED, "random"), tf + "pairs.csv")
     add(part, "(held-out agreement {} against {})",
         pretrain(tf + "pretrain.json", "holdout_agreement") + pretrain(tq + "pretrain.json", "holdout_agreement"),
         "tantrix_full/pretrain.json, tantrix_quick/pretrain.json")
@@ -254,7 +255,9 @@ def claims() -> list[Claim]:
     add(part, "trained {} [{}, {}], greedy {} [{}, {}], `mcts:200` {} [{}, {}]: in Smartrix",
         elo(sf + "ratings.csv", TRAINED) + elo(sf + "ratings.csv", "greedy") + elo(sf + "ratings.csv", "mcts:200"),
         sf + "ratings.csv")
-    add(part, "greedy beats `mcts:200` {} [{}, {}]", score_ci(sf + "pairs.csv", "greedy", "mcts:200"), sf + "pairs.csv")
+    add(part, "greedy beats `mcts:200` {} [{}, {}] and both beat random about {}.",
+        score_ci(sf + "pairs.csv", "greedy", "mcts:200") + score(sf + "pairs.csv", "greedy", "random"), sf + "pairs.csv")
+    add(part, "both beat random about {}.", score(sf + "pairs.csv", "mcts:200", "random"), sf + "pairs.csv")
     add(part, "had scored {} [{}, {}] against greedy over {} games",
         score_ci(s250 + "pairs.csv", TRAINED, "greedy") + [float(_pair(s250 + "pairs.csv", TRAINED, "greedy")["games"])],
         s250 + "pairs.csv")
