@@ -34,6 +34,19 @@ The learner plays a random seat of each game against opponents drawn from an
 :class:`~training.selfplay.OpponentPool` (its own snapshots, its current policy, baselines).
 With ``pretrain.teacher`` set, a new run (not a resumed one) first imitates that agent
 (:mod:`training.pretrain`).
+
+Reproducibility: the config's ``seed`` seeds every draw of a run: MaskablePPO's ``seed``
+(Python's ``random``, numpy's global generator, which orders PPO's minibatches, and torch, which
+samples the learner's actions), the vectorised envs (env ``i`` gets ``seed + i``, mixed with
+``seed`` by :class:`~training.selfplay.SelfPlayEnv`: deals, seats, opponent draws and every
+random choice of the opponents), the pool's baselines, the warm start
+(:func:`training.pretrain.pretrain`), and the final tournament (``10_000 + seed``); periodic
+evaluations are seeded by the timestep. With the same ``torch_threads``, machine and library
+versions, two runs write byte-identical tensors in every checkpoint and identical evaluations
+(``tests/test_determinism.py``); wall-clock figures differ. Another thread count, machine or
+torch version may change the floating-point sums, and the runs then drift apart. A resumed run
+repeats itself but differs from the uninterrupted one: games in progress, generator positions
+and the pool's snapshots are not saved in a checkpoint.
 """
 
 from __future__ import annotations
@@ -561,7 +574,6 @@ def _train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, star
     when training proper begins (from then on a failure keeps the run's files)."""
     import torch
     from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.logger import configure
     from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.vec_env import DummyVecEnv
 
@@ -606,7 +618,7 @@ def _train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, star
             pretrain_report = pretrain(model.policy, cfg, seed)
             (out / "pretrain.json").write_text(json.dumps(pretrain_report, indent=2))
             print(f"[pretrain] {json.dumps(pretrain_report)}", flush=True)
-    model.set_logger(configure(str(out / "logs"), ["csv", "tensorboard"]))
+    model.set_logger(_make_logger(out / "logs"))
     pool.set_latest(model.policy)
     callback = _make_callback(cfg, pool, out)
     start_timesteps = int(model.num_timesteps)
@@ -639,6 +651,24 @@ def _train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, star
     if callback.history:
         plot_learning_curve(callback.history, out / "learning_curve.png", title=f"{cfg['name']} (seed {seed})")
     return report
+
+
+def _make_logger(folder: Path):
+    """SB3's logger writing ``progress.csv`` and TensorBoard event files to ``folder``, as
+    ``configure(folder, ["csv", "tensorboard"])`` does, except that the CSV columns come in sorted
+    order: SB3's CSV writer adds new columns in the order of a ``set`` of key strings, which
+    changes with Python's hash randomisation (``PYTHONHASHSEED``), so two identical runs wrote the
+    same values under differently ordered headers."""
+    from stable_baselines3.common.logger import CSVOutputFormat, Logger, TensorBoardOutputFormat
+
+    class _SortedKeys(list):
+        def extend(self, keys):  # CSVOutputFormat.write extends its columns with a set of new keys
+            super().extend(sorted(keys))
+
+    folder.mkdir(parents=True, exist_ok=True)
+    csv = CSVOutputFormat(str(folder / "progress.csv"))
+    csv.keys = _SortedKeys()
+    return Logger(folder=str(folder), output_formats=[csv, TensorBoardOutputFormat(str(folder))])
 
 
 def _duration(seconds: float) -> str:

@@ -1,0 +1,418 @@
+"""Check the figures of the README's Results section against the files in ``results/``.
+
+Usage::
+
+    python results/check_readme.py              # one line per claim; exit status 1 on any mismatch
+    python results/check_readme.py --unchecked  # also list the numbers of the section no claim covers
+
+Each entry of :func:`claims` is one passage of the Results section written as a template, ``{}``
+standing for a number, and the values that the files in ``results/`` give for those numbers, in
+order. The template is looked for in one part of the section (the text from the part's bold
+heading, e.g. ``**Ataxx**``, to the next one; the summary table's part starts at "In short"), with
+any run of whitespace matching any other (the README wraps its lines). A printed number matches
+its file's value when they differ by at most half a unit of the printed number's last decimal
+(``0.90`` stands for 0.9025, ``+1605`` for 1604.96, ``9.7 min`` for 579.0 s / 60). A passage that
+is not found, or a number that does not match, is a mismatch.
+
+The figures of the section that have no file (durations of whole runs, the quick configs of
+Ataxx and TwixT, earlier versions of a config and the variants that were tried, a few baseline
+measurements) are not claims; ``--unchecked`` lists every number left over, and the README says
+which figures have no file. The files themselves were written by the code of their day, not
+necessarily by the current code (README, Results).
+
+``tests/test_results_files.py`` runs this check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+RESULTS = Path(__file__).resolve().parent
+README = RESULTS.parent / "README.md"
+
+#: A number as the README prints it: an optional sign, digits with optional thousands commas,
+#: optional decimals.
+NUMBER = r"[+-]?\d[\d,]*(?:\.\d+)?"
+
+#: The trained agent's name in the tournament files is its checkpoint path (ends with ``.zip``).
+TRAINED = ".zip"
+
+
+@dataclass
+class Claim:
+    """A passage of the Results section and the file values of its numbers.
+
+    Attributes:
+        part: the bold heading (or the "In short" line) whose part of the section holds the passage.
+        template: the passage, ``{}`` for each number.
+        values: the expected numbers, in the order of the ``{}``.
+        source: the file (and row) the values come from, for the report.
+        after: where several tables of the part have the same rows: a text of the part after which
+            the passage is looked for.
+    """
+
+    part: str
+    template: str
+    values: list[float]
+    source: str
+    after: str = ""
+
+
+# --------------------------------------------------------------------------- reading the files
+
+def _rows(path: str) -> list[dict]:
+    p = RESULTS / path
+    with p.open(newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def _is(name: str, wanted: str) -> bool:
+    return name.endswith(TRAINED) if wanted == TRAINED else name == wanted
+
+
+def _pair(path: str, agent: str, opponent: str) -> dict:
+    found = [r for r in _rows(path) if _is(r["agent"], agent) and _is(r["opponent"], opponent)]
+    if len(found) != 1:
+        raise LookupError(f"{path}: {len(found)} rows of {agent} against {opponent}, expected 1")
+    return found[0]
+
+
+def wdl(path: str, agent: str, opponent: str) -> list[float]:
+    """Wins, draws, losses, score, 95% low, 95% high of ``agent`` against ``opponent`` (a pairs CSV)."""
+    r = _pair(path, agent, opponent)
+    return [float(r[k]) for k in ("wins", "draws", "losses", "score", "score_ci95_low", "score_ci95_high")]
+
+
+def score_ci(path: str, agent: str, opponent: str) -> list[float]:
+    """Score, 95% low, 95% high (a pairs CSV)."""
+    return wdl(path, agent, opponent)[3:]
+
+
+def score(path: str, agent: str, opponent: str) -> list[float]:
+    """The score alone (a pairs CSV)."""
+    return wdl(path, agent, opponent)[3:4]
+
+
+def elo(path: str, name: str) -> list[float]:
+    """Elo, 95% low, 95% high of one agent (a ratings CSV with one tournament)."""
+    found = [r for r in _rows(path) if _is(r["name"], name)]
+    if len(found) != 1:
+        raise LookupError(f"{path}: {len(found)} rating rows of {name}, expected 1")
+    return [float(found[0][k]) for k in ("elo", "elo_ci95_low", "elo_ci95_high")]
+
+
+def alone(path: str, agent: str, opponent: str) -> list[float]:
+    """W, D, L, score, 95% low, 95% high of one "alone" measurement (``alone.json``)."""
+    rows = json.loads((RESULTS / path).read_text())
+    found = [r for r in rows if r["agent"] == agent and r["opponent_in_three_seats"] == opponent]
+    if len(found) != 1:
+        raise LookupError(f"{path}: {len(found)} entries of {agent} against three {opponent}, expected 1")
+    return [float(found[0][k]) for k in ("wins", "draws", "losses", "score", "score_ci95_low", "score_ci95_high")]
+
+
+def pretrain(path: str, *keys: str, minutes: bool = False) -> list[float]:
+    """Values of ``pretrain.json`` (``*_seconds`` in minutes when ``minutes``)."""
+    d = json.loads((RESULTS / path).read_text())
+    return [float(d[k]) / (60 if minutes and k.endswith("seconds") else 1) for k in keys]
+
+
+# --------------------------------------------------------------------------- the claims
+
+def claims() -> list[Claim]:
+    """Every passage of the Results section that a file in ``results/`` backs."""
+    out: list[Claim] = []
+
+    def add(part, template, values, source, after=""):
+        out.append(Claim(part, template, [float(v) for v in values], source, after))
+
+    # The summary table.
+    short = "In short"
+    a, t, d = "ataxx_full/", "twixt_full/", "double_twixt_full/"
+    add(short, "| `ataxx_v0` | `ataxx_full` (1.5M timesteps) | {} | {} | {} | {} (`mcts:1000`) |",
+        score(a + "pairs.csv", TRAINED, "random") + score(a + "pairs.csv", TRAINED, "greedy")
+        + score(a + "pairs.csv", TRAINED, "alphabeta:1") + score(a + "pairs_vs_mcts1000.csv", TRAINED, "mcts:1000"),
+        a + "pairs.csv, pairs_vs_mcts1000.csv")
+    add(short, "| `twixt_v0` (8x8) | `twixt_full` (1M) | {} | {} | {} | {} (`mcts:1000`) |",
+        score(t + "pairs.csv", TRAINED, "random") + score(t + "pairs.csv", TRAINED, "greedy")
+        + score(t + "pairs.csv", TRAINED, "alphabeta:1") + score(t + "pairs_vs_mcts1000.csv", TRAINED, "mcts:1000"),
+        t + "pairs.csv, pairs_vs_mcts1000.csv")
+    add(short, "| `double_twixt_v0` (8x8) | `double_twixt_full` (greedy warm start + 1M) | {} | {} | {} | {} (`mcts:1000`) |",
+        score(d + "pairs_vs_random.csv", TRAINED, "random") + score(d + "pairs_vs_greedy.csv", TRAINED, "greedy")
+        + score(d + "pairs_vs_alphabeta1.csv", TRAINED, "alphabeta:1")
+        + score(d + "pairs_vs_mcts1000.csv", TRAINED, "mcts:1000"), d + "pairs_vs_*.csv")
+    add(short, "| `tantrix_v0` (2 players) | `tantrix_full` (alpha-beta warm start + 307k) | {} | {} | {} | |",
+        score("tantrix_full/pairs.csv", TRAINED, "random") + score("tantrix_full/pairs.csv", TRAINED, "greedy")
+        + score("tantrix_full/pairs.csv", TRAINED, "alphabeta:1"), "tantrix_full/pairs.csv")
+    add(short, "| `smartrix_v0` (2 players) | `smartrix_full` (410k) | {} | {} | {} | {} (`mcts:200`) |",
+        score("smartrix_full/pairs.csv", TRAINED, "random") + score("smartrix_full/pairs.csv", TRAINED, "greedy")
+        + score("smartrix_full/pairs_vs_alphabeta1.csv", TRAINED, "alphabeta:1")
+        + score("smartrix_full/pairs.csv", TRAINED, "mcts:200"), "smartrix_full/pairs.csv, pairs_vs_alphabeta1.csv")
+
+    # Ataxx.
+    part = "**Ataxx**"
+    for label, opp, f in (("random", "random", "pairs.csv"), ("greedy (one ply, most stones)", "greedy", "pairs.csv"),
+                          ("alphabeta:1", "alphabeta:1", "pairs.csv"), ("alphabeta:2", "alphabeta:2", "pairs.csv"),
+                          ("mcts:200 (UCT, leaves scored by stone count; a separate measurement, see below)", "mcts:200",
+                           "pairs_vs_mcts200.csv"),
+                          ("mcts:1000 (200 games)", "mcts:1000", "pairs_vs_mcts1000.csv")):
+        add(part, f"| {label} | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] |", wdl(a + f, TRAINED, opp), a + f)
+    add(part, "alphabeta:2 {} [{}, {}], trained {} [{}, {}], alphabeta:1 {} [{}, {}], greedy {} [{}, {}]",
+        elo(a + "ratings.csv", "alphabeta:2") + elo(a + "ratings.csv", TRAINED) + elo(a + "ratings.csv", "alphabeta:1")
+        + elo(a + "ratings.csv", "greedy"), a + "ratings.csv")
+
+    # TwixT.
+    part = "**TwixT 8x8**"
+    for label, opp, f in (("random", "random", "pairs.csv"),
+                          ("greedy (the hole on its shortest connection, or blocking)", "greedy", "pairs.csv"),
+                          ("alphabeta:1 (connection-distance gap)", "alphabeta:1", "pairs.csv"),
+                          ("mcts:200 (UCT, leaves scored by the connection-distance gap; separate measurement)",
+                           "mcts:200", "pairs_vs_mcts200.csv"),
+                          ("mcts:1000 (separate measurement)", "mcts:1000", "pairs_vs_mcts1000.csv")):
+        add(part, f"| {label} | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] |", wdl(t + f, TRAINED, opp), t + f)
+    add(part, "trained {} [{}, {}], alphabeta:1 {} [{}, {}], greedy {} [{}, {}]",
+        elo(t + "ratings.csv", TRAINED) + elo(t + "ratings.csv", "alphabeta:1") + elo(t + "ratings.csv", "greedy"),
+        t + "ratings.csv")
+
+    # Double TwixT.
+    part = "**Double TwixT 8x8**"
+    add(part, "warm start: greedy's moves in {} games, {} decisions, {} s;",
+        pretrain(d + "pretrain.json", "games", "decisions") + [sum(pretrain(d + "pretrain.json", "collect_seconds",
+                                                                              "clone_seconds"))],
+        d + "pretrain.json")
+    for label, opp, f in (("random", "random", "pairs_vs_random.csv"), ("greedy", "greedy", "pairs_vs_greedy.csv"),
+                          ("alphabeta:1 (connection-distance gap)", "alphabeta:1", "pairs_vs_alphabeta1.csv"),
+                          ("mcts:200 team (separate measurement)", "mcts:200", "pairs_vs_mcts200.csv"),
+                          ("mcts:1000 team (separate measurement)", "mcts:1000", "pairs_vs_mcts1000.csv")):
+        add(part, f"| {label} | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] |", wdl(d + f, TRAINED, opp), d + f)
+    q = "double_twixt_quick/"
+    add(part, "scored {} against random, {} [{}, {}] against greedy and {} [{}, {}] against `alphabeta:1` ({} games,",
+        score(q + "pairs_vs_random.csv", TRAINED, "random") + score_ci(q + "pairs_vs_greedy.csv", TRAINED, "greedy")
+        + score_ci(q + "pairs_vs_alphabeta1.csv", TRAINED, "alphabeta:1")
+        + [float(_pair(q + "pairs_vs_alphabeta1.csv", TRAINED, "alphabeta:1")["games"])], q + "pairs_vs_*.csv")
+
+    # MCTS among the baselines.
+    part = "**MCTS, on the three boards**"
+    for game, folder in (("Ataxx", a), ("TwixT 8x8", t), ("Double TwixT 8x8", d)):
+        f = folder + "pairs_baselines_with_mcts.csv"
+        add(part, f"| {game} | {{}} [{{}}, {{}}] | {{}} [{{}}, {{}}] | {{}} [{{}}, {{}}] | {{}} [{{}}, {{}}] | {{}} [{{}}, {{}}] |",
+            score_ci(f, "mcts:200", "greedy") + score_ci(f, "mcts:200", "alphabeta:1") + score_ci(f, "mcts:1000", "greedy")
+            + score_ci(f, "mcts:1000", "alphabeta:1") + score_ci(f, "mcts:1000", "mcts:200"), f)
+    add(part, "the trained agents beat it {} (Ataxx), {} (TwixT) and {} (Double TwixT)",
+        score(a + "pairs_vs_mcts1000.csv", TRAINED, "mcts:1000") + score(t + "pairs_vs_mcts1000.csv", TRAINED, "mcts:1000")
+        + score(d + "pairs_vs_mcts1000.csv", TRAINED, "mcts:1000"), "*/pairs_vs_mcts1000.csv")
+
+    # Tantrix.
+    part = "**Tantrix, 2 players**"
+    tf, tq = "tantrix_full/", "tantrix_quick/"
+    add(part, "warm start: `alphabeta:1`'s moves in {} games, {} decisions, {} min to collect and {} min to fit, "
+              "held-out agreement with the teacher {};",
+        pretrain(tf + "pretrain.json", "games", "decisions") + pretrain(tf + "pretrain.json", "collect_seconds",
+                                                                        "clone_seconds", minutes=True)
+        + pretrain(tf + "pretrain.json", "holdout_agreement"), tf + "pretrain.json")
+    for label, opp in (("random", "random"), ("greedy (longest own line or loop through the tile)", "greedy"),
+                       ("alphabeta:1 (one ply on the score gap over a sampled bag)", "alphabeta:1")):
+        add(part, f"| {label} | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] |", wdl(tf + "pairs.csv", TRAINED, opp),
+            tf + "pairs.csv")
+    add(part, "trained {} [{}, {}], greedy {} [{}, {}], `alphabeta:1` {} [{}, {}].",
+        elo(tf + "ratings.csv", TRAINED) + elo(tf + "ratings.csv", "greedy") + elo(tf + "ratings.csv", "alphabeta:1"),
+        tf + "ratings.csv")
+    add(part, "In the same round robin greedy beat random {} [{}, {}] and `alphabeta:1` beat random {} [{}, {}] and "
+              "greedy {} [{}, {}]",
+        score_ci(tf + "pairs.csv", "greedy", "random") + score_ci(tf + "pairs.csv", "alphabeta:1", "random")
+        + score_ci(tf + "pairs.csv", "alphabeta:1", "greedy"), tf + "pairs.csv")
+    add(part, "and its {} against random is theirs too.", score(tf + "pairs.csv", TRAINED, "random"), tf + "pairs.csv")
+    add(part, "(held-out agreement {} against {})",
+        pretrain(tf + "pretrain.json", "holdout_agreement") + pretrain(tq + "pretrain.json", "holdout_agreement"),
+        "tantrix_full/pretrain.json, tantrix_quick/pretrain.json")
+    add(part, "start: `alphabeta:1`'s moves in {} games, {} decisions, {} s to collect and {} s to fit;",
+        pretrain(tq + "pretrain.json", "games", "decisions", "collect_seconds", "clone_seconds"), tq + "pretrain.json")
+    for label, opp in (("random", "random"), ("greedy (longest own line or loop through the tile)", "greedy")):
+        add(part, f"| {label} | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] |",
+            wdl(tq + "pairs.csv", TRAINED, opp) + wdl(tq + f"pairs_1000_vs_{opp}.csv", TRAINED, opp),
+            f"{tq}pairs.csv, pairs_1000_vs_{opp}.csv")
+    add(part, "greedy itself beats random only {} and `alphabeta:1` only {} ({} games each at window radius 12,",
+        score(tf + "pairs.csv", "greedy", "random") + score(tf + "pairs.csv", "alphabeta:1", "random")
+        + [float(_pair(tf + "pairs.csv", "greedy", "random")["games"])], tf + "pairs.csv")
+    add(part, "`alphabeta:1` and greedy are level ({} over {} games)",
+        score(tf + "pairs.csv", "alphabeta:1", "greedy") + [float(_pair(tf + "pairs.csv", "alphabeta:1", "greedy")["games"])],
+        tf + "pairs.csv")
+
+    # Smartrix.
+    part = "**Smartrix, 2 players**"
+    sf, sq, s250 = "smartrix_full/", "smartrix_quick/", "smartrix_250k/"
+    for label, opp, f in (("random", "random", "pairs.csv"),
+                          ("greedy (most points now, else shed the highest card)", "greedy", "pairs.csv"),
+                          ("mcts:200 (8 sampled deals, leaves scored by the estimated score gap)", "mcts:200", "pairs.csv"),
+                          ("alphabeta:1 (one ply on the estimated score gap over a sampled deal; a separate measurement, "
+                           "200 games, `--seed 7`; `pairs_vs_alphabeta1.csv`)", "alphabeta:1", "pairs_vs_alphabeta1.csv")):
+        add(part, f"| {label} | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] |", wdl(sf + f, TRAINED, opp), sf + f)
+    add(part, "trained {} [{}, {}], greedy {} [{}, {}], `mcts:200` {} [{}, {}]: in Smartrix",
+        elo(sf + "ratings.csv", TRAINED) + elo(sf + "ratings.csv", "greedy") + elo(sf + "ratings.csv", "mcts:200"),
+        sf + "ratings.csv")
+    add(part, "greedy beats `mcts:200` {} [{}, {}] and both beat random about {}.",
+        score_ci(sf + "pairs.csv", "greedy", "mcts:200") + score(sf + "pairs.csv", "greedy", "random"), sf + "pairs.csv")
+    add(part, "both beat random about {}.", score(sf + "pairs.csv", "mcts:200", "random"), sf + "pairs.csv")
+    add(part, "had scored {} [{}, {}] against greedy over {} games",
+        score_ci(s250 + "pairs.csv", TRAINED, "greedy") + [float(_pair(s250 + "pairs.csv", TRAINED, "greedy")["games"])],
+        s250 + "pairs.csv")
+    quick = "The quick config, `python -m training.train configs/smartrix_quick.yaml`"
+    for label, opp in (("random", "random"), ("greedy (most points now, else shed the highest card)", "greedy")):
+        add(part, f"| {label} | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] |", wdl(sq + "pairs.csv", TRAINED, opp),
+            sq + "pairs.csv", after=quick)
+    for label, opp, f in (("random", "random", "pairs.csv"), ("greedy", "greedy", "pairs.csv"),
+                          ("alphabeta:1 (one ply on the estimated score gap over a sampled deal; `--seed 7`)",
+                           "alphabeta:1", "pairs_vs_alphabeta1.csv")):
+        add(part, f"| {label} | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] |", wdl(s250 + f, TRAINED, opp), s250 + f,
+            after="`results/smartrix_250k/`")
+    add(part, "trained {} [{}, {}], greedy {} [{}, {}].",
+        elo(s250 + "ratings.csv", TRAINED) + elo(s250 + "ratings.csv", "greedy"), s250 + "ratings.csv",
+        after="`results/smartrix_250k/`")
+
+    # Four players.
+    part = "**Four players, Smartrix and Tantrix**"
+    for game, folder in (("Smartrix", "smartrix_4p_quick/"), ("Tantrix", "tantrix_4p_quick/")):
+        add(part, f"| {game}, trained | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] "
+                  "| {} [{}, {}] | {} [{}, {}] |",
+            alone(folder + "alone.json", "trained", "random") + alone(folder + "alone.json", "trained", "greedy")
+            + score_ci(folder + "pairs_vs_random.csv", TRAINED, "random")
+            + score_ci(folder + "pairs_vs_greedy.csv", TRAINED, "greedy"),
+            folder + "alone.json, pairs_vs_*.csv")
+        add(part, f"| {game}, greedy (scale) | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] | | | |",
+            alone(folder + "alone.json", "greedy", "random"), folder + "alone.json")
+        add(part, f"| {game}, random (scale) | | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] | | |",
+            alone(folder + "alone.json", "random", "greedy"), folder + "alone.json")
+    add(part, "(greedy warm start in {} games,", pretrain("tantrix_4p_quick/pretrain.json", "games"),
+        "tantrix_4p_quick/pretrain.json")
+
+    # Teams.
+    part = "**Teams: Tantrix Doubles and Smartrix teams**"
+    add(part, "(4 players, partners opposite share a colour; greedy warm start in {} games,",
+        pretrain("tantrix_doubles_quick/pretrain.json", "games"), "tantrix_doubles_quick/pretrain.json")
+    for config in ("tantrix_doubles_quick", "smartrix_teams_quick"):
+        f = config + "/"
+        add(part, f"| `{config}` | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] "
+                  "| {} / {} / {} = {} [{}, {}] |",
+            wdl(f + "pairs_vs_random.csv", TRAINED, "random") + wdl(f + "pairs_vs_greedy.csv", TRAINED, "greedy")
+            + wdl(f + "pairs_greedy_team_vs_random_team.csv", "greedy", "random"),
+            f + "pairs_vs_*.csv, pairs_greedy_team_vs_random_team.csv")
+    return out
+
+
+# --------------------------------------------------------------------------- checking
+
+def results_section(text: str) -> str:
+    """The README's ``## Results`` section (to the next ``## `` heading)."""
+    start = text.find("\n## Results\n")
+    if start < 0:
+        raise ValueError("README.md has no '## Results' section")
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end >= 0 else len(text)]
+
+
+def part_span(section: str, part: str) -> tuple[int, int]:
+    """Where ``part`` (a bold heading, or "In short") begins and the next bold heading begins."""
+    start = section.find(part)
+    if start < 0:
+        raise LookupError(f"the Results section has no part {part!r}")
+    end = section.find("\n**", start + len(part))
+    return start, end if end >= 0 else len(section)
+
+
+def template_regex(template: str) -> re.Pattern:
+    """The template as a regex: ``{}`` a captured number, any whitespace run any whitespace run."""
+    pieces = template.split("{}")
+    rx = f"({NUMBER})".join(re.sub(r"(\\\s)+|\s+", r"\\s+", re.escape(p)) for p in pieces)
+    return re.compile(rx)
+
+
+def matches(printed: str, value: float) -> bool:
+    """``printed`` (as in the README) equals ``value`` to the printed precision."""
+    text = printed.replace(",", "")
+    decimals = len(text.split(".")[1]) if "." in text else 0
+    return abs(float(text) - value) <= 0.5 * 10 ** -decimals + 1e-9
+
+
+def check(readme_text: str) -> tuple[list[str], list[str], list[tuple[int, int]]]:
+    """Check every claim.
+
+    Returns:
+        ``(passed, problems, spans)``: one line per claim that matched, one per mismatch (the
+        passage, the number, the file), and the checked spans of the section (for ``--unchecked``).
+    """
+    section = results_section(readme_text)
+    passed, problems, spans = [], [], []
+    for c in claims():
+        if c.template.count("{}") != len(c.values):
+            problems.append(f"{c.source}: the template has {c.template.count('{}')} numbers, the claim "
+                            f"{len(c.values)} values: {c.template!r}")
+            continue
+        try:
+            lo, hi = part_span(section, c.part)
+        except LookupError as e:
+            problems.append(str(e))
+            continue
+        if c.after:
+            at = section.find(c.after, lo, hi)
+            if at < 0:
+                problems.append(f"part {c.part!r} of the Results section has no {c.after!r} [{c.source}]")
+                continue
+            lo = at
+        m = template_regex(c.template).search(section, lo, hi)
+        if m is None:
+            problems.append(f"not found in part {c.part!r} of the Results section (was it reworded, or a figure "
+                            f"written differently?): {c.template!r} [{c.source}]")
+            continue
+        spans.append(m.span())
+        bad = [f"{printed} where {c.source} gives {value:g}" for printed, value in zip(m.groups(), c.values)
+               if not matches(printed, value)]
+        if bad:
+            problems.append(f"mismatch in {m.group(0)!r}: " + "; ".join(bad))
+        else:
+            passed.append(f"ok  {' '.join(m.group(0).split())[:110]}  [{c.source}]")
+    return passed, problems, spans
+
+
+def unchecked_numbers(readme_text: str, spans: list[tuple[int, int]]) -> list[str]:
+    """The numbers of the Results section outside every checked passage, with a little context."""
+    section = results_section(readme_text)
+    out = []
+    for m in re.finditer(NUMBER, section):
+        if any(a <= m.start() < b for a, b in spans):
+            continue
+        before = section[max(0, m.start() - 1)]
+        if before.isalnum() or before in ":_/":  # part of a name: mcts:200, ataxx_v0, results/...
+            continue
+        context = " ".join(section[max(0, m.start() - 40):m.end() + 20].split())
+        out.append(f"{m.group(0)}   ...{context}...")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python results/check_readme.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--readme", default=str(README), help="the README to check (default: the repository's)")
+    parser.add_argument("--unchecked", action="store_true", help="list the section's numbers that no claim covers")
+    parser.add_argument("--quiet", action="store_true", help="print only the mismatches")
+    args = parser.parse_args(argv)
+    text = Path(args.readme).read_text()
+    passed, problems, spans = check(text)
+    if not args.quiet:
+        print("\n".join(passed))
+    if args.unchecked:
+        left = unchecked_numbers(text, spans)
+        print(f"\n{len(left)} numbers of the Results section are not checked against a file:")
+        print("\n".join("  " + line for line in left))
+    for p in problems:
+        print("MISMATCH " + p)
+    n = len(passed) + len(problems)
+    print(f"{len(passed)} of {n} passages match their files" + (f"; {len(problems)} do not" if problems else ""))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
