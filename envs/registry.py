@@ -59,8 +59,22 @@ class EnvSpec:
     variants: dict[str, dict[str, Any]] = field(default_factory=lambda: {"default": {}})
 
     def module(self):
-        """The entry-point module (imported on first use)."""
-        return importlib.import_module(self.entry_point)
+        """The entry-point module (imported on first use).
+
+        Raises:
+            ModuleNotFoundError: the entry point cannot be imported (the message names the env id).
+            AttributeError: the module has no ``env`` / ``raw_env``.
+        """
+        try:
+            module = importlib.import_module(self.entry_point)
+        except ModuleNotFoundError as e:
+            raise ModuleNotFoundError(f"{self.id} is registered with the entry point {self.entry_point!r}, "
+                                      f"which cannot be imported: {e}", name=e.name) from e
+        missing = [name for name in ("env", "raw_env") if not hasattr(module, name)]
+        if missing:
+            raise AttributeError(f"{self.id}'s entry point {self.entry_point!r} has no {' or '.join(missing)}: "
+                                 "an environment module provides env() and raw_env")
+        return module
 
     def arguments(self) -> list[str]:
         """The names of the environment's constructor arguments."""

@@ -414,7 +414,7 @@ def test_checkpoint_in_an_environment_of_other_settings_is_refused_clearly(tmp_p
     from training.evaluate import run_tournament
 
     ckpt = tiny_checkpoint(tmp_path / "ataxx.zip")  # Ataxx spaces: (7, 7, 5) and 834 actions
-    with pytest.raises(ValueError, match=r"trained on observations \(7, 7, 5\) and 834 actions, but this "
+    with pytest.raises(ValueError, match=re.escape(f"ataxx ({ckpt}) was trained on") + r" observations \(7, 7, 5\) and 834 actions, but this "
                                          r"environment has \(8, 8, 23\) and 65.*config.yaml"):
         run_tournament("twixt_v0", [str(ckpt), "random"], 1, seed=0, env_kwargs={"board_size": 8})
     agent = make_agent(str(ckpt))

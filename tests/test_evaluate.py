@@ -309,6 +309,20 @@ def test_cli_out_is_an_existing_file(tmp_path, capsys, no_games):
     assert out.read_text() == "keep me"
 
 
+def test_cli_out_holding_an_earlier_tournament_needs_overwrite(tmp_path, capsys):
+    """Found by a newcomer: a second tournament into the same --out silently replaced the first."""
+    out = tmp_path / "t"
+    argv = ["ataxx_v0", "--agents", "random", "greedy", "--games", "2", "--out", str(out), "--no-progress"]
+    assert ev.main(argv) == 0
+    first = (out / "results.json").read_text()
+    err = _cli_error(argv, capsys)
+    assert (f"error: --out {out} already holds an earlier tournament's results.json, pairs.csv, ratings.csv, "
+            "ratings.png: give another folder, or --overwrite to replace them") in err
+    assert (out / "results.json").read_text() == first  # untouched
+    assert ev.main([*argv, "--overwrite", "--seed", "3"]) == 0
+    assert json.loads((out / "results.json").read_text())["seed"] == 3
+
+
 def test_cli_out_below_a_file(tmp_path, capsys, no_games):
     parent = tmp_path / "file"
     parent.write_text("")

@@ -67,3 +67,13 @@ def test_importing_train_without_the_extra_raises_a_module_not_found_error_namin
             "try:\n    import training.train\nexcept ModuleNotFoundError as e:\n    print(type(e).__name__, e.name, '|', e)\n")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120).stdout
     assert out.startswith("MissingExtraError yaml | training.train needs the 'train' extra")
+
+
+def test_play_against_a_checkpoint_without_the_train_extra_names_the_extra(tmp_path):
+    """Found by a newcomer: play with PATH.zip and no sb3-contrib gave a raw ModuleNotFoundError."""
+    ckpt = tmp_path / "agent.zip"
+    ckpt.write_bytes(b"not read: the extra is checked first")
+    proc = _run_without("training.play", ["sb3_contrib"], ["ataxx_v0", "--opponent", str(ckpt), "--seat", "0"])
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"the checkpoint agent {ckpt} needs the 'train' extra" in proc.stderr
+    assert "missing sb3_contrib." in proc.stderr and "README, Quick start" in proc.stderr

@@ -376,3 +376,15 @@ def test_readme_single_agent_example_trains_and_plays():
     assert [a.name for a in env.pool.baselines] == ["greedy"] and scope["info"]["seat"] == 0
     assert scope["info"]["opponents"] == {1: "greedy"}
     assert not scope["terminated"] or scope["reward"] in (-1.0, 0.0, 1.0)
+
+
+def test_opponents_that_cannot_play_the_game_are_refused_at_construction():
+    """Found by a newcomer: alpha-beta in a 3-player game was accepted and failed at the first step."""
+    with pytest.raises(ValueError, match="alpha-beta needs a game of two players or two teams, this one has 3 players"):
+        SelfPlayEnv("tantrix_v0", ["alphabeta:1"], env_kwargs={"num_players": 3}, seat=0)
+    for bad in ([], "greedy"):
+        with pytest.raises(ValueError, match=r"ataxx_v0: give the opponents as a non-empty list of agent specs"):
+            SelfPlayEnv("ataxx_v0", bad)
+    env = SelfPlayEnv("ataxx_v0", ["alphabeta:1"], seat=1)  # a two-player game: fine
+    obs, info = env.reset(seed=0)
+    assert obs.shape == (7, 7, 5) and env.action_masks().sum() > 0

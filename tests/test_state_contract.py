@@ -312,3 +312,17 @@ def test_register_with_defaults_and_step_limit():
         assert s.num_players() == 2
     finally:
         del registry._REGISTRY["small_twixt_test_v0"]
+
+
+def test_a_bad_entry_point_is_named_with_its_env_id(monkeypatch):
+    """Found by a newcomer: a registered id whose module cannot be imported gave a bare 'No module named'."""
+    from envs import registry
+
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    envs.register("nowhere_v0", "no.such.module")
+    with pytest.raises(ModuleNotFoundError, match=r"nowhere_v0 is registered with the entry point 'no.such.module', "
+                                                  r"which cannot be imported: No module named 'no'"):
+        envs.make("nowhere_v0")
+    envs.register("notenv_v0", "envs.core.records")
+    with pytest.raises(AttributeError, match=r"notenv_v0's entry point 'envs.core.records' has no env or raw_env"):
+        envs.make_raw("notenv_v0")

@@ -159,7 +159,7 @@ def test_cli_final_games_overrides_the_final_tournament_and_a_bad_out_is_a_clear
     assert f"cannot create or write the run directory {tmp_path / 'file.txt' / 'run'}: " in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["configs/ataxx_quick.yaml", "--final-games", "0", "--out", str(tmp_path / "r0")])
-    assert "'final_eval.games' must be a positive integer, got 0" in capsys.readouterr().err
+    assert "argument --final-games: expected a positive integer (at least 1), got 0" in capsys.readouterr().err
     seen = {}
 
     def fake_train(cfg, out, **kw):
@@ -392,3 +392,22 @@ def test_a_config_without_env_id_is_an_error(tmp_path):
     bad.write_text("total_timesteps: 2048\n")
     with pytest.raises(ValueError, match=r"config 'env_id' must be a registered environment id \(ataxx_v0, .*got None"):
         load_config(bad)
+
+
+@pytest.mark.parametrize("line, replaced, message", [
+    ("n_envs: 8", "n_envs: zero", "config 'n_envs' must be a positive integer, got 'zero'"),
+    ("total_timesteps: 250000", "total_timesteps: abc", "config 'total_timesteps' must be a positive integer, got 'abc'"),
+    ("  every: 50000", "  every: -5", "config 'eval.every' must be a positive integer, got -5"),
+])
+@pytest.mark.parametrize("options", [["--smoke"], ["--timesteps", "64"], ["--final-games", "2"]])
+def test_smoke_and_overrides_still_check_the_values_they_replace(tmp_path, capsys, line, replaced, message, options):
+    """Found by a newcomer: a config with a bad n_envs passed --smoke, then failed on its real run."""
+    text = (REPO_ROOT / "configs" / "ataxx_quick.yaml").read_text()
+    assert line in text.splitlines()
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("\n".join(replaced if x == line else x for x in text.splitlines()) + "\n")
+    out = tmp_path / "run"
+    with pytest.raises(SystemExit) as exc:
+        main([str(bad), *options, "--out", str(out), "--no-progress"])
+    assert exc.value.code == 2 and message in capsys.readouterr().err
+    assert not out.exists()

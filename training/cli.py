@@ -61,7 +61,7 @@ def require_extra(extra: str, user: str, modules=TRAIN_MODULES, *, as_command: b
     message = (
         f"{user} needs the '{extra}' extra, which is not (fully) installed: missing {', '.join(missing)}. "
         f"Install it from the repository root with: pip install -e \".[{extra}]\" "
-        "(README, Install: install the CPU or GPU build of torch first)"
+        "(README, Quick start: install the CPU or GPU build of torch first)"
     )
     if as_command:
         print(f"error: {message}", file=sys.stderr)

@@ -69,7 +69,10 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=non_negative_int, default=None, metavar="S",
                    help="master seed, an integer >= 0 (default: drawn and recorded)")
     p.add_argument("--out", default=None, metavar="DIR",
-                   help="output folder, created if needed (default runs/eval/<env_id>-<timestamp>)")
+                   help="output folder, created if needed (default runs/eval/<env_id>-<timestamp>); one that "
+                        "already holds a tournament's files is refused unless --overwrite is given")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace the tournament files (results.json, pairs.csv, ratings.*) already in --out")
     p.add_argument("--max-steps", type=positive_int, default=None, metavar="M", help="truncate games after M plies (a draw)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
@@ -108,6 +111,10 @@ def main(argv: list[str] | None = None) -> int:
     argv_list = sys.argv[1:] if argv is None else list(argv)
     command = shlex.join([Path(sys.executable).name, "-m", "training.evaluate", *argv_list])
     out = Path(args.out) if args.out else _default_out(args.env_id)
+    earlier = [name for name in OUTPUT_FILES if (out / name).exists()]
+    if earlier and not args.overwrite:
+        parser.error(f"--out {out} already holds an earlier tournament's {', '.join(earlier)}: give another "
+                     "folder, or --overwrite to replace them")
     console = Console()
 
     bar = None

@@ -48,7 +48,7 @@ from envs.core.records import record_from_state
 from envs.registry import make_raw, spec
 from training.agents import make_agent
 from training.arena import play_game
-from training.cli import add_env_arguments, check_output_file, ensure_writable_dir, non_negative_int
+from training.cli import MissingExtraError, add_env_arguments, check_output_file, ensure_writable_dir, non_negative_int
 from training.human import HumanAgent, help_text, seat_label
 
 __all__ = ["play", "main", "help_text"]
@@ -247,7 +247,7 @@ def main(argv: list[str] | None = None, stdin: IO[str] | None = None, stdout: IO
     try:
         play(args.env_id, args.opponent, seat=args.seat, seed=args.seed, env_kwargs=args.env_kwargs,
              save_images=args.save_images, record=args.record, stdin=stdin, stdout=stdout)
-    except (ValueError, FileNotFoundError) as e:
+    except (ValueError, FileNotFoundError, MissingExtraError) as e:
         parser.error(str(e))
     return 0
 

@@ -212,7 +212,13 @@ class SelfPlayEnv(gym.Env):
             self._heuristic = heuristics.evaluate
         self._potential = 0.0
         if not isinstance(pool, OpponentPool):
+            if isinstance(pool, (str, Agent)) or not list(pool):
+                raise ValueError(f"{env_id}: give the opponents as a non-empty list of agent specs or Agent "
+                                 f"objects (or an OpponentPool), got {pool!r}")
             pool = OpponentPool(pool, baseline_prob=1.0, latest_prob=0.0)
+        self.raw.reset(seed=0)
+        for agent in pool.baselines:  # an opponent that cannot play this game: say so now, not at step()
+            agent.check_env(self.raw)
         self.pool = pool
         self._opponent_rng = np.random.default_rng()
         self.seat = 0

@@ -814,7 +814,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="checkpoint .zip to continue from; --timesteps then counts the steps to add")
     parser.add_argument("--overwrite", action="store_true", help="delete a non-empty run directory first")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    parser.add_argument("--final-games", type=int, default=None,
+    parser.add_argument("--final-games", type=positive_int, default=None,
                         help="override final_eval.games (games per pair in the final tournament)")
     parser.add_argument("--smoke", action="store_true",
                         help=f"shrink every budget (one rollout of {SMOKE['n_envs'] * SMOKE['n_steps']} timesteps, "
@@ -826,6 +826,13 @@ def main(argv: list[str] | None = None) -> int:
         cfg = load_config(args.config, validate=False, seed=args.seed)
     except (FileNotFoundError, ValueError) as e:
         parser.error(str(e))
+    if args.smoke or args.timesteps is not None or args.final_games is not None:
+        # The values that --smoke / --timesteps / --final-games replace are checked as written too, so
+        # a config that passes a smoke run does not fail on its real run. (train() checks the result.)
+        try:
+            validate_config(cfg, check_teacher=False)
+        except ConfigError as e:
+            parser.error(f"{args.config}: {e}")
     if args.smoke:
         cfg = smoke_config(cfg)
     if args.timesteps is not None:

@@ -81,12 +81,16 @@ class PolicyAgent(Agent):
 
     def __init__(self, model, deterministic: bool = True, seed: int | None = None, name: str | None = None):
         super().__init__(seed)
+        self.path: Path | None = None  # the checkpoint file, when loaded from one (named in errors)
         if isinstance(model, (str, Path)):
             path = Path(model)
             if not path.exists():
                 raise FileNotFoundError(f"checkpoint {path} does not exist")
             if not path.is_file():
                 raise ValueError(f"checkpoint {path} is not a file")
+            from training.cli import require_extra
+
+            require_extra("train", f"the checkpoint agent {path}", ("torch", "stable_baselines3", "sb3_contrib"))
             from sb3_contrib import MaskablePPO
 
             try:
@@ -94,6 +98,7 @@ class PolicyAgent(Agent):
             except Exception as e:  # SB3 raises AssertionError, KeyError, BadZipFile, ... for foreign files
                 raise ValueError(f"{path} is not a MaskablePPO checkpoint written by training.train: {e}") from e
             self.name = name or path.stem
+            self.path = path
         else:
             self.name = name or "policy"
         self.policy = getattr(model, "policy", model)
@@ -127,7 +132,8 @@ class PolicyAgent(Agent):
         n = int(self.policy.action_space.n)
         if mine != theirs or n != int(num_actions):
             raise ValueError(
-                f"{self.name} was trained on observations {mine} and {n} actions, but this environment has "
+                f"{self.name}{f' ({self.path})' if self.path else ''} was trained on "
+                f"observations {mine} and {n} actions, but this environment has "
                 f"{theirs} and {num_actions}: create it with the settings of the training run (env_kwargs in the "
                 "run's config.yaml; --env-kwargs for training.evaluate and training.play)")
 
