@@ -84,19 +84,24 @@ def json_object(text: str) -> dict:
     return value
 
 
+def _int_at_least(text: str, low: int, expected: str) -> int:
+    """``text`` as an integer ``>= low``; else ``argparse.ArgumentTypeError`` saying ``expected``."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
+    if value < low:
+        raise argparse.ArgumentTypeError(f"expected {expected}, got {value}")
+    return value
+
+
 def non_negative_int(text: str) -> int:
     """``argparse`` type for seeds: an integer ``>= 0``.
 
     Raises:
         argparse.ArgumentTypeError: not an integer, or negative.
     """
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {value}")
-    return value
+    return _int_at_least(text, 0, "a non-negative integer")
 
 
 def positive_int(text: str) -> int:
@@ -105,13 +110,7 @@ def positive_int(text: str) -> int:
     Raises:
         argparse.ArgumentTypeError: not an integer, or below 1.
     """
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer (at least 1), got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer (at least 1), got {value}")
-    return value
+    return _int_at_least(text, 1, "a positive integer (at least 1)")
 
 
 def env_id(text: str) -> str:

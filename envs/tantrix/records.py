@@ -29,8 +29,8 @@ import json
 from pathlib import Path
 
 from envs.core import records as _core
-from envs.core.records import check_result, write_json_record
-from envs.core.records import few as _few, is_int as _is_int, is_number as _is_number
+from envs.core.records import check_permutation, check_result, write_json_record
+from envs.core.records import is_int as _is_int, is_number as _is_number
 from envs.core.state import IllegalActionError, InvalidPositionError, ParameterError
 from envs.tantrix.state import COLOURS, NUM_TILES, TantrixState
 
@@ -111,14 +111,7 @@ def check_record(rec) -> None:
         raise InvalidPositionError(f"record 'settings' has unknown keys {unknown}: expected only {list(_SETTINGS)}")
     if "num_players" not in settings:
         raise InvalidPositionError("record 'settings' lacks 'num_players'")
-    bag = rec["bag"]
-    if not isinstance(bag, list) or not all(_is_int(t) for t in bag):
-        raise InvalidPositionError(f"record 'bag' must be a list of the {NUM_TILES} tile numbers in drawing order, got {bag!r}")
-    if sorted(bag) != list(range(1, NUM_TILES + 1)):
-        missing = sorted(set(range(1, NUM_TILES + 1)) - set(bag))
-        extra = sorted({t for t in bag if not 1 <= t <= NUM_TILES or bag.count(t) > 1})
-        raise InvalidPositionError(f"record 'bag' must be a permutation of the tile numbers 1..{NUM_TILES}; got {len(bag)} "
-                                   f"numbers, missing {_few(missing)}, out of range or repeated {_few(extra)}")
+    check_permutation(rec["bag"], NUM_TILES, "record 'bag'", "tile")  # the tiles in drawing order
     moves = rec["moves"]
     if not isinstance(moves, list):
         raise InvalidPositionError(f"record 'moves' must be a list of moves in notation (e.g. [\"t41@0,0r3\"]), got {moves!r}")

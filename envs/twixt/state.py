@@ -825,9 +825,11 @@ class TwixtState(GameState):
             self._status = _STATUS_DRAW
             self._player = -1
 
-    def _do_swap(self) -> None:
+    def _swap_pegs(self) -> int:
+        """The pie rule's board change, shared by both link modes: the first peg leaves its hole
+        and a black peg takes the transposed hole (no links exist yet). Returns that hole."""
         g = self._g
-        s, n = self.board_size, self._n
+        s = self.board_size
         first = self.history[0]
         r, c = divmod(first, s)
         t = c * s + r
@@ -842,17 +844,25 @@ class TwixtState(GameState):
             if self._avail[col][t]:
                 self._avail[col][t] = 0
                 self._navail[col] -= 1
-        self._uf = list(range(n + 4))  # a single peg: no links to re-derive
+        self._uf = list(range(self._n + 4))  # a single peg: no links to re-derive
         bnode = g.border_node[1][t]
         if bnode >= 0:
             self._uf[t] = bnode
+        return t
+
+    def _swap_witnesses(self, t: int) -> None:
+        """Early draws after the swap: the witness paths start afresh around the one black peg."""
+        self._reset_witnesses()
+        self._pbits[1] = 1 << t
+        if (self._wholes[0] >> t) & 1:
+            self._wbad[0] = True
+
+    def _do_swap(self) -> None:
+        t = self._swap_pegs()
         self._ply += 1
         self._player = 0
         if self._early:
-            self._reset_witnesses()
-            self._pbits[1] = 1 << t
-            if (self._wholes[0] >> t) & 1:
-                self._wbad[0] = True
+            self._swap_witnesses(t)
         self._check_draw()
 
     # ------------------------------------------------------------------ links="manual" (box rules)
@@ -941,34 +951,12 @@ class TwixtState(GameState):
             self._check_early_draw()
 
     def _m_swap(self) -> None:
-        g = self._g
-        s = self.board_size
-        first = self.history[0]
-        r, c = divmod(first, s)
-        t = c * s + r
-        pegs = self._pegs
-        pegs[first] = 0
-        for col in (0, 1):
-            if g.legal[col][first]:
-                self._avail[col][first] = 1
-                self._navail[col] += 1
-        pegs[t] = 2
-        for col in (0, 1):
-            if self._avail[col][t]:
-                self._avail[col][t] = 0
-                self._navail[col] -= 1
-        self._uf = list(range(self._n + 4))  # a single peg: no links
-        bnode = g.border_node[1][t]
-        if bnode >= 0:
-            self._uf[t] = bnode
+        t = self._swap_pegs()
         self._cand = [set(), set()]
         self._placed = True
         self._last = t
         if self._early:
-            self._reset_witnesses()
-            self._pbits[1] = 1 << t
-            if (self._wholes[0] >> t) & 1:
-                self._wbad[0] = True
+            self._swap_witnesses(t)
             self._check_early_draw()
 
     def _m_add(self, lid: int, c: int) -> None:
