@@ -75,3 +75,16 @@ def test_wrapped_games_match_pettingzoo_wrappers(env_id, kwargs, illegal_at):
         e.env.agent_selection = "shadow"
         assert e.env.agent_selection == "shadow" and e.agent_selection == "shadow"
         assert e.unwrapped.agent_selection == "player_0"
+
+
+@pytest.mark.parametrize("action", [True, False, np.bool_(True)])
+def test_a_bool_action_is_refused_by_the_bounds_wrapper_and_changes_nothing(action):
+    """Found by a newcomer: env().step(True) reached TerminateIllegal's mask lookup and gave numpy's
+    'truth value of an array is ambiguous'. A bool is no action (Discrete.contains accepts it)."""
+    env = envs.make("ataxx_v0")
+    env.reset(seed=0)
+    before = env.unwrapped.state.clone()
+    with pytest.raises(AssertionError, match=r"action is not in action space: .* is a bool, expected an integer in \[0, 834\)"):
+        env.step(action)
+    assert env.unwrapped.state == before and env.unwrapped.state.history == []
+    assert env.agent_selection == "player_0" and not any(env.terminations.values())

@@ -355,6 +355,9 @@ class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
         super().__init__(env)
 
     def step(self, action) -> None:
+        if isinstance(action, (bool, np.bool_)):  # Discrete.contains(True) holds: refuse it here, clearly
+            raise AssertionError(f"action is not in action space: {action!r} is a bool, expected an integer "
+                                 f"in [0, {self.action_space(self.agent_selection).n})")
         if type(action) is int and action >= 0:
             space = self.action_space(self.agent_selection)
             if type(space) is spaces.Discrete and space.start == 0 and action < space.n:
