@@ -411,3 +411,9 @@ def test_smoke_and_overrides_still_check_the_values_they_replace(tmp_path, capsy
         main([str(bad), *options, "--out", str(out), "--no-progress"])
     assert exc.value.code == 2 and message in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_game_counts_in_messages_are_singular_for_one():
+    from training.train import _games
+
+    assert (_games(1), _games(2), _games(400)) == ("1 game", "2 games", "400 games")

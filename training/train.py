@@ -624,7 +624,7 @@ def _train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, star
     start_timesteps = int(model.num_timesteps)
     seconds, how = estimate_train_seconds(model, DummyVecEnv([make_env(i) for i in range(cfg["n_envs"])]), steps)
     print(f"[run] estimated training time: about {_duration(seconds)} ({how}; an estimate: the progress bar "
-          f"shows the live rate); then the final evaluation, {cfg['final_eval']['games']} games per pair", flush=True)
+          f"shows the live rate); then the final evaluation, {_games(cfg['final_eval']['games'])} per pair", flush=True)
     started.append(True)
     t0 = time.time()
     model.learn(total_timesteps=cfg["total_timesteps"], callback=callback, progress_bar=progress_bar,
@@ -636,7 +636,7 @@ def _train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, star
     if not callback.history:
         print(f"[eval] no periodic evaluation: the run is shorter than eval.every = {cfg['eval']['every']} "
               "timesteps, so no learning_curve.png", flush=True)
-    print(f"[final_eval] {cfg['final_eval']['games']} games per pair of the trained agent and "
+    print(f"[final_eval] {_games(cfg['final_eval']['games'])} per pair of the trained agent and "
           f"{', '.join(cfg['final_eval']['opponents'])} (--final-games to change)", flush=True)
     t1 = time.time()
     report = final_evaluation(cfg, final, out / "eval")
@@ -651,6 +651,11 @@ def _train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, star
     if callback.history:
         plot_learning_curve(callback.history, out / "learning_curve.png", title=f"{cfg['name']} (seed {seed})")
     return report
+
+
+def _games(n: int) -> str:
+    """``"1 game"``, ``"4 games"``: a count of games for the run's messages."""
+    return f"{n} game" if n == 1 else f"{n} games"
 
 
 def _make_logger(folder: Path):
