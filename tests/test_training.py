@@ -417,3 +417,17 @@ def test_game_counts_in_messages_are_singular_for_one():
     from training.train import _games
 
     assert (_games(1), _games(2), _games(400)) == ("1 game", "2 games", "400 games")
+
+
+def test_resume_with_a_config_describing_another_network_is_refused(tmp_path):
+    """Found by a newcomer: the checkpoint's network was kept while the run's config.yaml recorded
+    the config's other one. Now the mismatch is refused, naming the differences."""
+    cfg = small_config(tmp_path)
+    cfg["total_timesteps"] = 512
+    first = train(cfg, tmp_path / "a", progress_bar=False)
+    other = load_config("configs/ataxx_quick.yaml", total_timesteps=512)
+    other["policy"]["features_kwargs"] = {"channels": 32, "blocks": 1}
+    with pytest.raises(ValueError, match=r"cannot resume from .*final.zip: the config's policy describes another "
+                                         r"network \(features_extractor_kwargs: the config's \{'channels': 32, 'blocks': 1"):
+        train(other, tmp_path / "b", resume=first["checkpoint"], progress_bar=False)
+    assert not (tmp_path / "b").exists()

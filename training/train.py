@@ -407,19 +407,28 @@ def extractor_kwargs(pol: dict, layout) -> dict:
     return kwargs
 
 
-def _build_model(cfg: dict, vec_env, seed: int):
-    from sb3_contrib import MaskablePPO
-
+def _network(cfg: dict) -> tuple[dict, object]:
+    """The network the config's ``policy`` describes, as SB3 ``policy_kwargs`` (the feature
+    extractor's class and kwargs, ``net_arch``), and the environment's :class:`ActionLayout`."""
     from envs.registry import spec
-    from training.features import FEATURE_EXTRACTORS, SpatialMaskablePolicy
+    from training.features import FEATURE_EXTRACTORS
 
-    pol = cfg["policy"]  # checked by validate_config
+    pol = cfg["policy"]
     layout = spec(cfg["env_id"]).make_raw(**cfg["env_kwargs"]).action_layout()
-    policy_kwargs = {
+    return {
         "features_extractor_class": FEATURE_EXTRACTORS[pol["features"]],
         "features_extractor_kwargs": extractor_kwargs(pol, layout),
         "net_arch": dict(pol["net_arch"]),
-    }
+    }, layout
+
+
+def _build_model(cfg: dict, vec_env, seed: int):
+    from sb3_contrib import MaskablePPO
+
+    from training.features import SpatialMaskablePolicy
+
+    pol = cfg["policy"]  # checked by validate_config
+    policy_kwargs, layout = _network(cfg)
     import gymnasium as gym
 
     dict_obs = isinstance(vec_env.observation_space, gym.spaces.Dict)
@@ -606,6 +615,13 @@ def _train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, star
             model = MaskablePPO.load(resume, env=vec_env, device="cpu", custom_objects=dict(cfg["ppo"]))
         except (ValueError, KeyError, AssertionError) as e:
             raise ConfigError(f"cannot resume from {resume}: {e}") from None
+        wanted = _network(cfg)[0]
+        differs = [f"{k}: the config's {_show(v)} vs the checkpoint's {_show(model.policy_kwargs.get(k))}"
+                   for k, v in wanted.items() if model.policy_kwargs.get(k) != v]
+        if differs:  # the checkpoint's network would be kept while config.yaml said another
+            raise ConfigError(f"cannot resume from {resume}: the config's policy describes another network ("
+                              + "; ".join(differs) + "); resume with the config of the run that wrote it "
+                              "(its config.yaml)")
         reset_num_timesteps = False
         if cfg["pretrain"]["teacher"] is not None:
             print("[pretrain] skipped: a resumed run continues its checkpoint", flush=True)
@@ -651,6 +667,11 @@ def _train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, star
     if callback.history:
         plot_learning_curve(callback.history, out / "learning_curve.png", title=f"{cfg['name']} (seed {seed})")
     return report
+
+
+def _show(value) -> str:
+    """A network setting for messages: a class by its name, anything else as ``repr``."""
+    return value.__name__ if isinstance(value, type) else repr(value)
 
 
 def _games(n: int) -> str:
