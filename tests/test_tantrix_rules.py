@@ -7,6 +7,8 @@ edge matches; each test then states its geometry explicitly and checks the legal
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -561,3 +563,22 @@ def test_from_position_validation():
         TantrixState.from_position(tiles=[assign[0], (t, 1, 0, bad_rot)], hands=[[], []])
     with pytest.raises(InvalidPositionError, match="phase"):
         TantrixState.from_position(tiles=assign, hands=[[], []], phase="later")
+
+
+@pytest.mark.parametrize("seed, tiles, broken", [
+    (0, 53, "restriction 1 at (2, 3)"),   # a hex into which three edges of one colour lead
+    (4, 52, "restriction 2 at (-1, 4)"),  # a hex bordered by four tiles
+])
+def test_a_position_breaking_a_restriction_is_refused_while_the_bag_has_tiles(seed, tiles, broken):
+    """Decision (RULES.md, 'Positions given by hand'): such a table cannot arise while the bag has
+    tiles (every placement then keeps the restrictions), so from_position refuses it; with an empty
+    bag the restrictions are off and the same table is a legal start."""
+    from conftest import play_random
+
+    table = list(play_random(TantrixState(2, seed=seed), seed).placed)[:tiles]  # late tiles: bag already empty
+    free = sorted(set(range(1, 57)) - {t for t, *_ in table})
+    start = TantrixState.from_position(tiles=table, hands=[[free[0]], [free[1]]], bag=[], phase="free")
+    assert broken in start.violations() and not start.restrictions_active
+    with pytest.raises(InvalidPositionError,
+                       match=r"the table breaks the restrictions while the bag still has tiles \(.*" + re.escape(broken)):
+        TantrixState.from_position(tiles=table, hands=[[free[0]], [free[1]]], bag=free[2:5], phase="free")

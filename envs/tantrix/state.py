@@ -396,7 +396,9 @@ class TantrixState(GameState):
         the table. The position is settled like any other (an empty forced step moves on).
 
         Raises:
-            ParameterError: bad settings. InvalidPositionError: an inconsistent position.
+            ParameterError: bad settings. InvalidPositionError: an inconsistent position, including a
+                table that already breaks a restriction while ``bag`` is not empty
+                (``envs/tantrix/RULES.md``, "Positions given by hand").
         """
         hands = [list(h) for h in hands]
         if num_players is None:
@@ -447,6 +449,13 @@ class TantrixState(GameState):
                 raise InvalidPositionError(f"{format_move(t, q, r, k)}: colours do not match a neighbour")
             self._put(c, t, k)
             self._placed.append((t, q, r, k))
+        if bag_list:  # the restrictions are in force: a position that already breaks one cannot arise in play
+            broken = self.violations()
+            if broken:
+                raise InvalidPositionError(
+                    f"the table breaks the restrictions while the bag still has tiles ({', '.join(broken)}): "
+                    "no game reaches such a position, and play from it would be inconsistent; give an empty bag "
+                    "(the restrictions are then off) or another table (RULES.md, 'Positions given by hand')")
         self._hands = hs
         self.initial_bag = list(bag_list)
         self._bag = list(bag_list)
