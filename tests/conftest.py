@@ -132,6 +132,20 @@ def play_random(state, seed: int, moves: int | None = None):
     return state
 
 
+def env_random_steps(env, rng: np.random.Generator, steps: int) -> int:
+    """Step an AEC ``env`` with uniformly random legal actions of each agent's mask (``steps`` at
+    most, stopping when the agent to act is done); return how many steps were made."""
+    done = 0
+    for _ in range(steps):
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            break
+        legal = np.flatnonzero(env.observe(agent)["action_mask"])
+        env.step(int(legal[rng.integers(len(legal))]))
+        done += 1
+    return done
+
+
 def tiny_checkpoint(path: Path) -> Path:
     """An untrained MaskablePPO checkpoint with the Ataxx spaces (as ``training.train`` saves)."""
     gym = pytest.importorskip("gymnasium")

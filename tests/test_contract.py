@@ -30,7 +30,7 @@ import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
 import envs
-from conftest import check_golden, contract_cases, play_random, start_state
+from conftest import check_golden, contract_cases, env_random_steps, play_random, start_state
 from envs import IllegalActionError
 from playthrough import generate_playthrough, playthrough
 
@@ -53,19 +53,6 @@ def _freeze(x):
     if isinstance(x, np.ndarray):
         return (x.dtype.str, x.shape, x.tobytes())
     return x
-
-
-def _random_steps(env, rng: np.random.Generator, steps: int) -> int:
-    """Step uniformly random legal actions (``steps`` at most, stopping at the end); return how many."""
-    done = 0
-    for _ in range(steps):
-        agent = env.agent_selection
-        if env.terminations[agent] or env.truncations[agent]:
-            break
-        legal = np.flatnonzero(env.observe(agent)["action_mask"])
-        env.step(int(legal[rng.integers(len(legal))]))
-        done += 1
-    return done
 
 
 def _trace(env, rng: np.random.Generator, limit: int = 20_000) -> list:
@@ -155,7 +142,7 @@ def test_render_test_and_render_modes(env_id, kwargs):
     render_test(lambda **k: s.make(**kwargs, **k))
     a = s.make_raw(render_mode="ansi", **kwargs)
     a.reset(seed=1)
-    _random_steps(a, np.random.default_rng(1), 3)
+    env_random_steps(a, np.random.default_rng(1), 3)
     assert a.render() == a.state.to_text()  # ansi is the spectator's text
     r = s.make_raw(render_mode="rgb_array", **kwargs)
     r.reset(seed=1)
@@ -172,7 +159,7 @@ def test_copy_mid_game_continues_identically(env_id, kwargs, wrapped, copier):
     s = envs.spec(env_id)
     e = s.make(**kwargs) if wrapped else s.make_raw(**kwargs)
     e.reset(seed=3)
-    assert _random_steps(e, np.random.default_rng(3), 6) == 6
+    assert env_random_steps(e, np.random.default_rng(3), 6) == 6
     c = copier(e)
     assert c is not e and c.unwrapped.state is not e.unwrapped.state
     assert c.unwrapped.state == e.unwrapped.state and c.unwrapped.state.history == e.unwrapped.state.history
@@ -217,7 +204,7 @@ def test_illegal_action_raises_and_changes_nothing(env_id, kwargs, steps):
     raw = envs.make_raw(env_id, **kwargs)
     raw.reset(seed=2)
     rng = np.random.default_rng(2)
-    assert _random_steps(raw, rng, steps) == steps
+    assert env_random_steps(raw, rng, steps) == steps
     before = _snapshot(raw)
     twin = copy.deepcopy(raw)
     n = raw.num_actions
@@ -237,7 +224,7 @@ def test_wrapped_env_illegal_action_loses(env_id, kwargs):
     e = envs.make(env_id, **kwargs)
     e.reset(seed=2)
     rng = np.random.default_rng(2)
-    _random_steps(e, rng, 3)
+    env_random_steps(e, rng, 3)
     offender = e.agent_selection
     bad = _illegal_in_range(e.unwrapped, rng)[0]
     e.step(bad)
@@ -332,7 +319,7 @@ def test_final_rewards_are_the_returns(env_id, kwargs):
 def test_max_steps_truncates(env_id, kwargs):
     e = envs.make(env_id, max_steps=3, **kwargs)
     e.reset(seed=0)
-    assert _random_steps(e, np.random.default_rng(0), 10) == 3
+    assert env_random_steps(e, np.random.default_rng(0), 10) == 3
     assert all(e.truncations.values()) and not any(e.terminations.values())
     assert all(r == 0 for r in e.rewards.values()) and not e.unwrapped.state.is_terminal()
     assert all(not e.observe(a)["action_mask"].any() for a in e.possible_agents)

@@ -6,18 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from conftest import env_random_steps
 from envs import ParameterError
 import envs.smartrix_v0 as smartrix_v0
 from envs.smartrix import SmartrixState
-
-
-def _random_play(env, rng, steps):
-    for _ in range(steps):
-        agent = env.agent_selection
-        if env.terminations[agent] or env.truncations[agent]:
-            break
-        legal = np.flatnonzero(env.observe(agent)["action_mask"])
-        env.step(int(legal[rng.integers(len(legal))]))
 
 
 def test_spaces():
@@ -92,13 +84,13 @@ def test_window_follows_the_table_and_every_mask_action_is_on_the_layout():
             n, k, r, c = st.decode(a)
             assert (plane, wr, wc) == ((n - 1) * 4 + k, r - r0, c - c0)
             assert o[wr, wc, 10] == 1 and o[wr, wc, 0] == 0
-        _random_play(raw, rng, 1)
+        env_random_steps(raw, rng, 1)
 
 
 def test_team_rewards_reach_all_agents():
     raw = smartrix_v0.raw_env(num_players=4, teams=True)
     raw.reset(seed=1)
-    _random_play(raw, np.random.default_rng(1), 2000)
+    env_random_steps(raw, np.random.default_rng(1), 2000)
     assert all(raw.terminations.values())
     r = [raw._cumulative_rewards[a] for a in raw.possible_agents]
     assert r == raw.state.returns().tolist() and r[0] == r[2] and r[1] == r[3]

@@ -6,18 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from conftest import env_random_steps
 from envs import ParameterError
 from envs import tantrix_v0
 from envs.tantrix import TantrixState
 from envs.tantrix.env import NUM_PLANES
 from envs.tantrix.heuristics import placement_value, tantrix_greedy_action, tantrix_score_gap
-
-def _play(env, rng, steps):
-    for _ in range(steps):
-        agent = env.agent_selection
-        if env.terminations[agent] or env.truncations[agent]:
-            return
-        env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
 
 
 def test_spaces_and_shapes():
@@ -58,7 +52,7 @@ def test_observation_is_egocentric():
     e = tantrix_v0.raw_env(num_players=2)
     e.reset(seed=0)
     rng = np.random.default_rng(0)
-    _play(e, rng, 7)
+    env_random_steps(e, rng, 7)
     st = e.state
     R = e.window_radius
     for p in range(2):
@@ -116,7 +110,7 @@ def test_same_agent_acts_through_its_turn_and_infos():
 def test_render_modes():
     e = tantrix_v0.raw_env(render_mode="rgb_array")
     e.reset(seed=3)
-    _play(e, np.random.default_rng(3), 20)
+    env_random_steps(e, np.random.default_rng(3), 20)
     img = e.render()
     assert img.dtype == np.uint8 and img.ndim == 3 and img.shape[2] == 3
     # black tiles and the four line colours appear

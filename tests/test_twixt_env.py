@@ -6,16 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from conftest import env_random_steps
 import envs
 from envs import IllegalActionError, ParameterError
 from envs.twixt import KNIGHT_DIRS, TwixtState
-
-def _random_play(env, rng, plies):
-    for _ in range(plies):
-        agent = env.agent_selection
-        if env.terminations[agent] or env.truncations[agent]:
-            break
-        env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
 
 
 def test_spaces_and_registry():
@@ -94,7 +88,7 @@ def test_team_rewards_reach_all_four_agents():
     raw = envs.make_raw("double_twixt_v0", board_size=6)
     raw.reset(seed=1)
     rng = np.random.default_rng(1)
-    _random_play(raw, rng, 500)
+    env_random_steps(raw, rng, 500)
     assert all(raw.terminations.values())
     r = [raw._cumulative_rewards[a] for a in raw.possible_agents]
     assert r[0] == r[2] and r[1] == r[3] and r[0] == -r[1]
