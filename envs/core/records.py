@@ -54,7 +54,8 @@ from typing import Callable
 from envs.core.state import GameState, IllegalActionError, InvalidPositionError, ParameterError
 
 __all__ = ["FORMAT", "VERSION", "record_from_state", "replay", "write_record", "read_record", "check_record",
-           "record_to_json", "register_legacy_reader", "check_permutation",
+           "record_to_json", "register_legacy_reader", "register_import_format", "import_formats", "import_record",
+           "check_permutation",
            "check_result", "write_json_record", "few", "is_int", "is_number"]
 
 #: The ``"format"`` value of the common record format, and its ``"version"``.
@@ -247,6 +248,77 @@ def register_legacy_reader(name: str, convert: Callable[[dict], dict | None]) ->
             malformed record of its format.
     """
     _LEGACY[name] = convert
+
+
+#: Readers of other programs' record formats, by file suffix (see :func:`register_import_format`).
+_IMPORTERS: dict[str, tuple[str, Callable[[str], dict]]] = {}
+
+
+def register_import_format(suffix: str, name: str, convert: Callable[[str], dict]) -> None:
+    """Declare a reader of another program's record files (called by a game package when imported),
+    e.g. Little Golem's ``.tsgf`` for TwixT or PGN for Ataxx.
+
+    Args:
+        suffix: the file suffix, lower case with its dot (``".tsgf"``); one reader per suffix.
+        name: the format's name for people (``"Little Golem TSGF"``).
+        convert: ``convert(text) -> dict``: the common-format record of the file's text; raises
+            ``InvalidPositionError`` (or another ``ValueError``) saying what is malformed.
+
+    Raises:
+        ParameterError: a suffix that is not lower case with a leading dot, ``.json`` (the
+            library's own), or one already taken by another reader.
+    """
+    if not (isinstance(suffix, str) and suffix.startswith(".") and len(suffix) > 1 and suffix == suffix.lower()):
+        raise ParameterError(f"import suffix must be lower case with its dot, e.g. '.tsgf', got {suffix!r}")
+    if suffix == ".json" or (suffix in _IMPORTERS and _IMPORTERS[suffix][1] is not convert):
+        raise ParameterError(f"the suffix {suffix!r} already has a reader")
+    _IMPORTERS[suffix] = (name, convert)
+
+
+def import_formats() -> dict[str, str]:
+    """Every readable record suffix and its format's name: ``.json`` (the library's records, older
+    formats included) and those the game packages registered."""
+    _legacy_readers()  # imports every game package, which register their formats
+    return {".json": "tabletop-rl JSON record", **{k: v[0] for k, v in sorted(_IMPORTERS.items())}}
+
+
+def import_record(filename: str, data: bytes | str) -> dict:
+    """A record file's content, whatever the readable format, as a checked common-format record
+    (its moves are checked by :func:`replay`). The format is chosen by ``filename``'s suffix; the
+    file is never opened here (the play room passes uploads).
+
+    Args:
+        filename: the file's name (only its suffix is used).
+        data: its content, UTF-8 bytes or text.
+
+    Raises:
+        InvalidPositionError: an unknown suffix (the message lists the known ones), text that is
+            not UTF-8, or a malformed record (the reader's message).
+    """
+    suffix = Path(str(filename)).suffix.lower()
+    formats = import_formats()
+    if suffix not in formats:
+        _bad(f"{filename!r}: unknown record format {suffix or '(no suffix)'!r}; expected one of "
+             f"{', '.join(f'{k} ({v})' for k, v in formats.items())}")
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            _bad(f"{filename!r} is not UTF-8 text ({e})")
+    if suffix == ".json":
+        try:
+            parsed = json.loads(data)
+        except json.JSONDecodeError as e:
+            _bad(f"{filename!r}: not valid JSON ({e})")
+        return _to_common(parsed)
+    try:
+        rec = _IMPORTERS[suffix][1](data)
+    except InvalidPositionError:
+        raise
+    except ValueError as e:
+        _bad(f"{filename!r}: {e}")
+    check_record(rec)
+    return rec
 
 
 def _legacy_readers() -> dict:

@@ -56,6 +56,9 @@ class GameInfo:
             exporting ``evaluate``, ``greedy_action`` and ``VALUE_SCALE``; see
             :mod:`envs.core.heuristics`), ``""`` for a game without one. Reached through
             :meth:`GameState.heuristics`.
+        board: dotted path of the game's board module (``"envs.ataxx.svg"``, exporting
+            ``to_svg``, ``action_paths``, ``CONFIRM`` and ``status``; see :mod:`envs.core.svg`),
+            ``""`` for a game without one. Reached through :meth:`GameState.board_ui`.
     """
 
     short_name: str
@@ -68,6 +71,7 @@ class GameInfo:
     seat_names: tuple[str, ...]
     notation: str
     heuristics: str = ""
+    board: str = ""
 
 
 @dataclass(frozen=True)
@@ -273,8 +277,10 @@ class GameState(ABC):
 
     # ------------------------------------------------------------------ views
     def to_text(self, viewer: int | None = None) -> str:
-        """The position as text. ``viewer=None`` is a spectator; a seat number shows exactly what
-        that seat may see (in perfect-information games the same as a spectator: ``str(self)``).
+        """The position as text. ``viewer=None`` prints the whole state as the game shows it in
+        logs (Smartrix: every hand; never the order of a bag or pile); a seat number shows exactly
+        what that seat may see (in perfect-information games the same: ``str(self)``). For what a
+        spectator may see, draw :meth:`to_svg` with ``viewer=None``.
 
         Raises:
             ValueError: ``viewer`` is neither ``None`` nor a seat.
@@ -316,6 +322,39 @@ class GameState(ABC):
         from envs.core.heuristics import load_heuristics
 
         return load_heuristics(module)
+
+    def board_ui(self):
+        """How people see and play the game: an :class:`envs.core.svg.BoardUI` (``to_svg``,
+        ``action_paths``, ``confirm``, ``status``) loaded from the module named by ``info.board``,
+        or :data:`envs.core.svg.text_board` (the text view as SVG, moves as buttons) when the game
+        declares none.
+
+        Raises:
+            ImportError, TypeError: the declared module is missing or does not export the four
+                names (see :func:`envs.core.svg.load_board_ui`).
+        """
+        from envs.core.svg import load_board_ui, text_board
+
+        module = getattr(self.info, "board", "")
+        return load_board_ui(module) if module else text_board
+
+    def to_svg(self, viewer: int | None = None, *, pending: int | None = None) -> str:
+        """The position as a standalone SVG document, drawn by the game's board module (see
+        :mod:`envs.core.svg`): ``viewer=None`` is a spectator (only what is public, until the game
+        is over), a seat sees what it may see;
+        ``pending`` (a legal action, state's frame) is drawn as if played.
+
+        Raises:
+            ValueError: ``viewer`` is neither ``None`` nor a seat; ``pending`` is not a legal action.
+        """
+        if viewer is not None:
+            self._check_seat(viewer, "viewer")
+        if pending is not None:
+            a = self._check_action_index(pending)
+            if not self.legal_action_mask()[a]:
+                raise IllegalActionError(f"pending action {a} ({self.action_to_string(a)}) is not legal here")
+            pending = a
+        return self.board_ui().to_svg(self, viewer, pending=pending)
 
     def sample_determinization(self, player: int, rng: np.random.Generator) -> "GameState":
         """A full state consistent with what ``player`` knows (for search without peeking).

@@ -1,0 +1,199 @@
+"""Boards as SVG, and how a person picks a move on them: the contract of ``envs/<game>/svg.py``.
+
+Every game draws itself for people in a module ``envs/<game>/svg.py`` (its path declared once, in
+``GameInfo.board``) that exports:
+
+* ``to_svg(state, viewer=None, *, pending=None) -> str``: the position as one standalone SVG
+  document (the play room shows it, the README's pictures are made with it).
+
+  - ``viewer``: ``None`` is a spectator, who sees only what is public until the game is over
+    (unlike ``to_text(None)``, which may print every hand for logs); a seat number draws exactly
+    what that seat may see (as ``to_text(seat)``): a hidden hand is drawn as its size only, the
+    order of a bag or pile never. Perspective belongs to the viewer too (TwixT turns the board so
+    the viewer's colour is at the bottom).
+  - ``pending``: a legal action (state's absolute frame) drawn as if played, with the class
+    ``pending``, for the room's preview before a confirmation. It reveals nothing that playing the
+    move would reveal later (no card or tile drawn from a bag).
+  - the last move is drawn highlighted (class ``last``), with inline attributes so that a
+    static picture shows it too;
+  - every element a person can click to choose a move is a *hit shape* (``class="hit"``) with a
+    ``data-key`` attribute (the *key*, see below) and an ``aria-label`` saying what it is. Hit
+    shapes are drawn on top, filled but invisible (``fill="#fff" fill-opacity="0"``) so the whole
+    area takes clicks; the room's stylesheet marks them (classes ``target``, ``target-KIND``,
+    ``selected`` added by the page), nothing in the SVG depends on those classes;
+  - no script, no external reference, no ``foreignObject``; every text goes through :func:`esc`;
+    the same state and arguments give the same text (deterministic, so it can be tested).
+
+* ``action_paths(state, action) -> MovePaths``: how a legal action is chosen with clicks. A
+  *path* is the sequence of keys clicked for it, e.g. Ataxx ``("c3", "d5")`` (source, then
+  target); a clone into ``b2`` has one path per own stone next to ``b2``. Several actions may share
+  one path: the page then cycles through them (the Tantrix rotations of one tile on one space,
+  each shown with ``pending``) before the confirmation. A key that is not the ``data-key`` of any
+  hit shape is offered as a button whose text is the key (``"swap"``, ``"pass"``,
+  ``"claim Privilege"``), so every legal action can be chosen even by a game that draws no hit
+  shape. An action with no path (``MovePaths(())``) plays itself when it is the only legal one (a
+  forced pass); otherwise the page offers it as a button labelled with its notation.
+
+* ``CONFIRM: bool``: whether a completed path is previewed (``pending``) and waits for a
+  confirmation before it is sent (Tantrix, Smartrix: yes; Ataxx, TwixT: a click plays).
+
+* ``status(state, viewer) -> str``: one line about the game's phase that the move list and the
+  result do not say (Tantrix: "forced moves before the free move"), ``""`` when there is none.
+
+Consumers reach them through the state: ``state.board_ui()`` returns a :class:`BoardUI` (a plain
+text drawing, :func:`text_board`, for a game that declares no module), so nothing outside the
+game's package names the module.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+from xml.sax.saxutils import escape
+
+if TYPE_CHECKING:
+    from envs.core.state import GameState
+
+__all__ = ["BoardUI", "MovePaths", "load_board_ui", "text_board", "esc", "svg_document", "hit",
+           "HIT_ATTRIBUTES"]
+
+#: Attributes of every hit shape: filled (so the whole area takes clicks) but invisible.
+HIT_ATTRIBUTES = 'class="hit" fill="#fff" fill-opacity="0" pointer-events="all"'
+
+
+@dataclass(frozen=True)
+class MovePaths:
+    """How one legal action is chosen with clicks.
+
+    Attributes:
+        paths: the click sequences (tuples of keys) that choose the action; ``()`` for an action
+            that plays itself when it is the only legal one.
+        kind: a word for the page's stylesheet (class ``target-KIND`` on the last key's hit
+            shape), e.g. ``"clone"`` or ``"jump"``; ``""`` for none.
+    """
+
+    paths: tuple[tuple[str, ...], ...]
+    kind: str = ""
+
+    def __post_init__(self):
+        if not isinstance(self.paths, tuple) or not all(
+                isinstance(p, tuple) and p and all(isinstance(k, str) and k for k in p) for p in self.paths):
+            raise TypeError(f"MovePaths.paths must be a tuple of non-empty tuples of non-empty strings, "
+                            f"got {self.paths!r}")
+        if not isinstance(self.kind, str) or not all(c.isalnum() or c == "-" for c in self.kind):
+            raise TypeError(f"MovePaths.kind must be a word of letters, digits and '-', got {self.kind!r}")
+
+
+@dataclass(frozen=True)
+class BoardUI:
+    """The exports of a game's ``svg`` module (see the module docstring).
+
+    Attributes:
+        to_svg: ``f(state, viewer=None, *, pending=None) -> str``.
+        action_paths: ``f(state, action) -> MovePaths``.
+        confirm: whether a completed path waits for a confirmation.
+        status: ``f(state, viewer) -> str``.
+        module: the module's dotted path (``""`` for the plain text drawing).
+    """
+
+    to_svg: Callable[..., str]
+    action_paths: Callable[["GameState", int], MovePaths]
+    confirm: bool
+    status: Callable[["GameState", int | None], str]
+    module: str = ""
+
+
+_CACHE: dict[str, BoardUI] = {}
+
+
+def load_board_ui(module: str) -> BoardUI:
+    """The :class:`BoardUI` exported by the module at dotted path ``module`` (cached).
+
+    Raises:
+        ImportError: the module does not exist.
+        TypeError: it lacks ``to_svg``, ``action_paths``, ``CONFIRM`` or ``status``, or one has
+            the wrong kind (the message names the module and what is wrong).
+    """
+    if module in _CACHE:
+        return _CACHE[module]
+    mod = importlib.import_module(module)
+    names = ("to_svg", "action_paths", "CONFIRM", "status")
+    missing = [n for n in names if not hasattr(mod, n)]
+    if missing:
+        raise TypeError(f"board module {module} must export {', '.join(names)}; it lacks {', '.join(missing)}")
+    if not all(callable(getattr(mod, n)) for n in ("to_svg", "action_paths", "status")) \
+            or not isinstance(mod.CONFIRM, bool):
+        raise TypeError(f"board module {module}: to_svg, action_paths and status must be functions and CONFIRM "
+                        f"a bool, got CONFIRM={mod.CONFIRM!r}")
+    ui = BoardUI(mod.to_svg, mod.action_paths, mod.CONFIRM, mod.status, module)
+    _CACHE[module] = ui
+    return ui
+
+
+# ---------------------------------------------------------------------------------- drawing helpers
+def esc(text) -> str:
+    """``str(text)`` escaped for SVG text and attribute values (``& < > " '``)."""
+    return escape(str(text), {'"': "&quot;", "'": "&#39;"})
+
+
+def svg_document(width: float, height: float, body: str, label: str, css_class: str = "") -> str:
+    """A standalone SVG document ``width`` x ``height`` user units (pixels at scale 1) around
+    ``body`` (SVG elements), with ``role="img"``, ``aria-label`` and ``<title>`` set to ``label``
+    (escaped here) and the classes ``board`` and ``css_class``."""
+    cls = f"board {css_class}".strip()
+    w, h = _num(width), _num(height)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" '
+            f'class="{esc(cls)}" role="img" aria-label="{esc(label)}"><title>{esc(label)}</title>{body}</svg>')
+
+
+def hit(shape: str, key: str, label: str, **attributes) -> str:
+    """One hit shape: ``<shape ...>`` (``"rect"``, ``"circle"``, ``"polygon"``, ``"path"``) with
+    :data:`HIT_ATTRIBUTES`, ``data-key=key``, ``aria-label=label`` and the geometry in
+    ``attributes`` (``cx=10, cy=10, r=5``; an underscore in a name becomes ``-``)."""
+    geometry = " ".join(f'{k.replace("_", "-")}="{esc(_num(v) if isinstance(v, float) else v)}"'
+                        for k, v in attributes.items())
+    return f'<{shape} {HIT_ATTRIBUTES} data-key="{esc(key)}" aria-label="{esc(label)}" {geometry}/>'
+
+
+def _num(x) -> str:
+    """A number as short SVG text: ``12``, ``12.5``, ``0.333`` (3 decimals at most)."""
+    if isinstance(x, int):
+        return str(x)
+    s = f"{float(x):.3f}".rstrip("0").rstrip(".")
+    return "0" if s in ("-0", "") else s
+
+
+# ---------------------------------------------------------------------------------- the fallback
+_LINE = 16  # px per text line of the fallback drawing
+
+
+def _text_svg(state: "GameState", viewer: int | None = None, *, pending: int | None = None) -> str:
+    if viewer is None and not state.info.perfect_information and not state.is_terminal():
+        # to_text(None) may show hidden parts (every hand): a spectator gets only the moves
+        lines = [f"{state.info.long_name}: {len(state.history)} moves", *state.moves()[-20:]]
+    else:
+        lines = state.to_text(viewer).splitlines()
+    if pending is not None:
+        lines.append(f"pending: {state.action_to_string(pending)}")
+    width = 8 * max([len(line) for line in lines] + [20]) + 16
+    body = [f'<rect width="{width}" height="{_LINE * len(lines) + 16}" fill="#f4efe1"/>']
+    for i, line in enumerate(lines):
+        body.append(f'<text x="8" y="{8 + _LINE * (i + 1) - 4}" font-family="monospace" font-size="13" '
+                    f'xml:space="preserve">{esc(line)}</text>')
+    return svg_document(width, _LINE * len(lines) + 16, "".join(body), f"{state.info.long_name} position",
+                        f"board-{state.info.short_name}")
+
+
+def _text_paths(state: "GameState", action: int) -> MovePaths:
+    return MovePaths(((state.action_to_string(action),),))
+
+
+def _no_status(state: "GameState", viewer: int | None) -> str:
+    return ""
+
+
+#: The drawing of a game that declares no board module: its :meth:`GameState.to_text` as SVG
+#: text (a spectator of a game with hidden information, before the end, sees only the last
+#: moves), every move a button labelled with its notation, no confirmation.
+text_board = BoardUI(_text_svg, _text_paths, False, _no_status, "")
