@@ -1,0 +1,169 @@
+"""The agents a room offers in its seat menus, by name.
+
+A browser never sends an agent spec of its own: it picks a *name* from the menus, and the room
+turns the name into an agent. The names are
+
+* the baselines of :mod:`training.agents.specs`: ``random``, ``greedy``, ``alphabeta:D``
+  (``1 <= D <=`` :data:`MAX_DEPTH`), ``mcts:N`` (``1 <= N <=`` :data:`MAX_SIMULATIONS`); the
+  menus list :data:`BASELINES`;
+* the trained agents shipped with the package (``training.agents.shipped``, when installed),
+  offered for the settings they were trained on;
+* the agents given on the server's command line (``--agent NAME=SPEC``, e.g. a checkpoint path):
+  only the command line names files.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from dataclasses import dataclass
+
+from training.agents import Agent, make_agent, parse_checkpoint_spec
+
+__all__ = ["RoomAgents", "MenuEntry", "BASELINES", "MAX_DEPTH", "MAX_SIMULATIONS", "parse_agent_option"]
+
+try:  # the shipped checkpoints (part 4 of the room's issue) land in their own module
+    from training.agents.shipped import shipped_for
+except ImportError:  # pragma: no cover - until it lands
+    def shipped_for(*args, **kwargs):
+        return []
+
+#: The baseline names listed in the seat menus, weakest first.
+BASELINES = ("random", "greedy", "alphabeta:2", "alphabeta:3", "mcts:200", "mcts:1000")
+#: The deepest ``alphabeta:D`` and the largest ``mcts:N`` a browser may ask for.
+MAX_DEPTH = 6
+MAX_SIMULATIONS = 20000
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")
+_PARAM = re.compile(r"^(alphabeta|mcts):([0-9]{1,6})$")
+_SUMMARY = {"random": "a uniformly random legal move", "greedy": "the game's greedy move",
+            "alphabeta": "alpha-beta search, {} plies deep", "mcts": "Monte Carlo tree search, {} simulations"}
+
+
+@dataclass(frozen=True)
+class MenuEntry:
+    """One agent of a seat menu: ``name`` (what the browser sends back) and ``summary`` (for people)."""
+
+    name: str
+    summary: str
+
+
+def parse_agent_option(text: str) -> tuple[str, str]:
+    """``NAME=SPEC`` of ``--agent`` as ``(name, spec)``.
+
+    Raises:
+        ValueError: no ``=``, a name that is not a word of letters, digits, ``_ . + -`` (64 at
+            most), or a name taken by a baseline (``random``, ``greedy``, ``alphabeta:D``,
+            ``mcts:N``).
+    """
+    name, sep, spec = str(text).partition("=")
+    if not sep or not spec:
+        raise ValueError(f"--agent expects NAME=SPEC (e.g. mine=runs/x/checkpoints/final.zip), got {text!r}")
+    if not _NAME.match(name):
+        raise ValueError(f"--agent name {name!r} must be a word of letters, digits, '_', '.', '+' or '-' "
+                         "(at most 64 characters)")
+    if name in ("random", "greedy", "alphabeta", "mcts"):
+        raise ValueError(f"--agent name {name!r} is a baseline's name; choose another")
+    return name, spec
+
+
+class RoomAgents:
+    """The agents of one room: baselines, shipped agents and the command line's named agents.
+
+    Args:
+        named: ``{name: spec}`` from ``--agent`` (specs of :func:`training.agents.make_agent`);
+            each is built once here, so a bad spec or a missing checkpoint stops the server at
+            start with the agent's own message.
+
+    Raises:
+        ValueError: a bad name (see :func:`parse_agent_option`) or spec.
+        FileNotFoundError: a missing checkpoint.
+    """
+
+    def __init__(self, named: dict[str, str] | None = None):
+        self.named: dict[str, str] = {}
+        self._summary: dict[str, str] = {}
+        for name, spec in (named or {}).items():
+            parse_agent_option(f"{name}={spec}")
+            make_agent(spec, seed=0)  # fails now, not when a browser picks it
+            self.named[name] = spec
+            path = parse_checkpoint_spec(spec)
+            self._summary[name] = f"checkpoint {path[0]}" if path else f"agent {spec}"
+        self._compatible: dict[tuple, str | None] = {}
+        self._lock = threading.Lock()
+
+    def _shipped(self, env_id: str, env_kwargs: dict) -> list:
+        try:
+            return list(shipped_for(env_id, env_kwargs))
+        except Exception:  # a broken shipped table must not stop the room
+            return []
+
+    def spec_of(self, name, env_id: str, env_kwargs: dict) -> str:
+        """The agent spec behind ``name`` for a game of ``env_id`` with ``env_kwargs``.
+
+        Raises:
+            ValueError: ``name`` is not an agent of this room (the message lists the forms).
+        """
+        if not isinstance(name, str):
+            raise ValueError(f"an agent name must be a string, got {type(name).__name__}")
+        if name in ("random", "greedy"):
+            return name
+        m = _PARAM.match(name)
+        if m:
+            n = int(m.group(2))
+            top = MAX_DEPTH if m.group(1) == "alphabeta" else MAX_SIMULATIONS
+            if not 1 <= n <= top:
+                raise ValueError(f"agent {name!r}: {m.group(1)}:N needs 1 <= N <= {top}")
+            return f"{m.group(1)}:{n}"
+        if name in self.named:
+            return self.named[name]
+        for s in self._shipped(env_id, env_kwargs):
+            if s.name == name:
+                return s.name
+        raise ValueError(f"unknown agent {name!r}: expected random, greedy, alphabeta:D (D <= {MAX_DEPTH}), "
+                         f"mcts:N (N <= {MAX_SIMULATIONS}) or one of this room's named agents "
+                         f"({', '.join(self.named) or 'none'}) or shipped agents for this game")
+
+    def summary(self, name: str) -> str:
+        """One line about the agent ``name`` for the menus."""
+        if name in self._summary:
+            return self._summary[name]
+        head, _, arg = name.partition(":")
+        if head in _SUMMARY:
+            return _SUMMARY[head].format(arg)
+        return "a trained agent shipped with the package"
+
+    def make(self, name: str, env, env_id: str, env_kwargs: dict, seed: int | None) -> Agent:
+        """A new agent ``name`` checked against ``env`` (a reset raw environment of the game).
+
+        Raises:
+            ValueError: unknown name, or the agent cannot play this game (its ``check_env``
+                message, e.g. alpha-beta in a game of three sides).
+        """
+        agent = make_agent(self.spec_of(name, env_id, env_kwargs), seed=seed)
+        agent.check_env(env)
+        return agent
+
+    def menu(self, env, env_id: str, env_kwargs: dict) -> list[MenuEntry]:
+        """The agents that can play ``env``'s game (a reset raw environment): baselines, shipped,
+        named; each checked once per setting (cached)."""
+        names = list(BASELINES) + [s.name for s in self._shipped(env_id, env_kwargs)] + list(self.named)
+        key_base = (env_id, json.dumps(env_kwargs, sort_keys=True))
+        out = []
+        for name in names:
+            key = key_base + (name,)
+            with self._lock:
+                known = key in self._compatible
+                problem = self._compatible.get(key)
+            if not known:
+                try:
+                    self.make(name, env, env_id, env_kwargs, seed=0)
+                    problem = None
+                except Exception as e:  # noqa: BLE001 - any failure means: not offered
+                    problem = str(e)
+                with self._lock:
+                    self._compatible[key] = problem
+            if problem is None:
+                out.append(MenuEntry(name, self.summary(name)))
+        return out

@@ -1,0 +1,80 @@
+"""The command line of the play room::
+
+    python -m training.room [--host 127.0.0.1] [--port 8000] [--records DIR] [--agent NAME=SPEC ...]
+        [--agent-delay SECONDS]
+
+It prints the room's URL and serves until interrupted. ``--records`` (default ``./room_records``)
+holds one journal per game; ``--agent`` adds a named agent to the seat menus (a checkpoint
+path or any spec of ``training.agents.make_agent``: only the command line names files).
+Exit status 2 for bad arguments or a missing ``room`` extra.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from training.cli import require_extra
+
+__all__ = ["main", "ROOM_MODULES"]
+
+#: The modules of the ``room`` extra (pyproject.toml), by import name.
+ROOM_MODULES = ("starlette", "uvicorn", "jinja2", "multipart", "websockets")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m training.room", description=(
+        "Serve the play room: play every game in the browser against agents or people, watch, replay."))
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    p.add_argument("--records", default="room_records", metavar="DIR",
+                   help="folder of the games' journals (default ./room_records)")
+    p.add_argument("--agent", action="append", default=[], metavar="NAME=SPEC",
+                   help="add an agent to the seat menus, e.g. mine=runs/x/checkpoints/final.zip (repeatable)")
+    p.add_argument("--agent-delay", type=float, default=0.5, metavar="SECONDS",
+                   help="pause before each agent move in games without a person (default 0.5)")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    require_extra("room", "python -m training.room", ROOM_MODULES, as_command=True)
+    if not 0 <= args.port <= 65535:
+        print(f"error: --port must be from 0 to 65535, got {args.port}", file=sys.stderr)
+        return 2
+    if args.agent_delay < 0:
+        print(f"error: --agent-delay must be >= 0, got {args.agent_delay}", file=sys.stderr)
+        return 2
+    import uvicorn
+
+    from training.room.agents import RoomAgents, parse_agent_option
+    from training.room.server import create_app
+
+    try:
+        named = dict(parse_agent_option(a) for a in args.agent)
+        agents = RoomAgents(named)
+        app = create_app(args.records, agents, agent_delay=args.agent_delay)
+    except (ValueError, FileNotFoundError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    room = app.state.room
+    for problem in room.problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    import socket
+
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((args.host, args.port))
+    except OSError as e:
+        print(f"error: cannot listen on {args.host}:{args.port}: {e}", file=sys.stderr)
+        return 2
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    unfinished = sum(1 for g in room.games.values() if g.kind == "play" and not g.over)
+    print(f"Play room: http://{shown}:{port}/  (records in {room.records}: {len(room.games)} games, "
+          f"{unfinished} unfinished; Ctrl+C stops)", flush=True)
+    config = uvicorn.Config(app, ws="websockets-sansio", log_level="warning", ws_max_size=1024 * 1024)
+    uvicorn.Server(config).run(sockets=[sock])
+    return 0

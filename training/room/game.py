@@ -1,0 +1,394 @@
+"""One game of the room: its environment, its seats and every position it went through.
+
+A :class:`RoomGame` of kind ``"play"`` holds a raw environment (``envs.spec(env_id).make_raw``,
+reset with the seed chosen when the game was created) and the actions played; positions are kept
+(one clone per ply) for the replay controls. A game of kind ``"record"`` (an uploaded record) has
+only its positions. Nothing here is asynchronous: the server (:mod:`training.room.server`) calls
+these methods under the game's lock, writes the journal and tells the browsers.
+
+What a browser may see is built here, per viewer (:meth:`RoomGame.view`): the drawing is
+``state.to_svg(seat)`` for a seat holder and ``to_svg(None)`` for spectators; legal actions and
+their click paths go only to the holder of the seat to move; scores (which may count hidden
+cards) only in games of perfect information or once the game is over; the move list is
+``state.moves()``, public in every game of the library (a move names only what it puts on the
+table, or ``pass``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass, field
+
+
+from envs.core.records import record_from_state, replay
+from envs.core.state import GameState, IllegalActionError
+from envs.registry import spec
+
+__all__ = ["Seat", "RoomGame", "RoomError", "token_digest"]
+
+
+class RoomError(ValueError):
+    """A request the room refuses; the message says what was wrong and what was expected.
+    The game is unchanged."""
+
+
+def token_digest(token: str) -> str:
+    """The SHA-256 hex digest of a seat token (what the room and its journals keep)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _same(digest: str | None, token_digest_: str) -> bool:
+    return digest is not None and hmac.compare_digest(digest, token_digest_)
+
+
+@dataclass
+class Seat:
+    """One seat: a person (``kind="human"``; ``token`` is the digest of its holder's token,
+    ``None`` while the seat is open) or an agent (``kind="agent"``, ``agent`` its menu name).
+
+    Attributes:
+        error: the last failure of the seat's agent (the seat can be given to someone else).
+        player: the built agent (not saved; rebuilt after a restart).
+    """
+
+    kind: str
+    agent: str | None = None
+    token: str | None = None
+    error: str | None = None
+    player: object = field(default=None, repr=False)
+
+    def journal(self) -> dict:
+        out = {"kind": self.kind}
+        if self.kind == "agent":
+            out["agent"] = self.agent
+        elif self.token is not None:
+            out["token"] = self.token
+        return out
+
+
+class RoomGame:
+    """A game of the room (see the module docstring).
+
+    Attributes:
+        id: the game's id (letters and digits, made by the room; never a path from a browser).
+        kind: ``"play"`` or ``"record"``.
+        env_id, env_kwargs, seed: the environment and its reset seed (``seed`` ``None`` for a
+            record).
+        seats: one :class:`Seat` per seat (none for a record).
+        positions: the state after each ply (``positions[k]``: after ``k`` actions).
+        actions: the actions played (state's absolute frame).
+        played_by: per ply ``(how, seat)``: ``how`` is ``"human"``, ``"agent"`` or ``"auto"``.
+        resigned: the seat that resigned, or ``None``.
+        version: bumped at every change (agents' answers for an older version are dropped).
+        problem: what went wrong reading the journal, shown to people (``None``: nothing).
+        thinking: the seat whose agent is choosing, or ``None``.
+    """
+
+    def __init__(self, gid: str, kind: str, env_id: str, env_kwargs: dict, seed: int | None, created: str,
+                 seats: list[Seat], owner: str | None = None, record: dict | None = None):
+        self.id = gid
+        self.kind = kind
+        self.env_id = env_id
+        self.env_kwargs = dict(env_kwargs)
+        self.seed = seed
+        self.created = created
+        self.seats = seats
+        self.owner = owner
+        self.record = record
+        self.actions: list[int] = []
+        self.played_by: list[tuple[str, int]] = []
+        self.resigned: int | None = None
+        self.version = 0
+        self.problem: str | None = None
+        self.thinking: int | None = None
+        self.journal = None
+        self.env = None
+        self._cache: dict = {}
+        if kind == "play":
+            self.env = spec(env_id).make_raw(**self.env_kwargs)
+            self.env.reset(seed=seed)
+            self.positions: list[GameState] = [self.env.state.clone()]
+            if len(seats) != self.env.num_players:
+                raise RoomError(f"{env_id} with {self.env_kwargs} has {self.env.num_players} seats, "
+                                f"got {len(seats)} seat choices")
+        else:
+            self.positions = _record_positions(record)
+            self.env_kwargs = dict(record.get("env_kwargs") or {})
+
+    # ------------------------------------------------------------------ facts
+    @property
+    def state(self) -> GameState:
+        """The live state (the environment's) of a game being played, else the last position."""
+        return self.env.state if self.env is not None else self.positions[-1]
+
+    @property
+    def ply(self) -> int:
+        return len(self.positions) - 1
+
+    @property
+    def num_players(self) -> int:
+        return self.positions[0].num_players
+
+    @property
+    def truncated(self) -> bool:
+        return self.env is not None and any(self.env.truncations.values()) and not self.state.is_terminal()
+
+    @property
+    def over(self) -> bool:
+        """No one may move any more: the rules ended the game, the step limit did, someone
+        resigned, or it is an uploaded record."""
+        return self.kind == "record" or self.resigned is not None or self.truncated or self.state.is_terminal()
+
+    def to_move(self) -> int | None:
+        """The seat to move, ``None`` when the game is over."""
+        return None if self.over else int(self.state.current_player)
+
+    def label(self, seat: int) -> str:
+        """A seat for people: ``player 0 (x)``."""
+        name = self.positions[0].seat_name(seat)
+        return f"player {seat}" + (f" ({name})" if name else "")
+
+    def seats_held(self, digests) -> set[int]:
+        """The seats whose token digest is among ``digests``."""
+        return {i for i, s in enumerate(self.seats) if s.kind == "human" and any(_same(s.token, d) for d in digests)}
+
+    def is_owner(self, digests) -> bool:
+        return any(_same(self.owner, d) for d in digests)
+
+    def outcome(self) -> dict | None:
+        """``{"result", "termination", "winners", "scores"}`` once over, else ``None``."""
+        if self.resigned is not None:
+            st = self.state
+            sides = st.teams()
+            mine = next(t for t in sides if self.resigned in t)
+            winners = [p for t in sides if t is not mine for p in t] if len(sides) == 2 else []
+            return {"result": f"{self.label(self.resigned)} resigned", "termination": "resignation",
+                    "winners": winners, "scores": None}
+        if self.truncated:
+            return {"result": "unfinished", "termination": f"the step limit ({self.env.max_steps} moves)",
+                    "winners": [], "scores": None}
+        out = self.state.outcome()
+        if out is None:
+            return None
+        return {"result": out.result, "termination": out.termination, "winners": list(out.winners),
+                "scores": None if out.scores is None else list(out.scores)}
+
+    # ------------------------------------------------------------------ changes
+    def check_live(self) -> None:
+        if self.kind == "record":
+            raise RoomError(f"game {self.id} is an uploaded record: it can be replayed, not played")
+        if self.over:
+            raise RoomError(f"game {self.id} is over ({(self.outcome() or {}).get('result', 'finished')})")
+
+    def move_event(self, action, how: str) -> dict:
+        """The journal event of playing ``action`` (state's absolute frame) for the seat to move,
+        checked but not played (the room writes the journal first, then :meth:`apply`).
+
+        Raises:
+            RoomError: the game is over or a record. IllegalActionError: not an action index, or
+                not legal here (the message lists some legal moves; nothing changed).
+        """
+        self.check_live()
+        st = self.env.state
+        a = st._check_action_index(action)
+        if not st.legal_action_mask()[a]:
+            legal = st.legal_moves()
+            raise IllegalActionError(f"action {a} ({st.action_to_string(a)}) is not legal here; legal moves: "
+                                     f"{', '.join(legal[:12])}{' ...' if len(legal) > 12 else ''}")
+        return {"event": "move", "ply": len(self.actions), "action": a, "notation": st.action_to_string(a),
+                "seat": int(st.current_player), "by": how}
+
+    def apply(self, action, how: str) -> dict:
+        """Play ``action`` (state's absolute frame) for the seat to move; return its journal event.
+
+        Raises:
+            RoomError, IllegalActionError: as :meth:`move_event` (nothing changed).
+        """
+        event = self.move_event(action, how)
+        st = self.env.state
+        a, player = event["action"], event["seat"]
+        self.env.step(st.to_agent_action(player, a))
+        self.actions.append(a)
+        self.played_by.append((how, player))
+        self.positions.append(self.env.state.clone())
+        self._changed()
+        return event
+
+    def rebuild(self, plies: int) -> None:
+        """Go back to the position after ``plies`` actions (reset with the seed, replay)."""
+        keep_actions, keep_by = self.actions[:plies], self.played_by[:plies]
+        self.env.reset(seed=self.seed)
+        self.actions, self.played_by = [], []
+        self.positions = [self.env.state.clone()]
+        for a, (how, _) in zip(keep_actions, keep_by):
+            self.apply(a, how)
+        self._changed()
+
+    def undo_target(self, held: set[int]) -> int | None:
+        """The ply to go back to when the holder of ``held`` asks for an undo: before its last
+        move of its own; ``None`` when undo is not allowed (a seat not held is not an agent, the
+        game was resigned or is a record, or no move of ``held`` to take back)."""
+        if self.kind != "play" or self.resigned is not None or not held:
+            return None
+        if any(s.kind != "agent" for i, s in enumerate(self.seats) if i not in held):
+            return None
+        for p in range(len(self.played_by) - 1, -1, -1):
+            how, seat = self.played_by[p]
+            if how == "human" and seat in held:
+                return p
+        return None
+
+    def auto_action(self) -> int | None:
+        """The action the room plays by itself now: the only legal action of a person's seat,
+        when it has no click path (a forced pass); ``None`` otherwise."""
+        if self.over:
+            return None
+        player = self.state.current_player
+        if self.seats[player].kind != "human":
+            return None
+        legal = self.state.legal_actions()
+        if len(legal) == 1 and not self.state.board_ui().action_paths(self.state, legal[0]).paths:
+            return legal[0]
+        return None
+
+    def _changed(self) -> None:
+        """A change of the game (move, undo, seat, resignation): agents' answers for the former
+        version are dropped."""
+        self.version += 1
+        self._cache.clear()
+
+    def touch(self) -> None:
+        """A change of what browsers are shown that does not change the game (an agent thinking,
+        an agent's error): the frames are rebuilt, the version stays."""
+        self._cache.clear()
+
+    # ------------------------------------------------------------------ what browsers see
+    def _cached(self, key, make):
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]
+
+    def summary(self) -> dict:
+        """The game in the lobby's list (public)."""
+        def make():
+            st = self.positions[0]
+            mover = self.to_move()
+            return {"game": self.id, "kind": self.kind, "env_id": self.env_id, "name": st.info.long_name,
+                    "env_kwargs": self.env_kwargs, "created": self.created, "ply": self.ply, "over": self.over,
+                    "to_move": None if mover is None else self.label(mover),
+                    "outcome": self.outcome(), "seats": self._seats_public(), "problem": self.problem}
+        return self._cached("summary", make)
+
+    def _seats_public(self) -> list[dict]:
+        out = []
+        for i in range(self.num_players if self.kind == "play" else 0):
+            s = self.seats[i]
+            out.append({"seat": i, "label": self.label(i), "kind": s.kind, "agent": s.agent,
+                        "open": s.kind == "human" and s.token is None, "error": s.error,
+                        "thinking": self.thinking == i})
+        return out
+
+    def public(self) -> dict:
+        """The part of a ``state`` frame every viewer gets (cached per version)."""
+        def make():
+            st = self.state
+            info = st.info
+            show_scores = info.perfect_information or self.over
+            scores = st.scores() if show_scores else None
+            return {"game": self.id, "kind": self.kind, "env_id": self.env_id, "name": info.long_name,
+                    "env_kwargs": self.env_kwargs, "ply": self.ply, "moves": list(st.moves()),
+                    "seats": self._seats_public(), "to_move": self.to_move(), "over": self.over,
+                    "outcome": self.outcome(), "scores": None if scores is None else [int(x) for x in scores],
+                    "confirm": bool(st.board_ui().confirm), "notation_help": info.notation,
+                    "problem": self.problem, "version": self.version,
+                    "downloadable": self.downloadable()}
+        return self._cached("public", make)
+
+    def svg(self, ply: int, viewer: int | None, pending: int | None = None) -> str:
+        st = self.positions[ply]
+        return self._cached(("svg", ply, viewer, pending), lambda: st.to_svg(viewer, pending=pending))
+
+    def legal(self) -> list[dict]:
+        """The legal actions of the seat to move with their notation and click paths."""
+        def make():
+            st = self.state
+            ui = st.board_ui()
+            out = []
+            for a in st.legal_actions():
+                mp = ui.action_paths(st, a)
+                out.append({"a": a, "n": st.action_to_string(a), "p": [list(p) for p in mp.paths], "k": mp.kind})
+            return out
+        return self._cached("legal", make)
+
+    def view(self, held: set[int]) -> dict:
+        """The ``state`` frame for a browser holding the seats ``held`` (empty: a spectator).
+
+        The viewer is the held seat to move, else the lowest held seat, else ``None``.
+        """
+        mover = self.to_move()
+        viewer = mover if mover in held else (min(held) if held else None)
+        st = self.state
+        frame = dict(self.public())
+        frame.update({"type": "state", "you": sorted(held), "viewer": viewer, "svg": self.svg(self.ply, viewer),
+                      "phase": st.board_ui().status(st, viewer) if self.kind == "play" else "",
+                      "legal": self.legal() if mover is not None and mover in held else None,
+                      "can_undo": self.undo_target(held) is not None,
+                      "can_resign": bool(held) and not self.over,
+                      "owner": False})
+        return frame
+
+    def position(self, ply: int, held: set[int]) -> dict:
+        """The ``position`` frame: position ``ply`` drawn for the viewer of ``held``.
+
+        Raises:
+            RoomError: ``ply`` is not an int in ``[0, ply]``.
+        """
+        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= self.ply:
+            raise RoomError(f"ply must be an integer from 0 to {self.ply}, got {ply!r}")
+        st = self.positions[ply]
+        mover = None if st.is_terminal() else int(st.current_player)
+        viewer = mover if mover in held else (min(held) if held else None)
+        return {"type": "position", "game": self.id, "ply": ply, "svg": self.svg(ply, viewer),
+                "phase": st.board_ui().status(st, viewer) if ply < self.ply or self.kind == "play" else ""}
+
+    def downloadable(self) -> str | None:
+        """``None`` when the record may be downloaded now, else why not: a game with hidden
+        information (or hidden chance) is downloadable only once over, since its record holds
+        the deal (every hand, the bag's order)."""
+        info = self.positions[0].info
+        if (not info.perfect_information or info.chance) and not self.over:
+            return "the record holds the deal (hidden hands, bag or pile order): it can be downloaded once the game is over"
+        return None
+
+    def download(self) -> dict:
+        """The library's JSON record of the game (``record_from_state``), with the seats in
+        ``meta``; an uploaded record as it was uploaded.
+
+        Raises:
+            RoomError: not downloadable yet (:meth:`downloadable`).
+        """
+        why = self.downloadable()
+        if why:
+            raise RoomError(why)
+        if self.kind == "record":
+            return self.record
+        meta = {"room_game": self.id, "created": self.created,
+                "players": [{"seat": i, "label": self.label(i), "kind": s.kind, "agent": s.agent}
+                            for i, s in enumerate(self.seats)]}
+        if self.resigned is not None:
+            meta["resigned"] = self.resigned
+        if self.truncated:
+            meta["truncated"] = True
+        return record_from_state(self.env.state, self.env_id, self.env_kwargs, self.seed, meta=meta)
+
+
+def _record_positions(record: dict) -> list[GameState]:
+    """Every position of a record: the start (the record replayed to ply 0), then each move pushed."""
+    st = replay(record, upto=0)
+    out = [st.clone()]
+    for move in record["moves"]:
+        st.push(move)
+        out.append(st.clone())
+    replay(record)  # the whole record, its result checked
+    return out
