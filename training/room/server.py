@@ -33,7 +33,7 @@ from training.room.agents import RoomAgents
 from training.room.game import RoomError, RoomGame, Seat, token_digest
 from training.room.journal import FORMAT, VERSION, Journal, read_journal
 
-__all__ = ["Room", "create_app", "MAX_MESSAGE", "MAX_UPLOAD", "SCHEMA"]
+__all__ = ["Room", "create_app", "serve_in_thread", "MAX_MESSAGE", "MAX_UPLOAD", "SCHEMA"]
 
 log = logging.getLogger("training.room")
 
@@ -791,3 +791,37 @@ def create_app(records: Path | str = "room_records", agents: RoomAgents | None =
     ], lifespan=lifespan)
     app.state.room = room
     return app
+
+
+def serve_in_thread(app, host: str = "127.0.0.1", port: int = 0):
+    """Serve ``app`` with uvicorn in a daemon thread (tests, benchmarks, screenshots).
+
+    Returns:
+        ``(url, stop)``: the base URL (``http://127.0.0.1:PORT``) and a function that stops the
+        server and waits for its thread.
+
+    Raises:
+        RuntimeError: the server did not start within 20 s.
+    """
+    import threading
+
+    import uvicorn
+
+    config = uvicorn.Config(app, host=host, port=port, ws="websockets-sansio", log_level="warning",
+                            ws_max_size=1024 * 1024, lifespan="on")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the room's server did not start")
+        time.sleep(0.02)
+    bound = server.servers[0].sockets[0].getsockname()
+    url = f"http://{bound[0]}:{bound[1]}"
+
+    def stop():
+        server.should_exit = True
+        thread.join(timeout=10)
+
+    return url, stop

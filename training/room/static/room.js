@@ -1,0 +1,626 @@
+// The play room's page script: the lobby and the game page. Plain JavaScript, no build step.
+// Everything about a game comes from the room's frames (see training/room/__init__.py for the
+// protocol): the board is the SVG the library draws; moves are chosen along the click paths of
+// the legal actions, whose keys are the data-key of the SVG's hit shapes or, when no shape has
+// them, buttons. Nothing here names a game.
+"use strict";
+
+const $ = (sel, root = document) => root.querySelector(sel);
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+// ------------------------------------------------------------------ seat tokens (this browser)
+const Tokens = {
+  key: (gid) => "room:" + gid,
+  get(gid) {
+    try { return JSON.parse(localStorage.getItem(this.key(gid)) || "{}"); } catch (e) { return {}; }
+  },
+  put(gid, data) { localStorage.setItem(this.key(gid), JSON.stringify(data)); },
+  addSeat(gid, seat, token) {
+    const d = this.get(gid); d.seats = d.seats || {}; d.seats[seat] = token; this.put(gid, d);
+  },
+  setOwner(gid, token) { const d = this.get(gid); d.owner = token; this.put(gid, d); },
+  setInvites(gid, invites) { const d = this.get(gid); d.invites = invites; this.put(gid, d); },
+  all(gid) {
+    const d = this.get(gid);
+    return [...Object.values(d.seats || {}), ...(d.owner ? [d.owner] : [])];
+  },
+};
+
+// ------------------------------------------------------------------ one WebSocket, reconnecting
+class Socket {
+  constructor(onOpen, onMessage) {
+    this.onOpen = onOpen; this.onMessage = onMessage; this.delay = 250; this.ws = null;
+    this.connect();
+  }
+  connect() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${proto}//${location.host}/ws`);
+    this.ws = ws;
+    ws.onopen = () => { this.delay = 250; setConn("connected"); this.onOpen(); };
+    ws.onmessage = (ev) => { let m; try { m = JSON.parse(ev.data); } catch (e) { return; } this.onMessage(m); };
+    ws.onclose = () => {
+      setConn("reconnecting…");
+      setTimeout(() => this.connect(), this.delay);
+      this.delay = Math.min(this.delay * 2, 3000);
+    };
+  }
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) { this.ws.send(JSON.stringify(msg)); return true; }
+    showError("not connected to the room; retrying…");
+    return false;
+  }
+}
+
+function setConn(text) { const c = $("#conn"); if (c) { c.textContent = text; c.dataset.state = text; } }
+
+let errorTimer = null;
+function showError(message) {
+  const box = $("#error");
+  box.textContent = message; box.hidden = false;
+  clearTimeout(errorTimer);
+  errorTimer = setTimeout(() => { box.hidden = true; }, 6000);
+}
+
+function describeSeat(s) {
+  if (s.kind === "agent") return s.agent;
+  return s.open ? "open seat" : "person";
+}
+
+// ================================================================== lobby
+function lobbyPage() {
+  let envs = [], agents = [], setupTimer = null, lastSetup = null;
+  const sock = new Socket(() => sock.send({ type: "lobby" }), onMessage);
+
+  function onMessage(m) {
+    if (m.type === "lobby") renderLobby(m);
+    else if (m.type === "setup") renderSeats(m);
+    else if (m.type === "created") created(m);
+    else if (m.type === "joined") { Tokens.addSeat(m.game, m.seat, m.token); location.href = `/game/${m.game}`; }
+    else if (m.type === "error") showError(m.message);
+  }
+
+  function renderLobby(m) {
+    if (!envs.length && m.envs.length) {
+      envs = m.envs;
+      const sel = $("#env");
+      sel.replaceChildren(...envs.map((e) => el("option", { value: e.id, text: `${e.name} (${e.id})` })));
+      sel.onchange = envChanged;
+      $("#variant").onchange = variantChanged;
+      envChanged();
+    }
+    $("#formats").textContent = "Readable formats: " + Object.entries(m.formats).map(([k, v]) => `${k} (${v})`).join(", ");
+    $("#upload-file").setAttribute("accept", Object.keys(m.formats).join(","));
+    const box = $("#games");
+    if (!m.games.length) { box.replaceChildren(el("p", { class: "hint", text: "No games yet." })); }
+    else {
+      const rows = m.games.map((g) => {
+        const mine = Tokens.all(g.game).length > 0;
+        const seats = el("ul", { class: "seat-summary" }, ...g.seats.map((s) => el("li", {},
+          `${s.label}: ${describeSeat(s)}`,
+          s.open && !g.over ? el("button", { class: "join", "data-game": g.game, "data-seat": s.seat,
+            text: "Join", onclick: () => sock.send({ type: "join", game: g.game, seat: s.seat }) }) : null)));
+        let state;
+        if (g.kind === "record") state = "uploaded record";
+        else if (g.over) state = `over: ${g.outcome ? g.outcome.result : ""}`;
+        else state = `${g.to_move} to move`;
+        const open = el("a", { href: `/game/${g.game}`, class: "open-game",
+          text: g.kind === "record" || g.over ? "Replay" : mine ? "Resume" : "Watch" });
+        return el("tr", { "data-game": g.game, class: g.over ? "over" : "running" },
+          el("td", {}, el("strong", { text: g.name }), el("div", { class: "hint", text: `${g.game} · ${g.env_id} ${Object.keys(g.env_kwargs).length ? JSON.stringify(g.env_kwargs) : ""}` })),
+          el("td", {}, seats),
+          el("td", { text: String(g.ply) }),
+          el("td", { text: state + (g.problem ? " ⚠" : ""), title: g.problem || "" }),
+          el("td", {}, open));
+      });
+      box.replaceChildren(el("table", { class: "games" },
+        el("thead", {}, el("tr", {}, ...["Game", "Seats", "Moves", "State", ""].map((t) => el("th", { text: t })))),
+        el("tbody", {}, ...rows)));
+    }
+    $("#problems").replaceChildren(...(m.problems || []).map((p) => el("p", { class: "problem", text: p })));
+  }
+
+  function currentEnv() { return envs.find((e) => e.id === $("#env").value); }
+
+  function envChanged() {
+    const env = currentEnv();
+    $("#variant").replaceChildren(...Object.keys(env.variants).map((v) => el("option", { value: v, text: v })));
+    const opts = $("#options");
+    opts.replaceChildren(...env.arguments.map((a) => {
+      const id = `opt-${a.name}`;
+      let input;
+      if (typeof a.default === "boolean") input = el("input", { id, type: "checkbox", "data-arg": a.name });
+      else if (typeof a.default === "number") input = el("input", { id, type: "number", "data-arg": a.name });
+      else input = el("input", { id, type: "text", "data-arg": a.name, placeholder: a.default === null ? "default" : "" });
+      input.addEventListener("change", askSetup);
+      return el("div", { class: "row" }, el("label", { for: id, text: a.name }), input);
+    }));
+    $("#notation-help") && $("#notation-help").remove();
+    variantChanged();
+  }
+
+  function variantChanged() {
+    const env = currentEnv();
+    const values = { ...Object.fromEntries(env.arguments.map((a) => [a.name, a.default])), ...env.variants[$("#variant").value] };
+    for (const input of document.querySelectorAll("#options [data-arg]")) {
+      const v = values[input.dataset.arg];
+      if (input.type === "checkbox") input.checked = !!v;
+      else input.value = v === null || v === undefined ? "" : (typeof v === "object" ? JSON.stringify(v) : String(v));
+    }
+    askSetup();
+  }
+
+  function kwargs() {
+    const env = currentEnv(), out = {};
+    for (const a of env.arguments) {
+      const input = document.getElementById(`opt-${a.name}`);
+      let v;
+      if (input.type === "checkbox") v = input.checked;
+      else if (input.value.trim() === "") continue;
+      else if (input.type === "number") v = Number(input.value);
+      else if (typeof a.default === "string") v = input.value;
+      else { try { v = JSON.parse(input.value); } catch (e) { v = input.value; } }
+      if (JSON.stringify(v) !== JSON.stringify(a.default)) out[a.name] = v;
+    }
+    return out;
+  }
+
+  function askSetup() {
+    clearTimeout(setupTimer);
+    setupTimer = setTimeout(() => {
+      lastSetup = { type: "setup", env_id: $("#env").value, env_kwargs: kwargs() };
+      sock.send(lastSetup);
+    }, 50);
+  }
+
+  function renderSeats(m) {
+    agents = m.agents;
+    const box = $("#seats");
+    const rows = m.seats.map((s) => {
+      const sel = el("select", { id: `seat-${s.seat}`, "data-seat": s.seat, "aria-label": `${s.label}` },
+        el("option", { value: "me", text: "Me (this browser)" }),
+        el("option", { value: "invite", text: "A person, by a link" }),
+        el("option", { value: "open", text: "Open seat (join from the lobby)" }),
+        ...agents.map((a) => el("option", { value: a.name, text: `Agent: ${a.name} — ${a.summary}` })));
+      sel.value = s.seat === 0 ? "me" : (agents.length ? agents[0].name : "open");
+      return el("div", { class: "row" }, el("label", { for: `seat-${s.seat}`, text: s.label }), sel);
+    });
+    const teams = m.teams.some((t) => t.length > 1) ? el("p", { class: "hint", text: "Teams: " + m.teams.map((t) => t.join("+")).join(" vs ") }) : null;
+    box.replaceChildren(...[el("legend", { text: "Seats" }), ...rows, teams,
+      el("p", { class: "hint", id: "notation-help", text: "Notation: " + m.notation })].filter((x) => x));
+  }
+
+  $("#create-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const seats = [...document.querySelectorAll("#seats select")].map((s) => s.value);
+    const msg = { type: "create", env_id: $("#env").value, env_kwargs: kwargs(), seats };
+    const seed = $("#seed").value.trim();
+    if (seed !== "") msg.seed = Number(seed);
+    sock.send(msg);
+  });
+
+  function created(m) {
+    Tokens.setOwner(m.game, m.owner);
+    for (const s of m.me) Tokens.addSeat(m.game, s, m.tokens[s]);
+    const invites = {};
+    for (const s of m.invite) invites[s] = m.tokens[s];
+    Tokens.setInvites(m.game, invites);
+    if (!m.invite.length) { location.href = `/game/${m.game}`; return; }
+    const box = $("#invites");
+    box.hidden = false;
+    box.replaceChildren(el("h2", { text: "Send these links" }),
+      ...m.invite.map((s) => {
+        const url = `${location.origin}/game/${m.game}#seat=${s}&token=${encodeURIComponent(m.tokens[s])}`;
+        return el("p", {}, `Seat ${s}: `, el("input", { class: "link", readonly: true, value: url, "aria-label": `link for seat ${s}` }));
+      }),
+      el("p", {}, el("a", { href: `/game/${m.game}`, id: "go-game", text: "Go to the game" })));
+  }
+
+  $("#upload-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const file = $("#upload-file").files[0];
+    if (!file) { showError("choose a record file first"); return; }
+    const data = new FormData(); data.append("file", file, file.name);
+    const r = await fetch("/upload", { method: "POST", body: data });
+    const j = await r.json();
+    if (!r.ok) showError(j.error || `upload failed (${r.status})`);
+    else location.href = j.url;
+  });
+}
+
+// ================================================================== game page
+function gamePage() {
+  const gid = document.body.dataset.game;
+  // a share link: #seat=S&token=T (the fragment never reaches the server)
+  const hash = new URLSearchParams(location.hash.slice(1));
+  if (hash.get("token")) {
+    Tokens.addSeat(gid, hash.get("seat") || "?", hash.get("token"));
+    history.replaceState(null, "", location.pathname);
+  }
+  const stats = { sentAt: null, sentPly: null, latencies: [] };
+  window.roomStats = stats;  // read by the latency benchmark
+  let frame = null;          // the last state frame
+  let viewPly = null;        // a past position shown, or null for the live one
+  let sel = [];              // keys selected so far
+  let pending = null;        // {actions, i}: completed path, waiting for confirmation
+  let autoTimer = null;
+  let agentMenu = [];
+  let resignArmed = false;
+  const board = $("#board");
+  const sock = new Socket(() => {
+    sock.send({ type: "watch", game: gid, tokens: Tokens.all(gid) });
+  }, onMessage);
+
+  function onMessage(m) {
+    if (m.type === "state") onState(m);
+    else if (m.type === "preview") onPreview(m);
+    else if (m.type === "position") onPosition(m);
+    else if (m.type === "setup") { agentMenu = m.agents; renderSeats(); }
+    else if (m.type === "joined" || m.type === "seated") {
+      if (m.token) {
+        if (m.type === "seated" && m.to === "invite") {
+          const d = Tokens.get(gid); d.invites = d.invites || {}; d.invites[m.seat] = m.token; Tokens.put(gid, d);
+        } else Tokens.addSeat(gid, m.seat, m.token);
+      }
+      sock.send({ type: "watch", game: gid, tokens: Tokens.all(gid) });
+    } else if (m.type === "error") {
+      showError(m.message);
+      if (m.request === "move") { stats.sentAt = null; clearSelection(); renderLive(); }
+    }
+  }
+
+  function onState(m) {
+    const first = frame === null;
+    const moved = frame && m.version !== frame.version;
+    frame = m;
+    if (first) {
+      document.title = `${m.name} — game ${m.game}`;
+      $("#title").textContent = `${m.name} — game ${m.game}`;
+      $("#notation").textContent = m.notation_help;
+      sock.send({ type: "setup", env_id: m.env_id, env_kwargs: m.env_kwargs });
+    }
+    if (moved || first) { sel = []; pending = null; }
+    if (viewPly === null) renderLive();
+    renderSide();
+    if (stats.sentAt !== null && m.ply !== stats.sentPly) {
+      stats.latencies.push(performance.now() - stats.sentAt);
+      stats.sentAt = null;
+    }
+  }
+
+  // ---------------------------------------------------------------- choosing a move
+  const isPrefix = (path, s) => path.length >= s.length && s.every((k, i) => path[i] === k);
+
+  function analyze(s) {
+    const next = new Map(), done = [];
+    for (const act of frame.legal || []) {
+      for (const p of act.p) {
+        if (!isPrefix(p, s)) continue;
+        if (p.length === s.length) { if (!done.includes(act)) done.push(act); continue; }
+        const k = p[s.length];
+        const e = next.get(k) || { kinds: new Set(), completes: false };
+        if (p.length === s.length + 1) { e.completes = true; if (act.k) e.kinds.add(act.k); }
+        next.set(k, e);
+      }
+    }
+    return { next, done };
+  }
+
+  const myTurn = () => frame && frame.legal && viewPly === null && !frame.over;
+
+  function hitsByKey() {
+    const map = new Map();
+    for (const node of board.querySelectorAll("[data-key]")) {
+      const k = node.getAttribute("data-key");
+      if (!map.has(k)) map.set(k, []);
+      map.get(k).push(node);
+    }
+    return map;
+  }
+
+  function decorate() {
+    const hits = hitsByKey();
+    for (const nodes of hits.values()) for (const n of nodes) {
+      n.classList.remove("target", "selected"); [...n.classList].filter((c) => c.startsWith("target-") || c.startsWith("kind-")).forEach((c) => n.classList.remove(c));
+      n.removeAttribute("tabindex"); n.removeAttribute("role");
+    }
+    const choices = $("#choices");
+    choices.replaceChildren();
+    if (!myTurn()) return;
+    for (const k of sel) for (const n of hits.get(k) || []) n.classList.add("selected");
+    if (pending) {
+      const act = pending.actions[pending.i];
+      choices.append(
+        el("button", { id: "confirm", class: "primary", text: `Confirm ${act.n}`, onclick: confirmPending }),
+        el("button", { id: "cancel", text: "Cancel", onclick: () => { clearSelection(); renderLive(); } }));
+      if (pending.actions.length > 1) {
+        choices.append(el("button", { id: "cycle", text: `Next option (R) ${pending.i + 1}/${pending.actions.length}`, onclick: cycle }));
+      }
+      return;
+    }
+    const { next, done } = analyze(sel);
+    const kinds = [...new Set(frame.legal.map((a) => a.k).filter((k) => k))].sort();
+    for (const [k, info] of next) {
+      const nodes = hits.get(k);
+      if (nodes) {
+        for (const n of nodes) {
+          n.classList.add("target");
+          for (const kind of info.kinds) n.classList.add(`target-${kind}`, `kind-${kinds.indexOf(kind)}`);
+          n.setAttribute("tabindex", "0"); n.setAttribute("role", "button");
+        }
+      } else {
+        choices.append(el("button", { class: "key", "data-choice": k, text: k, onclick: () => onKey(k) }));
+      }
+    }
+    if (sel.length === 0) {
+      for (const act of frame.legal) {
+        if (!act.p.length) choices.append(el("button", { class: "key", "data-action": act.a, text: act.n, onclick: () => complete([act]) }));
+      }
+    } else {
+      if (done.length) choices.append(el("button", { id: "as-is", text: "Play as is", onclick: () => complete(done) }));
+      choices.append(el("button", { id: "clear", text: "Clear (Esc)", onclick: () => { clearSelection(); decorate(); } }));
+    }
+  }
+
+  function onKey(key) {
+    if (!myTurn()) return;
+    if (pending) {
+      if (key === sel[sel.length - 1]) { cycle(); return; }
+      pending = null; renderBoard(frame.svg);
+    }
+    const cur = analyze(sel);
+    if (cur.next.has(key)) sel = [...sel, key];
+    else if (sel.length && key === sel[sel.length - 1]) sel = sel.slice(0, -1);
+    else if (analyze([]).next.has(key)) sel = [key];
+    else { sel = []; decorate(); return; }
+    const { next, done } = analyze(sel);
+    if (done.length && next.size === 0) complete(done);
+    else decorate();
+    updateStatus();
+  }
+
+  function complete(actions) {
+    if (actions.length === 1 && !frame.confirm) { sendMove({ action: actions[0].a }); return; }
+    pending = { actions, i: 0 };
+    sock.send({ type: "preview", game: gid, action: actions[0].a });
+    decorate(); updateStatus();
+  }
+
+  function cycle() {
+    if (!pending) return;
+    pending.i = (pending.i + 1) % pending.actions.length;
+    sock.send({ type: "preview", game: gid, action: pending.actions[pending.i].a });
+    decorate(); updateStatus();
+  }
+
+  function confirmPending() {
+    if (!pending) return;
+    sendMove({ action: pending.actions[pending.i].a });
+  }
+
+  function sendMove(fields) {
+    stats.sentAt = performance.now(); stats.sentPly = frame.ply;
+    sock.send({ type: "move", game: gid, ...fields });
+    pending = null; sel = [];
+    const choices = $("#choices"); choices.replaceChildren();
+  }
+
+  function onPreview(m) {
+    if (!pending || m.ply !== frame.ply || m.action !== pending.actions[pending.i].a) return;
+    renderBoard(m.svg);
+    board.classList.add("previewing");
+    decorate();
+  }
+
+  function clearSelection() { sel = []; pending = null; }
+
+  // ---------------------------------------------------------------- drawing
+  function renderBoard(svg) {
+    board.innerHTML = svg;  // the library's SVG: no script, every text escaped (envs/core/svg.py)
+    board.classList.remove("previewing");
+  }
+
+  function renderLive() {
+    renderBoard(frame.svg);
+    board.dataset.ply = String(frame.ply);
+    board.dataset.view = "live";
+    $("#phase").textContent = frame.phase || "";
+    decorate();
+    renderMoves();
+    updateStatus();
+  }
+
+  function onPosition(m) {
+    if (viewPly === null || m.ply !== viewPly) return;
+    renderBoard(m.svg);
+    board.dataset.ply = String(m.ply);
+    board.dataset.view = "past";
+    $("#phase").textContent = m.phase || "";
+    $("#choices").replaceChildren();
+    renderMoves();
+    updateStatus();
+  }
+
+  function show(ply) {
+    if (!frame) return;
+    ply = Math.max(0, Math.min(ply, frame.ply));
+    if (ply === frame.ply) { viewPly = null; renderLive(); return; }
+    viewPly = ply;
+    clearSelection();
+    sock.send({ type: "position", game: gid, ply });
+    renderMoves(); updateStatus();
+  }
+  const shown = () => (viewPly === null ? (frame ? frame.ply : 0) : viewPly);
+
+  function toggleAuto(on) {
+    const btn = $("#auto");
+    if (on === undefined) on = autoTimer === null;
+    clearInterval(autoTimer); autoTimer = null;
+    btn.setAttribute("aria-pressed", String(on));
+    if (!on) return;
+    if (viewPly === null) show(0);
+    autoTimer = setInterval(() => {
+      if (viewPly === null) { toggleAuto(false); return; }
+      show(viewPly + 1);
+    }, 700);
+  }
+
+  function renderMoves() {
+    const list = $("#moves");
+    const cur = shown();
+    const items = frame.moves.map((mv, i) => el("li", {}, el("button", {
+      class: "move", "data-ply": i + 1, "aria-current": i + 1 === cur ? "step" : null, text: mv,
+      onclick: () => show(i + 1) })));
+    list.replaceChildren(...items);
+    const active = list.querySelector("[aria-current]");
+    if (active && active.scrollIntoView) active.scrollIntoView({ block: "nearest" });
+  }
+
+  function updateStatus() {
+    if (!frame) return;
+    let text;
+    const mover = frame.to_move;
+    const seat = mover === null ? null : frame.seats[mover];
+    if (viewPly !== null) text = `Viewing position ${viewPly} of ${frame.ply} (End returns to the game).`;
+    else if (frame.kind === "record") text = `Uploaded record: ${frame.ply} moves${frame.outcome ? ", " + frame.outcome.result : ""}.`;
+    else if (frame.over) text = `Game over: ${frame.outcome ? frame.outcome.result + " (" + frame.outcome.termination + ")" : "finished"}.`;
+    else if (frame.legal) {
+      text = `Your move (${seat.label}).`;
+      if (pending) text += ` ${pending.actions[pending.i].n}: confirm${pending.actions.length > 1 ? ", or R for the next option" : ""}.`;
+      else if (sel.length) text += ` Selected ${sel.join(" ")}.`;
+    } else if (seat && seat.error) text = `${seat.label}: ${seat.error}`;
+    else if (seat && seat.thinking) text = `${seat.label} (${seat.agent}) is thinking…`;
+    else if (seat && seat.kind === "agent") text = `${seat.label} (${seat.agent}) to move.`;
+    else if (seat && seat.open) text = `${seat.label} is an open seat: waiting for someone to join.`;
+    else text = frame.you.length ? `Waiting for ${seat.label}.` : `Watching: ${seat.label} to move.`;
+    $("#status").textContent = text;
+  }
+
+  function renderSide() {
+    renderSeats();
+    const res = $("#result");
+    if (frame.outcome) {
+      res.hidden = false;
+      res.textContent = `${frame.outcome.result} — ${frame.outcome.termination}`;
+    } else res.hidden = true;
+    $("#undo").disabled = !frame.can_undo;
+    $("#resign").disabled = !frame.can_resign;
+    const dl = $("#download");
+    if (frame.downloadable) { dl.setAttribute("aria-disabled", "true"); dl.title = frame.downloadable; dl.classList.add("disabled"); }
+    else { dl.removeAttribute("aria-disabled"); dl.title = "the game's record (JSON)"; dl.classList.remove("disabled"); }
+    $("#move-form").hidden = !frame.legal;
+    if (frame.problem) showError(frame.problem);
+    renderInvites();
+    if (viewPly === null) renderMoves();
+  }
+
+  function renderSeats() {
+    if (!frame) return;
+    const d = Tokens.get(gid);
+    const canChange = !frame.over && frame.kind === "play" && (frame.you.length > 0 || !!d.owner);
+    const rows = frame.seats.map((s) => {
+      const bits = [el("span", { class: "seat-label", text: s.label }), " ",
+        el("span", { class: "seat-who", text: frame.you.includes(s.seat) ? "you" : describeSeat(s) })];
+      if (frame.scores) bits.push(el("span", { class: "score", text: ` ${frame.scores[s.seat]}` }));
+      if (s.thinking) bits.push(el("span", { class: "thinking", text: " thinking…" }));
+      if (s.error) bits.push(el("div", { class: "seat-error", text: s.error }));
+      if (s.open && !frame.over) bits.push(el("button", { class: "join", "data-seat": s.seat, text: "Join",
+        onclick: () => sock.send({ type: "join", game: gid, seat: s.seat }) }));
+      if (canChange) {
+        const select = el("select", { class: "seat-change", "data-seat": s.seat, "aria-label": `give ${s.label} to` },
+          el("option", { value: "", text: "Give seat to…" }),
+          el("option", { value: "me", text: "me" }),
+          el("option", { value: "invite", text: "a person, by a link" }),
+          el("option", { value: "open", text: "an open seat" }),
+          ...agentMenu.map((a) => el("option", { value: a.name, text: `agent ${a.name}` })));
+        select.addEventListener("change", () => {
+          if (select.value) sock.send({ type: "seat", game: gid, seat: s.seat, to: select.value });
+        });
+        bits.push(select);
+      }
+      return el("li", { class: "seat" + (frame.to_move === s.seat ? " to-move" : ""), "data-seat": s.seat }, ...bits);
+    });
+    $("#seat-list").replaceChildren(el("ul", {}, ...rows));
+  }
+
+  function renderInvites() {
+    const d = Tokens.get(gid), box = $("#invite-links");
+    const inv = Object.entries(d.invites || {});
+    if (!inv.length || frame.over) { box.hidden = true; return; }
+    box.hidden = false;
+    box.replaceChildren(el("p", { text: "Invitation links:" }), ...inv.map(([s, t]) => el("p", {}, `seat ${s}: `,
+      el("input", { class: "link", readonly: true, "aria-label": `link for seat ${s}`,
+        value: `${location.origin}/game/${gid}#seat=${s}&token=${encodeURIComponent(t)}` }))));
+  }
+
+  // ---------------------------------------------------------------- events
+  board.addEventListener("click", (ev) => {
+    const hit = ev.target.closest("[data-key]");
+    if (hit) onKey(hit.getAttribute("data-key"));
+  });
+  let dragFrom = null;
+  board.addEventListener("pointerdown", (ev) => {
+    const hit = ev.target.closest("[data-key]");
+    dragFrom = hit && hit.classList.contains("target") ? hit.getAttribute("data-key") : null;
+  });
+  board.addEventListener("pointerup", (ev) => {
+    if (!dragFrom) return;
+    const under = document.elementFromPoint(ev.clientX, ev.clientY);
+    const hit = under && under.closest && under.closest("[data-key]");
+    const key = hit && hit.getAttribute("data-key");
+    const from = dragFrom; dragFrom = null;
+    if (key && key !== from && board.contains(hit)) { onKey(from); onKey(key); }
+  });
+  board.addEventListener("keydown", (ev) => {
+    const hit = ev.target.closest && ev.target.closest("[data-key]");
+    if (hit && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); onKey(hit.getAttribute("data-key")); }
+  });
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+    if (ev.key === "ArrowLeft") { ev.preventDefault(); toggleAuto(false); show(shown() - 1); }
+    else if (ev.key === "ArrowRight") { ev.preventDefault(); toggleAuto(false); show(shown() + 1); }
+    else if (ev.key === "Home") { ev.preventDefault(); toggleAuto(false); show(0); }
+    else if (ev.key === "End") { ev.preventDefault(); toggleAuto(false); show(frame ? frame.ply : 0); }
+    else if (ev.key === "Escape") { clearSelection(); if (frame && viewPly === null) renderLive(); }
+    else if (ev.key === "r" || ev.key === "R") cycle();
+    else if (ev.key === "Enter" && pending) confirmPending();
+  });
+  $("#first").onclick = () => { toggleAuto(false); show(0); };
+  $("#prev").onclick = () => { toggleAuto(false); show(shown() - 1); };
+  $("#next").onclick = () => { toggleAuto(false); show(shown() + 1); };
+  $("#last").onclick = () => { toggleAuto(false); show(frame ? frame.ply : 0); };
+  $("#auto").onclick = () => toggleAuto();
+  $("#move-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const text = $("#move-text").value.trim();
+    if (!text) return;
+    sendMove({ notation: text });
+    $("#move-text").value = "";
+  });
+  $("#undo").onclick = () => sock.send({ type: "undo", game: gid });
+  $("#resign").onclick = () => {
+    const b = $("#resign");
+    if (!resignArmed) { resignArmed = true; b.textContent = "Really resign?"; setTimeout(() => { resignArmed = false; b.textContent = "Resign"; }, 4000); return; }
+    resignArmed = false; b.textContent = "Resign";
+    sock.send({ type: "resign", game: gid });
+  };
+  $("#download").addEventListener("click", (ev) => {
+    if (frame && frame.downloadable) { ev.preventDefault(); showError(frame.downloadable); }
+  });
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  const page = document.body.dataset.page;
+  if (page === "lobby") lobbyPage();
+  else if (page === "game") gamePage();
+});
