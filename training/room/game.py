@@ -387,8 +387,11 @@ def _record_positions(record: dict) -> list[GameState]:
     """Every position of a record: the start (the record replayed to ply 0), then each move pushed."""
     st = replay(record, upto=0)
     out = [st.clone()]
-    for move in record["moves"]:
-        st.push(move)
+    for i, move in enumerate(record["moves"]):
+        try:
+            st.push(move)
+        except IllegalActionError as e:
+            raise RoomError(f"move {i + 1} ({move}) of the record is illegal: {e}") from None
         out.append(st.clone())
     replay(record)  # the whole record, its result checked
     return out

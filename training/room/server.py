@@ -523,7 +523,7 @@ class Room:
         async with self.lock(game):
             await self._settle(game)
         conn.tokens.add(game.owner)
-        conn.tokens.update(token_digest(t) for t in tokens.values())
+        conn.tokens.update(token_digest(tokens[str(i)]) for i, c in enumerate(choices) if c == "me")
         conn.send({"type": "created", "game": gid, "owner": owner, "tokens": tokens,
                    "me": [i for i, c in enumerate(choices) if c == "me"],
                    "invite": [i for i, c in enumerate(choices) if c == "invite"]})

@@ -1,0 +1,517 @@
+"""The play room's WebSocket protocol and HTTP routes, without a browser (Starlette's TestClient).
+
+Covers creating, joining, moving and spectating; every refusal of bad input (each leaves the game
+and its journal unchanged); hidden information (every frame a Smartrix seat receives is searched
+for the other seat's cards); journals, a restart and a resumed game, a damaged journal; an agent
+that fails; a slow agent that does not slow another game; undo, resignation, records downloaded
+and uploaded.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import warnings
+
+import pytest
+
+pytest.importorskip("starlette", reason="the play room needs the 'room' extra: pip install -e '.[room]'")
+pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the 'test' extra)")
+
+with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 for its TestClient; httpx works
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from starlette.testclient import TestClient  # noqa: E402
+
+from conftest import REPO_ROOT  # noqa: E402
+from envs.core.records import import_formats, import_record, record_from_state, replay  # noqa: E402
+from envs.registry import spec  # noqa: E402
+from room_helpers import FailingAgent, Page, SlowAgent, agents_with  # noqa: E402
+from training.room.journal import read_journal  # noqa: E402
+from training.room.server import MAX_MESSAGE, create_app  # noqa: E402
+
+
+_OPEN: list = []
+
+
+@pytest.fixture(autouse=True)
+def _close_pages():
+    """Close every page's WebSocket before its TestClient stops (an open one keeps it waiting)."""
+    yield
+    close_pages()
+
+
+def close_pages() -> None:
+    while _OPEN:
+        ws = _OPEN.pop()
+        try:
+            ws.__exit__(None, None, None)
+        except Exception:  # noqa: BLE001 - already closed by the room
+            pass
+
+
+@pytest.fixture
+def room(tmp_path):
+    """``(client, app)`` of a room over ``tmp_path/records``; agents answer at once."""
+    app = create_app(tmp_path / "records", agents_with(failing=FailingAgent, slow=SlowAgent), agent_delay=0)
+    with TestClient(app) as client:
+        yield client, app
+        close_pages()
+
+
+def connect(client) -> Page:
+    ws = client.websocket_connect("/ws").__enter__()
+    _OPEN.append(ws)
+    return Page(ws)
+
+
+def create(page: Page, env_id: str, seats: list[str], seed: int = 1, **kwargs) -> dict:
+    msg = {"type": "create", "env_id": env_id, "seats": seats, "seed": seed}
+    if kwargs:
+        msg["env_kwargs"] = kwargs
+    page.send(msg)
+    return page.until(lambda f: f["type"] == "created")
+
+
+def watch(page: Page, game: str, *tokens) -> dict:
+    page.send({"type": "watch", "game": game, "tokens": list(tokens)})
+    return page.state(lambda f: f["game"] == game)
+
+
+def journal_lines(app, gid: str) -> list[dict]:
+    path = app.state.room.records / f"{gid}.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+# ---------------------------------------------------------------------------------- playing
+def test_lobby_lists_every_env_and_the_agents_of_a_setting(room):
+    client, app = room
+    p = connect(client)
+    p.send({"type": "lobby"})
+    lobby = p.until(lambda f: f["type"] == "lobby")
+    assert [e["id"] for e in lobby["envs"]] == ["ataxx_v0", "twixt_v0", "double_twixt_v0", "tantrix_v0", "smartrix_v0"]
+    assert lobby["games"] == [] and ".json" in lobby["formats"]
+    ataxx = lobby["envs"][0]
+    assert {"name": "fen", "default": None} in ataxx["arguments"]
+    assert "render_mode" not in [a["name"] for a in ataxx["arguments"]]
+    p.send({"type": "setup", "env_id": "tantrix_v0", "env_kwargs": {"num_players": 3}})
+    setup = p.until(lambda f: f["type"] == "setup")
+    assert [s["seat"] for s in setup["seats"]] == [0, 1, 2]
+    names = [a["name"] for a in setup["agents"]]
+    assert "random" in names and "mcts:200" in names
+    assert "alphabeta:2" not in names  # alpha-beta needs two sides: not offered for three players
+
+
+def test_a_game_against_random_is_journaled_before_it_is_shown(room):
+    client, app = room
+    p = connect(client)
+    c = create(p, "ataxx_v0", ["me", "random"], seed=3)
+    gid, token = c["game"], c["tokens"]["0"]
+    assert c["me"] == [0] and c["invite"] == []
+    s = watch(p, gid, token)
+    assert s["you"] == [0] and s["to_move"] == 0 and s["ply"] == 0 and s["viewer"] == 0
+    assert s["svg"].startswith("<svg") and len(s["legal"]) == 16
+    first = s["legal"][0]
+    assert set(first) == {"a", "n", "p", "k"} and first["p"]
+    p.send({"type": "move", "game": gid, "action": first["a"]})
+    s = p.state(lambda f: f["ply"] == 2)  # the agent answered
+    assert s["moves"][0] == first["n"] and s["to_move"] == 0 and s["legal"]
+    lines = journal_lines(app, gid)
+    assert lines[0]["format"] == "tabletop-room-journal" and lines[0]["seed"] == 3
+    assert lines[0]["seats"][1] == {"kind": "agent", "agent": "random"}
+    assert token not in json.dumps(lines)  # only the token's digest is stored
+    assert [(e["event"], e["ply"], e["by"]) for e in lines[1:]] == [("move", 0, "human"), ("move", 1, "agent")]
+    assert lines[1]["notation"] == first["n"]
+
+
+def test_move_in_notation_and_spectator_sees_it_live(room):
+    client, _ = room
+    a, b, spectator = connect(client), connect(client), connect(client)
+    c = create(a, "twixt_v0", ["me", "invite"], board_size=8)
+    gid = c["game"]
+    watch(a, gid, c["tokens"]["0"])
+    sb = watch(b, gid, c["tokens"]["1"])
+    sv = watch(spectator, gid)
+    assert sb["you"] == [1] and sb["legal"] is None  # not its turn: no legal actions
+    assert sv["you"] == [] and sv["viewer"] is None and sv["legal"] is None and sv["can_resign"] is False
+    a.send({"type": "move", "game": gid, "notation": "c3"})
+    live = spectator.state(lambda f: f["ply"] == 1)
+    assert live["moves"] == ["c3"] and live["to_move"] == 1
+    sb = b.state(lambda f: f["ply"] == 1)
+    assert sb["legal"] and "c3" not in [x["n"] for x in sb["legal"]]
+    b.send({"type": "move", "game": gid, "notation": "f6"})
+    assert spectator.state(lambda f: f["ply"] == 2)["moves"] == ["c3", "f6"]
+
+
+def test_open_seat_is_joined_from_the_lobby(room):
+    client, _ = room
+    a, b = connect(client), connect(client)
+    c = create(a, "ataxx_v0", ["me", "open"])
+    gid = c["game"]
+    b.send({"type": "lobby"})
+    lobby = b.until(lambda f: f["type"] == "lobby")
+    seats = next(g for g in lobby["games"] if g["game"] == gid)["seats"]
+    assert [s["open"] for s in seats] == [False, True]
+    b.send({"type": "join", "game": gid, "seat": 1})
+    joined = b.until(lambda f: f["type"] == "joined")
+    assert joined["seat"] == 1 and joined["token"]
+    assert "not free" in b.error({"type": "join", "game": gid, "seat": 1})
+    assert "not free" in b.error({"type": "join", "game": gid, "seat": 0})
+    s = watch(b, gid, joined["token"])
+    assert s["you"] == [1]
+
+
+# ---------------------------------------------------------------------------------- bad input
+def test_every_bad_message_gets_an_error_and_changes_nothing(room):
+    client, app = room
+    a, b = connect(client), connect(client)
+    c = create(a, "ataxx_v0", ["me", "invite"])
+    gid = c["game"]
+    watch(a, gid, c["tokens"]["0"])
+    watch(b, gid, c["tokens"]["1"])
+    before = (app.state.room.records / f"{gid}.jsonl").read_bytes()
+    game = app.state.room.games[gid]
+    cases = [
+        ("{not json", "must be JSON"),
+        ("[1, 2]", "must be a JSON object"),
+        (json.dumps({"type": "move", "game": gid, "notation": "x" * MAX_MESSAGE}), "too large"),
+        ({"kind": "move"}, "unknown message type None"),
+        ({"type": "teleport"}, "unknown message type 'teleport'"),
+        ({"type": "move", "action": 1}, "missing field 'game'"),
+        ({"type": "move", "game": 7, "action": 1}, "field 'game' must be a string"),
+        ({"type": "move", "game": gid, "action": True}, "field 'action' must be an integer"),
+        ({"type": "move", "game": gid, "action": 1, "cheat": 1}, "unknown field(s) cheat"),
+        ({"type": "move", "game": gid}, "exactly one of 'action'"),
+        ({"type": "move", "game": "nope", "action": 1}, "unknown game 'nope'"),
+        ({"type": "join", "game": gid, "seat": 9}, "unknown seat 9"),
+        ({"type": "seat", "game": gid, "seat": 5, "to": "random"}, "unknown seat 5"),
+        ({"type": "seat", "game": gid, "seat": 1, "to": "/etc/passwd.zip"}, "unknown agent"),
+        ({"type": "position", "game": gid, "ply": 3}, "ply must be an integer from 0 to 0"),
+        ({"type": "move", "game": gid, "action": 10 ** 6}, "out of range"),
+        ({"type": "move", "game": gid, "notation": "z9"}, ""),
+        ({"type": "create", "env_id": "chess_v6", "seats": ["me"]}, "unknown environment id 'chess_v6'"),
+        ({"type": "create", "env_id": "ataxx_v0", "seats": ["me"]}, "list of 2 strings"),
+        ({"type": "create", "env_id": "ataxx_v0", "env_kwargs": {"colour": 1}, "seats": ["me", "me"]}, "no argument 'colour'"),
+        ({"type": "create", "env_id": "ataxx_v0", "env_kwargs": {"render_mode": "human"}, "seats": ["me", "me"]}, "render_mode"),
+        ({"type": "create", "env_id": "tantrix_v0", "env_kwargs": {"num_players": 3}, "seats": ["me", "alphabeta:2", "random"]},
+         "two players or two teams"),
+        ({"type": "create", "env_id": "ataxx_v0", "seats": ["me", "mcts:999999"]}, "mcts:N needs"),
+    ]
+    for msg, expected in cases:
+        message = a.error(msg)
+        assert expected in message, (msg if isinstance(msg, dict) else msg[:40], message)
+    # legal-looking moves by the wrong browser: a spectator, the seat not to move, an illegal action
+    spectator = connect(client)
+    watch(spectator, gid)
+    assert "hold no seat" in spectator.error({"type": "move", "game": gid, "action": 0})
+    assert "not your turn: player 0 (x) is to move" in b.error({"type": "move", "game": gid, "notation": "g2"})
+    assert "may preview" in b.error({"type": "preview", "game": gid, "action": 0})
+    illegal = next(x for x in range(834) if not game.state.legal_action_mask()[x])
+    assert "is not legal here" in a.error({"type": "move", "game": gid, "action": illegal})
+    assert "only the game's creator or a player" in spectator.error({"type": "seat", "game": gid, "seat": 1, "to": "random"})
+    assert "allowed only when every other seat is an agent" in a.error({"type": "undo", "game": gid})
+    assert game.ply == 0 and game.actions == []
+    assert (app.state.room.records / f"{gid}.jsonl").read_bytes() == before
+
+
+def test_other_sites_pages_cannot_open_the_websocket(room):
+    client, _ = room
+    with pytest.raises(Exception):
+        with client.websocket_connect("/ws", headers={"origin": "http://evil.example", "host": "testserver"}) as ws:
+            ws.send_text(json.dumps({"type": "lobby"}))
+            ws.receive_text()
+
+
+# ---------------------------------------------------------------------------------- hidden information
+def _hidden_marks(state, seat: int) -> list[str]:
+    """How a card of ``seat``'s hand would show in a frame: its key, its label, its notation."""
+    marks = []
+    for n in state.hand(seat):
+        marks += [f'card:{n}"', f"card {n}", f'"{n}r', f">{n}r", f"[{n},", f" {n},", f" {n}]", f"[{n}]"]
+    return marks
+
+
+def test_a_smartrix_seat_never_receives_the_other_seats_cards(room):
+    client, app = room
+    p0, p1, spectator = connect(client), connect(client), connect(client)
+    c = create(p0, "smartrix_v0", ["me", "invite"], seed=11)
+    gid = c["game"]
+    game = app.state.room.games[gid]
+    last = {0: watch(p0, gid, c["tokens"]["0"]), 1: watch(p1, gid, c["tokens"]["1"])}
+    watch(spectator, gid)
+    players = {0: p0, 1: p1}
+    for _ in range(14):
+        mover = game.to_move()
+        if mover is None:
+            break
+        page, s = players[mover], last[mover]
+        assert s["ply"] == game.ply and s["legal"], "the seat to move gets its legal actions"
+        assert last[1 - mover]["legal"] is None
+        acts = s["legal"]
+        pick = acts[0] if len(acts) > 1 else acts[-1]  # a card rather than a pass
+        page.send({"type": "preview", "game": gid, "action": pick["a"]})
+        page.until(lambda f: f["type"] == "preview")
+        page.send({"type": "position", "game": gid, "ply": max(game.ply - 1, 0)})
+        page.until(lambda f: f["type"] == "position")
+        n = game.ply + 1
+        page.send({"type": "move", "game": gid, "action": pick["a"]})
+        for seat, pg in players.items():
+            last[seat] = pg.state(lambda f: f["ply"] == n)
+        spectator.state(lambda f: f["ply"] == n)
+    assert game.ply >= 10 and len(p0.frames) > 20
+    own = [mark for frame in p1.frames if "ply" in json.loads(frame)
+           for mark in _hidden_marks(game.positions[json.loads(frame)["ply"]], 1) if mark in frame]
+    assert own, "the marks searched for do show a seat's own cards in its own frames"
+    for frame in p0.frames:
+        f = json.loads(frame)
+        if "ply" not in f:
+            continue
+        st = game.positions[f["ply"]]
+        for mark in _hidden_marks(st, 1):
+            assert mark not in frame, (f["type"], f["ply"], mark)
+        if f["type"] == "state" and not f["over"]:
+            assert f["scores"] is None  # scores count the cards in hand
+    for frame in spectator.frames:
+        f = json.loads(frame)
+        if "ply" in f and not f.get("over"):
+            st = game.positions[f["ply"]]
+            for seat in (0, 1):
+                for mark in _hidden_marks(st, seat):
+                    assert mark not in frame, (f["type"], f["ply"], seat, mark)
+    # the record (which holds the deal) is refused until the game is over
+    r = client.get(f"/game/{gid}/record.json")
+    assert r.status_code == 409 and "once the game is over" in r.json()["error"]
+    p0.send({"type": "resign", "game": gid})
+    s = p0.state(lambda f: f["over"])
+    assert s["outcome"]["result"] == "player 0 resigned" and s["outcome"]["winners"] == [1]
+    r = client.get(f"/game/{gid}/record.json")
+    assert r.status_code == 200 and r.json()["deal"]["deck"] and r.json()["meta"]["resigned"] == 0
+
+
+# ---------------------------------------------------------------------------------- agents
+def test_an_agent_that_fails_is_reported_and_its_seat_can_be_given_away(room):
+    client, app = room
+    p = connect(client)
+    c = create(p, "ataxx_v0", ["me", "failing"], seed=2)
+    gid = c["game"]
+    s = watch(p, gid, c["tokens"]["0"])
+    p.send({"type": "move", "game": gid, "action": s["legal"][0]["a"]})
+    s = p.state(lambda f: f["seats"][1]["error"])
+    assert "failed on purpose" in s["seats"][1]["error"] and s["ply"] == 1 and s["to_move"] == 1
+    assert s["over"] is False
+    p.send({"type": "seat", "game": gid, "seat": 1, "to": "random"})
+    assert p.until(lambda f: f["type"] == "seated")["token"] is None
+    s = p.state(lambda f: f["ply"] == 2)
+    assert s["seats"][1]["agent"] == "random" and s["seats"][1]["error"] is None
+    events = journal_lines(app, gid)[1:]
+    assert [e["event"] for e in events] == ["move", "seat", "move"]
+
+
+def test_a_slow_agent_does_not_slow_another_game(room):
+    client, app = room
+    slow_page, fast = connect(client), connect(client)
+    c1 = create(slow_page, "ataxx_v0", ["me", "slow"])
+    s = watch(slow_page, c1["game"], c1["tokens"]["0"])
+    slow_page.send({"type": "move", "game": c1["game"], "action": s["legal"][0]["a"]})
+    slow_page.state(lambda f: f["seats"][1]["thinking"])
+    c2 = create(fast, "ataxx_v0", ["me", "random"])
+    s = watch(fast, c2["game"], c2["tokens"]["0"])
+    started = time.monotonic()
+    for _ in range(3):
+        fast.send({"type": "move", "game": c2["game"], "action": s["legal"][0]["a"]})
+        s = fast.state(lambda f, n=s["ply"] + 2: f["ply"] == n and f["legal"])
+    assert time.monotonic() - started < SlowAgent.seconds / 2
+    assert app.state.room.games[c1["game"]].ply == 1  # still thinking
+
+
+# ---------------------------------------------------------------------------------- undo, resign
+def test_undo_goes_back_to_the_humans_previous_turn(room):
+    client, app = room
+    p = connect(client)
+    c = create(p, "ataxx_v0", ["me", "random"], seed=4)
+    gid = c["game"]
+    s = watch(p, gid, c["tokens"]["0"])
+    assert s["can_undo"] is False
+    for _ in range(2):
+        p.send({"type": "move", "game": gid, "action": s["legal"][0]["a"]})
+        s = p.state(lambda f, n=s["ply"] + 2: f["ply"] == n)
+    assert s["can_undo"] is True
+    moves = s["moves"]
+    p.send({"type": "undo", "game": gid})
+    s = p.state(lambda f: f["ply"] == 2)
+    assert s["moves"] == moves[:2] and s["to_move"] == 0 and s["legal"]
+    assert app.state.room.games[gid].state == replay({"format": "tabletop-record", "version": 1, "env_id": "ataxx_v0",
+                                                      "moves": moves[:2]})
+    assert journal_lines(app, gid)[-1] == {"event": "undo", "to": 2}
+
+
+def test_resign_ends_the_game(room):
+    client, app = room
+    a, b = connect(client), connect(client)
+    c = create(a, "ataxx_v0", ["me", "invite"])
+    gid = c["game"]
+    watch(a, gid, c["tokens"]["0"])
+    watch(b, gid, c["tokens"]["1"])
+    b.send({"type": "resign", "game": gid})
+    s = a.state(lambda f: f["over"])
+    assert s["outcome"] == {"result": "player 1 (o) resigned", "termination": "resignation", "winners": [0],
+                            "scores": None}
+    assert s["legal"] is None and s["can_resign"] is False
+    assert "is over" in a.error({"type": "move", "game": gid, "notation": "g2"})
+    assert [e["event"] for e in journal_lines(app, gid)[1:]] == ["resign", "result"]
+
+
+# ---------------------------------------------------------------------------------- nothing lost
+def test_restart_lists_and_resumes_unfinished_games(tmp_path):
+    records = tmp_path / "records"
+    app = create_app(records, agent_delay=0)
+    with TestClient(app) as client:
+        p = connect(client)
+        c = create(p, "ataxx_v0", ["me", "random"], seed=8)
+        gid, token = c["game"], c["tokens"]["0"]
+        s = watch(p, gid, token)
+        for _ in range(2):
+            p.send({"type": "move", "game": gid, "action": s["legal"][-1]["a"]})
+            s = p.state(lambda f, n=s["ply"] + 2: f["ply"] == n)
+        done = create(p, "ataxx_v0", ["me", "random"], seed=9)
+        watch(p, done["game"], done["tokens"]["0"])
+        p.send({"type": "resign", "game": done["game"]})
+        p.state(lambda f: f["over"])
+        moves = s["moves"]
+        close_pages()
+    app2 = create_app(records, agent_delay=0)
+    with TestClient(app2) as client:
+        p = connect(client)
+        p.send({"type": "lobby"})
+        lobby = p.until(lambda f: f["type"] == "lobby")
+        listed = {g["game"]: g for g in lobby["games"]}
+        assert listed[gid]["over"] is False and listed[gid]["ply"] == 4
+        assert listed[done["game"]]["over"] is True and listed[done["game"]]["outcome"]["result"].endswith("resigned")
+        s = watch(p, gid, token)
+        assert s["you"] == [0] and s["moves"] == moves and s["legal"]
+        p.send({"type": "move", "game": gid, "action": s["legal"][0]["a"]})
+        s = p.state(lambda f: f["ply"] == 6)
+        assert s["moves"][:4] == moves
+        close_pages()
+
+
+def test_a_damaged_journal_is_reported_and_restored_to_its_last_good_line(tmp_path):
+    records = tmp_path / "records"
+    app = create_app(records, agent_delay=0)
+    with TestClient(app) as client:
+        p = connect(client)
+        c = create(p, "ataxx_v0", ["me", "invite"], seed=8)
+        gid = c["game"]
+        watch(p, gid, c["tokens"]["0"])
+        q = connect(client)
+        watch(q, gid, c["tokens"]["1"])
+        for page, move in ((p, "g2"), (q, "a2"), (p, "f1")):
+            page.send({"type": "move", "game": gid, "notation": move})
+            page.state(lambda f, m=move: f["moves"] and f["moves"][-1] == m)
+        close_pages()
+    path = records / f"{gid}.jsonl"
+    with open(path, "a") as f:
+        f.write('{"event": "move", "ply": 3, "act')  # a crash in the middle of a line
+    app2 = create_app(records, agent_delay=0)
+    game = app2.state.room.games[gid]
+    assert game.ply == 3 and game.state.moves() == ["g2", "a2", "f1"]
+    assert "line 5 is cut short" in game.problem and "restored" in game.problem
+    assert any("line 5" in pr for pr in app2.state.room.problems)
+    kept = list(records.glob(f"{gid}.jsonl.damaged-*"))
+    assert len(kept) == 1 and kept[0].read_bytes().endswith(b'"act')
+    content = read_journal(path)
+    assert content.problem is None and len(content.events) == 3
+    with TestClient(app2) as client:
+        q = connect(client)
+        s = watch(q, gid, c["tokens"]["1"])
+        assert s["problem"] == game.problem and s["you"] == [1]
+        q.send({"type": "move", "game": gid, "notation": "a3"})
+        assert q.state(lambda f: f["ply"] == 4)["moves"][-1] == "a3"
+        close_pages()
+    assert read_journal(path).problem is None
+
+
+def test_an_illegal_event_in_a_journal_is_reported(tmp_path):
+    records = tmp_path / "records"
+    app = create_app(records, agent_delay=0)
+    with TestClient(app) as client:
+        p = connect(client)
+        c = create(p, "ataxx_v0", ["me", "me"], seed=8)
+        gid = c["game"]
+        close_pages()
+    with open(records / f"{gid}.jsonl", "a") as f:
+        f.write(json.dumps({"event": "move", "ply": 0, "action": 0, "notation": "a1", "seat": 0, "by": "human"}) + "\n")
+    game = create_app(records).state.room.games[gid]
+    assert game.ply == 0 and "line 2" in game.problem and "not legal" in game.problem
+
+
+# ---------------------------------------------------------------------------------- records
+def test_download_replays_and_upload_opens_a_replay(room, tmp_path):
+    client, app = room
+    p = connect(client)
+    c = create(p, "ataxx_v0", ["me", "random"], seed=5)
+    gid = c["game"]
+    s = watch(p, gid, c["tokens"]["0"])
+    p.send({"type": "move", "game": gid, "action": s["legal"][0]["a"]})
+    s = p.state(lambda f: f["ply"] == 2)
+    r = client.get(f"/game/{gid}/record.json")
+    assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+    rec = r.json()
+    assert rec["moves"] == s["moves"] and rec["seed"] == 5 and rec["result"] is None
+    assert replay(rec).moves() == s["moves"]
+    assert client.get("/game/nope/record.json").status_code == 404
+    # upload the record of a finished game
+    env = spec("tantrix_v0").make_raw()
+    env.reset(seed=3)
+    st = env.state
+    while not st.is_terminal():
+        st.apply(st.legal_actions()[0])
+    finished = record_from_state(st, "tantrix_v0", {}, 3)
+    r = client.post("/upload", files={"file": ("game.json", json.dumps(finished).encode(), "application/json")})
+    assert r.status_code == 200, r.text
+    up = r.json()["game"]
+    s = watch(p, up)
+    assert s["kind"] == "record" and s["over"] and s["ply"] == len(finished["moves"])
+    assert s["outcome"]["result"] == finished["result"]["result"] and s["legal"] is None
+    p.send({"type": "position", "game": up, "ply": 1})
+    pos = p.until(lambda f: f["type"] == "position")
+    assert pos["ply"] == 1 and pos["svg"].startswith("<svg")
+    assert "uploaded record" in p.error({"type": "move", "game": up, "action": 0})
+    assert client.get(f"/game/{up}/record.json").json() == finished
+    assert read_journal(app.state.room.records / f"{up}.jsonl").header["record"] == finished
+    # bad uploads: unknown suffix, bad JSON, an illegal move, no file, too large
+    bad = [("game.xyz", b"1", "unknown record format '.xyz'"), ("game.json", b"{", "not valid JSON"),
+           ("game.json", json.dumps({**finished, "moves": ["t1@9,9r0"]}).encode(), "move 1")]
+    for name, data, expected in bad:
+        r = client.post("/upload", files={"file": (name, data)})
+        assert r.status_code == 400 and expected in r.json()["error"], r.text
+    assert client.post("/upload", data={"x": "1"}).status_code == 400
+    big = client.post("/upload", files={"file": ("g.json", b" " * (3 * 1024 * 1024))})
+    assert big.status_code == 413
+
+
+SAMPLES = sorted(p for p in (REPO_ROOT / "tests" / "data").rglob("*")
+                 if p.suffix.lower() in (".json", ".tsgf", ".t1", ".pgn"))
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
+def test_each_record_format_uploads_as_a_replay(room, sample):
+    if sample.suffix.lower() not in import_formats():
+        pytest.skip(f"no reader of {sample.suffix} files is registered yet (envs.core.records.import_formats)")
+    client, _ = room
+    expected = import_record(sample.name, sample.read_bytes())
+    r = client.post("/upload", files={"file": (sample.name, sample.read_bytes())})
+    assert r.status_code == 200, r.text
+    p = connect(client)
+    s = watch(p, r.json()["game"])
+    assert s["kind"] == "record" and s["env_id"] == expected["env_id"] and s["moves"] == expected["moves"]
+    assert s["ply"] == len(expected["moves"]) > 0
+
+
+def test_pages_and_static_files_are_served_with_a_content_security_policy(room):
+    client, _ = room
+    r = client.get("/")
+    assert r.status_code == 200 and 'data-page="lobby"' in r.text
+    assert "script-src 'self'" in r.headers["content-security-policy"]
+    assert client.get("/static/room.js").status_code == 200
+    assert client.get("/static/room.css").status_code == 200
+    assert "No game" in client.get("/game/zzz").text
