@@ -186,6 +186,7 @@ function lobbyPage() {
   function renderSeats(m) {
     agents = m.agents;
     const box = $("#seats");
+    const before = [...box.querySelectorAll("select")].map((x) => x.value);
     const rows = m.seats.map((s) => {
       const sel = el("select", { id: `seat-${s.seat}`, "data-seat": s.seat, "aria-label": `${s.label}` },
         el("option", { value: "me", text: "Me (this browser)" }),
@@ -193,6 +194,8 @@ function lobbyPage() {
         el("option", { value: "open", text: "Open seat (join from the lobby)" }),
         ...agents.map((a) => el("option", { value: a.name, text: `Agent: ${a.name} — ${a.summary}` })));
       sel.value = s.seat === 0 ? "me" : (agents.length ? agents[0].name : "open");
+      if (before[s.seat] !== undefined) sel.value = before[s.seat];  // keep what was chosen
+      if (!sel.value) sel.value = "open";
       return el("div", { class: "row" }, el("label", { for: `seat-${s.seat}`, text: s.label }), sel);
     });
     const teams = m.teams.some((t) => t.length > 1) ? el("p", { class: "hint", text: "Teams: " + m.teams.map((t) => t.join("+")).join(" vs ") }) : null;
