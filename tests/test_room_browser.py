@@ -122,6 +122,17 @@ def wait_ply(page, ply: int) -> None:
     page.wait_for_selector(f'#board[data-ply="{ply}"][data-view="live"]')
 
 
+def wait_turn(page, game, seat: int) -> None:
+    """Wait until ``seat`` is to move in ``game`` and ``page`` shows that position."""
+    import time
+
+    deadline = time.monotonic() + TIMEOUT / 1000
+    while game.to_move() != seat:
+        assert time.monotonic() < deadline, f"seat {seat} never got the move (ply {game.ply})"
+        time.sleep(0.02)
+    wait_ply(page, game.ply)
+
+
 def click_key(page, key: str) -> None:
     hit = page.locator(f'#board [data-key="{key}"]')
     if hit.count():
@@ -199,14 +210,14 @@ def test_a_twixt_game_with_a_swap(browser, server):
     page = new_page(browser)
     gid = create_in_lobby(page, server, "twixt_v0", ["random", "me"], variant="swap")
     game = server.game(gid)
-    wait_ply(page, 1)  # the agent placed the first peg
+    wait_turn(page, game, 1)  # the agent placed the first peg
     swap = game.state.string_to_action("swap")
     assert game.state.legal_action_mask()[swap]
     play(page, game, swap)
     assert game.state.moves()[1] == "swap"
-    wait_ply(page, 3)  # the agent's answer
+    wait_turn(page, game, 1)  # the agent's answer
     play(page, game, game.state.legal_actions()[0])
-    wait_ply(page, 4)
+    wait_turn(page, game, 1)
     items = page.locator("#moves li").all_inner_texts()
     assert items[1] == "swap" and len(items) >= 4
     assert page.errors == []
