@@ -3,7 +3,7 @@
 The first line is the header, the others are events, in order::
 
     {"format": "tabletop-room-journal", "version": 1, "game": "a1b2c3d4", "kind": "play",
-     "env_id": "ataxx_v0", "env_kwargs": {}, "seed": 1234, "created": "2026-12-02T03:00:00Z",
+     "env_id": "<env id>", "env_kwargs": {}, "seed": 1234, "created": "2026-12-02T03:00:00Z",
      "seats": [{"kind": "human", "token": "<sha256 of the seat's token>"}, {"kind": "agent", "agent": "random"}],
      "owner": "<sha256 of the owner's token>"}
     {"event": "move", "ply": 0, "action": 831, "notation": "g2", "seat": 0, "by": "human"}

@@ -1,0 +1,68 @@
+"""``python -m training.room``: it prints its URL and serves; a missing extra and bad arguments are
+named; the page files ship with the package."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+
+import pytest
+
+from conftest import REPO_ROOT
+from test_install import _run_without
+
+
+def test_without_the_room_extra_the_command_names_it():
+    proc = _run_without("training.room", ["starlette", "uvicorn"], [])
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("error: python -m training.room needs the 'room' extra")
+    assert "missing starlette, uvicorn." in proc.stderr and 'pip install -e ".[room]"' in proc.stderr
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["--port", "70000"], "--port must be from 0 to 65535, got 70000"),
+    (["--agent", "nameonly"], "--agent expects NAME=SPEC"),
+    (["--agent", "random=greedy"], "'random' is a baseline's name"),
+    (["--agent", "mine=missing.zip"], "missing.zip"),
+    (["--agent-delay", "-1"], "--agent-delay must be >= 0"),
+])
+def test_bad_arguments_are_refused_with_a_reason(tmp_path, args, expected):
+    pytest.importorskip("starlette")
+    proc = subprocess.run([sys.executable, "-m", "training.room", "--records", str(tmp_path / "r"), *args],
+                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert expected in proc.stderr, proc.stderr
+
+
+def test_the_command_prints_its_url_and_serves(tmp_path):
+    pytest.importorskip("starlette")
+    httpx = pytest.importorskip("httpx")
+    proc = subprocess.Popen([sys.executable, "-m", "training.room", "--port", "0", "--records", str(tmp_path / "r")],
+                            cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("Play room: http://127.0.0.1:"), line
+        url = line.split()[2]
+        for _ in range(100):
+            try:
+                r = httpx.get(url, timeout=2)
+                break
+            except httpx.ConnectError:
+                import time
+
+                time.sleep(0.1)
+        assert r.status_code == 200 and 'data-page="lobby"' in r.text
+        assert (tmp_path / "r").is_dir() and "0 games, 0 unfinished" in line
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+
+
+def test_the_page_files_ship_with_the_package():
+    data = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["training"]
+    for pattern in ("room/templates/*.html", "room/static/*.js", "room/static/*.css"):
+        assert pattern in data
+        assert list((REPO_ROOT / "training").glob(pattern)), pattern
+    extras = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert {r.split(">")[0].split("[")[0] for r in extras["room"]} == {"starlette", "uvicorn", "jinja2", "python-multipart"}
