@@ -219,6 +219,8 @@ def test_other_sites_pages_cannot_open_the_websocket(room):
         with client.websocket_connect("/ws", headers={"origin": "http://evil.example", "host": "testserver"}) as ws:
             ws.send_text(json.dumps({"type": "lobby"}))
             ws.receive_text()
+    r = client.post("/upload", files={"file": ("g.json", b"{}")}, headers={"origin": "http://evil.example"})
+    assert r.status_code == 403
 
 
 # ---------------------------------------------------------------------------------- hidden information

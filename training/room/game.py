@@ -350,7 +350,7 @@ class RoomGame:
         mover = None if st.is_terminal() else int(st.current_player)
         viewer = mover if mover in held else (min(held) if held else None)
         return {"type": "position", "game": self.id, "ply": ply, "svg": self.svg(ply, viewer),
-                "phase": st.board_ui().status(st, viewer) if ply < self.ply or self.kind == "play" else ""}
+                "phase": st.board_ui().status(st, viewer)}
 
     def downloadable(self) -> str | None:
         """``None`` when the record may be downloaded now, else why not: a game with hidden

@@ -726,7 +726,14 @@ def create_app(records: Path | str = "room_records", agents: RoomAgents | None =
         return Response(record_to_json(rec), media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="{game.env_id}-{game.id}.json"'})
 
+    def foreign(headers) -> bool:
+        """A request sent by another site's page (its Origin is not this room's host)."""
+        origin, host = headers.get("origin"), headers.get("host")
+        return origin is not None and host is not None and origin.split("://", 1)[-1] != host
+
     async def upload(request: Request):
+        if foreign(request.headers):
+            return JSONResponse({"error": "uploads come from the room's own page"}, status_code=403)
         length = request.headers.get("content-length")
         if length is not None and length.isdigit() and int(length) > MAX_UPLOAD + 64 * 1024:
             return JSONResponse({"error": f"upload too large: at most {MAX_UPLOAD} bytes"}, status_code=413)
@@ -747,9 +754,7 @@ def create_app(records: Path | str = "room_records", agents: RoomAgents | None =
         return JSONResponse({"game": game.id, "url": f"/game/{game.id}"})
 
     async def websocket(ws: WebSocket):
-        origin = ws.headers.get("origin")
-        host = ws.headers.get("host")
-        if origin is not None and host is not None and origin.split("://", 1)[-1] != host:
+        if foreign(ws.headers):
             await ws.close(code=1008)  # another site's page may not drive this room
             return
         await ws.accept()

@@ -293,7 +293,8 @@ function gamePage() {
       sock.send({ type: "setup", env_id: m.env_id, env_kwargs: m.env_kwargs });
     }
     if (moved || first) { sel = []; pending = null; }
-    if (viewPly === null) renderLive();
+    if (viewPly === null && !pending) renderLive();  // a pending move keeps its preview drawn
+    else updateStatus();
     renderSide();
     if (stats.sentAt !== null && m.ply !== stats.sentPly) {
       stats.latencies.push(performance.now() - stats.sentAt);
