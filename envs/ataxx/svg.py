@@ -107,10 +107,13 @@ def _check_legal(state: AtaxxState, action) -> int:
     return a
 
 
-def _stone(sq: int, side: int, extra: str = "") -> str:
+def _stone(sq: int, side: int, pending: bool = False) -> str:
+    """A stone of ``side`` on ``sq``; a pending move's stones have a dashed outline."""
     cx, cy = _centre(sq)
-    return (f'<circle class="stone {_SIDE[side]}{extra}" cx="{cx:g}" cy="{cy:g}" r="{_RADIUS:g}" '
-            f'fill="{COLOURS[_SIDE[side]]}" stroke="{COLOURS["outline"]}" stroke-width="2"/>')
+    css, line = ("stone %s pending", 'stroke-width="3" stroke-dasharray="6 4"') if pending \
+        else ("stone %s", 'stroke-width="2"')
+    return (f'<circle class="{css % _SIDE[side]}" cx="{cx:g}" cy="{cy:g}" r="{_RADIUS:g}" '
+            f'fill="{COLOURS[_SIDE[side]]}" stroke="{COLOURS["outline"]}" {line}/>')
 
 
 def _square_mark(sq: int, css: str, colour: str) -> str:
@@ -215,8 +218,7 @@ def to_svg(state: AtaxxState, viewer: int | None = None, *, pending: int | None 
         d, s = pending % NUM_SQUARES, _source(pending)
         converted = NEAR[d] & (o_bb if mover == 0 else x_bb)
         for sq in sorted([d, *_bits(converted)]):
-            body.append(_stone(sq, mover, " pending").replace('stroke-width="2"', 'stroke-width="3" '
-                                                                'stroke-dasharray="6 4"'))
+            body.append(_stone(sq, mover, pending=True))
         if s is not None:
             cx, cy = _centre(s)
             body.append(f'<circle class="pending vacated" cx="{cx:g}" cy="{cy:g}" r="{_RADIUS:g}" fill="{c["board"]}" '
