@@ -346,3 +346,67 @@ def test_writer_errors():
         write_pgn(AtaxxRecord(moves=["f2"]), start_fen=START_FEN)
     # An unfinished game takes any declared result (adjudication, resignation).
     assert write_pgn(["f2"], result="0-1").endswith("1. f2 0-1\n")
+
+
+# ---------------------------------------------------------------------------- the play room's upload import
+def test_python_ataxx_pgn_imported_as_common_records():
+    """PGN files python-ataxx writes, read by envs.core.records.import_record (the play room's uploads)."""
+    from envs.core.records import import_record, replay as common_replay
+
+    for fen, final in GAMES[::5]:
+        moves = [final.action_to_string(a) for a in final.history]
+        game = ataxx.pgn.Game()
+        game.from_board(_python_ataxx_board(fen, moves))
+        game.set_black("x engine")
+        text = str(game)
+        for data in (text, text.encode("utf-8")):
+            rec = import_record("Game 1.PGN", data)
+            assert rec["env_id"] == "ataxx_v0" and rec["moves"] == moves and rec["deal"] is None
+            assert rec["env_kwargs"] == ({} if fen == START_FEN else {"fen": fen})
+            assert rec["result"]["result"] == final.outcome().result == game.headers["Result"]
+            assert rec["result"]["scores"] == final.scores()
+            assert rec["meta"]["imported_from"] == "PGN" and rec["meta"]["pgn_tags"]["Black"] == "x engine"
+            back = common_replay(rec)
+            assert back == final and back.history == final.history
+
+
+def test_pgn_import_unfinished_clock_off_and_adjudicated():
+    from envs.core.records import import_formats, import_record, replay as common_replay
+
+    assert import_formats()[".pgn"] == "Ataxx PGN"
+    s = AtaxxState("x5o/7/7/7/7/7/o5x x 95 1", halfmove_clock=False)
+    for m in ["g1e1", "a1c1", "e1g1", "c1a1"] * 3:
+        s.push(m)
+    rec = import_record("long.pgn", write_pgn(s, start_fen="x5o/7/7/7/7/7/o5x x 95 1", result="0-1"))
+    assert rec["env_kwargs"] == {"fen": "x5o/7/7/7/7/7/o5x x 95 1", "halfmove_clock": False}
+    assert rec["result"] is None and rec["meta"]["pgn_result"] == "0-1"  # adjudicated: not over by the rules
+    back = common_replay(rec)
+    assert back == s and back.clock == 107 and not back.halfmove_clock
+
+
+@pytest.mark.parametrize("text, message", [
+    (write_pgn(["f2"]) + "\n" + write_pgn(["g2"]), "expected one game in the PGN text, found 2"),
+    ("1. f2 d4 *", r"'bad.pgn': game 1, line 1, ply 2 \(move 1\.\.\.\) 'd4': .*no o stone next to d4"),
+    ('[FEN "x5o/7/7 x 0 1"]\n\n1. f2 *', r"game 1 \(line 1\): FEN tag: malformed FEN .* expected 7 ranks"),
+    ("1. f2 {open", "comment '{' is never closed"),
+    ("", "expected one game in the PGN text, found 0"),
+])
+def test_pgn_import_errors(text, message):
+    from envs.core.records import import_record
+
+    with pytest.raises(InvalidPositionError, match=message):
+        import_record("bad.pgn", text)
+
+
+def test_pgn_import_registered_by_the_registry_alone():
+    """A program that never imports envs.ataxx still reads .pgn uploads (the registry loads every game)."""
+    import subprocess
+    import sys
+
+    from conftest import REPO_ROOT
+
+    code = ("from envs.core.records import import_record; "
+            "print(import_record('g.pgn', '1. f2 a1c3 *')['moves'])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=REPO_ROOT)
+    assert out.stdout.strip() == "['f2', 'a1c3']"

@@ -1,4 +1,7 @@
-"""Ataxx: rules core (:class:`AtaxxState`) and its environment (``envs.ataxx_v0``)."""
+"""Ataxx: rules core (:class:`AtaxxState`) and its environment (``envs.ataxx_v0``).
+
+Importing the package also imports :mod:`envs.ataxx.records`, which registers the ``.pgn``
+record import (``envs.core.records.import_record``)."""
 
 from envs.ataxx.state import (
     JUMP_OFFSETS,
@@ -9,5 +12,6 @@ from envs.ataxx.state import (
     parse_square,
     square_name,
 )
+from envs.ataxx import records as _records  # noqa: F401  (registers the .pgn import format)
 
 __all__ = ["AtaxxState", "NUM_ACTIONS", "PASS_ACTION", "JUMP_OFFSETS", "START_FEN", "square_name", "parse_square"]

@@ -66,6 +66,10 @@ Errors (the message names the game, from 1, and the line):
 * :class:`~envs.core.state.IllegalActionError` (or the subclass the rules core raises for
   malformed text): a move that is not Ataxx notation or is illegal where it stands; the message
   gives the ply (from 1), the move number as written in PGN (``12.`` / ``12...``) and the move.
+
+Importing this module registers ``.pgn`` with :func:`envs.core.records.register_import_format`
+(:func:`pgn_to_common_record`), so ``envs.core.records.import_record("game.pgn", text)`` (the play
+room's uploads) reads one Ataxx PGN game as a common JSON record.
 """
 
 from __future__ import annotations
@@ -77,6 +81,7 @@ from pathlib import Path
 
 import numpy as np
 
+import envs.core.records as _core
 from envs.ataxx.state import START_FEN, AtaxxState
 from envs.core.state import IllegalActionError, InvalidPositionError, ParameterError
 
@@ -91,6 +96,7 @@ __all__ = [
     "read_records",
     "write_record",
     "pgn_record_from_state",
+    "pgn_to_common_record",
     "replay",
 ]
 
@@ -513,3 +519,43 @@ def write_record(game, path, tags: dict | None = None, *, start_fen: str | None 
         old = p.read_text(encoding="utf-8")
         text = old.rstrip("\n") + "\n\n" + text
     p.write_text(text, encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------- the common JSON record
+def pgn_to_common_record(text: str) -> dict:
+    """The one game of a PGN text as a record of the common JSON format (:mod:`envs.core.records`):
+    env id ``ataxx_v0``; ``env_kwargs`` ``{"fen": start}`` for a game that does not start from the
+    standard position (the environment starts from any FEN the rules core accepts) and
+    ``{"halfmove_clock": False}`` for a ``[HalfmoveClock "off"]`` game; the moves in UAI notation;
+    ``result`` the replay's :meth:`~envs.core.state.GameState.outcome` (``null`` for a game not over
+    by the rules, e.g. adjudicated); ``meta`` ``{"imported_from": "PGN", "pgn_result": "1-0",
+    "pgn_tags": {...every tag as read...}}``. Registered for the suffix ``.pgn`` (see the module
+    docstring).
+
+    Args:
+        text: PGN text holding exactly one game.
+
+    Returns:
+        ``dict``: the record, checked by replaying it (``record_from_state(..., check=True)``).
+
+    Raises:
+        InvalidPositionError: no game or several, malformed PGN, a bad ``FEN`` tag (a start the
+            environment cannot take), a result the final position contradicts (see
+            :func:`read_pgn`).
+        IllegalActionError: a malformed or illegal move (the ply, move number and move named).
+    """
+    rec = read_pgn(text)
+    state = rec.replay()
+    kwargs: dict = {}
+    if rec.start_fen != START_FEN:
+        kwargs["fen"] = rec.start_fen
+    if not rec.halfmove_clock:
+        kwargs["halfmove_clock"] = False
+    meta = {"imported_from": "PGN", "pgn_result": rec.result, "pgn_tags": dict(rec.tags)}
+    try:
+        return _core.record_from_state(state, "ataxx_v0", kwargs, meta=meta)
+    except ParameterError as e:  # the environment refused the start or the replay differs
+        raise InvalidPositionError(f"the PGN game cannot be a record of ataxx_v0: {e}") from None
+
+
+_core.register_import_format(".pgn", "Ataxx PGN", pgn_to_common_record)

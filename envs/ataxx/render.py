@@ -1,12 +1,14 @@
-"""Pictures of Ataxx positions for ``render_mode="rgb_array"``, drawn with Pillow."""
+"""Pictures of Ataxx positions for ``render_mode="rgb_array"``, drawn with Pillow (and
+:func:`to_svg`, the SVG drawing of :mod:`envs.ataxx.svg`, re-exported)."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from envs.ataxx.svg import to_svg
 from envs.core.render import board_picture
 
-__all__ = ["ataxx_picture"]
+__all__ = ["ataxx_picture", "to_svg"]
 
 
 def ataxx_picture(state, cell: int = 56) -> np.ndarray:

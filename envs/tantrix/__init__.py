@@ -1,5 +1,7 @@
 """Tantrix (the strategy game): rules core (:class:`TantrixState`), JSON records
-(:mod:`envs.tantrix.records`), heuristics (:mod:`envs.tantrix.heuristics`).
+(:mod:`envs.tantrix.records`), heuristics (:mod:`envs.tantrix.heuristics`), the board drawn as SVG
+and its click paths for people (:mod:`envs.tantrix.svg`, reached by ``state.to_svg(viewer)`` and
+``state.board_ui()``).
 
 The environment (``tantrix_v0``) lives in :mod:`envs.tantrix.env`.
 

@@ -284,7 +284,7 @@ class TantrixState(GameState):
         short_name="tantrix", long_name="Tantrix", perfect_information=False, chance=True,
         min_players=2, max_players=4, teams=True, seat_names=("red", "yellow", "blue", "green"),
         notation="Tantrix: t23@0,-1r2 = tile 23 on hex q=0, r=-1, turned 2 sixths clockwise",
-        heuristics="envs.tantrix.heuristics",
+        heuristics="envs.tantrix.heuristics", board="envs.tantrix.svg",
     )
 
     def __init__(self, num_players: int = 2, *, teams: bool = False, colors=None,
@@ -887,6 +887,57 @@ class TantrixState(GameState):
     def candidate_cells(self) -> list[tuple[int, int]]:
         """Empty hexes touching a tile (``(0, 0)`` before the first tile), sorted."""
         return sorted(self._g.qr[c] for c in self._cand)
+
+    def fitting_placements(self, player: int, q: int, r: int) -> list[tuple[int, int, int]]:
+        """The placements of ``player``'s tiles on the empty hex ``(q, r)`` that the rules allow
+        there now, as ``(slot, tile, rot)`` in slot then rotation order: the colours match every
+        neighbour and, while the bag has tiles, the three restrictions hold (RULES.md, "Placing
+        a tile" and "The three restrictions"). Whose turn it is and the turn's phase are not
+        considered: for the player to move on a space the phase allows, these are exactly the
+        legal placements there. The drawing marks a forced space with the colour of every player
+        who could fill it (tantrix.com does so).
+
+        Returns ``[]`` for an occupied hex, a hex touching no tile (every hex but ``(0, 0)``
+        before the first tile) and a hex outside the window.
+
+        Raises:
+            ValueError: ``player`` is not a seat.
+        """
+        self._check_seat(player, "player")
+        g = self._g
+        if _hexdist(q, r) > self.window_radius:
+            return []
+        c = g.origin + q + r * g.S
+        if self._tile[c] or c not in self._cand:
+            return []
+        fits = _fits(self._need[c])
+        opts = [(s, t, fits[t]) for s, t in enumerate(self._hands[player]) if t != -1 and fits[t]]
+        if not opts:
+            return []
+        danger = ()
+        if self.restrictions_active:
+            if not self._geom_ok(c):
+                return []
+            danger = self._danger(c)
+        out = []
+        for s, t, rots in opts:
+            for k in rots:
+                if danger:
+                    e = TR_EDGES[t * 6 + k]
+                    if any(e[d] == col for d, col in danger):
+                        continue
+                out.append((s, t, k))
+        return out
+
+    def blocked_spaces(self) -> list[tuple[int, int]]:
+        """The empty hexes touching a tile (inside the window) where no tile may go, whatever its
+        colours, while the bag has tiles: a tile there would leave a hex bordered by four tiles
+        (restriction 2) or lie along a controlled side (restriction 3, by the operational test
+        of RULES.md). Sorted ``(q, r)`` pairs; ``[]`` once the restrictions are off."""
+        if not self.restrictions_active:
+            return []
+        g, R = self._g, self.window_radius
+        return sorted(g.qr[c] for c in self._cand if g.dist[c] <= R and not self._geom_ok(c))
 
     def placements(self) -> list[tuple[int, int, int, int]]:
         """The legal placements now as ``(tile, q, r, rot)``, in action order."""
