@@ -166,10 +166,10 @@ def play(page, game, action: int) -> None:
                 page.wait_for_selector("#confirm")
                 if page.inner_text("#confirm") == f"Confirm {notation}":
                     break
+                shown = page.inner_text("#confirm")
                 page.keyboard.press("r")
                 page.wait_for_function("t => document.querySelector('#confirm') && "
-                                       "document.querySelector('#confirm').textContent !== t",
-                                       arg=page.inner_text("#confirm"))
+                                       "document.querySelector('#confirm').textContent !== t", arg=shown)
             assert page.inner_text("#confirm") == f"Confirm {notation}"
             page.click("#confirm")
     page.wait_for_function(f"document.querySelector('#board').dataset.ply > {ply}")
