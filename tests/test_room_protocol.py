@@ -491,17 +491,36 @@ def test_download_replays_and_upload_opens_a_replay(room, tmp_path):
     assert big.status_code == 413
 
 
-SAMPLES = sorted(p for p in (REPO_ROOT / "tests" / "data").rglob("*")
-                 if p.suffix.lower() in (".json", ".tsgf", ".t1", ".pgn"))
+def _pgn_sample() -> bytes:
+    """An Ataxx PGN (the python-ataxx style the Ataxx package reads): 30 seeded random moves."""
+    import numpy as np
+
+    from envs.ataxx.records import write_pgn
+
+    env = spec("ataxx_v0").make_raw()
+    env.reset(seed=2)
+    st, rng = env.state, np.random.default_rng(2)
+    for _ in range(30):
+        legal = st.legal_actions()
+        st.apply(legal[rng.integers(len(legal))])
+    return write_pgn(st, {"White": "room test", "Black": "random"}).encode()
 
 
-@pytest.mark.parametrize("sample", SAMPLES, ids=lambda p: p.name)
-def test_each_record_format_uploads_as_a_replay(room, sample):
-    if sample.suffix.lower() not in import_formats():
-        pytest.skip(f"no reader of {sample.suffix} files is registered yet (envs.core.records.import_formats)")
+#: A sample of every record format the room should open: the files in tests/data, and made here.
+SAMPLES = {p.name: p.read_bytes for p in sorted((REPO_ROOT / "tests" / "data").rglob("*"))
+           if p.suffix.lower() in (".json", ".tsgf", ".t1")}
+SAMPLES["ataxx-sample.pgn"] = _pgn_sample
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_each_record_format_uploads_as_a_replay(room, name):
+    suffix = "." + name.rsplit(".", 1)[1].lower()
+    if suffix not in import_formats():
+        pytest.skip(f"no reader of {suffix} files is registered yet (envs.core.records.import_formats)")
     client, _ = room
-    expected = import_record(sample.name, sample.read_bytes())
-    r = client.post("/upload", files={"file": (sample.name, sample.read_bytes())})
+    data = SAMPLES[name]()
+    expected = import_record(name, data)
+    r = client.post("/upload", files={"file": (name, data)})
     assert r.status_code == 200, r.text
     p = connect(client)
     s = watch(p, r.json()["game"])
@@ -517,3 +536,28 @@ def test_pages_and_static_files_are_served_with_a_content_security_policy(room):
     assert client.get("/static/room.js").status_code == 200
     assert client.get("/static/room.css").status_code == 200
     assert "No game" in client.get("/game/zzz").text
+
+
+def test_a_forced_move_without_a_click_path_plays_itself(room):
+    client, app = room
+    fen = "xxxxxxx/xxxxxxx/xxxxxxx/xxxxxxx/ooooooo/ooooooo/ooooo2 x 0 1"  # x has no move: it must pass
+    st = spec("ataxx_v0").initial_state(fen=fen)
+    (only,) = st.legal_actions()
+    if st.board_ui().action_paths(st, only).paths:
+        pytest.skip("this game's pass has a click path (its board module draws no forced pass yet)")
+    p = connect(client)
+    c = create(p, "ataxx_v0", ["me", "greedy"], fen=fen)  # greedy clones: the board fills
+    s = watch(p, c["game"], c["tokens"]["0"])
+    game = app.state.room.games[c["game"]]
+    deadline = time.monotonic() + 15
+    while not (game.over or game.to_move() == 0 and len(game.state.legal_actions()) > 1):
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    events = journal_lines(app, c["game"])[1:]
+    assert (events[0]["by"], events[0]["notation"], events[0]["seat"]) == ("auto", "0000", 0)
+    autos = [e["ply"] for e in events if e["event"] == "move" and e["by"] == "auto"]
+    for ply in autos:  # each was a position where seat 0's only move had no click path
+        st = game.positions[ply]
+        assert st.current_player == 0 and len(st.legal_actions()) == 1
+    assert [e["by"] for e in events if e["event"] == "move"][:2] == ["auto", "agent"]
+    assert all(e["by"] != "human" for e in events if e["event"] == "move")
