@@ -17,7 +17,8 @@ deal), ``POST /upload`` (form field ``file``: a record, ``.json`` or a format a 
 at most 2 MiB) opens a record as a replay. Static files under ``/static``.
 
 **Protocol.** One WebSocket per page at ``/ws``; every message is a JSON object with a ``type``.
-A message from a browser is at most 64 KiB; it is checked (JSON, known type, each field present
+A message from a browser is at most 64 KiB (the server closes a connection sending more than
+1 MiB at once); it is checked (JSON, known type, each field present
 with its type and no other, the game and seat exist, the browser's tokens hold the seat, it is
 that seat's turn, the action is legal) and any refusal is answered with
 ``{"type": "error", "request": <type or null>, "message": <what was wrong and what was expected>}``,
