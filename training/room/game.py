@@ -260,8 +260,10 @@ class RoomGame:
 
     def touch(self) -> None:
         """A change of what browsers are shown that does not change the game (an agent thinking,
-        an agent's error): the frames are rebuilt, the version stays."""
-        self._cache.clear()
+        an agent's error): the seats' part of the frames is rebuilt (not the drawings), the
+        version stays."""
+        self._cache.pop("public", None)
+        self._cache.pop("summary", None)
 
     # ------------------------------------------------------------------ what browsers see
     def _cached(self, key, make):

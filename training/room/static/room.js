@@ -285,6 +285,7 @@ function gamePage() {
   function onState(m) {
     const first = frame === null;
     const moved = frame && m.version !== frame.version;
+    const sameBoard = frame && !moved && m.svg === frame.svg && m.ply === frame.ply;
     frame = m;
     if (first) {
       document.title = `${m.name} — game ${m.game}`;
@@ -293,8 +294,10 @@ function gamePage() {
       sock.send({ type: "setup", env_id: m.env_id, env_kwargs: m.env_kwargs });
     }
     if (moved || first) { sel = []; pending = null; }
-    if (viewPly === null && !pending) renderLive();  // a pending move keeps its preview drawn
-    else updateStatus();
+    // a pending move keeps its preview drawn; a frame about the seats only (an agent thinking)
+    // keeps the board and the selection as they are
+    if (viewPly === null && !pending && !sameBoard) renderLive();
+    else { updateStatus(); if (viewPly === null && !pending) decorate(); }
     renderSide();
     if (stats.sentAt !== null && m.ply !== stats.sentPly) {
       stats.latencies.push(performance.now() - stats.sentAt);
