@@ -561,3 +561,18 @@ def test_a_forced_move_without_a_click_path_plays_itself(room):
         assert st.current_player == 0 and len(st.legal_actions()) == 1
     assert [e["by"] for e in events if e["event"] == "move"][:2] == ["auto", "agent"]
     assert all(e["by"] != "human" for e in events if e["event"] == "move")
+
+
+def test_unreadable_journals_are_listed_as_problems_and_left_alone(tmp_path):
+    records = tmp_path / "records"
+    records.mkdir()
+    (records / "aaaa0001.jsonl").write_bytes(b"\xff\xfe not json\n")
+    (records / "aaaa0002.jsonl").write_text('{"format": "something-else", "version": 1}\n')
+    (records / "aaaa0003.jsonl").write_text("")
+    room = create_app(records).state.room
+    assert room.games == {}
+    problems = "\n".join(room.problems)
+    assert "aaaa0001.jsonl line 1 is not JSON" in problems
+    assert "aaaa0002.jsonl line 1: not a tabletop-room-journal version 1 header" in problems
+    assert "aaaa0003.jsonl is empty" in problems
+    assert (records / "aaaa0001.jsonl").read_bytes() == b"\xff\xfe not json\n"  # nothing rewritten
