@@ -25,7 +25,7 @@ from envs.core.records import record_from_state, replay
 from envs.core.state import GameState, IllegalActionError
 from envs.registry import spec
 
-__all__ = ["Seat", "RoomGame", "RoomError", "token_digest"]
+__all__ = ["Seat", "RoomGame", "RoomError", "token_digest", "action_index"]
 
 
 class RoomError(ValueError):
@@ -191,7 +191,7 @@ class RoomGame:
         """
         self.check_live()
         st = self.env.state
-        a = st._check_action_index(action)
+        a = action_index(st, action)
         if not st.legal_action_mask()[a]:
             legal = st.legal_moves()
             raise IllegalActionError(f"action {a} ({st.action_to_string(a)}) is not legal here; legal moves: "
@@ -212,7 +212,7 @@ class RoomGame:
         self.actions.append(a)
         self.played_by.append((how, player))
         self.positions.append(self.env.state.clone())
-        self._changed()
+        self.changed()
         return event
 
     def rebuild(self, plies: int) -> None:
@@ -223,7 +223,7 @@ class RoomGame:
         self.positions = [self.env.state.clone()]
         for a, (how, _) in zip(keep_actions, keep_by):
             self.apply(a, how)
-        self._changed()
+        self.changed()
 
     def undo_target(self, held: set[int]) -> int | None:
         """The ply to go back to when the holder of ``held`` asks for an undo: before its last
@@ -252,7 +252,7 @@ class RoomGame:
             return legal[0]
         return None
 
-    def _changed(self) -> None:
+    def changed(self) -> None:
         """A change of the game (move, undo, seat, resignation): agents' answers for the former
         version are dropped."""
         self.version += 1
@@ -383,6 +383,18 @@ class RoomGame:
         if self.truncated:
             meta["truncated"] = True
         return record_from_state(self.env.state, self.env_id, self.env_kwargs, self.seed, meta=meta)
+
+
+def action_index(state: GameState, action) -> int:
+    """``action`` checked as an action index of ``state``'s game: an ``int`` (not a bool) in
+    ``[0, num_actions)``.
+
+    Raises:
+        IllegalActionError: anything else (the message gives the range).
+    """
+    if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < state.num_actions:
+        raise IllegalActionError(f"an action must be an integer in [0, {state.num_actions}), got {action!r}")
+    return action
 
 
 def _record_positions(record: dict) -> list[GameState]:

@@ -30,7 +30,7 @@ from envs.core.records import import_formats, import_record
 from envs.core.state import IllegalActionError, InvalidPositionError, ParameterError
 from envs.registry import UnknownEnvError, env_ids, spec
 from training.room.agents import RoomAgents
-from training.room.game import RoomError, RoomGame, Seat, token_digest
+from training.room.game import RoomError, RoomGame, Seat, action_index, token_digest
 from training.room.journal import FORMAT, VERSION, Journal, read_journal
 
 __all__ = ["Room", "create_app", "serve_in_thread", "MAX_MESSAGE", "MAX_UPLOAD", "SCHEMA"]
@@ -254,11 +254,11 @@ class Room:
             if not 0 <= ev["seat"] < game.num_players or ev["kind"] not in ("human", "agent"):
                 raise RoomError(f"bad seat event {ev}")
             game.seats[ev["seat"]] = Seat(ev["kind"], ev.get("agent"), ev.get("token"))
-            game._changed()
+            game.changed()
         elif kind == "resign":
             game.check_live()
             game.resigned = ev["seat"]
-            game._changed()
+            game.changed()
         elif kind == "result":
             if not game.over:
                 raise RoomError(f"a result ({ev['result']}) is recorded but the game is not over after {game.ply} moves")
@@ -556,7 +556,7 @@ class Room:
             d = token_digest(tok)
             await self._write(game, {"event": "seat", "seat": i, "kind": "human", "token": d})
             game.seats[i] = Seat("human", None, d)
-            game._changed()
+            game.changed()
         conn.tokens.add(d)
         conn.game = game.id
         conn.send({"type": "joined", "game": game.id, "seat": i, "token": tok})
@@ -585,7 +585,7 @@ class Room:
         mover = game.to_move()
         if mover not in self._held(conn, game):
             raise RoomError(f"preview: only the holder of the seat to move ({game.label(mover)}) may preview")
-        a = game.state._check_action_index(msg["action"])
+        a = action_index(game.state, msg["action"])
         if not game.state.legal_action_mask()[a]:
             raise RoomError(f"preview: action {a} is not legal here")
         conn.send({"type": "preview", "game": game.id, "action": a, "ply": game.ply,
@@ -620,7 +620,7 @@ class Room:
                 raise RoomError(f"resign: you do not hold {'a seat' if seat is None else f'seat {seat}'} of game {game.id}")
             await self._write(game, {"event": "resign", "seat": seat})
             game.resigned = seat
-            game._changed()
+            game.changed()
             await self._settle(game)
         self.broadcast(game)
 
@@ -648,7 +648,7 @@ class Room:
                     raise RoomError(f"seat {i}: {new.error}")
             await self._write(game, {"event": "seat", "seat": i, **new.journal()})
             game.seats[i] = new
-            game._changed()
+            game.changed()
             await self._settle(game)
         if tok is not None:
             conn.tokens.add(token_digest(tok))
