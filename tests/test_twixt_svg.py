@@ -13,10 +13,12 @@ import pytest
 
 from envs.core.records import import_formats, import_record, replay as replay_common
 from envs.core.state import InvalidPositionError
-from envs.core.svg import MovePaths
+from conftest import play_random
+from envs.core.svg import MovePaths, hit
 from envs.twixt import TwixtState, hole_name
 from envs.twixt import svg as tsvg
 from envs.twixt.records import TwixtRecord, format_t1, format_tsgf, record_from_state
+from envs.twixt.render import _peg_owners as _replay_owners
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -116,12 +118,32 @@ def test_black_sees_the_board_turned_with_its_borders_at_top_and_bottom():
     left = sorted((float(el.get("y")), el.text) for el in root.iter(f"{SVG}text") if el.get("x") == "30")
     assert [t for _, t in left] == list("hgfedcba")  # column letters, a at the bottom
     caption = " ".join(el.text for el in _with_class(root, "caption")[0])
-    assert caption.endswith("seen by black: the board is turned so that black connects top to bottom")
+    assert caption.endswith("board turned for black: black connects top to bottom")
     # Double TwixT: both black seats see it turned, both red seats as the spectator
     d = TwixtState.from_moves("c3 e4", board_size=8, num_players=4)
     assert d.to_svg(0) == d.to_svg(2) == d.to_svg(None)
     assert _centre(d, "c3", 1) == _centre(d, "c3", 3) == (180, 360) and _centre(d, "c3", 0) == (180, 180)
-    assert "seen by black A:" in d.to_svg(1) and "seen by black B:" in d.to_svg(3)
+    assert "board turned for black A:" in d.to_svg(1) and "board turned for black B:" in d.to_svg(3)
+
+
+def test_hit_squares_are_written_as_the_core_helper_writes_them():
+    st = TwixtState.from_moves("c3 e4", board_size=8)
+    svg = st.to_svg()
+    assert hit("rect", "c3", "c3, red peg", x=150, y=150, width=60, height=60) in svg
+    assert hit("rect", "a2", "a2, black border, empty", x=30, y=90, width=60, height=60) in svg
+
+
+@pytest.mark.parametrize("links", ["auto", "manual"])
+def test_seat_letters_match_a_replay_of_the_history(links):
+    """The drawing finds each peg's seat from the history alone; the Pillow picture replays the
+    game: both agree on random Double TwixT games (Privilege claims included)."""
+    for seed in range(4):
+        st = play_random(TwixtState(8, num_players=4, links=links), seed=seed, moves=60)
+        owners = {r * 8 + c: pl for (r, c), pl in _replay_owners(st).items()}
+        assert tsvg._peg_owners(st) == owners and len(owners) == int((st.pegs() > 0).sum())
+        root = _root(st.to_svg())
+        letters = sorted(el.text for el in _with_class(root, "seat"))
+        assert letters == sorted("AABB"[pl] for pl in owners.values())
 
 
 # ---------------------------------------------------------------------------------- clicks

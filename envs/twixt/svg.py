@@ -62,9 +62,9 @@ import textwrap
 import numpy as np
 
 from envs.core.state import IllegalActionError
-from envs.core.svg import MovePaths, esc, hit, svg_document
+from envs.core.svg import HIT_ATTRIBUTES, MovePaths, esc, svg_document
 from envs.twixt.render import _BACKGROUND, _BLACK, _HOLE, _LAST, _RED, _last_hole
-from envs.twixt.state import COLOUR_NAMES, column_label, hole_name
+from envs.twixt.state import COLOUR_NAMES, column_label, hole_name, parse_hole
 
 __all__ = ["to_svg", "action_paths", "CONFIRM", "status", "SWAP", "CLAIM", "END", "END_CLAIM", "is_turned",
            "cell_size"]
@@ -89,7 +89,7 @@ def _hex(rgb: tuple[int, int, int]) -> str:
 
 _C_RED, _C_BLACK, _C_BG, _C_HOLE, _C_LAST = (_hex(c) for c in (_RED, _BLACK, _BACKGROUND, _HOLE, _LAST))
 _C_PEG = (_C_RED, _C_BLACK)
-_PENDING_FILL = ' stroke-opacity="0.55"'  # a link the pending action adds
+_PENDING_LINK = ' stroke-opacity="0.55"'  # a link the pending action adds
 
 
 def _f(x: float) -> str:
@@ -106,7 +106,7 @@ def cell_size(board_size: int) -> int:
     return cell - cell % 2
 
 
-def is_turned(state, viewer: int | None) -> bool:
+def is_turned(viewer: int | None) -> bool:
     """Whether ``viewer`` sees the board turned (a black seat: 1 or 3); a spectator (``None``)
     and red seats see it as it is."""
     return viewer is not None and viewer % 2 == 1
@@ -245,7 +245,7 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
         pending = _check_legal(state, pending, "pending action")
         shown = state.clone()
         shown.apply(pending)
-    turned = is_turned(state, viewer)
+    turned = is_turned(viewer)
     cell = cell_size(s)
     half = cell // 2
     margin = cell
@@ -300,7 +300,7 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
     if last is not None and state.linking == "manual" and last > n:
         m = _LINK_TEXT.fullmatch(state.action_to_string(last))
         if m:
-            ends = tuple(sorted(_hole_rc(h) for h in m.group(2, 3)))
+            ends = tuple(sorted(parse_hole(h, s) for h in m.group(2, 3)))
             last_link = (ends, m.group(1))
     if last_link is not None:
         (a, b), sign = last_link
@@ -317,7 +317,7 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
         new = (a, b) not in before
         out.append(f'<line class="link {COLOUR_NAMES[col]}{" pending" if new else ""}" x1="{x1}" y1="{y1}" '
                    f'x2="{x2}" y2="{y2}" stroke="{_C_PEG[col]}" stroke-width="{lw}" stroke-linecap="round"'
-                   f'{_PENDING_FILL if new else ""}/>')
+                   f'{_PENDING_LINK if new else ""}/>')
     for (a, b), col in before.items():
         if (a, b) not in after:  # removed by the pending action
             (x1, y1), (x2, y2) = xy(*a), xy(*b)
@@ -358,8 +358,7 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
     if pending is not None:
         caption.append(f"pending: {state.action_to_string(pending)} (not played yet)")
     if turned:
-        caption.append(f"seen by {state.seat_name(viewer)}: the board is turned so that black connects "
-                       f"top to bottom")
+        caption.append(f"board turned for {state.seat_name(viewer)}: black connects top to bottom")
     cf = max(12.0, min(16.0, cell * 0.55))
     chars = max(20, int(width / (0.56 * cf)))
     lines = [w for line in caption for w in textwrap.wrap(line, chars)]
@@ -378,8 +377,10 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
             continue
         r, c = divmod(p, s)
         x, y = xy(r, c)
-        out.append(hit("rect", hole_name(r, c), _hole_label(s, pegs, pegs_before, p, owners, last_hole),
-                       x=x - half, y=y - half, width=cell, height=cell))
+        # as envs.core.svg.hit("rect", ...) writes it, without escaping the numbers (the hot loop)
+        out.append(f'<rect {HIT_ATTRIBUTES} data-key="{esc(hole_name(r, c))}" '
+                   f'aria-label="{esc(_hole_label(s, pegs, pegs_before, p, owners, last_hole))}" '
+                   f'x="{x - half}" y="{y - half}" width="{cell}" height="{cell}"/>')
     out.append("</g>")
     body = "".join(out).replace("{HEIGHT}", _f(height), 1)
     name = "Double TwixT" if four else "TwixT"
@@ -387,15 +388,6 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
     if turned:
         label += f", seen by {state.seat_name(viewer)} (turned: black connects top to bottom)"
     return svg_document(width, float(_f(height)), body, f"{label}. {state.status_line()}", "board-twixt")
-
-
-def _hole_rc(name: str) -> tuple[int, int]:
-    m = re.fullmatch(r"([a-z]+)([0-9]+)", name)
-    letters, number = m.group(1), int(m.group(2))
-    col = 0
-    for ch in letters:
-        col = col * 26 + ord(ch) - 96
-    return number - 1, col - 1
 
 
 def _hole_label(s: int, pegs, pegs_before, p: int, owners: dict, last_hole) -> str:
