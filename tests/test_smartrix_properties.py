@@ -210,6 +210,29 @@ def test_determinisation_keeps_public_information_and_redeals_the_unseen_cards()
                     d.apply(legal[int(rng.integers(len(legal)))])
 
 
+def test_determinisation_keeps_the_moves_played_and_replays_to_itself():
+    """The moves are public (the play room highlights the last one): a sample keeps history,
+    moves() and last_collected, and its start is the real one with the redealt cards swapped in,
+    so its record replays to exactly the sample, from a dealt deck and from a hand-built position."""
+    rng = np.random.default_rng(3)
+    for settings in SETTINGS:
+        _, states = random_game(settings, 5, check_mask_every=1000)
+        s = next(st for st in states[25:] if st.last_collected) if settings.get("grid_limit", True) else states[30]
+        assert not s.is_terminal() and len(s.history) >= 25
+        hand_built = SmartrixState.from_position(**s.position())
+        hand_built.apply(hand_built.pass_action)
+        for st in (s, hand_built):
+            for player in range(st.num_players):
+                d = st.sample_determinization(player, rng)
+                assert d.history == st.history and d.moves() == st.moves() and d.turn_number == st.turn_number
+                assert d.last_collected == st.last_collected
+                assert d.hand(player) == st.hand(player)
+                again = replay(record_from_state(d))
+                assert again == d and again.history == d.history
+                assert again.hand((player + 1) % st.num_players) == d.hand((player + 1) % st.num_players)
+            assert hand_built.moves() == ["pass"]
+
+
 def test_determinisations_are_uniform_over_the_unseen_cards():
     s = SmartrixState(2, rng=np.random.default_rng(4))
     unseen = s.unseen_cards(0)

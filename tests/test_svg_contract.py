@@ -121,6 +121,13 @@ def test_bad_viewer_and_pending_are_refused(env_id, kwargs):
         st.to_svg(0, pending=illegal)
     with pytest.raises(ValueError):
         st.to_svg(0, pending=st.num_actions)
+    legal = st.legal_actions()[0]
+    for viewer in [None] + [p for p in range(st.num_players) if p != st.current_player]:
+        if st.info.perfect_information:
+            assert st.to_svg(viewer, pending=legal).startswith("<svg")
+        else:  # a preview would show the mover's hidden pieces to someone else
+            with pytest.raises(ValueError, match="player to move"):
+                st.to_svg(viewer, pending=legal)
 
 
 def test_helpers_escape_and_check():

@@ -345,7 +345,9 @@ class GameState(ABC):
         ``pending`` (a legal action, state's frame) is drawn as if played.
 
         Raises:
-            ValueError: ``viewer`` is neither ``None`` nor a seat; ``pending`` is not a legal action.
+            ValueError: ``viewer`` is neither ``None`` nor a seat; ``pending`` is not a legal action
+                (``IllegalActionError``), or is given in a game with hidden information for another
+                viewer than the player to move (it would show that player's hidden pieces).
         """
         if viewer is not None:
             self._check_seat(viewer, "viewer")
@@ -353,6 +355,9 @@ class GameState(ABC):
             a = self._check_action_index(pending)
             if not self.legal_action_mask()[a]:
                 raise IllegalActionError(f"pending action {a} ({self.action_to_string(a)}) is not legal here")
+            if not self.info.perfect_information and viewer != self.current_player:
+                raise ValueError(f"a pending move is previewed by the player to move ({self.current_player}) only: "
+                                 f"in {self.info.long_name} it shows that player's hidden pieces, got viewer={viewer!r}")
             pending = a
         return self.board_ui().to_svg(self, viewer, pending=pending)
 

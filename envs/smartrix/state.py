@@ -216,7 +216,7 @@ class SmartrixState(GameState):
         short_name="smartrix", long_name="Smartrix", perfect_information=False, chance=True,
         min_players=2, max_players=MAX_PLAYERS, teams=True, seat_names=(),
         notation="Smartrix: 17r1@-1,+2 = card 17 turned 1 quarter clockwise on row -1, column +2, pass",
-        heuristics="envs.smartrix.heuristics",
+        heuristics="envs.smartrix.heuristics", board="envs.smartrix.svg",
     )
 
     def __init__(self, num_players: int = 2, rng: np.random.Generator | None = None, *, grid_limit: bool = True,
@@ -1021,9 +1021,24 @@ class SmartrixState(GameState):
 
         The other players' hands and the draw pile are redealt uniformly at random from the cards
         ``player`` has not seen (:meth:`unseen_cards`), keeping every hand size and the pile size;
-        everything public (table, collected cards, points, out flags, player to move, turn) and
-        ``player``'s own hand are unchanged. The sample's :attr:`start` is its own position and its
-        history is empty (it is not a replay of the real game).
+        everything public (table, collected cards, points, out flags, player to move, turn, the
+        moves played: :attr:`history`, :meth:`moves`, :attr:`last_collected`) and ``player``'s own
+        hand are unchanged.
+
+        The sample is the end of a game of its own: its :attr:`start` is the real start with the
+        redealt cards swapped in (each hidden card of a hand, or of the pile, replaced by the card
+        the sample puts in its place), so its record (:func:`envs.smartrix.records.record_from_state`)
+        replays to exactly this sample. The moves played touch only public cards, so they stay legal.
+
+        Args:
+            player: the seat whose knowledge is kept.
+            rng: ``numpy.random.Generator`` for the redeal (one ``permutation`` call).
+
+        Returns:
+            A new :class:`SmartrixState`; this state is unchanged.
+
+        Raises:
+            ParameterError: ``player`` is not a seat (``ParameterError`` is a ``ValueError``).
         """
         if not _is_int(player) or not 0 <= player < self.num_players:
             raise ParameterError(f"player must be 0..{self.num_players - 1}, got {player!r}")
@@ -1032,22 +1047,32 @@ class SmartrixState(GameState):
         unseen = [c for q in others for c in self._hands[q]] + self._pile
         perm = rng.permutation(len(unseen)).tolist()
         shuffled = [unseen[i] for i in perm]
+        swap: dict[int, int] = {}  # real hidden card index -> the sample's card in its place
         k = 0
         for q in others:
             h = len(self._hands[q])
             new._hands[q] = sorted(shuffled[k:k + h])
+            swap.update(zip(self._hands[q], new._hands[q]))
             for c in new._hands[q]:
                 new._where[c] = _HAND
                 new._owner[c] = q
             k += h
         new._pile = shuffled[k:]
+        swap.update(zip(self._pile, new._pile))
         for c in new._pile:
             new._where[c] = _PILE
             new._owner[c] = 0
-        new._history = []
-        new._actions = []
-        new._start = {"position": new.position()}
+        new._start = self._swapped_start({c + 1: n + 1 for c, n in swap.items()})
         return new
+
+    def _swapped_start(self, swap: dict[int, int]) -> dict:
+        """:attr:`start` with every card number ``n`` replaced by ``swap.get(n, n)`` (a new dict)."""
+        if "deck" in self._start:
+            return {"deck": [swap.get(n, n) for n in self._start["deck"]]}
+        pos = json.loads(json.dumps(self._start["position"]))
+        pos["hands"] = [sorted(swap.get(n, n) for n in h) for h in pos["hands"]]
+        pos["pile"] = [swap.get(n, n) for n in pos["pile"]]
+        return {"position": pos}
 
     # ------------------------------------------------------------------ comparison, text
     def position_key(self) -> tuple:

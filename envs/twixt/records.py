@@ -44,6 +44,11 @@ rule ``Y/N``, game over ``Y/N``; empty values allowed), then one move per line: 
 standard rules, so a T1 file reads as ``rules="standard"``; the pie rule is on when the header says
 ``Y`` or a ``swap`` move occurs. The sample ``e15, swap, f17, H18, P12, resign`` replays legally
 with the transposing swap (``e15`` becomes a black peg on ``o5``; black resigns at the end).
+
+**Uploads** (the play room's replay, :func:`envs.core.records.import_record`): importing this
+module registers ``.tsgf`` and ``.t1`` (any case: ``sample.T1``) with
+:func:`envs.core.records.register_import_format`; :func:`import_tsgf` / :func:`import_t1` turn
+a file's text into a common-format record (:func:`common_record`).
 """
 
 from __future__ import annotations
@@ -52,6 +57,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from envs.core import records as _core
 from envs.core.state import IllegalActionError, InvalidPositionError, ParameterError
 from envs.twixt.state import TwixtState, colour_of, column_label, parse_hole
 
@@ -67,6 +73,9 @@ __all__ = [
     "write_record",
     "replay",
     "record_from_state",
+    "common_record",
+    "import_tsgf",
+    "import_t1",
 ]
 
 
@@ -484,3 +493,70 @@ def record_from_state(state: TwixtState, *, players=(), event: str = "", source:
         num_players=state.num_players, links=state.linking, draw=state.draw, resigned=resigned, players=list(players),
         event=event, source=source, game_over=state.is_terminal() or resigned is not None,
     )
+
+
+# ---------------------------------------------------------------------------- the common record format
+def common_record(record: TwixtRecord, source_format: str = "") -> dict:
+    """``record`` as a record of the library's common JSON format (:mod:`envs.core.records`),
+    which :func:`envs.core.records.replay` replays to the same position.
+
+    ``env_id`` is ``twixt_v0`` (``double_twixt_v0`` for four players); ``env_kwargs`` hold
+    ``board_size``, ``draw`` (the record's, else ``"board_full"``, as :func:`replay`: a game really
+    played must never end early) and, when they differ from the defaults, ``rules``, ``swap`` and
+    ``links``. ``result`` is the board's (:meth:`~envs.core.state.GameState.outcome`): ``None``
+    when the game did not end on the board, e.g. by a resignation. What only the file says goes to
+    ``meta``: ``imported_from`` (``source_format``, when given), ``players``, ``event``, ``source``,
+    ``resigned`` (the seat that resigned), ``declared_result`` (``"1-0"``, ``"0-1"``,
+    ``"1/2-1/2"``), ``draw_offers`` (indices of moves with a draw offer) and ``game_over`` (T1's
+    header flag), each only when the file has it.
+
+    Raises:
+        InvalidPositionError: a move of the record is illegal (its number and why).
+    """
+    env_id = "twixt_v0" if record.num_players == 2 else "double_twixt_v0"
+    kwargs: dict = {"board_size": record.board_size}
+    if record.rules != "standard":
+        kwargs["rules"] = record.rules
+    if record.swap:
+        kwargs["swap"] = True
+    if record.links != "auto":
+        kwargs["links"] = record.links
+    kwargs["draw"] = record.draw or "board_full"
+    try:
+        state = replay(record, draw=kwargs["draw"])
+    except IllegalActionError as e:
+        raise InvalidPositionError(str(e)) from None
+    meta: dict = {}
+    if source_format:
+        meta["imported_from"] = source_format
+    if any(record.players):
+        meta["players"] = list(record.players)
+    if record.event:
+        meta["event"] = record.event
+    if record.source:
+        meta["source"] = record.source
+    if record.resigned is not None:
+        meta["resigned"] = record.resigned
+    if record.result is not None:
+        meta["declared_result"] = record.result
+    if record.draw_offers:
+        meta["draw_offers"] = list(record.draw_offers)
+    if record.game_over is not None:
+        meta["game_over"] = record.game_over
+    return _core.record_from_state(state, env_id, kwargs, meta=meta or None)
+
+
+def import_tsgf(text: str) -> dict:
+    """A Little Golem ``.tsgf`` file's text as a common-format record (:func:`parse_tsgf`, then
+    :func:`common_record`). Raises ``InvalidPositionError`` for a malformed file or an illegal move."""
+    return common_record(parse_tsgf(text), "Little Golem TSGF")
+
+
+def import_t1(text: str) -> dict:
+    """A T1 (T1j) file's text as a common-format record (:func:`parse_t1`, then
+    :func:`common_record`). Raises ``InvalidPositionError`` for a malformed file or an illegal move."""
+    return common_record(parse_t1(text), "T1j")
+
+
+_core.register_import_format(".tsgf", "Little Golem TSGF (TwixT)", import_tsgf)
+_core.register_import_format(".t1", "T1j (TwixT)", import_t1)
