@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 
 import anyio
 
 from training.agents import Agent
 
-__all__ = ["Page", "FailingAgent", "SlowAgent", "agents_with"]
+__all__ = ["Page", "FailingAgent", "SlowAgent", "agents_with", "hidden_card_patterns", "hidden_cards_in"]
 
 
 class Page:
@@ -87,3 +88,15 @@ def agents_with(**extra):
             return super().make(name, env, env_id, env_kwargs, seed)
 
     return TestAgents()
+
+
+def hidden_card_patterns(state, seat: int) -> list[re.Pattern]:
+    """How a card of ``seat``'s hand would show in a frame: its key or label (``card:17``,
+    ``card 17``), a move naming it (``17r1@...``), a text hand listing it (``hand [7, 17]``)."""
+    return [re.compile(rf"card[: ]{n}(?!\d)|(?<![\w.@,+-]){n}r[0-3]@|hand \[[^\]]*(?<!\d){n}(?!\d)")
+            for n in state.hand(seat)]
+
+
+def hidden_cards_in(frame: str, state, seat: int) -> list[str]:
+    """The texts of ``frame`` that show a card of ``seat``'s hand in ``state`` (none: nothing leaks)."""
+    return [m.group(0) for pattern in hidden_card_patterns(state, seat) for m in [pattern.search(frame)] if m]
