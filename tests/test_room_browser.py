@@ -123,6 +123,22 @@ def wait_ply(page, ply: int) -> None:
     page.wait_for_selector(f'#board[data-ply="{ply}"][data-view="live"]')
 
 
+def wait_synced(page, game) -> None:
+    """Wait until ``page`` shows ``game``'s live position (re-reading the game's ply at each poll:
+    an agent may move while we wait, and the page may skip straight to the position after it)."""
+    import time
+
+    deadline = time.monotonic() + TIMEOUT / 1000
+    script = "() => { const b = document.querySelector('#board'); " \
+             "return b && b.dataset.view === 'live' ? Number(b.dataset.ply) : -1; }"
+    while True:
+        ply = game.ply
+        if page.evaluate(script) == ply == game.ply:
+            return
+        assert time.monotonic() < deadline, f"the page never showed the game's live position (ply {game.ply})"
+        time.sleep(0.02)
+
+
 def wait_turn(page, game, seat: int) -> None:
     """Wait until ``seat`` is to move in ``game`` and ``page`` shows that position."""
     import time
@@ -185,10 +201,10 @@ def test_a_whole_ataxx_game_against_random_by_clicks(browser, server):
     gid = create_in_lobby(page, server, "ataxx_v0", ["me", "random"], options={"fen": NEAR_END})
     game = server.game(gid)
     assert game.env_kwargs == {"fen": NEAR_END}
-    for _ in range(20):
+    for _ in range(40):
         if game.over:
             break
-        wait_ply(page, game.ply)
+        wait_synced(page, game)
         if game.to_move() == 0:
             play(page, game, game.state.legal_actions()[-1])
     page.wait_for_selector("#result:not([hidden])")
