@@ -338,7 +338,7 @@ def _run(tmp_path, checkpoints, smoke=False) -> Path:
     (run / "config.yaml").write_text("env_id: twixt_v0\nenv_kwargs: {board_size: 8}\nseed: 3\nname: twixt_quick\n")
     (run / "report.json").write_text(json.dumps({
         "timesteps": 150016, "smoke": smoke, "pretrain": None,
-        "vs": {"random": {"score": 0.955, "games": 200}, "greedy": {"score": 0.6125, "games": 200}}}))
+        "vs": {"random": {"score": 1.0, "games": 200}, "greedy": {"score": 0.61, "games": 200}}}))
     return run
 
 
@@ -353,7 +353,7 @@ def test_add_run_writes_a_smaller_checkpoint_with_the_same_policy(tmp_path, chec
                      "env_kwargs": {"board_size": 8}, "config": "configs/twixt_quick.yaml", "seed": 3,
                      "timesteps": 150016, "commit": COMMIT, "sha256": _sha(dest),
                      "source_sha256": _sha(run / "checkpoints" / "final.zip"),
-                     "summary": "MaskablePPO self-play; its run's final evaluation: 0.95 vs random, 0.61 vs greedy "
+                     "summary": "MaskablePPO self-play; its run's final evaluation: 1.0 vs random, 0.61 vs greedy "
                                 "(200 games each)"}
     assert [a.name for a in shipped_agents(index)] == ["twixt_quick"]
     a = MaskablePPO.load(run / "checkpoints" / "final.zip", device="cpu").policy.state_dict()

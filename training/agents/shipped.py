@@ -354,6 +354,12 @@ def strip_optimizer(source: str | Path, dest: str | Path) -> None:
     model.save(dest)
 
 
+def _short(x: float) -> str:
+    """A score with at most three decimals, trailing zeros dropped: ``0.985``, ``0.22``, ``1.0``."""
+    text = f"{x:.3f}".rstrip("0")
+    return text + "0" if text.endswith(".") else text
+
+
 def add_run(run_dir: str | Path, commit: str, index: str | Path | None = None, summary: str | None = None) -> dict:
     """Add (or replace) the shipped agent of a finished ``training.train`` run.
 
@@ -390,7 +396,7 @@ def add_run(run_dir: str | Path, commit: str, index: str | Path | None = None, s
     name = cfg["name"]
     if summary is None:
         vs = report.get("vs", {})
-        scores = ", ".join(f"{v['score']:.2f} vs {opp}" for opp, v in vs.items())
+        scores = ", ".join(f"{_short(v['score'])} vs {opp}" for opp, v in vs.items())
         games = sorted({v["games"] for v in vs.values()})
         summary = (f"MaskablePPO self-play{' after a warm start imitating ' + report['pretrain']['teacher'] if report.get('pretrain') else ''}"
                    f"; its run's final evaluation: {scores} ({'/'.join(map(str, games))} games each)")
