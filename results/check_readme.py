@@ -126,6 +126,7 @@ def pretrain(path: str, *keys: str, minutes: bool = False) -> list[float]:
 
 #: The shipped agents (training/shipped/index.json) and their setting as the README's table writes it.
 SHIPPED = [
+    ("ataxx_quick", "`ataxx_v0`"),
     ("twixt_quick", "`twixt_v0` 8x8"),
 ]
 
