@@ -124,6 +124,14 @@ def pretrain(path: str, *keys: str, minutes: bool = False) -> list[float]:
 
 # --------------------------------------------------------------------------- the claims
 
+#: The shipped agents (training/shipped/index.json) and their setting as the README's table writes it.
+SHIPPED = [
+    ("ataxx_quick", "`ataxx_v0`"),
+    ("twixt_quick", "`twixt_v0` 8x8"),
+    ("smartrix_quick", "`smartrix_v0` 2 players"),
+]
+
+
 def claims() -> list[Claim]:
     """Every passage of the Results section that a file in ``results/`` backs."""
     out: list[Claim] = []
@@ -301,6 +309,14 @@ def claims() -> list[Claim]:
             wdl(f + "pairs_vs_random.csv", TRAINED, "random") + wdl(f + "pairs_vs_greedy.csv", TRAINED, "greedy")
             + wdl(f + "pairs_greedy_team_vs_random_team.csv", "greedy", "random"),
             f + "pairs_vs_*.csv, pairs_greedy_team_vs_random_team.csv")
+
+    # The shipped agents, re-measured from the shipped files (their name is the agent's name).
+    part = "**Shipped agents**"
+    for name, setting in SHIPPED:
+        f = f"shipped/{name}/"
+        add(part, f"| `{name}` | {setting} | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] |",
+            wdl(f + "pairs_vs_random.csv", name, "random") + wdl(f + "pairs_vs_greedy.csv", name, "greedy"),
+            f + "pairs_vs_random.csv, pairs_vs_greedy.csv")
     return out
 
 

@@ -19,6 +19,7 @@ from envs.core.heuristics import Heuristics, load_heuristics, one_ply_greedy
 from envs.registry import make_raw
 from training.agents import (SPECS, AlphaBetaAgent, Agent, GreedyAgent, MCTSAgent, RandomAgent, make_agent,
                              spec_forms, specs_markdown)
+from training.agents.shipped import shipped_names
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -183,11 +184,14 @@ def test_an_evaluator_object_brings_its_value_scale_to_mcts():
 
 # ----------------------------------------------------------------------------- the spec table
 def test_the_spec_table_drives_parser_message_and_docs():
-    assert [s.form for s in SPECS] == ["random", "greedy", "mcts[:N]", "alphabeta[:D]", "PATH.zip[:sample]"]
-    assert spec_forms() == "random, greedy, mcts[:N], alphabeta[:D] or PATH.zip[:sample]"
+    assert [s.form for s in SPECS] == ["random", "greedy", "mcts[:N]", "alphabeta[:D]", "PATH.zip[:sample]",
+                                       "SHIPPED[:sample]"]
+    assert spec_forms() == "random, greedy, mcts[:N], alphabeta[:D], PATH.zip[:sample] or SHIPPED[:sample]"
+    names = shipped_names()
+    shipped = f" (shipped: {', '.join(names)})" if names else ""
     for bad in ("rand", "random:2", "greedy:1", "mcts2", "zip"):
         with pytest.raises(ValueError, match=f"^unknown agent spec {re.escape(repr(bad))}: expected "
-                                             f"{re.escape(spec_forms())}$"):
+                                             f"{re.escape(spec_forms() + shipped)}$"):
             make_agent(bad)
     with pytest.raises(ValueError, match=r"^agent spec 'mcts:x': expected an integer after ':', got 'x'$"):
         make_agent("mcts:x")

@@ -7,6 +7,8 @@
   ``state.heuristics()``);
 * :mod:`training.agents.policy`: :class:`PolicyAgent`, :func:`policy_action`,
   :func:`parse_checkpoint_spec`;
+* :mod:`training.agents.shipped`: the trained agents shipped with the package
+  (:class:`ShippedAgent`, :func:`shipped_agents`, :func:`shipped_for`, :func:`shipped_spec`);
 * :mod:`training.agents.specs`: the table of agent specs and :func:`make_agent`.
 
 An agent asked to move in a finished game (``state.current_player < 0``) or in a position without
@@ -20,6 +22,7 @@ Agent specs (:func:`make_agent`):
 from training.agents.base import FRAMES, Agent, RandomAgent
 from training.agents.policy import PolicyAgent, parse_checkpoint_spec, policy_action
 from training.agents.search import AlphaBetaAgent, Evaluator, GreedyAgent, MCTSAgent
+from training.agents.shipped import ShippedAgent, ShippedIndexError, shipped_agents, shipped_for, shipped_spec
 from training.agents.specs import SPECS, AgentSpec, make_agent, spec_forms, specs_markdown, specs_text
 
 if __doc__ is not None:  # python -OO strips docstrings
@@ -36,6 +39,11 @@ __all__ = [
     "PolicyAgent",
     "policy_action",
     "parse_checkpoint_spec",
+    "ShippedAgent",
+    "ShippedIndexError",
+    "shipped_agents",
+    "shipped_for",
+    "shipped_spec",
     "AgentSpec",
     "SPECS",
     "make_agent",

@@ -70,6 +70,9 @@ class PolicyAgent(Agent):
         deterministic: play the most probable legal action (default) or sample.
         seed: seed of the sampling generator.
         name: the agent's name (default: the checkpoint's file stem, or ``"policy"``).
+        trained_on: ``(env_id, env_kwargs)``, the setting the policy was trained on, when known
+            (the shipped agents, :mod:`training.agents.shipped`): :meth:`check_env` then also
+            refuses an environment of another id, and its messages name that setting.
 
     Raises:
         FileNotFoundError: the checkpoint does not exist.
@@ -79,8 +82,10 @@ class PolicyAgent(Agent):
 
     frame = "agent"
 
-    def __init__(self, model, deterministic: bool = True, seed: int | None = None, name: str | None = None):
+    def __init__(self, model, deterministic: bool = True, seed: int | None = None, name: str | None = None,
+                 trained_on: tuple[str, dict] | None = None):
         super().__init__(seed)
+        self.trained_on = trained_on
         self.path: Path | None = None  # the checkpoint file, when loaded from one (named in errors)
         if isinstance(model, (str, Path)):
             path = Path(model)
@@ -106,8 +111,26 @@ class PolicyAgent(Agent):
         self.deterministic = deterministic
 
     def check_env(self, env) -> None:
+        """Refuse an environment whose spaces are not the policy's (and, for a policy with
+        :attr:`trained_on`, one of another env id).
+
+        Raises:
+            ValueError: naming the agent, its checkpoint and, when known, its training setting.
+        """
+        if self.trained_on is not None:
+            env_id = getattr(env, "unwrapped", env).metadata.get("name")
+            if env_id != self.trained_on[0]:
+                raise ValueError(f"{self.name}{f' ({self.path})' if self.path else ''} was trained on "
+                                 f"{self._setting()}, not on {env_id}: play it there")
         first = env.possible_agents[0]
         self.check_spaces(env.observation_space(first)["observation"], env.action_space(first).n)
+
+    def _setting(self) -> str:
+        """The training setting in words, e.g. ``twixt_v0 with --env-kwargs '{"board_size": 8}'``."""
+        import json
+
+        env_id, kwargs = self.trained_on
+        return f"{env_id} with " + (f"--env-kwargs '{json.dumps(kwargs)}'" if kwargs else "its default settings")
 
     def check_spaces(self, observation, num_actions: int) -> None:
         """Raise a clear error when the environment's spaces are not those the policy was trained on.
@@ -131,6 +154,11 @@ class PolicyAgent(Agent):
         mine, theirs = shapes(self.policy.observation_space), shapes(observation)
         n = int(self.policy.action_space.n)
         if mine != theirs or n != int(num_actions):
+            if self.trained_on is not None:
+                raise ValueError(
+                    f"{self.name}{f' ({self.path})' if self.path else ''} was trained on {self._setting()} "
+                    f"(observations {mine}, {n} actions), but this environment has {theirs} and {num_actions}: "
+                    f"create it with that setting (--env-kwargs for training.evaluate and training.play)")
             raise ValueError(
                 f"{self.name}{f' ({self.path})' if self.path else ''} was trained on "
                 f"observations {mine} and {n} actions, but this environment has "

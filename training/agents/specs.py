@@ -55,6 +55,24 @@ def _named(name: str, param: str | None = None, default: int | None = None) -> C
     return parse
 
 
+def _shipped(spec: str) -> dict | None:
+    """Parser of ``NAME[:sample]`` for the name of a shipped agent (``training/shipped/index.json``)."""
+    from training.agents.shipped import shipped_names
+
+    head, sep, option = spec.partition(":")
+    if head not in shipped_names():
+        return None
+    if sep and option != "sample":
+        raise ValueError(f"agent spec {spec!r}: the only option of a shipped agent is ':sample', got {option!r}")
+    return {"name": head, "deterministic": not sep}
+
+
+def _load_shipped(seed, name, deterministic):
+    from training.agents.shipped import shipped_spec
+
+    return shipped_spec(name).load(deterministic=deterministic, seed=seed)
+
+
 def _checkpoint(spec: str) -> dict | None:
     parsed = parse_checkpoint_spec(spec)
     return None if parsed is None else {"path": parsed[0], "deterministic": not parsed[1]}
@@ -75,11 +93,14 @@ SPECS: tuple[AgentSpec, ...] = (
     AgentSpec("PATH.zip[:sample]", "a checkpoint of `training.train`: its most probable legal move, or with "
                                    "`:sample` a draw from the masked policy (the path may itself contain `:`)",
               _checkpoint, lambda seed, path, deterministic: PolicyAgent(path, deterministic=deterministic, seed=seed)),
+    AgentSpec("SHIPPED[:sample]", "a trained agent shipped with the package, by name (`python -m training.agents.shipped` "
+                                  "lists them): as a checkpoint, on the setting it was trained on",
+              _shipped, _load_shipped),
 )
 
 
 def spec_forms() -> str:
-    """The spec forms as one phrase: ``"random, greedy, mcts[:N], alphabeta[:D] or PATH.zip[:sample]"``."""
+    """The spec forms as one phrase: ``"random, greedy, mcts[:N], alphabeta[:D], PATH.zip[:sample] or SHIPPED[:sample]"``."""
     forms = [s.form for s in SPECS]
     return ", ".join(forms[:-1]) + " or " + forms[-1]
 
@@ -106,8 +127,9 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
         The agent.
 
     Raises:
-        ValueError: unknown spec (the message lists the forms), bad parameter, or a file that is
-            not a MaskablePPO checkpoint.
+        ValueError: unknown spec (the message lists the forms and the shipped agents' names), bad
+            parameter, or a file that is not a MaskablePPO checkpoint; a broken shipped agent
+            (``ShippedIndexError``: its file missing or damaged).
         FileNotFoundError: missing checkpoint.
     """
     if not isinstance(spec, str) or not spec:
@@ -116,7 +138,11 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
         kwargs = entry.parse(spec)
         if kwargs is not None:
             return entry.build(seed=seed, **kwargs)
-    raise ValueError(f"unknown agent spec {spec!r}: expected {spec_forms()}")
+    from training.agents.shipped import shipped_names
+
+    names = shipped_names()
+    raise ValueError(f"unknown agent spec {spec!r}: expected {spec_forms()}"
+                     + (f" (shipped: {', '.join(names)})" if names else ""))
 
 
 if __name__ == "__main__":

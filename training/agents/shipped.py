@@ -1,0 +1,447 @@
+"""Trained agents shipped with the package: one MaskablePPO checkpoint per game, by name.
+
+The checkpoints and their index live in the package-data folder ``training/shipped/``
+(``index.json`` and one ``<name>.zip`` per agent), so a plain ``pip install`` carries them. Each
+entry of the index says which environment setting the agent was trained on and how:
+
+* ``name``: the agent's name, that of the config that trained it (``make_agent(name)``,
+  ``python -m training.evaluate ENV --agents NAME ...``, ``python -m training.play ENV --opponent NAME``);
+* ``file``: the checkpoint's file name in ``training/shipped/``;
+* ``env_id``, ``env_kwargs``: the setting (registry id and constructor arguments of the run);
+* ``config``, ``seed``, ``timesteps``, ``commit``: the config file, the seed, the timesteps trained
+  and the code commit of the training run;
+* ``sha256``: of the shipped file; ``source_sha256``: of the run's ``checkpoints/final.zip`` it was
+  made from (the shipped file is that checkpoint without the optimizer's moment estimates, which
+  only further training uses: a third of the size, the same policy weights);
+* ``summary``: one line for people.
+
+No game is named in this module: every name comes from ``index.json``.
+
+>>> from training.agents.shipped import shipped_agents, shipped_for
+>>> [a.name for a in shipped_for("twixt_v0", {"board_size": 8})]  # doctest: +SKIP
+['twixt_quick']
+
+``python -m training.agents.shipped`` prints the Markdown table of the shipped agents that the
+README carries (a test checks that the two agree); ``python -m training.agents.shipped add RUN_DIR``
+adds (or replaces) the entry of a finished ``training.train`` run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from envs.registry import spec
+
+__all__ = ["INDEX", "ShippedAgent", "ShippedIndexError", "shipped_agents", "shipped_names", "shipped_for",
+           "shipped_spec", "setting_kwargs", "shipped_markdown", "add_run", "strip_optimizer"]
+
+#: The index of the shipped agents (package data; its folder holds the checkpoints).
+INDEX: Path = Path(__file__).resolve().parents[1] / "shipped" / "index.json"
+
+#: The fields of an index entry, with their JSON types.
+FIELDS: dict[str, type | tuple[type, ...]] = {
+    "name": str, "file": str, "env_id": str, "env_kwargs": dict, "config": str, "seed": int, "timesteps": int,
+    "commit": str, "sha256": str, "source_sha256": str, "summary": str,
+}
+
+#: The index's ``about`` line.
+ABOUT = ("Trained agents shipped with tabletop-rl (training/agents/shipped.py reads this file; "
+         "python -m training.agents.shipped add RUN_DIR --commit SHA writes it)")
+
+_NAME = re.compile(r"^[a-z0-9][a-z0-9_]*$")
+_SHA = re.compile(r"^[0-9a-f]{64}$")
+
+
+class ShippedIndexError(ValueError):
+    """``index.json`` or a shipped file is broken: the message names the file and what is wrong."""
+
+
+@dataclass(frozen=True)
+class ShippedAgent:
+    """One shipped trained agent (an entry of ``training/shipped/index.json``).
+
+    Attributes:
+        name: the agent's name (also its agent spec, e.g. ``make_agent(name)``).
+        env_id: the registry id it was trained on.
+        env_kwargs: the constructor arguments it was trained with (a fresh ``dict`` per call of
+            the functions below: changing it changes nothing else).
+        path: the checkpoint file (absolute).
+        summary: one line for people: how it was trained and how it scored.
+        config: the training config (``configs/<name>.yaml``).
+        seed: the training run's seed.
+        timesteps: environment steps trained.
+        commit: the code commit of the training run.
+        sha256: hex digest of :attr:`path` (checked when the index is read).
+        source_sha256: hex digest of the run's ``final.zip`` the file was made from.
+    """
+
+    name: str
+    env_id: str
+    env_kwargs: dict
+    path: Path
+    summary: str
+    config: str = ""
+    seed: int = 0
+    timesteps: int = 0
+    commit: str = ""
+    sha256: str = ""
+    source_sha256: str = ""
+
+    def __hash__(self) -> int:  # env_kwargs is a dict
+        return hash((self.name, self.sha256))
+
+    def setting(self) -> dict:
+        """The resolved setting it plays (:func:`setting_kwargs` of its env id and kwargs)."""
+        return setting_kwargs(self.env_id, self.env_kwargs)
+
+    def describe_setting(self) -> str:
+        """``env_id`` and its kwargs as ``--env-kwargs`` takes them, e.g. ``twixt_v0 --env-kwargs '{"board_size": 8}'``."""
+        return f"{self.env_id}" + (f" --env-kwargs '{json.dumps(self.env_kwargs)}'" if self.env_kwargs else "")
+
+    def load(self, deterministic: bool = True, seed: int | None = None):
+        """The playing agent: a :class:`~training.agents.policy.PolicyAgent` named :attr:`name`
+        that refuses, in ``check_env``, an environment of another id or other spaces, naming
+        this agent's setting.
+
+        Args:
+            deterministic: play the most probable legal move (default) or sample the policy.
+            seed: seed of the sampling generator.
+
+        Raises:
+            MissingExtraError: the ``train`` extra (torch, sb3-contrib) is not installed.
+            ValueError: the file is not a MaskablePPO checkpoint.
+        """
+        from training.agents.policy import PolicyAgent
+
+        return PolicyAgent(self.path, deterministic=deterministic, seed=seed, name=self.name,
+                           trained_on=(self.env_id, dict(self.env_kwargs)))
+
+
+# --------------------------------------------------------------------------- reading the index
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+_ENTRIES: dict[Path, tuple[tuple, list[dict]]] = {}  # index -> (its stat, its checked entries)
+_VERIFIED: dict[Path, tuple] = {}  # checkpoint -> the stat at which its sha256 matched
+
+
+def _stat(path: Path) -> tuple:
+    st = path.stat()
+    return st.st_size, st.st_mtime_ns
+
+
+def _entries(index: Path) -> list[dict]:
+    """The index's entries, their structure checked (not the files' digests); cached per file version."""
+    index = Path(index)
+    try:
+        stat = _stat(index)
+    except FileNotFoundError:
+        raise ShippedIndexError(f"the index of shipped agents {index} does not exist") from None
+    cached = _ENTRIES.get(index)
+    if cached is not None and cached[0] == stat:
+        return cached[1]
+    try:
+        data = json.loads(index.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise ShippedIndexError(f"{index} is not valid JSON: {e}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("agents"), list):
+        raise ShippedIndexError(f"{index}: expected an object with a list 'agents', got {type(data).__name__}"
+                                f"{' without it' if isinstance(data, dict) else ''}")
+    entries, seen = [], set()
+    for i, entry in enumerate(data["agents"]):
+        where = f"{index}: entry {i}"
+        if not isinstance(entry, dict):
+            raise ShippedIndexError(f"{where}: expected an object, got {type(entry).__name__}")
+        if isinstance(entry.get("name"), str):
+            where = f"{index}: entry {i} ({entry['name']!r})"
+        missing = [k for k in FIELDS if k not in entry]
+        extra = sorted(set(entry) - set(FIELDS))
+        if missing or extra:
+            raise ShippedIndexError(f"{where}: " + "; ".join(
+                ([f"missing {', '.join(missing)}"] if missing else []) + ([f"unknown {', '.join(extra)}"] if extra else []))
+                + f" (the fields are: {', '.join(FIELDS)})")
+        for key, kind in FIELDS.items():
+            if not isinstance(entry[key], kind) or (kind is int and isinstance(entry[key], bool)):
+                raise ShippedIndexError(f"{where}: {key} must be a JSON {kind.__name__}, got {entry[key]!r}")
+        name, file = entry["name"], entry["file"]
+        if not _NAME.match(name):
+            raise ShippedIndexError(f"{where}: name must be lower-case letters, digits and '_' (an agent spec), "
+                                    f"got {name!r}")
+        if name in seen:
+            raise ShippedIndexError(f"{where}: the name {name!r} is used twice")
+        seen.add(name)
+        if Path(file).name != file or not file.endswith(".zip"):
+            raise ShippedIndexError(f"{where}: file must be a .zip file name in {index.parent}, got {file!r}")
+        for key in ("sha256", "source_sha256"):
+            if not _SHA.match(entry[key]):
+                raise ShippedIndexError(f"{where}: {key} must be 64 lower-case hex digits, got {entry[key]!r}")
+        try:
+            setting_kwargs(entry["env_id"], entry["env_kwargs"])
+        except (KeyError, ValueError) as e:
+            raise ShippedIndexError(f"{where}: bad setting: {e}") from None
+        entries.append(dict(entry))
+    _ENTRIES[index] = (stat, entries)
+    return entries
+
+
+def _agent(entry: dict, index: Path, verify: bool) -> ShippedAgent:
+    path = index.parent / entry["file"]
+    if verify:
+        if not path.is_file():
+            raise ShippedIndexError(f"shipped agent {entry['name']!r}: its checkpoint {path} is missing "
+                                    f"(listed in {index})")
+        stat = _stat(path)
+        if _VERIFIED.get(path) != stat:
+            digest = _sha256(path)
+            if digest != entry["sha256"]:
+                raise ShippedIndexError(f"shipped agent {entry['name']!r}: {path} has sha256 {digest}, but {index} "
+                                        f"says {entry['sha256']}: the file is damaged or was replaced")
+            _VERIFIED[path] = stat
+    return ShippedAgent(name=entry["name"], env_id=entry["env_id"], env_kwargs=json.loads(json.dumps(entry["env_kwargs"])),
+                        path=path, summary=entry["summary"], config=entry["config"], seed=entry["seed"],
+                        timesteps=entry["timesteps"], commit=entry["commit"], sha256=entry["sha256"],
+                        source_sha256=entry["source_sha256"])
+
+
+def shipped_agents(index: str | Path | None = None) -> list[ShippedAgent]:
+    """Every shipped agent, in the index's order, each file checked (exists, sha256 matches).
+
+    Args:
+        index: the ``index.json`` to read (default :data:`INDEX`, the package's).
+
+    Returns:
+        One :class:`ShippedAgent` per entry (an empty list for an empty index).
+
+    Raises:
+        ShippedIndexError (a ``ValueError``): the index is missing, not JSON, or an entry is
+            malformed (missing or unknown field, bad name, unregistered env id, bad kwargs); a
+            checkpoint is missing or its sha256 differs. The message names the file and entry.
+    """
+    index = Path(index) if index is not None else INDEX
+    return [_agent(e, index, verify=True) for e in _entries(index)]
+
+
+def shipped_names(index: str | Path | None = None) -> list[str]:
+    """The shipped agents' names, in the index's order (files not checked).
+
+    Raises: as :func:`shipped_agents`, for the index itself.
+    """
+    return [e["name"] for e in _entries(Path(index) if index is not None else INDEX)]
+
+
+def shipped_spec(name: str, index: str | Path | None = None) -> ShippedAgent:
+    """The shipped agent called ``name``, its file checked.
+
+    Raises:
+        ValueError: no shipped agent has that name (the message lists the names).
+        ShippedIndexError (a ``ValueError``): as :func:`shipped_agents`.
+    """
+    index = Path(index) if index is not None else INDEX
+    for e in _entries(index):
+        if e["name"] == name:
+            return _agent(e, index, verify=True)
+    names = shipped_names(index)
+    raise ValueError(f"no shipped agent is called {name!r}; the shipped agents are: "
+                     f"{', '.join(names) if names else 'none'}")
+
+
+def _not_setting() -> tuple[str, ...]:
+    """Constructor arguments every environment has that change neither its spaces nor its rules:
+    those of the common base class (``render_mode``, ``max_steps``: drawing and the truncation)."""
+    from envs.core.aec import TabletopAECEnv
+
+    return tuple(n for n in inspect.signature(TabletopAECEnv.__init__).parameters if n != "self")
+
+
+def _plain(value: Any) -> Any:
+    """A JSON-comparable copy (tuples become lists, numpy scalars Python ones)."""
+    return json.loads(json.dumps(value, default=lambda o: o.item() if hasattr(o, "item") else repr(o)))
+
+
+def setting_kwargs(env_id: str, env_kwargs: dict | None = None) -> dict:
+    """The setting an environment is made with: every constructor argument with its value (the
+    registry's defaults, then ``env_kwargs``, then the constructor's own defaults for the rest),
+    less those that change neither spaces nor rules (``max_steps``, ``render_mode``).
+
+    Two settings are the same game when these dicts are equal.
+
+    Args:
+        env_id: a registered environment id.
+        env_kwargs: constructor arguments, as for ``envs.make``.
+
+    Returns:
+        ``{argument: value}``, values JSON-plain (tuples as lists).
+
+    Raises:
+        UnknownEnvError (a ``KeyError`` and ``ValueError``): unknown ``env_id``.
+        ParameterError (a ``ValueError``): ``env_kwargs`` is not a dict or names an argument the
+            environment lacks (the registry's message).
+    """
+    sp = spec(env_id)
+    resolved = sp.resolve_kwargs(env_kwargs)
+    params = inspect.signature(sp.module().raw_env.__init__).parameters
+    full = {n: p.default for n, p in params.items() if n != "self" and p.default is not inspect.Parameter.empty}
+    full.update(resolved)
+    for n in _not_setting():
+        full.pop(n, None)
+    return _plain(full)
+
+
+def shipped_for(env_id: str, env_kwargs: dict | None = None, index: str | Path | None = None) -> list[ShippedAgent]:
+    """The shipped agents trained on exactly this setting (same env id, same
+    :func:`setting_kwargs`: ``max_steps`` and ``render_mode`` do not count, any other argument,
+    a start position included, does).
+
+    Args:
+        env_id: a registered environment id.
+        env_kwargs: its constructor arguments (``None``: the defaults).
+        index: the ``index.json`` to read (default :data:`INDEX`).
+
+    Returns:
+        The matching agents, in the index's order; their files checked.
+
+    Raises:
+        UnknownEnvError, ParameterError: as :func:`setting_kwargs`.
+        ShippedIndexError: as :func:`shipped_agents`, for a matching entry.
+    """
+    wanted = setting_kwargs(env_id, env_kwargs)
+    index = Path(index) if index is not None else INDEX
+    return [_agent(e, index, verify=True) for e in _entries(index)
+            if e["env_id"] == env_id and setting_kwargs(e["env_id"], e["env_kwargs"]) == wanted]
+
+
+def shipped_markdown(index: str | Path | None = None) -> str:
+    """The Markdown table of the shipped agents that the README carries."""
+    rows = ["| Name | Env id | Setting (`--env-kwargs`) | Trained | Summary |", "|---|---|---|---|---|"]
+    for e in _entries(Path(index) if index is not None else INDEX):
+        kwargs = f"`{json.dumps(e['env_kwargs'])}`" if e["env_kwargs"] else "defaults"
+        rows.append(f"| `{e['name']}` | `{e['env_id']}` | {kwargs} | `{e['config']}`, seed {e['seed']}, "
+                    f"{e['timesteps']:,} timesteps | {e['summary']} |")
+    return "\n".join(rows)
+
+
+# --------------------------------------------------------------------------- adding a run
+
+def strip_optimizer(source: str | Path, dest: str | Path) -> None:
+    """Save a MaskablePPO checkpoint without the optimizer's state (Adam's moment estimates,
+    two thirds of the file): the policy weights and everything ``MaskablePPO.load`` needs are
+    kept; only resuming training from the file would start the moments afresh.
+
+    Raises:
+        ValueError: ``source`` is not a MaskablePPO checkpoint.
+    """
+    from sb3_contrib import MaskablePPO
+
+    try:
+        model = MaskablePPO.load(source, device="cpu")
+    except Exception as e:  # SB3 raises many kinds for foreign files
+        raise ValueError(f"{source} is not a MaskablePPO checkpoint: {e}") from e
+    model.policy.optimizer.state.clear()
+    model.tensorboard_log = None  # a path of the training machine
+    model.save(dest)
+
+
+def _short(x: float) -> str:
+    """A score with at most three decimals, trailing zeros dropped: ``0.985``, ``0.22``, ``1.0``."""
+    text = f"{x:.3f}".rstrip("0")
+    return text + "0" if text.endswith(".") else text
+
+
+def add_run(run_dir: str | Path, commit: str, index: str | Path | None = None, summary: str | None = None) -> dict:
+    """Add (or replace) the shipped agent of a finished ``training.train`` run.
+
+    Reads the run's ``config.yaml`` (name, env id and kwargs, seed), ``report.json`` (timesteps,
+    final scores) and ``checkpoints/final.zip``; writes ``<name>.zip`` (:func:`strip_optimizer`)
+    beside the index and its entry into the index (an entry of the same name is replaced in place,
+    a new one appended).
+
+    Args:
+        run_dir: the run's folder.
+        commit: the code commit that trained it (40 hex digits).
+        index: the index to update (default :data:`INDEX`).
+        summary: the one-line summary (default: made from the config and ``report.json``).
+
+    Returns:
+        The new entry.
+
+    Raises:
+        FileNotFoundError: a file of the run is missing. ValueError: a bad commit, a smoke run, or a
+            foreign checkpoint.
+    """
+    import yaml
+
+    run, index = Path(run_dir), Path(index) if index is not None else INDEX
+    if not re.fullmatch(r"[0-9a-f]{40}", commit):
+        raise ValueError(f"commit must be 40 lower-case hex digits, got {commit!r}")
+    for f in ("config.yaml", "report.json", "checkpoints/final.zip"):
+        if not (run / f).is_file():
+            raise FileNotFoundError(f"{run / f} does not exist: is {run} a finished training.train run?")
+    cfg = yaml.safe_load((run / "config.yaml").read_text())
+    report = json.loads((run / "report.json").read_text())
+    if report.get("smoke"):
+        raise ValueError(f"{run} is a --smoke run: its agent is untrained")
+    name = cfg["name"]
+    if summary is None:
+        vs = report.get("vs", {})
+        scores = ", ".join(f"{_short(v['score'])} vs {opp}" for opp, v in vs.items())
+        games = sorted({v["games"] for v in vs.values()})
+        summary = (f"MaskablePPO self-play{' after a warm start imitating ' + report['pretrain']['teacher'] if report.get('pretrain') else ''}"
+                   f"; its run's final evaluation: {scores} ({'/'.join(map(str, games))} games each)")
+    source = run / "checkpoints" / "final.zip"
+    dest = index.parent / f"{name}.zip"
+    index.parent.mkdir(parents=True, exist_ok=True)
+    strip_optimizer(source, dest)
+    entry = {"name": name, "file": dest.name, "env_id": cfg["env_id"], "env_kwargs": cfg.get("env_kwargs") or {},
+             "config": f"configs/{name}.yaml", "seed": int(cfg["seed"]), "timesteps": int(report["timesteps"]),
+             "commit": commit, "sha256": _sha256(dest), "source_sha256": _sha256(source), "summary": summary}
+    old = json.loads(index.read_text()) if index.exists() else {}
+    agents = [e for e in old.get("agents", []) if e.get("name") != name]
+    where = next((i for i, e in enumerate(old.get("agents", [])) if e.get("name") == name), len(agents))
+    agents.insert(where, entry)
+    data = {"about": ABOUT, **{k: v for k, v in old.items() if k not in ("about", "agents")}, "agents": agents}
+    index.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    _entries(index)  # check what was written
+    return entry
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m training.agents.shipped [list]`` prints the README's table;
+    ``python -m training.agents.shipped add RUN_DIR --commit SHA`` adds a run's agent."""
+    import argparse
+
+    p = argparse.ArgumentParser(prog="python -m training.agents.shipped", description=__doc__.split("\n\n")[0])
+    sub = p.add_subparsers(dest="command")
+    sub.add_parser("list", help="print the Markdown table of the shipped agents (the default)")
+    add = sub.add_parser("add", help="add (or replace) the agent of a finished training.train run")
+    add.add_argument("run_dir", help="the run's folder (config.yaml, report.json, checkpoints/final.zip)")
+    add.add_argument("--commit", required=True, help="the code commit that trained it (40 hex digits)")
+    add.add_argument("--summary", default=None, help="one line for people (default: from report.json)")
+    add.add_argument("--index", default=None, help=f"the index to update (default {INDEX})")
+    args = p.parse_args(argv)
+    try:
+        if args.command == "add":
+            entry = add_run(args.run_dir, args.commit, index=args.index, summary=args.summary)
+            print(json.dumps(entry, indent=1))
+        else:
+            shipped_agents()  # every file checked
+            print(shipped_markdown())
+    except (ValueError, FileNotFoundError) as e:
+        p.error(str(e))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
