@@ -6,8 +6,8 @@ turns the name into an agent. The names are
 * the baselines of :mod:`training.agents.specs`: ``random``, ``greedy``, ``alphabeta:D``
   (``1 <= D <=`` :data:`MAX_DEPTH`), ``mcts:N`` (``1 <= N <=`` :data:`MAX_SIMULATIONS`); the
   menus list :data:`BASELINES`;
-* the trained agents shipped with the package (``training.agents.shipped``, when installed),
-  offered for the settings they were trained on;
+* the trained agents shipped with the package (:mod:`training.agents.shipped`), offered for the
+  settings they were trained on (their table is checked when the room starts);
 * the agents given on the server's command line (``--agent NAME=SPEC``, e.g. a checkpoint path):
   only the command line names files.
 """
@@ -23,11 +23,7 @@ from training.agents import Agent, make_agent, parse_checkpoint_spec
 
 __all__ = ["RoomAgents", "MenuEntry", "BASELINES", "MAX_DEPTH", "MAX_SIMULATIONS", "parse_agent_option"]
 
-try:  # the shipped checkpoints (part 4 of the room's issue) land in their own module
-    from training.agents.shipped import shipped_for
-except ImportError:  # pragma: no cover - until it lands
-    def shipped_for(*args, **kwargs):
-        return []
+from training.agents.shipped import shipped_agents, shipped_for
 
 #: The baseline names listed in the seat menus, weakest first.
 BASELINES = ("random", "greedy", "alphabeta:2", "alphabeta:3", "mcts:200", "mcts:1000")
@@ -77,7 +73,8 @@ class RoomAgents:
             start with the agent's own message.
 
     Raises:
-        ValueError: a bad name (see :func:`parse_agent_option`) or spec.
+        ValueError: a bad name (see :func:`parse_agent_option`) or spec; a shipped agent's file
+            missing or not matching its table (``ShippedIndexError``).
         FileNotFoundError: a missing checkpoint.
     """
 
@@ -90,14 +87,12 @@ class RoomAgents:
             self.named[name] = spec
             path = parse_checkpoint_spec(spec)
             self._summary[name] = f"checkpoint {path[0]}" if path else f"agent {spec}"
+        shipped_agents()  # a missing or altered shipped file stops the server at start, saying which
         self._compatible: dict[tuple, str | None] = {}
         self._lock = threading.Lock()
 
     def _shipped(self, env_id: str, env_kwargs: dict) -> list:
-        try:
-            return list(shipped_for(env_id, env_kwargs))
-        except Exception:  # a broken shipped table must not stop the room
-            return []
+        return list(shipped_for(env_id, env_kwargs))
 
     def spec_of(self, name, env_id: str, env_kwargs: dict) -> str:
         """The agent spec behind ``name`` for a game of ``env_id`` with ``env_kwargs``.
