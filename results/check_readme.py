@@ -128,6 +128,8 @@ def pretrain(path: str, *keys: str, minutes: bool = False) -> list[float]:
 SHIPPED = [
     ("ataxx_quick", "`ataxx_v0`"),
     ("twixt_quick", "`twixt_v0` 8x8"),
+    ("double_twixt_quick", "`double_twixt_v0` 8x8"),
+    ("tantrix_quick", "`tantrix_v0` 2 players, window radius 10"),
     ("smartrix_quick", "`smartrix_v0` 2 players"),
 ]
 

@@ -126,6 +126,16 @@ def test_the_package_index_is_valid_and_its_files_match():
     assert zips == sorted(a.path.name for a in agents), "a file in training/shipped/ that the index does not list"
 
 
+def test_one_agent_ships_for_every_game():
+    agents = shipped_agents()
+    assert sorted(a.env_id for a in agents) == sorted(envs.ENV_IDS)
+    assert [a.name for a in agents] == ["ataxx_quick", "twixt_quick", "double_twixt_quick", "tantrix_quick",
+                                        "smartrix_quick"]
+    assert [a.name for a in shipped_for("twixt_v0", {"board_size": 8})] == ["twixt_quick"]
+    assert [a.name for a in shipped_for("tantrix_v0", {"window_radius": 10})] == ["tantrix_quick"]
+    assert shipped_for("twixt_v0") == [] and shipped_for("tantrix_v0", {"num_players": 3, "window_radius": 10}) == []
+
+
 @pytest.mark.parametrize("name", REAL)
 def test_each_shipped_agent_plays_a_legal_game_on_its_setting(name):
     a = shipped_spec(name)

@@ -101,10 +101,6 @@ class ShippedAgent:
         """The resolved setting it plays (:func:`setting_kwargs` of its env id and kwargs)."""
         return setting_kwargs(self.env_id, self.env_kwargs)
 
-    def describe_setting(self) -> str:
-        """``env_id`` and its kwargs as ``--env-kwargs`` takes them, e.g. ``twixt_v0 --env-kwargs '{"board_size": 8}'``."""
-        return f"{self.env_id}" + (f" --env-kwargs '{json.dumps(self.env_kwargs)}'" if self.env_kwargs else "")
-
     def load(self, deterministic: bool = True, seed: int | None = None):
         """The playing agent: a :class:`~training.agents.policy.PolicyAgent` named :attr:`name`
         that refuses, in ``check_env``, an environment of another id or other spaces, naming
