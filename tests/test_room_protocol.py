@@ -160,6 +160,51 @@ def test_open_seat_is_joined_from_the_lobby(room):
     assert s["you"] == [1]
 
 
+def test_only_the_holder_gives_away_a_persons_seat_and_invitation_links_work_once(room):
+    client, app = room
+    a, b, c_page, thief = connect(client), connect(client), connect(client), connect(client)
+    c = create(a, "tantrix_v0", ["me", "invite", "open", "random"], num_players=4)
+    gid = c["game"]
+    game = app.state.room.games[gid]
+    s = watch(a, gid, c["tokens"]["0"], c["owner"])
+    # the creator may change seat 1 (invitation not opened), 2 (open), 3 (agent): not yet a person's
+    assert s["can_seat"] == [0, 1, 2, 3] and s["seats"][1]["invited"] is True
+    # the invitee opens the link: the seat is claimed with a fresh token, the link's token dies
+    b.send({"type": "watch", "game": gid, "tokens": [c["tokens"]["1"]]})
+    joined = b.until(lambda f: f["type"] == "joined")
+    assert joined["seat"] == 1 and joined["token"] != c["tokens"]["1"]
+    sb = b.state(lambda f: f["game"] == gid)
+    assert sb["you"] == [1] and sb["can_seat"] == [1, 2, 3] and sb["seats"][1]["invited"] is False
+    assert watch(thief, gid, c["tokens"]["1"])["you"] == []  # the link no longer holds the seat
+    # the creator (owner token and seat 0) can no longer give seat 1 away, nor take it
+    before = game.journal.path.read_bytes()
+    for to in ("random", "me", "open"):
+        msg = a.error({"type": "seat", "game": gid, "seat": 1, "to": to})
+        assert "player 1 (yellow) is held by a person: only its holder may give it" in msg, msg
+    # nor may seat 1 give away seat 0
+    assert "player 0 (red) is held by a person" in b.error({"type": "seat", "game": gid, "seat": 0, "to": "random"})
+    assert game.seats[0].held and game.seats[1].held and game.journal.path.read_bytes() == before
+    # a spectator changes nothing; a player may reassign the agent and the open seat
+    assert "only the game's creator or a player" in c_page.error({"type": "seat", "game": gid, "seat": 3, "to": "open"})
+    b.send({"type": "seat", "game": gid, "seat": 3, "to": "open"})
+    assert b.until(lambda f: f["type"] == "seated")["seat"] == 3
+    assert game.seats[3].kind == "human" and game.seats[3].token is None
+    # the holder gives its own seat to an agent
+    b.send({"type": "seat", "game": gid, "seat": 1, "to": "random"})
+    assert b.until(lambda f: f["type"] == "seated")["seat"] == 1
+    assert game.seats[1].kind == "agent"
+    # a restart keeps the claim: the link's token holds nothing, the fresh one is in the journal
+    seat_events = [e for e in journal_lines(app, gid)[1:] if e["event"] == "seat"]
+    assert seat_events[0] == {"event": "seat", "seat": 1, "kind": "human", "claimed": True,
+                              "token": game_token_digest(joined["token"])}
+
+
+def game_token_digest(token: str) -> str:
+    from training.room.game import token_digest
+
+    return token_digest(token)
+
+
 # ---------------------------------------------------------------------------------- bad input
 def test_every_bad_message_gets_an_error_and_changes_nothing(room):
     client, app = room
@@ -184,7 +229,7 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(room):
         ({"type": "move", "game": "nope", "action": 1}, "unknown game 'nope'"),
         ({"type": "join", "game": gid, "seat": 9}, "unknown seat 9"),
         ({"type": "seat", "game": gid, "seat": 5, "to": "random"}, "unknown seat 5"),
-        ({"type": "seat", "game": gid, "seat": 1, "to": "/etc/passwd.zip"}, "unknown agent"),
+        ({"type": "seat", "game": gid, "seat": 0, "to": "/etc/passwd.zip"}, "unknown agent"),
         ({"type": "position", "game": gid, "ply": 3}, "ply must be an integer from 0 to 0"),
         ({"type": "move", "game": gid, "action": 10 ** 6}, "an action must be an integer in [0, 834), got 1000000"),
         ({"type": "move", "game": gid, "notation": "z9"}, ""),
@@ -207,7 +252,7 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(room):
     assert "may preview" in b.error({"type": "preview", "game": gid, "action": 0})
     illegal = next(x for x in range(834) if not game.state.legal_action_mask()[x])
     assert "is not legal here" in a.error({"type": "move", "game": gid, "action": illegal})
-    assert "only the game's creator or a player" in spectator.error({"type": "seat", "game": gid, "seat": 1, "to": "random"})
+    assert "held by a person: only its holder" in spectator.error({"type": "seat", "game": gid, "seat": 1, "to": "random"})
     assert "allowed only when every other seat is an agent" in a.error({"type": "undo", "game": gid})
     assert game.ply == 0 and game.actions == []
     assert (app.state.room.records / f"{gid}.jsonl").read_bytes() == before
@@ -348,7 +393,8 @@ def test_resign_ends_the_game(room):
                             "scores": None}
     assert s["legal"] is None and s["can_resign"] is False
     assert "is over" in a.error({"type": "move", "game": gid, "notation": "g2"})
-    assert [e["event"] for e in journal_lines(app, gid)[1:]] == ["resign", "result"]
+    # the seat event: the invitation link opened (claimed with a fresh token)
+    assert [e["event"] for e in journal_lines(app, gid)[1:]] == ["seat", "resign", "result"]
 
 
 # ---------------------------------------------------------------------------------- nothing lost
@@ -395,6 +441,8 @@ def test_a_damaged_journal_is_reported_and_restored_to_its_last_good_line(tmp_pa
         watch(p, gid, c["tokens"]["0"])
         q = connect(client)
         watch(q, gid, c["tokens"]["1"])
+        # the invitation link is single use: q's seat now has the fresh token of its "joined" frame
+        q_token = next(json.loads(f)["token"] for f in q.frames if json.loads(f)["type"] == "joined")
         for page, move in ((p, "g2"), (q, "a2"), (p, "f1")):
             page.send({"type": "move", "game": gid, "notation": move})
             page.state(lambda f, m=move: f["moves"] and f["moves"][-1] == m)
@@ -405,15 +453,16 @@ def test_a_damaged_journal_is_reported_and_restored_to_its_last_good_line(tmp_pa
     app2 = create_app(records, agent_delay=0)
     game = app2.state.room.games[gid]
     assert game.ply == 3 and game.state.moves() == ["g2", "a2", "f1"]
-    assert "line 5 is cut short" in game.problem and "restored" in game.problem
-    assert any("line 5" in pr for pr in app2.state.room.problems)
+    # line 2: seat 1's invitation claimed; lines 3-5: the moves; line 6: cut short
+    assert "line 6 is cut short" in game.problem and "restored" in game.problem
+    assert any("line 6" in pr for pr in app2.state.room.problems)
     kept = list(records.glob(f"{gid}.jsonl.damaged-*"))
     assert len(kept) == 1 and kept[0].read_bytes().endswith(b'"act')
     content = read_journal(path)
-    assert content.problem is None and len(content.events) == 3
+    assert content.problem is None and len(content.events) == 4
     with TestClient(app2) as client:
         q = connect(client)
-        s = watch(q, gid, c["tokens"]["1"])
+        s = watch(q, gid, q_token)
         assert s["problem"] == game.problem and s["you"] == [1]
         q.send({"type": "move", "game": gid, "notation": "a3"})
         assert q.state(lambda f: f["ply"] == 4)["moves"][-1] == "a3"

@@ -48,6 +48,9 @@ class Seat:
     ``None`` while the seat is open) or an agent (``kind="agent"``, ``agent`` its menu name).
 
     Attributes:
+        claimed: a person's seat whose token was used (``"me"``, a join, an invitation link
+            opened): only its holder may give it away. ``False`` for an invitation not yet
+            opened (the creator or a player may still change the seat).
         error: the last failure of the seat's agent (the seat can be given to someone else).
         player: the built agent (not saved; rebuilt after a restart).
     """
@@ -55,6 +58,7 @@ class Seat:
     kind: str
     agent: str | None = None
     token: str | None = None
+    claimed: bool = False
     error: str | None = None
     player: object = field(default=None, repr=False)
 
@@ -64,7 +68,18 @@ class Seat:
             out["agent"] = self.agent
         elif self.token is not None:
             out["token"] = self.token
+            out["claimed"] = self.claimed
         return out
+
+    @property
+    def held(self) -> bool:
+        """A person holds this seat (a token was issued and used)."""
+        return self.kind == "human" and self.token is not None and self.claimed
+
+    @property
+    def invited(self) -> bool:
+        """An invitation link for this seat was issued and not yet opened."""
+        return self.kind == "human" and self.token is not None and not self.claimed
 
 
 class RoomGame:
@@ -155,6 +170,23 @@ class RoomGame:
 
     def is_owner(self, digests) -> bool:
         return any(_same(self.owner, d) for d in digests)
+
+    def may_change_seat(self, seat: int, held: set[int], owner: bool) -> str | None:
+        """``None`` when a page holding the seats ``held`` (and the owner token when ``owner``)
+        may give ``seat`` to someone else, else why not. The rule: a seat held by a person
+        (:attr:`Seat.held`) only by its holder; an agent seat, an open seat or an invitation not
+        yet opened by the game's creator or any player of the game."""
+        if self.kind != "play":
+            return f"game {self.id} is an uploaded record: it has no seats"
+        if self.over:
+            return f"game {self.id} is over"
+        s = self.seats[seat]
+        if s.held:
+            return None if seat in held else (f"{self.label(seat)} is held by a person: only its holder may give it "
+                                              f"to someone else")
+        if owner or held:
+            return None
+        return f"only the game's creator or a player of game {self.id} may change its seats"
 
     def outcome(self) -> dict | None:
         """``{"result", "termination", "winners", "scores"}`` once over, else ``None``."""
@@ -287,7 +319,7 @@ class RoomGame:
         for i in range(self.num_players if self.kind == "play" else 0):
             s = self.seats[i]
             out.append({"seat": i, "label": self.label(i), "kind": s.kind, "agent": s.agent,
-                        "open": s.kind == "human" and s.token is None, "error": s.error,
+                        "open": s.kind == "human" and s.token is None, "invited": s.invited, "error": s.error,
                         "thinking": self.thinking == i})
         return out
 
@@ -323,8 +355,10 @@ class RoomGame:
             return out
         return self._cached("legal", make)
 
-    def view(self, held: set[int]) -> dict:
-        """The ``state`` frame for a browser holding the seats ``held`` (empty: a spectator).
+    def view(self, held: set[int], owner: bool = False) -> dict:
+        """The ``state`` frame for a browser holding the seats ``held`` (empty: a spectator) and,
+        when ``owner``, the game's owner token (``can_seat``: the seats it may give away, see
+        :meth:`may_change_seat`).
 
         The viewer is the held seat to move, else the lowest held seat, else ``None``.
         """
@@ -337,7 +371,8 @@ class RoomGame:
                       "legal": self.legal() if mover is not None and mover in held else None,
                       "can_undo": self.undo_target(held) is not None,
                       "can_resign": bool(held) and not self.over,
-                      "owner": False})
+                      "owner": bool(owner),
+                      "can_seat": [i for i in range(len(self.seats)) if self.may_change_seat(i, held, owner) is None]})
         return frame
 
     def position(self, ply: int, held: set[int]) -> dict:

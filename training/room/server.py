@@ -208,7 +208,7 @@ class Room:
         for s in h["seats"]:
             if not isinstance(s, dict) or s.get("kind") not in ("human", "agent"):
                 raise InvalidPositionError(f"header seat {s!r} is not a seat")
-            seats.append(Seat(s["kind"], s.get("agent"), s.get("token")))
+            seats.append(Seat(s["kind"], s.get("agent"), s.get("token"), claimed=s.get("claimed", True) is True))
         game = RoomGame(gid, "play", h["env_id"], h["env_kwargs"], h["seed"], h["created"], seats,
                         owner=h.get("owner"))
         problem, good = content.problem, content.good_lines
@@ -253,7 +253,8 @@ class Room:
         elif kind == "seat":
             if not 0 <= ev["seat"] < game.num_players or ev["kind"] not in ("human", "agent"):
                 raise RoomError(f"bad seat event {ev}")
-            game.seats[ev["seat"]] = Seat(ev["kind"], ev.get("agent"), ev.get("token"))
+            game.seats[ev["seat"]] = Seat(ev["kind"], ev.get("agent"), ev.get("token"),
+                                          claimed=ev.get("claimed", True) is True)
             game.changed()
         elif kind == "resign":
             game.check_live()
@@ -311,7 +312,7 @@ class Room:
     def broadcast(self, game: RoomGame) -> None:
         for c in list(self.connections):
             if c.game == game.id:
-                c.send(game.view(game.seats_held(c.tokens)))
+                c.send(game.view(game.seats_held(c.tokens), game.is_owner(c.tokens)))
         self.lobby_changed()
 
     def lobby_changed(self) -> None:
@@ -501,7 +502,7 @@ class Room:
                 tok = None if c == "open" else secrets.token_urlsafe(18)
                 if tok:
                     tokens[str(i)] = tok
-                seats.append(Seat("human", None, None if tok is None else token_digest(tok)))
+                seats.append(Seat("human", None, None if tok is None else token_digest(tok), claimed=c == "me"))
             else:
                 self.agents.spec_of(c, env_id, kwargs)  # unknown names: a clear error
                 seats.append(Seat("agent", c))
@@ -536,8 +537,33 @@ class Room:
         if len(tokens) > 16 or not all(isinstance(t, str) and 0 < len(t) <= 128 for t in tokens):
             raise RoomError("watch: tokens must be a list of at most 16 strings (each 1 to 128 characters)")
         conn.game = game.id
-        conn.tokens.update(token_digest(t) for t in tokens)
-        conn.send(game.view(game.seats_held(conn.tokens)))
+        digests = {token_digest(t) for t in tokens}
+        conn.tokens.update(digests)
+        await self._claim_invites(conn, game, digests)
+        conn.send(game.view(game.seats_held(conn.tokens), game.is_owner(conn.tokens)))
+
+    async def _claim_invites(self, conn, game: RoomGame, digests: set[str]) -> None:
+        """An invitation link opened (a ``watch`` with the token of a seat not yet claimed): the
+        seat gets a fresh token for this browser (answered with ``joined``) and the link's token
+        stops working (journaled, so a restart keeps it)."""
+        if game.kind != "play" or not any(s.invited and s.token in digests for s in game.seats):
+            return
+        claimed = []
+        async with self.lock(game):
+            for i, s in enumerate(game.seats):
+                if not (s.invited and s.token in digests):
+                    continue
+                tok = secrets.token_urlsafe(18)
+                d = token_digest(tok)
+                await self._write(game, {"event": "seat", "seat": i, "kind": "human", "token": d, "claimed": True})
+                game.seats[i] = Seat("human", None, d, claimed=True)
+                game.changed()
+                conn.tokens.add(d)
+                claimed.append((i, tok))
+        for i, tok in claimed:
+            conn.send({"type": "joined", "game": game.id, "seat": i, "token": tok})
+        if claimed:
+            self.broadcast(game)
 
     def _held(self, conn, game: RoomGame) -> set[int]:
         return game.seats_held(conn.tokens)
@@ -554,8 +580,8 @@ class Room:
                 raise RoomError(f"join: seat {i} is not free ({'an agent' if s.kind == 'agent' else 'held by someone'})")
             tok = secrets.token_urlsafe(18)
             d = token_digest(tok)
-            await self._write(game, {"event": "seat", "seat": i, "kind": "human", "token": d})
-            game.seats[i] = Seat("human", None, d)
+            await self._write(game, {"event": "seat", "seat": i, "kind": "human", "token": d, "claimed": True})
+            game.seats[i] = Seat("human", None, d, claimed=True)
             game.changed()
         conn.tokens.add(d)
         conn.game = game.id
@@ -629,14 +655,15 @@ class Room:
         i, to = msg["seat"], msg["to"]
         async with self.lock(game):
             game.check_live()
-            if not (game.is_owner(conn.tokens) or self._held(conn, game)):
-                raise RoomError(f"seat: only the game's creator or a player of game {game.id} may change its seats")
             if not 0 <= i < game.num_players:
                 raise RoomError(f"seat: unknown seat {i}; game {game.id} has seats 0 to {game.num_players - 1}")
+            why = game.may_change_seat(i, self._held(conn, game), game.is_owner(conn.tokens))
+            if why:
+                raise RoomError(f"seat: {why}")
             tok = None
             if to in _HUMAN_CHOICES:
                 tok = None if to == "open" else secrets.token_urlsafe(18)
-                new = Seat("human", None, None if tok is None else token_digest(tok))
+                new = Seat("human", None, None if tok is None else token_digest(tok), claimed=to == "me")
             else:
                 self.agents.spec_of(to, game.env_id, game.env_kwargs)
                 new = Seat("agent", to)
@@ -650,7 +677,7 @@ class Room:
             game.seats[i] = new
             game.changed()
             await self._settle(game)
-        if tok is not None:
+        if to == "me":  # an invitation's token is for the link, not for this page
             conn.tokens.add(token_digest(tok))
         conn.send({"type": "seated", "game": game.id, "seat": i, "to": to, "token": tok})
         self.broadcast(game)

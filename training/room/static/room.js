@@ -74,7 +74,7 @@ function showError(message) {
 
 function describeSeat(s) {
   if (s.kind === "agent") return s.agent;
-  return s.open ? "open seat" : "person";
+  return s.open ? "open seat" : s.invited ? "invited (link not yet opened)" : "person";
 }
 
 // ================================================================== lobby
@@ -222,6 +222,7 @@ function lobbyPage() {
     const box = $("#invites");
     box.hidden = false;
     box.replaceChildren(el("h2", { text: "Send these links" }),
+      el("p", { class: "hint", id: "single-use", text: "Each link works once: the first browser that opens it takes the seat (and gets its own key); the link then stops working." }),
       ...m.invite.map((s) => {
         const url = `${location.origin}/game/${m.game}#seat=${s}&token=${encodeURIComponent(m.tokens[s])}`;
         return el("p", {}, `Seat ${s}: `, el("input", { class: "link", readonly: true, value: url, "aria-label": `link for seat ${s}` }));
@@ -533,8 +534,6 @@ function gamePage() {
 
   function renderSeats() {
     if (!frame) return;
-    const d = Tokens.get(gid);
-    const canChange = !frame.over && frame.kind === "play" && (frame.you.length > 0 || !!d.owner);
     const rows = frame.seats.map((s) => {
       const bits = [el("span", { class: "seat-label", text: s.label }), " ",
         el("span", { class: "seat-who", text: frame.you.includes(s.seat) ? "you" : describeSeat(s) })];
@@ -543,7 +542,7 @@ function gamePage() {
       if (s.error) bits.push(el("div", { class: "seat-error", text: s.error }));
       if (s.open && !frame.over) bits.push(el("button", { class: "join", "data-seat": s.seat, text: "Join",
         onclick: () => sock.send({ type: "join", game: gid, seat: s.seat }) }));
-      if (canChange) {
+      if ((frame.can_seat || []).includes(s.seat)) {  // the room's rule: see training/room/__init__.py
         const select = el("select", { class: "seat-change", "data-seat": s.seat, "aria-label": `give ${s.label} to` },
           el("option", { value: "", text: "Give seat to…" }),
           el("option", { value: "me", text: "me" }),
@@ -562,10 +561,11 @@ function gamePage() {
 
   function renderInvites() {
     const d = Tokens.get(gid), box = $("#invite-links");
-    const inv = Object.entries(d.invites || {});
+    // only the links not yet opened: a link works once
+    const inv = Object.entries(d.invites || {}).filter(([s]) => frame.seats[s] && frame.seats[s].invited);
     if (!inv.length || frame.over) { box.hidden = true; return; }
     box.hidden = false;
-    box.replaceChildren(el("p", { text: "Invitation links:" }), ...inv.map(([s, t]) => el("p", {}, `seat ${s}: `,
+    box.replaceChildren(el("p", { text: "Invitation links (each works once: the first browser to open it takes the seat):" }), ...inv.map(([s, t]) => el("p", {}, `seat ${s}: `,
       el("input", { class: "link", readonly: true, "aria-label": `link for seat ${s}`,
         value: `${location.origin}/game/${gid}#seat=${s}&token=${encodeURIComponent(t)}` }))));
   }
