@@ -219,6 +219,7 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(room):
         ("{not json", "must be JSON"),
         ("[1, 2]", "must be a JSON object"),
         (json.dumps({"type": "move", "game": gid, "notation": "x" * MAX_MESSAGE}), "too large"),
+        ("[" * 5000 + "]" * 5000, "malformed message: nested too deeply"),
         ({"kind": "move"}, "unknown message type None"),
         ({"type": "teleport"}, "unknown message type 'teleport'"),
         ({"type": "move", "action": 1}, "missing field 'game'"),
@@ -520,7 +521,8 @@ def test_download_replays_and_upload_opens_a_replay(room, tmp_path):
     assert read_journal(app.state.room.records / f"{up}.jsonl").header["record"] == finished
     # bad uploads: unknown suffix, bad JSON, an illegal move, no file, too large
     bad = [("game.xyz", b"1", "unknown record format '.xyz'"), ("game.json", b"{", "not valid JSON"),
-           ("game.json", json.dumps({**finished, "moves": ["t1@9,9r0"]}).encode(), "move 1")]
+           ("game.json", json.dumps({**finished, "moves": ["t1@9,9r0"]}).encode(), "move 1"),
+           ("x.json", b"[" * 5000 + b"]" * 5000, "'x.json': JSON nested too deeply")]
     for name, data, expected in bad:
         r = client.post("/upload", files={"file": (name, data)})
         assert r.status_code == 400 and expected in r.json()["error"], r.text

@@ -73,7 +73,7 @@ def check_message(text) -> dict:
     """Parse and check one browser message against :data:`SCHEMA`.
 
     Raises:
-        RoomError: too large, not JSON, not an object, unknown ``type``, a missing, unknown or
+        RoomError: too large, not JSON, nested too deeply, not an object, unknown ``type``, a missing, unknown or
             mistyped field (the message names it and the expected type).
     """
     if isinstance(text, bytes):
@@ -87,6 +87,8 @@ def check_message(text) -> dict:
         msg = json.loads(text)
     except json.JSONDecodeError as e:
         raise RoomError(f"a message must be JSON: {e}") from None
+    except RecursionError:
+        raise RoomError("malformed message: nested too deeply (a message is a flat JSON object)") from None
     if not isinstance(msg, dict):
         raise RoomError(f"a message must be a JSON object with a 'type', got {type(msg).__name__}")
     kind = msg.get("type")
