@@ -381,6 +381,23 @@ def test_undo_goes_back_to_the_humans_previous_turn(room):
     assert journal_lines(app, gid)[-1] == {"event": "undo", "to": 2}
 
 
+def test_undo_is_refused_once_the_game_is_over(room):
+    client, app = room
+    p = connect(client)
+    # one empty square, next to x: x's move fills the board and ends the game by the rules
+    fen = "xxxxxx1/xxxxxxx/xxxxxxx/ooooooo/ooooooo/ooooooo/ooooooo x 0 1"
+    c = create(p, "ataxx_v0", ["me", "random"], seed=4, fen=fen)
+    gid = c["game"]
+    s = watch(p, gid, c["tokens"]["0"])
+    p.send({"type": "move", "game": gid, "notation": "g7"})
+    s = p.state(lambda f: f["over"])
+    assert s["ply"] == 1 and s["outcome"]["winners"] == [1] and s["can_undo"] is False  # 22 x against 28 o
+    before = journal_lines(app, gid)
+    assert before[-1]["event"] == "result"
+    assert "undo: the game is over" in p.error({"type": "undo", "game": gid})
+    assert app.state.room.games[gid].ply == 1 and journal_lines(app, gid) == before
+
+
 def test_resign_ends_the_game(room):
     client, app = room
     a, b = connect(client), connect(client)

@@ -44,7 +44,7 @@ Browser to room:
 * ``{"type": "position", "game", "ply"}``: position ``ply`` (0 = the start) for the replay
   controls, drawn for this page's viewer; answered with ``position``.
 * ``{"type": "undo", "game"}``: back to before your last move (only when every other seat is an
-  agent). ``{"type": "resign", "game", "seat"?}``.
+  agent, and not once the game is over). ``{"type": "resign", "game", "seat"?}``.
 * ``{"type": "seat", "game", "seat", "to"}``: give a seat to ``"me"``, ``"invite"``, ``"open"``
   or an agent; answered with ``seated``. Who may: a seat held by a person (a token was issued and
   used: ``"me"``, a join, an opened invitation) only by its holder; an agent seat, an open seat or

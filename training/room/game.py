@@ -260,8 +260,9 @@ class RoomGame:
     def undo_target(self, held: set[int]) -> int | None:
         """The ply to go back to when the holder of ``held`` asks for an undo: before its last
         move of its own; ``None`` when undo is not allowed (a seat not held is not an agent, the
-        game was resigned or is a record, or no move of ``held`` to take back)."""
-        if self.kind != "play" or self.resigned is not None or not held:
+        game is over (by the rules, the step limit or a resignation: its result is journaled) or
+        is a record, or no move of ``held`` to take back)."""
+        if self.kind != "play" or self.over or not held:
             return None
         if any(s.kind != "agent" for i, s in enumerate(self.seats) if i not in held):
             return None

@@ -629,6 +629,9 @@ class Room:
             held = self._held(conn, game)
             if not held:
                 raise RoomError(f"undo: you hold no seat of game {game.id}")
+            if game.over:
+                raise RoomError(f"undo: the game is over ({(game.outcome() or {}).get('result', 'finished')}); "
+                                "a finished game is not reopened")
             target = game.undo_target(held)
             if target is None:
                 raise RoomError("undo: allowed only when every other seat is an agent, the game was not resigned, "
