@@ -245,6 +245,11 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(room):
     for msg, expected in cases:
         message = a.error(msg)
         assert expected in message, (msg if isinstance(msg, dict) else msg[:40], message)
+    # a long bad input is quoted back cut to 80 characters and "…"
+    long_move = a.error({"type": "move", "game": gid, "notation": "q" * 5000})
+    assert "q" * 80 + "…" in long_move and "q" * 81 not in long_move and len(long_move) < 400, long_move
+    long_game = a.error({"type": "create", "env_id": "w" * 300, "seats": ["me"]})
+    assert "w" * 80 + "…" in long_game and "w" * 81 not in long_game, long_game
     # legal-looking moves by the wrong browser: a spectator, the seat not to move, an illegal action
     spectator = connect(client)
     watch(spectator, gid)

@@ -111,6 +111,21 @@ def check_message(text) -> dict:
     return msg
 
 
+#: The most characters of a browser's own input an error message quotes back.
+ECHO = 80
+
+
+def _shorten_echo(message: str, msg: dict | None) -> str:
+    """``message`` with every string field of the browser's ``msg`` longer than :data:`ECHO`
+    characters quoted as its first :data:`ECHO` characters and "…" (as written or as ``repr``)."""
+    for v in (msg or {}).values():
+        if isinstance(v, str) and len(v) > ECHO:
+            for text in (v, repr(v)[1:-1]):
+                if text in message:
+                    message = message.replace(text, text[:ECHO] + "…")
+    return message
+
+
 class Connection:
     """One browser page's WebSocket: a queue of frames written by its own task, the token
     digests it showed, the game it watches, whether it follows the lobby."""
@@ -444,13 +459,13 @@ class Room:
 
     async def handle(self, conn: Connection, text) -> None:
         """Answer one browser message; any refusal is an ``error`` frame and changes nothing."""
-        kind = None
+        kind = msg = None
         try:
             msg = check_message(text)
             kind = msg["type"]
             await getattr(self, f"_on_{kind}")(conn, msg)
         except (RoomError, IllegalActionError, ParameterError, UnknownEnvError, ValueError, TypeError) as e:
-            conn.send({"type": "error", "request": kind, "message": str(e)})
+            conn.send({"type": "error", "request": kind, "message": _shorten_echo(str(e), msg if kind else None)})
         except Exception as e:  # noqa: BLE001 - a bug must not end the page's connection
             log.exception("room: %s message failed", kind)
             conn.send({"type": "error", "request": kind, "message": f"the room failed on this {kind} message "

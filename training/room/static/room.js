@@ -283,8 +283,11 @@ function gamePage() {
     }
   }
 
+  function hideError() { clearTimeout(errorTimer); $("#error").hidden = true; }
+
   function onState(m) {
     const first = frame === null;
+    if (frame && m.version !== frame.version) hideError();  // a new position: an older error is stale
     const moved = frame && m.version !== frame.version;
     const sameBoard = frame && !moved && m.svg === frame.svg && m.ply === frame.ply;
     frame = m;
