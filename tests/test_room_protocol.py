@@ -415,6 +415,9 @@ def test_resign_ends_the_game(room):
     assert s["outcome"] == {"result": "player 1 (o) resigned", "termination": "resignation", "winners": [0],
                             "scores": None}
     assert s["legal"] is None and s["can_resign"] is False
+    assert s["phase"] == "The game ended by resignation: player 1 (o) resigned."
+    rec = client.get(f"/game/{gid}/record.json").json()
+    assert rec["result"] is None and rec["meta"]["resigned"] == 1 and rec["meta"]["winners"] == [0]
     assert "is over" in a.error({"type": "move", "game": gid, "notation": "g2"})
     # the seat event: the invitation link opened (claimed with a fresh token)
     assert [e["event"] for e in journal_lines(app, gid)[1:]] == ["seat", "resign", "result"]

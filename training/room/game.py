@@ -368,13 +368,23 @@ class RoomGame:
         st = self.state
         frame = dict(self.public())
         frame.update({"type": "state", "you": sorted(held), "viewer": viewer, "svg": self.svg(self.ply, viewer),
-                      "phase": st.board_ui().status(st, viewer) if self.kind == "play" else "",
+                      "phase": self._phase(viewer),
                       "legal": self.legal() if mover is not None and mover in held else None,
                       "can_undo": self.undo_target(held) is not None,
                       "can_resign": bool(held) and not self.over,
                       "owner": bool(owner),
                       "can_seat": [i for i in range(len(self.seats)) if self.may_change_seat(i, held, owner) is None]})
         return frame
+
+    def _phase(self, viewer: int | None) -> str:
+        """The board's status line: the game's own (``board_ui().status``), except after a
+        resignation, which the rules know nothing of."""
+        if self.kind != "play":
+            return ""
+        if self.resigned is not None:
+            return f"The game ended by resignation: {self.label(self.resigned)} resigned."
+        st = self.state
+        return st.board_ui().status(st, viewer)
 
     def position(self, ply: int, held: set[int]) -> dict:
         """The ``position`` frame: position ``ply`` drawn for the viewer of ``held``.
@@ -401,7 +411,9 @@ class RoomGame:
 
     def download(self) -> dict:
         """The library's JSON record of the game (``record_from_state``), with the seats in
-        ``meta``; an uploaded record as it was uploaded.
+        ``meta``; an uploaded record as it was uploaded. A resigned game keeps ``result`` null
+        (the rules' outcome: a resignation is not one) and has ``meta.resigned`` (the seat) and
+        ``meta.winners`` (the other side's seats).
 
         Raises:
             RoomError: not downloadable yet (:meth:`downloadable`).
@@ -414,8 +426,9 @@ class RoomGame:
         meta = {"room_game": self.id, "created": self.created,
                 "players": [{"seat": i, "label": self.label(i), "kind": s.kind, "agent": s.agent}
                             for i, s in enumerate(self.seats)]}
-        if self.resigned is not None:
+        if self.resigned is not None:  # not a rules result: "result" stays the rules' (null)
             meta["resigned"] = self.resigned
+            meta["winners"] = (self.outcome() or {}).get("winners", [])
         if self.truncated:
             meta["truncated"] = True
         return record_from_state(self.env.state, self.env_id, self.env_kwargs, self.seed, meta=meta)

@@ -497,6 +497,12 @@ function gamePage() {
     if (active && active.scrollIntoView) active.scrollIntoView({ block: "nearest" });
   }
 
+  function winnersText() {
+    const w = (frame.outcome && frame.outcome.winners) || [];
+    if (!w.length) return "";
+    return ` ${w.length > 1 ? "Winners" : "Winner"}: ${w.map((i) => frame.seats[i] ? frame.seats[i].label : `player ${i}`).join(", ")}.`;
+  }
+
   function updateStatus() {
     if (!frame) return;
     let text;
@@ -504,7 +510,7 @@ function gamePage() {
     const seat = mover === null ? null : frame.seats[mover];
     if (viewPly !== null) text = `Viewing position ${viewPly} of ${frame.ply} (End returns to the game).`;
     else if (frame.kind === "record") text = `Uploaded record: ${frame.ply} moves${frame.outcome ? ", " + frame.outcome.result : ""}.`;
-    else if (frame.over) text = `Game over: ${frame.outcome ? frame.outcome.result + " (" + frame.outcome.termination + ")" : "finished"}.`;
+    else if (frame.over) text = `Game over: ${frame.outcome ? frame.outcome.result + " (" + frame.outcome.termination + ")" : "finished"}.${winnersText()}`;
     else if (frame.legal) {
       text = `Your move (${seat.label}).`;
       if (pending) text += ` ${pending.actions[pending.i].n}: confirm${pending.actions.length > 1 ? ", or R for the next option" : ""}.`;
@@ -522,7 +528,7 @@ function gamePage() {
     const res = $("#result");
     if (frame.outcome) {
       res.hidden = false;
-      res.textContent = `${frame.outcome.result} — ${frame.outcome.termination}`;
+      res.textContent = `${frame.outcome.result} — ${frame.outcome.termination}.${winnersText()}`;
     } else res.hidden = true;
     $("#undo").disabled = !frame.can_undo;
     $("#resign").disabled = !frame.can_resign;
