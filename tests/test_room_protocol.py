@@ -90,6 +90,7 @@ def test_lobby_lists_every_env_and_the_agents_of_a_setting(room):
     lobby = p.until(lambda f: f["type"] == "lobby")
     assert [e["id"] for e in lobby["envs"]] == ["ataxx_v0", "twixt_v0", "double_twixt_v0", "tantrix_v0", "smartrix_v0"]
     assert lobby["games"] == [] and ".json" in lobby["formats"]
+    assert [e["name"] for e in lobby["envs"]] == ["Ataxx", "TwixT", "Double TwixT", "Tantrix", "Smartrix"]
     ataxx = lobby["envs"][0]
     assert {"name": "fen", "default": None} in ataxx["arguments"]
     assert "render_mode" not in [a["name"] for a in ataxx["arguments"]]

@@ -309,7 +309,7 @@ class RoomGame:
         def make():
             st = self.positions[0]
             mover = self.to_move()
-            return {"game": self.id, "kind": self.kind, "env_id": self.env_id, "name": st.info.long_name,
+            return {"game": self.id, "kind": self.kind, "env_id": self.env_id, "name": st.setting_name(),
                     "env_kwargs": self.env_kwargs, "created": self.created, "ply": self.ply, "over": self.over,
                     "to_move": None if mover is None else self.label(mover),
                     "outcome": self.outcome(), "seats": self._seats_public(), "problem": self.problem}
@@ -331,7 +331,7 @@ class RoomGame:
             info = st.info
             show_scores = info.perfect_information or self.over
             scores = st.scores() if show_scores else None
-            return {"game": self.id, "kind": self.kind, "env_id": self.env_id, "name": info.long_name,
+            return {"game": self.id, "kind": self.kind, "env_id": self.env_id, "name": st.setting_name(),
                     "env_kwargs": self.env_kwargs, "ply": self.ply, "moves": list(st.moves()),
                     "seats": self._seats_public(), "to_move": self.to_move(), "over": self.over,
                     "outcome": self.outcome(), "scores": None if scores is None else [int(x) for x in scores],

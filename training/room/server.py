@@ -315,7 +315,7 @@ class Room:
                     except TypeError:
                         d = None
                     args.append({"name": name, "default": d})
-                out.append({"id": env_id, "name": st.info.long_name, "arguments": args,
+                out.append({"id": env_id, "name": st.setting_name(), "arguments": args,
                             "variants": sp.variants, "notation": st.info.notation})
             self._envs = out
         return self._envs
@@ -758,7 +758,7 @@ def create_app(records: Path | str = "room_records", agents: RoomAgents | None =
         game = room.games.get(gid)
         if game is None:
             return page("missing.html", title="No such game", gid=gid)
-        return page("game.html", title=f"{game.positions[0].info.long_name} — game {gid}", gid=gid)
+        return page("game.html", title=f"{game.positions[0].setting_name()} — game {gid}", gid=gid)
 
     async def download(request: Request):
         game = room.games.get(request.path_params["gid"])
