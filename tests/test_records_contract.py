@@ -12,7 +12,7 @@ import envs
 from conftest import contract_cases, play_random
 from envs import InvalidPositionError, ParameterError
 from envs.core import records
-from envs.core.records import read_record, record_from_state, record_to_json, replay, write_record
+from envs.core.records import import_record, read_record, record_from_state, record_to_json, replay, write_record
 from envs.registry import UnknownEnvError
 
 #: Every registered env id with each of its variants (``EnvSpec.variants``): a new game is covered
@@ -206,6 +206,12 @@ def test_the_records_used_above_are_sound():
     _same(replay(_XREC), _X)
     with pytest.raises(InvalidPositionError, match="not a JSON game record"):
         replay("{not json")
+    deep = "[" * 5000 + "]" * 5000  # json's parser recurses: a RecursionError, made a clear refusal
+    with pytest.raises(InvalidPositionError, match="not a JSON game record: JSON nested too deeply"):
+        replay(deep)
+    with pytest.raises(InvalidPositionError, match="'x.json': JSON nested too deeply"):
+        import_record("x.json", deep.encode())
+
     with pytest.raises(ParameterError, match=r"upto must be an int from 0 to the number of moves \(6\), got 7"):
         replay(_REC, upto=7)
 
@@ -272,6 +278,9 @@ def test_write_and_read_record_files(tmp_path):
     (tmp_path / "bad.json").write_text("{oops", encoding="utf-8")
     with pytest.raises(InvalidPositionError, match=r"bad\.json: not valid JSON"):
         read_record(tmp_path / "bad.json")
+    (tmp_path / "deep.json").write_text("[" * 5000 + "]" * 5000, encoding="utf-8")
+    with pytest.raises(InvalidPositionError, match=r"deep\.json: JSON nested too deeply"):
+        read_record(tmp_path / "deep.json")
     (tmp_path / "list.json").write_text("[1]", encoding="utf-8")
     with pytest.raises(InvalidPositionError, match=r"list\.json: a game record must be a JSON object \(dict\), got list"):
         read_record(tmp_path / "list.json")

@@ -351,7 +351,7 @@ def test_a_spectator_sees_the_moves_live_and_two_browsers_play(browser, server):
     a = new_page(browser)
     gid = create_in_lobby(a, server, "ataxx_v0", ["me", "invite"])
     link = a.input_value("input.link")
-    assert "#seat=1&token=" in link
+    assert "#seat=1&token=" in link and "works once" in a.inner_text("#single-use")
     a.click("#go-game")
     b = new_page(browser)
     b.goto(link)
@@ -369,6 +369,14 @@ def test_a_spectator_sees_the_moves_live_and_two_browsers_play(browser, server):
         assert spectator.locator("#moves li").count() == game.ply
     assert spectator.locator("#moves li").all_inner_texts() == game.state.moves()
     assert spectator.locator("#choices button").count() == 0
+    # no Move box for a spectator; the seat menus only where the rule allows: a holds seat 0 (and
+    # the owner token) but b took seat 1 by the link: a may give away seat 0 only
+    assert not spectator.is_visible("#move-form") and spectator.locator("select.seat-change").count() == 0
+    assert [s.get_attribute("data-seat") for s in a.locator("select.seat-change").all()] == ["0"]
+    assert [s.get_attribute("data-seat") for s in b.locator("select.seat-change").all()] == ["1"]
+    # the board uses the column: on a 1280 px window it is wider than the 504 px drawing
+    box = a.locator("#board svg").bounding_box()
+    assert box["width"] > 700 and box["height"] <= 900, box
     assert b.inner_text("#status").startswith("Your move") or a.inner_text("#status").startswith("Your move")
 
 

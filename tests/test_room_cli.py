@@ -18,6 +18,20 @@ def test_without_the_room_extra_the_command_names_it():
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.startswith("error: python -m training.room needs the 'room' extra")
     assert "missing starlette, uvicorn." in proc.stderr and 'pip install -e ".[room]"' in proc.stderr
+    # the room needs no torch: its hint points to the README's Play room, not to torch
+    assert proc.stderr.strip().endswith("(README, Play room: no torch needed, except for the trained agents)")
+    assert "torch first" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_a_checkpoint_agent_without_the_train_extra_is_one_error_line(tmp_path):
+    pytest.importorskip("starlette")
+    checkpoint = tmp_path / "some.zip"
+    checkpoint.write_bytes(b"PK\x05\x06" + b"\x00" * 18)  # an empty zip: never read, torch is missing first
+    proc = _run_without("training.room", ["torch"], ["--records", str(tmp_path / "r"), "--agent", f"x={checkpoint}"])
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: the checkpoint agent "), lines
+    assert "needs the 'train' extra" in lines[0] and "missing torch" in lines[0]
 
 
 @pytest.mark.parametrize("args, expected", [
@@ -25,7 +39,10 @@ def test_without_the_room_extra_the_command_names_it():
     (["--agent", "nameonly"], "--agent expects NAME=SPEC"),
     (["--agent", "random=greedy"], "'random' is a baseline's name"),
     (["--agent", "mine=missing.zip"], "missing.zip"),
-    (["--agent-delay", "-1"], "--agent-delay must be >= 0"),
+    (["--agent-delay", "-1"], "--agent-delay must be a number of seconds from 0 to 60, got -1.0"),
+    (["--agent-delay", "nan"], "--agent-delay must be a number of seconds from 0 to 60, got nan"),
+    (["--agent-delay", "inf"], "--agent-delay must be a number of seconds from 0 to 60, got inf"),
+    (["--agent-delay", "61"], "--agent-delay must be a number of seconds from 0 to 60, got 61.0"),
 ])
 def test_bad_arguments_are_refused_with_a_reason(tmp_path, args, expected):
     pytest.importorskip("starlette")

@@ -90,6 +90,7 @@ def test_lobby_lists_every_env_and_the_agents_of_a_setting(room):
     lobby = p.until(lambda f: f["type"] == "lobby")
     assert [e["id"] for e in lobby["envs"]] == ["ataxx_v0", "twixt_v0", "double_twixt_v0", "tantrix_v0", "smartrix_v0"]
     assert lobby["games"] == [] and ".json" in lobby["formats"]
+    assert [e["name"] for e in lobby["envs"]] == ["Ataxx", "TwixT", "Double TwixT", "Tantrix", "Smartrix"]
     ataxx = lobby["envs"][0]
     assert {"name": "fen", "default": None} in ataxx["arguments"]
     assert "render_mode" not in [a["name"] for a in ataxx["arguments"]]
@@ -160,6 +161,51 @@ def test_open_seat_is_joined_from_the_lobby(room):
     assert s["you"] == [1]
 
 
+def test_only_the_holder_gives_away_a_persons_seat_and_invitation_links_work_once(room):
+    client, app = room
+    a, b, c_page, thief = connect(client), connect(client), connect(client), connect(client)
+    c = create(a, "tantrix_v0", ["me", "invite", "open", "random"], num_players=4)
+    gid = c["game"]
+    game = app.state.room.games[gid]
+    s = watch(a, gid, c["tokens"]["0"], c["owner"])
+    # the creator may change seat 1 (invitation not opened), 2 (open), 3 (agent): not yet a person's
+    assert s["can_seat"] == [0, 1, 2, 3] and s["seats"][1]["invited"] is True
+    # the invitee opens the link: the seat is claimed with a fresh token, the link's token dies
+    b.send({"type": "watch", "game": gid, "tokens": [c["tokens"]["1"]]})
+    joined = b.until(lambda f: f["type"] == "joined")
+    assert joined["seat"] == 1 and joined["token"] != c["tokens"]["1"]
+    sb = b.state(lambda f: f["game"] == gid)
+    assert sb["you"] == [1] and sb["can_seat"] == [1, 2, 3] and sb["seats"][1]["invited"] is False
+    assert watch(thief, gid, c["tokens"]["1"])["you"] == []  # the link no longer holds the seat
+    # the creator (owner token and seat 0) can no longer give seat 1 away, nor take it
+    before = game.journal.path.read_bytes()
+    for to in ("random", "me", "open"):
+        msg = a.error({"type": "seat", "game": gid, "seat": 1, "to": to})
+        assert "player 1 (yellow) is held by a person: only its holder may give it" in msg, msg
+    # nor may seat 1 give away seat 0
+    assert "player 0 (red) is held by a person" in b.error({"type": "seat", "game": gid, "seat": 0, "to": "random"})
+    assert game.seats[0].held and game.seats[1].held and game.journal.path.read_bytes() == before
+    # a spectator changes nothing; a player may reassign the agent and the open seat
+    assert "only the game's creator or a player" in c_page.error({"type": "seat", "game": gid, "seat": 3, "to": "open"})
+    b.send({"type": "seat", "game": gid, "seat": 3, "to": "open"})
+    assert b.until(lambda f: f["type"] == "seated")["seat"] == 3
+    assert game.seats[3].kind == "human" and game.seats[3].token is None
+    # the holder gives its own seat to an agent
+    b.send({"type": "seat", "game": gid, "seat": 1, "to": "random"})
+    assert b.until(lambda f: f["type"] == "seated")["seat"] == 1
+    assert game.seats[1].kind == "agent"
+    # a restart keeps the claim: the link's token holds nothing, the fresh one is in the journal
+    seat_events = [e for e in journal_lines(app, gid)[1:] if e["event"] == "seat"]
+    assert seat_events[0] == {"event": "seat", "seat": 1, "kind": "human", "claimed": True,
+                              "token": game_token_digest(joined["token"])}
+
+
+def game_token_digest(token: str) -> str:
+    from training.room.game import token_digest
+
+    return token_digest(token)
+
+
 # ---------------------------------------------------------------------------------- bad input
 def test_every_bad_message_gets_an_error_and_changes_nothing(room):
     client, app = room
@@ -174,6 +220,7 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(room):
         ("{not json", "must be JSON"),
         ("[1, 2]", "must be a JSON object"),
         (json.dumps({"type": "move", "game": gid, "notation": "x" * MAX_MESSAGE}), "too large"),
+        ("[" * 5000 + "]" * 5000, "malformed message: nested too deeply"),
         ({"kind": "move"}, "unknown message type None"),
         ({"type": "teleport"}, "unknown message type 'teleport'"),
         ({"type": "move", "action": 1}, "missing field 'game'"),
@@ -184,7 +231,7 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(room):
         ({"type": "move", "game": "nope", "action": 1}, "unknown game 'nope'"),
         ({"type": "join", "game": gid, "seat": 9}, "unknown seat 9"),
         ({"type": "seat", "game": gid, "seat": 5, "to": "random"}, "unknown seat 5"),
-        ({"type": "seat", "game": gid, "seat": 1, "to": "/etc/passwd.zip"}, "unknown agent"),
+        ({"type": "seat", "game": gid, "seat": 0, "to": "/etc/passwd.zip"}, "unknown agent"),
         ({"type": "position", "game": gid, "ply": 3}, "ply must be an integer from 0 to 0"),
         ({"type": "move", "game": gid, "action": 10 ** 6}, "an action must be an integer in [0, 834), got 1000000"),
         ({"type": "move", "game": gid, "notation": "z9"}, ""),
@@ -199,6 +246,11 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(room):
     for msg, expected in cases:
         message = a.error(msg)
         assert expected in message, (msg if isinstance(msg, dict) else msg[:40], message)
+    # a long bad input is quoted back cut to 80 characters and "…"
+    long_move = a.error({"type": "move", "game": gid, "notation": "q" * 5000})
+    assert "q" * 80 + "…" in long_move and "q" * 81 not in long_move and len(long_move) < 400, long_move
+    long_game = a.error({"type": "create", "env_id": "w" * 300, "seats": ["me"]})
+    assert "w" * 80 + "…" in long_game and "w" * 81 not in long_game, long_game
     # legal-looking moves by the wrong browser: a spectator, the seat not to move, an illegal action
     spectator = connect(client)
     watch(spectator, gid)
@@ -207,7 +259,7 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(room):
     assert "may preview" in b.error({"type": "preview", "game": gid, "action": 0})
     illegal = next(x for x in range(834) if not game.state.legal_action_mask()[x])
     assert "is not legal here" in a.error({"type": "move", "game": gid, "action": illegal})
-    assert "only the game's creator or a player" in spectator.error({"type": "seat", "game": gid, "seat": 1, "to": "random"})
+    assert "held by a person: only its holder" in spectator.error({"type": "seat", "game": gid, "seat": 1, "to": "random"})
     assert "allowed only when every other seat is an agent" in a.error({"type": "undo", "game": gid})
     assert game.ply == 0 and game.actions == []
     assert (app.state.room.records / f"{gid}.jsonl").read_bytes() == before
@@ -335,6 +387,23 @@ def test_undo_goes_back_to_the_humans_previous_turn(room):
     assert journal_lines(app, gid)[-1] == {"event": "undo", "to": 2}
 
 
+def test_undo_is_refused_once_the_game_is_over(room):
+    client, app = room
+    p = connect(client)
+    # one empty square, next to x: x's move fills the board and ends the game by the rules
+    fen = "xxxxxx1/xxxxxxx/xxxxxxx/ooooooo/ooooooo/ooooooo/ooooooo x 0 1"
+    c = create(p, "ataxx_v0", ["me", "random"], seed=4, fen=fen)
+    gid = c["game"]
+    s = watch(p, gid, c["tokens"]["0"])
+    p.send({"type": "move", "game": gid, "notation": "g7"})
+    s = p.state(lambda f: f["over"])
+    assert s["ply"] == 1 and s["outcome"]["winners"] == [1] and s["can_undo"] is False  # 22 x against 28 o
+    before = journal_lines(app, gid)
+    assert before[-1]["event"] == "result"
+    assert "undo: the game is over" in p.error({"type": "undo", "game": gid})
+    assert app.state.room.games[gid].ply == 1 and journal_lines(app, gid) == before
+
+
 def test_resign_ends_the_game(room):
     client, app = room
     a, b = connect(client), connect(client)
@@ -347,8 +416,12 @@ def test_resign_ends_the_game(room):
     assert s["outcome"] == {"result": "player 1 (o) resigned", "termination": "resignation", "winners": [0],
                             "scores": None}
     assert s["legal"] is None and s["can_resign"] is False
+    assert s["phase"] == "The game ended by resignation: player 1 (o) resigned."
+    rec = client.get(f"/game/{gid}/record.json").json()
+    assert rec["result"] is None and rec["meta"]["resigned"] == 1 and rec["meta"]["winners"] == [0]
     assert "is over" in a.error({"type": "move", "game": gid, "notation": "g2"})
-    assert [e["event"] for e in journal_lines(app, gid)[1:]] == ["resign", "result"]
+    # the seat event: the invitation link opened (claimed with a fresh token)
+    assert [e["event"] for e in journal_lines(app, gid)[1:]] == ["seat", "resign", "result"]
 
 
 # ---------------------------------------------------------------------------------- nothing lost
@@ -395,6 +468,8 @@ def test_a_damaged_journal_is_reported_and_restored_to_its_last_good_line(tmp_pa
         watch(p, gid, c["tokens"]["0"])
         q = connect(client)
         watch(q, gid, c["tokens"]["1"])
+        # the invitation link is single use: q's seat now has the fresh token of its "joined" frame
+        q_token = next(json.loads(f)["token"] for f in q.frames if json.loads(f)["type"] == "joined")
         for page, move in ((p, "g2"), (q, "a2"), (p, "f1")):
             page.send({"type": "move", "game": gid, "notation": move})
             page.state(lambda f, m=move: f["moves"] and f["moves"][-1] == m)
@@ -405,15 +480,16 @@ def test_a_damaged_journal_is_reported_and_restored_to_its_last_good_line(tmp_pa
     app2 = create_app(records, agent_delay=0)
     game = app2.state.room.games[gid]
     assert game.ply == 3 and game.state.moves() == ["g2", "a2", "f1"]
-    assert "line 5 is cut short" in game.problem and "restored" in game.problem
-    assert any("line 5" in pr for pr in app2.state.room.problems)
+    # line 2: seat 1's invitation claimed; lines 3-5: the moves; line 6: cut short
+    assert "line 6 is cut short" in game.problem and "restored" in game.problem
+    assert any("line 6" in pr for pr in app2.state.room.problems)
     kept = list(records.glob(f"{gid}.jsonl.damaged-*"))
     assert len(kept) == 1 and kept[0].read_bytes().endswith(b'"act')
     content = read_journal(path)
-    assert content.problem is None and len(content.events) == 3
+    assert content.problem is None and len(content.events) == 4
     with TestClient(app2) as client:
         q = connect(client)
-        s = watch(q, gid, c["tokens"]["1"])
+        s = watch(q, gid, q_token)
         assert s["problem"] == game.problem and s["you"] == [1]
         q.send({"type": "move", "game": gid, "notation": "a3"})
         assert q.state(lambda f: f["ply"] == 4)["moves"][-1] == "a3"
@@ -471,7 +547,8 @@ def test_download_replays_and_upload_opens_a_replay(room, tmp_path):
     assert read_journal(app.state.room.records / f"{up}.jsonl").header["record"] == finished
     # bad uploads: unknown suffix, bad JSON, an illegal move, no file, too large
     bad = [("game.xyz", b"1", "unknown record format '.xyz'"), ("game.json", b"{", "not valid JSON"),
-           ("game.json", json.dumps({**finished, "moves": ["t1@9,9r0"]}).encode(), "move 1")]
+           ("game.json", json.dumps({**finished, "moves": ["t1@9,9r0"]}).encode(), "move 1"),
+           ("x.json", b"[" * 5000 + b"]" * 5000, "'x.json': JSON nested too deeply")]
     for name, data, expected in bad:
         r = client.post("/upload", files={"file": (name, data)})
         assert r.status_code == 400 and expected in r.json()["error"], r.text

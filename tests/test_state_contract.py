@@ -259,6 +259,22 @@ def test_seat_names():
         AtaxxState().seat_name(2)
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_setting_name_is_the_long_name_except_for_named_variants(name):
+    st = VARIANTS[name][0](0)
+    expected = {"double_twixt_v0": "Double TwixT"}.get(name.split("-")[0], st.info.long_name)
+    if isinstance(st, TantrixState) and st.team_game:
+        expected = st.info.long_name + " Doubles"
+    assert st.setting_name() == expected and st.clone().setting_name() == expected
+
+
+def test_setting_names():
+    assert AtaxxState().setting_name() == "Ataxx"
+    assert TwixtState(8).setting_name() == "TwixT" and TwixtState(8, num_players=4).setting_name() == "Double TwixT"
+    assert TantrixState(4, seed=0).setting_name() == TantrixState(2, seed=0).info.long_name
+    assert TantrixState(4, teams=True, seed=0).setting_name() == TantrixState(4, seed=0).info.long_name + " Doubles"
+
+
 def test_outcome_before_the_end_and_result_texts():
     s = AtaxxState()
     assert s.outcome() is None and s.winners() == [] and s.scores() == [2, 2]

@@ -32,7 +32,8 @@ class MissingExtraError(ModuleNotFoundError):
     """An optional dependency group (a pip "extra") is not installed; the message names it."""
 
 
-def require_extra(extra: str, user: str, modules=TRAIN_MODULES, *, as_command: bool = False) -> None:
+def require_extra(extra: str, user: str, modules=TRAIN_MODULES, *, as_command: bool = False,
+                  hint: str | None = None) -> None:
     """Check that the modules of a pip extra can be imported, before anything needs them.
 
     Only looks the modules up (``importlib.util.find_spec``), importing none of them.
@@ -43,6 +44,8 @@ def require_extra(extra: str, user: str, modules=TRAIN_MODULES, *, as_command: b
         modules: the import names to look up.
         as_command: when True (a command-line entry point), print the message to stderr and exit
             with status 2 instead of raising.
+        hint: where the README tells more, ending the message in parentheses; by default the
+            quick start's torch step when ``modules`` includes torch, else the quick start.
 
     Raises:
         MissingExtraError: (a ``ModuleNotFoundError``) naming the missing modules and the command
@@ -58,10 +61,12 @@ def require_extra(extra: str, user: str, modules=TRAIN_MODULES, *, as_command: b
             missing.append(name)
     if not missing:
         return
+    if hint is None:
+        hint = ("README, Quick start: install the CPU or GPU build of torch first" if "torch" in modules
+                else "README, Quick start")
     message = (
         f"{user} needs the '{extra}' extra, which is not (fully) installed: missing {', '.join(missing)}. "
-        f"Install it from the repository root with: pip install -e \".[{extra}]\" "
-        "(README, Quick start: install the CPU or GPU build of torch first)"
+        f"Install it from the repository root with: pip install -e \".[{extra}]\" ({hint})"
     )
     if as_command:
         print(f"error: {message}", file=sys.stderr)

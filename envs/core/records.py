@@ -282,6 +282,19 @@ def import_formats() -> dict[str, str]:
     return {".json": "tabletop-rl JSON record", **{k: v[0] for k, v in sorted(_IMPORTERS.items())}}
 
 
+def _loads(text: str, where: str):
+    """``json.loads(text)``; text that is not JSON, or JSON nested deeper than Python's parser
+    recurses (``'[' * 5000``: a ``RecursionError``), is an :class:`InvalidPositionError` whose
+    message starts with ``where``."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InvalidPositionError(f"{where}: not valid JSON ({e})") from None
+    except RecursionError:
+        raise InvalidPositionError(f"{where}: JSON nested too deeply (a game record is a flat object "
+                                   "of lists and strings)") from None
+
+
 def import_record(filename: str, data: bytes | str) -> dict:
     """A record file's content, whatever the readable format, as a checked common-format record
     (its moves are checked by :func:`replay`). The format is chosen by ``filename``'s suffix; the
@@ -293,7 +306,8 @@ def import_record(filename: str, data: bytes | str) -> dict:
 
     Raises:
         InvalidPositionError: an unknown suffix (the message lists the known ones), text that is
-            not UTF-8, or a malformed record (the reader's message).
+            not UTF-8, JSON that is malformed or nested too deeply, or a malformed record (the
+            reader's message).
     """
     suffix = Path(str(filename)).suffix.lower()
     formats = import_formats()
@@ -306,11 +320,7 @@ def import_record(filename: str, data: bytes | str) -> dict:
         except UnicodeDecodeError as e:
             _bad(f"{filename!r} is not UTF-8 text ({e})")
     if suffix == ".json":
-        try:
-            parsed = json.loads(data)
-        except json.JSONDecodeError as e:
-            _bad(f"{filename!r}: not valid JSON ({e})")
-        return _to_common(parsed)
+        return _to_common(_loads(data, repr(filename)))
     try:
         rec = _IMPORTERS[suffix][1](data)
     except InvalidPositionError:
@@ -387,10 +397,7 @@ def replay(record, upto: int | None = None) -> GameState:
     from envs.registry import UnknownEnvError, spec
 
     if isinstance(record, str):
-        try:
-            record = json.loads(record)
-        except json.JSONDecodeError as e:
-            _bad(f"not a JSON game record: {e}")
+        record = _loads(record, "not a JSON game record")
     rec = _to_common(record)
     moves = rec["moves"]
     if upto is not None and (not is_int(upto) or not 0 <= upto <= len(moves)):
@@ -475,14 +482,11 @@ def read_record(path) -> dict:
     (:func:`check_record`); the moves are checked by :func:`replay`.
 
     Raises:
-        InvalidPositionError: not JSON, or not a well-formed record (the message starts with
-            ``path``). OSError: the file cannot be read.
+        InvalidPositionError: not JSON (or nested too deeply), or not a well-formed record (the
+            message starts with ``path``). OSError: the file cannot be read.
     """
     text = Path(path).read_text(encoding="utf-8")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InvalidPositionError(f"{path}: not valid JSON ({e})") from None
+    data = _loads(text, str(path))
     try:
         return _to_common(data)
     except InvalidPositionError as e:

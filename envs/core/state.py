@@ -253,6 +253,12 @@ class GameState(ABC):
                        scores=None if sc is None else tuple(int(x) for x in sc))
 
     # ------------------------------------------------------------------ players
+    def setting_name(self) -> str:
+        """The name of this setting for people (``info.long_name`` by default; a game whose
+        variants have names of their own, such as Double TwixT, overrides it), e.g. in the play
+        room's lobby and page titles."""
+        return self.info.long_name
+
     def seat_name(self, player: int) -> str:
         """The name of ``player``'s seat (``info.seat_names``; ``""`` where seats have no names).
 

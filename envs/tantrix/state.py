@@ -849,6 +849,10 @@ class TantrixState(GameState):
         p = int(np.argmax(r))
         return (f"team {self.team_of(p)} won" if self.team_game else f"player {p} won"), why
 
+    def setting_name(self) -> str:
+        """``"Tantrix"``, or ``"Tantrix Doubles"`` for two teams (``teams=True``; rules/tantrix.md)."""
+        return f"{self.info.long_name} Doubles" if self.team_game else self.info.long_name
+
     def seat_name(self, player: int) -> str:
         """The colour of ``player`` (``red``, ``yellow``, ``blue``, ``green``; the team's colour in
         Doubles)."""

@@ -1100,6 +1100,10 @@ class TwixtState(GameState):
                 else "the player to move has no legal hole"
         return f"{COLOUR_NAMES[self._status - 1]} connected its borders"
 
+    def setting_name(self) -> str:
+        """``"TwixT"``, or ``"Double TwixT"`` with four players (rules/twixt.md)."""
+        return "Double TwixT" if self.num_players == 4 else self.info.long_name
+
     def seat_name(self, player: int) -> str:
         """``red`` / ``black`` (two players); ``red A``, ``black A``, ``red B``, ``black B`` (four)."""
         self._check_seat(player, "player")

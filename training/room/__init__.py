@@ -33,7 +33,9 @@ Browser to room:
   game; a choice is ``"me"`` (this browser), ``"invite"`` (a token for a share link), ``"open"``
   (anyone may join from the lobby) or an agent name from the menus; answered with ``created``.
 * ``{"type": "watch", "game", "tokens"?: [token...]}``: show this game on this page, as the seats
-  the tokens hold (none: a spectator); answered with ``state``, and again after every change.
+  the tokens hold (none: a spectator); answered with ``state``, and again after every change. An
+  invitation's token opens its seat once: the room answers ``joined`` with a fresh token for this
+  browser and the link's token stops working (journaled).
 * ``{"type": "join", "game", "seat"}``: take an open seat; answered with ``joined``.
 * ``{"type": "move", "game", "action"}`` or ``{"type": "move", "game", "notation"}``: play for the
   held seat to move (action in the state's absolute frame, or the move in the game's notation).
@@ -42,9 +44,11 @@ Browser to room:
 * ``{"type": "position", "game", "ply"}``: position ``ply`` (0 = the start) for the replay
   controls, drawn for this page's viewer; answered with ``position``.
 * ``{"type": "undo", "game"}``: back to before your last move (only when every other seat is an
-  agent). ``{"type": "resign", "game", "seat"?}``.
+  agent, and not once the game is over). ``{"type": "resign", "game", "seat"?}``.
 * ``{"type": "seat", "game", "seat", "to"}``: give a seat to ``"me"``, ``"invite"``, ``"open"``
-  or an agent (the game's creator or a player); answered with ``seated``.
+  or an agent; answered with ``seated``. Who may: a seat held by a person (a token was issued and
+  used: ``"me"``, a join, an opened invitation) only by its holder; an agent seat, an open seat or
+  an invitation not yet opened by the game's creator (owner token) or any player of the game.
 
 Room to browser:
 
@@ -59,13 +63,14 @@ Room to browser:
   ``me`` and ``invite`` seats, ``me``, ``invite`` (seat lists).
 * ``joined`` / ``seated``: ``game``, ``seat``, ``token`` (``null`` for an agent or open seat).
 * ``state``: ``game``, ``kind``, ``env_id``, ``name``, ``env_kwargs``, ``ply``, ``moves`` (the
-  game in notation, public), ``seats`` [{seat, label, kind, agent, open, error, thinking}],
+  game in notation, public), ``seats`` [{seat, label, kind, agent, open, invited, error, thinking}],
   ``to_move``, ``over``, ``outcome`` ({result, termination, winners, scores} or null),
   ``scores`` (only in games of perfect information or once over), ``confirm``,
   ``notation_help``, ``problem``, ``version``, ``downloadable`` (null, or why not), and for
   this page: ``you`` (held seats), ``viewer``, ``svg`` (``to_svg(viewer)``), ``phase`` (the
   board's status line), ``legal`` (only to the holder of the seat to move: [{a, n (notation),
-  p (click paths), k (kind)}], else null), ``can_undo``, ``can_resign``.
+  p (click paths), k (kind)}], else null), ``can_undo``, ``can_resign``, ``owner`` (this page
+  shows the owner token), ``can_seat`` (the seats this page may give away).
 * ``preview``: ``game``, ``action``, ``ply``, ``svg``. ``position``: ``game``, ``ply``, ``svg``,
   ``phase``.
 

@@ -6,7 +6,8 @@
 It prints the room's URL and serves until interrupted. ``--records`` (default ``./room_records``)
 holds one journal per game; ``--agent`` adds a named agent to the seat menus (a checkpoint
 path or any spec of ``training.agents.make_agent``: only the command line names files).
-Exit status 2 for bad arguments or a missing ``room`` extra.
+Exit status 2 for bad arguments, a missing ``room`` extra, or an ``--agent`` checkpoint without
+the ``train`` extra (torch), each told in one ``error:`` line.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from training.cli import require_extra
+from training.cli import MissingExtraError, require_extra
 
 __all__ = ["main", "ROOM_MODULES"]
 
@@ -32,18 +33,19 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--agent", action="append", default=[], metavar="NAME=SPEC",
                    help="add an agent to the seat menus, e.g. mine=runs/x/checkpoints/final.zip (repeatable)")
     p.add_argument("--agent-delay", type=float, default=0.5, metavar="SECONDS",
-                   help="pause before each agent move in games without a person (default 0.5)")
+                   help="pause before each agent move in games without a person (0 to 60; default 0.5)")
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    require_extra("room", "python -m training.room", ROOM_MODULES, as_command=True)
+    require_extra("room", "python -m training.room", ROOM_MODULES, as_command=True,
+                  hint="README, Play room: no torch needed, except for the trained agents")
     if not 0 <= args.port <= 65535:
         print(f"error: --port must be from 0 to 65535, got {args.port}", file=sys.stderr)
         return 2
-    if args.agent_delay < 0:
-        print(f"error: --agent-delay must be >= 0, got {args.agent_delay}", file=sys.stderr)
+    if not 0 <= args.agent_delay <= 60:  # also refuses nan and inf
+        print(f"error: --agent-delay must be a number of seconds from 0 to 60, got {args.agent_delay}", file=sys.stderr)
         return 2
     import uvicorn
 
@@ -54,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         named = dict(parse_agent_option(a) for a in args.agent)
         agents = RoomAgents(named)
         app = create_app(args.records, agents, agent_delay=args.agent_delay)
-    except (ValueError, FileNotFoundError) as e:
+    except (ValueError, FileNotFoundError, MissingExtraError) as e:  # a checkpoint agent needs the train extra
         print(f"error: {e}", file=sys.stderr)
         return 2
     room = app.state.room

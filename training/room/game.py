@@ -48,6 +48,9 @@ class Seat:
     ``None`` while the seat is open) or an agent (``kind="agent"``, ``agent`` its menu name).
 
     Attributes:
+        claimed: a person's seat whose token was used (``"me"``, a join, an invitation link
+            opened): only its holder may give it away. ``False`` for an invitation not yet
+            opened (the creator or a player may still change the seat).
         error: the last failure of the seat's agent (the seat can be given to someone else).
         player: the built agent (not saved; rebuilt after a restart).
     """
@@ -55,6 +58,7 @@ class Seat:
     kind: str
     agent: str | None = None
     token: str | None = None
+    claimed: bool = False
     error: str | None = None
     player: object = field(default=None, repr=False)
 
@@ -64,7 +68,18 @@ class Seat:
             out["agent"] = self.agent
         elif self.token is not None:
             out["token"] = self.token
+            out["claimed"] = self.claimed
         return out
+
+    @property
+    def held(self) -> bool:
+        """A person holds this seat (a token was issued and used)."""
+        return self.kind == "human" and self.token is not None and self.claimed
+
+    @property
+    def invited(self) -> bool:
+        """An invitation link for this seat was issued and not yet opened."""
+        return self.kind == "human" and self.token is not None and not self.claimed
 
 
 class RoomGame:
@@ -156,6 +171,23 @@ class RoomGame:
     def is_owner(self, digests) -> bool:
         return any(_same(self.owner, d) for d in digests)
 
+    def may_change_seat(self, seat: int, held: set[int], owner: bool) -> str | None:
+        """``None`` when a page holding the seats ``held`` (and the owner token when ``owner``)
+        may give ``seat`` to someone else, else why not. The rule: a seat held by a person
+        (:attr:`Seat.held`) only by its holder; an agent seat, an open seat or an invitation not
+        yet opened by the game's creator or any player of the game."""
+        if self.kind != "play":
+            return f"game {self.id} is an uploaded record: it has no seats"
+        if self.over:
+            return f"game {self.id} is over"
+        s = self.seats[seat]
+        if s.held:
+            return None if seat in held else (f"{self.label(seat)} is held by a person: only its holder may give it "
+                                              f"to someone else")
+        if owner or held:
+            return None
+        return f"only the game's creator or a player of game {self.id} may change its seats"
+
     def outcome(self) -> dict | None:
         """``{"result", "termination", "winners", "scores"}`` once over, else ``None``."""
         if self.resigned is not None:
@@ -228,8 +260,9 @@ class RoomGame:
     def undo_target(self, held: set[int]) -> int | None:
         """The ply to go back to when the holder of ``held`` asks for an undo: before its last
         move of its own; ``None`` when undo is not allowed (a seat not held is not an agent, the
-        game was resigned or is a record, or no move of ``held`` to take back)."""
-        if self.kind != "play" or self.resigned is not None or not held:
+        game is over (by the rules, the step limit or a resignation: its result is journaled) or
+        is a record, or no move of ``held`` to take back)."""
+        if self.kind != "play" or self.over or not held:
             return None
         if any(s.kind != "agent" for i, s in enumerate(self.seats) if i not in held):
             return None
@@ -276,7 +309,7 @@ class RoomGame:
         def make():
             st = self.positions[0]
             mover = self.to_move()
-            return {"game": self.id, "kind": self.kind, "env_id": self.env_id, "name": st.info.long_name,
+            return {"game": self.id, "kind": self.kind, "env_id": self.env_id, "name": st.setting_name(),
                     "env_kwargs": self.env_kwargs, "created": self.created, "ply": self.ply, "over": self.over,
                     "to_move": None if mover is None else self.label(mover),
                     "outcome": self.outcome(), "seats": self._seats_public(), "problem": self.problem}
@@ -287,7 +320,7 @@ class RoomGame:
         for i in range(self.num_players if self.kind == "play" else 0):
             s = self.seats[i]
             out.append({"seat": i, "label": self.label(i), "kind": s.kind, "agent": s.agent,
-                        "open": s.kind == "human" and s.token is None, "error": s.error,
+                        "open": s.kind == "human" and s.token is None, "invited": s.invited, "error": s.error,
                         "thinking": self.thinking == i})
         return out
 
@@ -298,7 +331,7 @@ class RoomGame:
             info = st.info
             show_scores = info.perfect_information or self.over
             scores = st.scores() if show_scores else None
-            return {"game": self.id, "kind": self.kind, "env_id": self.env_id, "name": info.long_name,
+            return {"game": self.id, "kind": self.kind, "env_id": self.env_id, "name": st.setting_name(),
                     "env_kwargs": self.env_kwargs, "ply": self.ply, "moves": list(st.moves()),
                     "seats": self._seats_public(), "to_move": self.to_move(), "over": self.over,
                     "outcome": self.outcome(), "scores": None if scores is None else [int(x) for x in scores],
@@ -323,8 +356,10 @@ class RoomGame:
             return out
         return self._cached("legal", make)
 
-    def view(self, held: set[int]) -> dict:
-        """The ``state`` frame for a browser holding the seats ``held`` (empty: a spectator).
+    def view(self, held: set[int], owner: bool = False) -> dict:
+        """The ``state`` frame for a browser holding the seats ``held`` (empty: a spectator) and,
+        when ``owner``, the game's owner token (``can_seat``: the seats it may give away, see
+        :meth:`may_change_seat`).
 
         The viewer is the held seat to move, else the lowest held seat, else ``None``.
         """
@@ -333,12 +368,23 @@ class RoomGame:
         st = self.state
         frame = dict(self.public())
         frame.update({"type": "state", "you": sorted(held), "viewer": viewer, "svg": self.svg(self.ply, viewer),
-                      "phase": st.board_ui().status(st, viewer) if self.kind == "play" else "",
+                      "phase": self._phase(viewer),
                       "legal": self.legal() if mover is not None and mover in held else None,
                       "can_undo": self.undo_target(held) is not None,
                       "can_resign": bool(held) and not self.over,
-                      "owner": False})
+                      "owner": bool(owner),
+                      "can_seat": [i for i in range(len(self.seats)) if self.may_change_seat(i, held, owner) is None]})
         return frame
+
+    def _phase(self, viewer: int | None) -> str:
+        """The board's status line: the game's own (``board_ui().status``), except after a
+        resignation, which the rules know nothing of."""
+        if self.kind != "play":
+            return ""
+        if self.resigned is not None:
+            return f"The game ended by resignation: {self.label(self.resigned)} resigned."
+        st = self.state
+        return st.board_ui().status(st, viewer)
 
     def position(self, ply: int, held: set[int]) -> dict:
         """The ``position`` frame: position ``ply`` drawn for the viewer of ``held``.
@@ -365,7 +411,9 @@ class RoomGame:
 
     def download(self) -> dict:
         """The library's JSON record of the game (``record_from_state``), with the seats in
-        ``meta``; an uploaded record as it was uploaded.
+        ``meta``; an uploaded record as it was uploaded. A resigned game keeps ``result`` null
+        (the rules' outcome: a resignation is not one) and has ``meta.resigned`` (the seat) and
+        ``meta.winners`` (the other side's seats).
 
         Raises:
             RoomError: not downloadable yet (:meth:`downloadable`).
@@ -378,8 +426,9 @@ class RoomGame:
         meta = {"room_game": self.id, "created": self.created,
                 "players": [{"seat": i, "label": self.label(i), "kind": s.kind, "agent": s.agent}
                             for i, s in enumerate(self.seats)]}
-        if self.resigned is not None:
+        if self.resigned is not None:  # not a rules result: "result" stays the rules' (null)
             meta["resigned"] = self.resigned
+            meta["winners"] = (self.outcome() or {}).get("winners", [])
         if self.truncated:
             meta["truncated"] = True
         return record_from_state(self.env.state, self.env_id, self.env_kwargs, self.seed, meta=meta)

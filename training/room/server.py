@@ -73,7 +73,7 @@ def check_message(text) -> dict:
     """Parse and check one browser message against :data:`SCHEMA`.
 
     Raises:
-        RoomError: too large, not JSON, not an object, unknown ``type``, a missing, unknown or
+        RoomError: too large, not JSON, nested too deeply, not an object, unknown ``type``, a missing, unknown or
             mistyped field (the message names it and the expected type).
     """
     if isinstance(text, bytes):
@@ -87,6 +87,8 @@ def check_message(text) -> dict:
         msg = json.loads(text)
     except json.JSONDecodeError as e:
         raise RoomError(f"a message must be JSON: {e}") from None
+    except RecursionError:
+        raise RoomError("malformed message: nested too deeply (a message is a flat JSON object)") from None
     if not isinstance(msg, dict):
         raise RoomError(f"a message must be a JSON object with a 'type', got {type(msg).__name__}")
     kind = msg.get("type")
@@ -107,6 +109,21 @@ def check_message(text) -> dict:
         if not isinstance(v, t) or isinstance(v, bool):
             raise RoomError(f"{kind}: field {name!r} must be {_type_name(t)}, got {json.dumps(v)[:40]}")
     return msg
+
+
+#: The most characters of a browser's own input an error message quotes back.
+ECHO = 80
+
+
+def _shorten_echo(message: str, msg: dict | None) -> str:
+    """``message`` with every string field of the browser's ``msg`` longer than :data:`ECHO`
+    characters quoted as its first :data:`ECHO` characters and "…" (as written or as ``repr``)."""
+    for v in (msg or {}).values():
+        if isinstance(v, str) and len(v) > ECHO:
+            for text in (v, repr(v)[1:-1]):
+                if text in message:
+                    message = message.replace(text, text[:ECHO] + "…")
+    return message
 
 
 class Connection:
@@ -208,7 +225,7 @@ class Room:
         for s in h["seats"]:
             if not isinstance(s, dict) or s.get("kind") not in ("human", "agent"):
                 raise InvalidPositionError(f"header seat {s!r} is not a seat")
-            seats.append(Seat(s["kind"], s.get("agent"), s.get("token")))
+            seats.append(Seat(s["kind"], s.get("agent"), s.get("token"), claimed=s.get("claimed", True) is True))
         game = RoomGame(gid, "play", h["env_id"], h["env_kwargs"], h["seed"], h["created"], seats,
                         owner=h.get("owner"))
         problem, good = content.problem, content.good_lines
@@ -253,7 +270,8 @@ class Room:
         elif kind == "seat":
             if not 0 <= ev["seat"] < game.num_players or ev["kind"] not in ("human", "agent"):
                 raise RoomError(f"bad seat event {ev}")
-            game.seats[ev["seat"]] = Seat(ev["kind"], ev.get("agent"), ev.get("token"))
+            game.seats[ev["seat"]] = Seat(ev["kind"], ev.get("agent"), ev.get("token"),
+                                          claimed=ev.get("claimed", True) is True)
             game.changed()
         elif kind == "resign":
             game.check_live()
@@ -297,7 +315,7 @@ class Room:
                     except TypeError:
                         d = None
                     args.append({"name": name, "default": d})
-                out.append({"id": env_id, "name": st.info.long_name, "arguments": args,
+                out.append({"id": env_id, "name": st.setting_name(), "arguments": args,
                             "variants": sp.variants, "notation": st.info.notation})
             self._envs = out
         return self._envs
@@ -311,7 +329,7 @@ class Room:
     def broadcast(self, game: RoomGame) -> None:
         for c in list(self.connections):
             if c.game == game.id:
-                c.send(game.view(game.seats_held(c.tokens)))
+                c.send(game.view(game.seats_held(c.tokens), game.is_owner(c.tokens)))
         self.lobby_changed()
 
     def lobby_changed(self) -> None:
@@ -441,13 +459,13 @@ class Room:
 
     async def handle(self, conn: Connection, text) -> None:
         """Answer one browser message; any refusal is an ``error`` frame and changes nothing."""
-        kind = None
+        kind = msg = None
         try:
             msg = check_message(text)
             kind = msg["type"]
             await getattr(self, f"_on_{kind}")(conn, msg)
         except (RoomError, IllegalActionError, ParameterError, UnknownEnvError, ValueError, TypeError) as e:
-            conn.send({"type": "error", "request": kind, "message": str(e)})
+            conn.send({"type": "error", "request": kind, "message": _shorten_echo(str(e), msg if kind else None)})
         except Exception as e:  # noqa: BLE001 - a bug must not end the page's connection
             log.exception("room: %s message failed", kind)
             conn.send({"type": "error", "request": kind, "message": f"the room failed on this {kind} message "
@@ -501,7 +519,7 @@ class Room:
                 tok = None if c == "open" else secrets.token_urlsafe(18)
                 if tok:
                     tokens[str(i)] = tok
-                seats.append(Seat("human", None, None if tok is None else token_digest(tok)))
+                seats.append(Seat("human", None, None if tok is None else token_digest(tok), claimed=c == "me"))
             else:
                 self.agents.spec_of(c, env_id, kwargs)  # unknown names: a clear error
                 seats.append(Seat("agent", c))
@@ -536,8 +554,33 @@ class Room:
         if len(tokens) > 16 or not all(isinstance(t, str) and 0 < len(t) <= 128 for t in tokens):
             raise RoomError("watch: tokens must be a list of at most 16 strings (each 1 to 128 characters)")
         conn.game = game.id
-        conn.tokens.update(token_digest(t) for t in tokens)
-        conn.send(game.view(game.seats_held(conn.tokens)))
+        digests = {token_digest(t) for t in tokens}
+        conn.tokens.update(digests)
+        await self._claim_invites(conn, game, digests)
+        conn.send(game.view(game.seats_held(conn.tokens), game.is_owner(conn.tokens)))
+
+    async def _claim_invites(self, conn, game: RoomGame, digests: set[str]) -> None:
+        """An invitation link opened (a ``watch`` with the token of a seat not yet claimed): the
+        seat gets a fresh token for this browser (answered with ``joined``) and the link's token
+        stops working (journaled, so a restart keeps it)."""
+        if game.kind != "play" or not any(s.invited and s.token in digests for s in game.seats):
+            return
+        claimed = []
+        async with self.lock(game):
+            for i, s in enumerate(game.seats):
+                if not (s.invited and s.token in digests):
+                    continue
+                tok = secrets.token_urlsafe(18)
+                d = token_digest(tok)
+                await self._write(game, {"event": "seat", "seat": i, "kind": "human", "token": d, "claimed": True})
+                game.seats[i] = Seat("human", None, d, claimed=True)
+                game.changed()
+                conn.tokens.add(d)
+                claimed.append((i, tok))
+        for i, tok in claimed:
+            conn.send({"type": "joined", "game": game.id, "seat": i, "token": tok})
+        if claimed:
+            self.broadcast(game)
 
     def _held(self, conn, game: RoomGame) -> set[int]:
         return game.seats_held(conn.tokens)
@@ -554,8 +597,8 @@ class Room:
                 raise RoomError(f"join: seat {i} is not free ({'an agent' if s.kind == 'agent' else 'held by someone'})")
             tok = secrets.token_urlsafe(18)
             d = token_digest(tok)
-            await self._write(game, {"event": "seat", "seat": i, "kind": "human", "token": d})
-            game.seats[i] = Seat("human", None, d)
+            await self._write(game, {"event": "seat", "seat": i, "kind": "human", "token": d, "claimed": True})
+            game.seats[i] = Seat("human", None, d, claimed=True)
             game.changed()
         conn.tokens.add(d)
         conn.game = game.id
@@ -601,6 +644,9 @@ class Room:
             held = self._held(conn, game)
             if not held:
                 raise RoomError(f"undo: you hold no seat of game {game.id}")
+            if game.over:
+                raise RoomError(f"undo: the game is over ({(game.outcome() or {}).get('result', 'finished')}); "
+                                "a finished game is not reopened")
             target = game.undo_target(held)
             if target is None:
                 raise RoomError("undo: allowed only when every other seat is an agent, the game was not resigned, "
@@ -629,14 +675,15 @@ class Room:
         i, to = msg["seat"], msg["to"]
         async with self.lock(game):
             game.check_live()
-            if not (game.is_owner(conn.tokens) or self._held(conn, game)):
-                raise RoomError(f"seat: only the game's creator or a player of game {game.id} may change its seats")
             if not 0 <= i < game.num_players:
                 raise RoomError(f"seat: unknown seat {i}; game {game.id} has seats 0 to {game.num_players - 1}")
+            why = game.may_change_seat(i, self._held(conn, game), game.is_owner(conn.tokens))
+            if why:
+                raise RoomError(f"seat: {why}")
             tok = None
             if to in _HUMAN_CHOICES:
                 tok = None if to == "open" else secrets.token_urlsafe(18)
-                new = Seat("human", None, None if tok is None else token_digest(tok))
+                new = Seat("human", None, None if tok is None else token_digest(tok), claimed=to == "me")
             else:
                 self.agents.spec_of(to, game.env_id, game.env_kwargs)
                 new = Seat("agent", to)
@@ -650,7 +697,7 @@ class Room:
             game.seats[i] = new
             game.changed()
             await self._settle(game)
-        if tok is not None:
+        if to == "me":  # an invitation's token is for the link, not for this page
             conn.tokens.add(token_digest(tok))
         conn.send({"type": "seated", "game": game.id, "seat": i, "to": to, "token": tok})
         self.broadcast(game)
@@ -711,7 +758,7 @@ def create_app(records: Path | str = "room_records", agents: RoomAgents | None =
         game = room.games.get(gid)
         if game is None:
             return page("missing.html", title="No such game", gid=gid)
-        return page("game.html", title=f"{game.positions[0].info.long_name} — game {gid}", gid=gid)
+        return page("game.html", title=f"{game.positions[0].setting_name()} — game {gid}", gid=gid)
 
     async def download(request: Request):
         game = room.games.get(request.path_params["gid"])

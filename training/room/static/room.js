@@ -74,7 +74,7 @@ function showError(message) {
 
 function describeSeat(s) {
   if (s.kind === "agent") return s.agent;
-  return s.open ? "open seat" : "person";
+  return s.open ? "open seat" : s.invited ? "invited (link not yet opened)" : "person";
 }
 
 // ================================================================== lobby
@@ -222,6 +222,7 @@ function lobbyPage() {
     const box = $("#invites");
     box.hidden = false;
     box.replaceChildren(el("h2", { text: "Send these links" }),
+      el("p", { class: "hint", id: "single-use", text: "Each link works once: the first browser that opens it takes the seat (and gets its own key); the link then stops working." }),
       ...m.invite.map((s) => {
         const url = `${location.origin}/game/${m.game}#seat=${s}&token=${encodeURIComponent(m.tokens[s])}`;
         return el("p", {}, `Seat ${s}: `, el("input", { class: "link", readonly: true, value: url, "aria-label": `link for seat ${s}` }));
@@ -282,8 +283,11 @@ function gamePage() {
     }
   }
 
+  function hideError() { clearTimeout(errorTimer); $("#error").hidden = true; }
+
   function onState(m) {
     const first = frame === null;
+    if (frame && m.version !== frame.version) hideError();  // a new position: an older error is stale
     const moved = frame && m.version !== frame.version;
     const sameBoard = frame && !moved && m.svg === frame.svg && m.ply === frame.ply;
     frame = m;
@@ -493,6 +497,12 @@ function gamePage() {
     if (active && active.scrollIntoView) active.scrollIntoView({ block: "nearest" });
   }
 
+  function winnersText() {
+    const w = (frame.outcome && frame.outcome.winners) || [];
+    if (!w.length) return "";
+    return ` ${w.length > 1 ? "Winners" : "Winner"}: ${w.map((i) => frame.seats[i] ? frame.seats[i].label : `player ${i}`).join(", ")}.`;
+  }
+
   function updateStatus() {
     if (!frame) return;
     let text;
@@ -500,7 +510,7 @@ function gamePage() {
     const seat = mover === null ? null : frame.seats[mover];
     if (viewPly !== null) text = `Viewing position ${viewPly} of ${frame.ply} (End returns to the game).`;
     else if (frame.kind === "record") text = `Uploaded record: ${frame.ply} moves${frame.outcome ? ", " + frame.outcome.result : ""}.`;
-    else if (frame.over) text = `Game over: ${frame.outcome ? frame.outcome.result + " (" + frame.outcome.termination + ")" : "finished"}.`;
+    else if (frame.over) text = `Game over: ${frame.outcome ? frame.outcome.result + " (" + frame.outcome.termination + ")" : "finished"}.${winnersText()}`;
     else if (frame.legal) {
       text = `Your move (${seat.label}).`;
       if (pending) text += ` ${pending.actions[pending.i].n}: confirm${pending.actions.length > 1 ? ", or R for the next option" : ""}.`;
@@ -518,7 +528,7 @@ function gamePage() {
     const res = $("#result");
     if (frame.outcome) {
       res.hidden = false;
-      res.textContent = `${frame.outcome.result} — ${frame.outcome.termination}`;
+      res.textContent = `${frame.outcome.result} — ${frame.outcome.termination}.${winnersText()}`;
     } else res.hidden = true;
     $("#undo").disabled = !frame.can_undo;
     $("#resign").disabled = !frame.can_resign;
@@ -533,8 +543,6 @@ function gamePage() {
 
   function renderSeats() {
     if (!frame) return;
-    const d = Tokens.get(gid);
-    const canChange = !frame.over && frame.kind === "play" && (frame.you.length > 0 || !!d.owner);
     const rows = frame.seats.map((s) => {
       const bits = [el("span", { class: "seat-label", text: s.label }), " ",
         el("span", { class: "seat-who", text: frame.you.includes(s.seat) ? "you" : describeSeat(s) })];
@@ -543,7 +551,7 @@ function gamePage() {
       if (s.error) bits.push(el("div", { class: "seat-error", text: s.error }));
       if (s.open && !frame.over) bits.push(el("button", { class: "join", "data-seat": s.seat, text: "Join",
         onclick: () => sock.send({ type: "join", game: gid, seat: s.seat }) }));
-      if (canChange) {
+      if ((frame.can_seat || []).includes(s.seat)) {  // the room's rule: see training/room/__init__.py
         const select = el("select", { class: "seat-change", "data-seat": s.seat, "aria-label": `give ${s.label} to` },
           el("option", { value: "", text: "Give seat to…" }),
           el("option", { value: "me", text: "me" }),
@@ -562,10 +570,11 @@ function gamePage() {
 
   function renderInvites() {
     const d = Tokens.get(gid), box = $("#invite-links");
-    const inv = Object.entries(d.invites || {});
+    // only the links not yet opened: a link works once
+    const inv = Object.entries(d.invites || {}).filter(([s]) => frame.seats[s] && frame.seats[s].invited);
     if (!inv.length || frame.over) { box.hidden = true; return; }
     box.hidden = false;
-    box.replaceChildren(el("p", { text: "Invitation links:" }), ...inv.map(([s, t]) => el("p", {}, `seat ${s}: `,
+    box.replaceChildren(el("p", { text: "Invitation links (each works once: the first browser to open it takes the seat):" }), ...inv.map(([s, t]) => el("p", {}, `seat ${s}: `,
       el("input", { class: "link", readonly: true, "aria-label": `link for seat ${s}`,
         value: `${location.origin}/game/${gid}#seat=${s}&token=${encodeURIComponent(t)}` }))));
   }
