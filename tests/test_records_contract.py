@@ -143,7 +143,7 @@ _X, _XREC = _live("smartrix_v0", {"num_players": 3})
 _BAD = [
     ([_REC], r"a game record must be a JSON object \(dict\), got list"),
     (dict(_REC, format="pgn"), r"not a tabletop-record version 1 record: expected .*got format='pgn', version=1 "
-                               r"\(nor an older format: tantrix-record, smartrix"),
+                               r"\(nor an older format: smartrix \(\"game\": \"smartrix\"\), tantrix-record\)"),
     (dict(_REC, version=2), r"not a tabletop-record version 1 record: .*got format='tabletop-record', version=2"),
     (dict(_REC, version=True), r"version=True"),
     (dict(_REC, comment="hi"), r"record has unknown keys \['comment'\]: expected only \['format', 'version', 'env_id'"),

@@ -357,7 +357,7 @@ def _to_common(data) -> dict:
                 return out
         _bad(f"not a {FORMAT} version {VERSION} record: expected \"format\": {FORMAT!r} and \"version\": {VERSION}, "
              f"got format={data.get('format')!r}, version={data.get('version')!r} (nor an older format: "
-             f"{', '.join(_LEGACY) or 'none registered'})")
+             f"{', '.join(sorted(_LEGACY)) or 'none registered'})")
     check_record(data)
     return data
 
