@@ -146,13 +146,16 @@ def env_random_steps(env, rng: np.random.Generator, steps: int) -> int:
     return done
 
 
-def tiny_checkpoint(path: Path) -> Path:
-    """An untrained MaskablePPO checkpoint with the Ataxx spaces (as ``training.train`` saves)."""
+def tiny_checkpoint(path: Path, env_id: str = "ataxx_v0", env_kwargs: dict | None = None, *, width: int = 16,
+                    optimizer_step: bool = False) -> Path:
+    """An untrained MaskablePPO checkpoint with the spaces of ``env_id`` made with ``env_kwargs``
+    (as ``training.train`` saves), one hidden layer of ``width`` units; ``optimizer_step`` takes one
+    Adam step first, so the file holds the optimizer's moment estimates too."""
     gym = pytest.importorskip("gymnasium")
     sb3c = pytest.importorskip("sb3_contrib")
     from envs.registry import make_raw
 
-    raw = make_raw("ataxx_v0")
+    raw = make_raw(env_id, **(env_kwargs or {}))
 
     class Spaces(gym.Env):
         observation_space = raw.observation_space("player_0")["observation"]
@@ -168,7 +171,10 @@ def tiny_checkpoint(path: Path) -> Path:
             return np.ones(self.action_space.n, dtype=bool)
 
     model = sb3c.MaskablePPO("MlpPolicy", Spaces(), n_steps=8, batch_size=8, seed=0, device="cpu",
-                             policy_kwargs={"net_arch": [16]})
+                             policy_kwargs={"net_arch": [width]})
+    if optimizer_step:
+        sum(p.sum() for p in model.policy.parameters()).backward()
+        model.policy.optimizer.step()
     path.parent.mkdir(parents=True, exist_ok=True)
     model.save(path)
     return path

@@ -18,10 +18,10 @@ import tomllib
 import zipfile
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import envs
+from conftest import tiny_checkpoint
 from envs.core.state import ParameterError
 from envs.registry import UnknownEnvError, spec
 from training.agents import PolicyAgent, RandomAgent, make_agent
@@ -37,35 +37,6 @@ BLOCKERS = "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1"
 
 def _sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def _tiny_checkpoint(path: Path, env_id: str, **kwargs) -> Path:
-    """An untrained MaskablePPO checkpoint with the spaces of ``env_id`` (as ``training.train`` saves)."""
-    gym = pytest.importorskip("gymnasium")
-    sb3c = pytest.importorskip("sb3_contrib")
-    raw = envs.make_raw(env_id, **kwargs)
-
-    class Spaces(gym.Env):
-        observation_space = raw.observation_space("player_0")["observation"]
-        action_space = raw.action_space("player_0")
-
-        def reset(self, seed=None, options=None):
-            return self.observation_space.sample(), {}
-
-        def step(self, action):
-            return self.observation_space.sample(), 0.0, True, False, {}
-
-        def action_masks(self):
-            return np.ones(self.action_space.n, dtype=bool)
-
-    model = sb3c.MaskablePPO("MlpPolicy", Spaces(), n_steps=8, batch_size=8, seed=0, device="cpu",
-                             policy_kwargs={"net_arch": [8]})
-    loss = sum(p.sum() for p in model.policy.parameters())  # one optimizer step: Adam's state is saved too
-    loss.backward()
-    model.policy.optimizer.step()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    model.save(path)
-    return path
 
 
 def _entry(name: str, file: str, env_id: str, env_kwargs: dict, sha: str, **over) -> dict:
@@ -85,8 +56,9 @@ def _write_index(folder: Path, entries: list[dict]) -> Path:
 @pytest.fixture(scope="module")
 def checkpoints(tmp_path_factory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("ckpts")
-    return {"ataxx": _tiny_checkpoint(folder / "ataxx.zip", "ataxx_v0"),
-            "twixt8": _tiny_checkpoint(folder / "twixt8.zip", "twixt_v0", board_size=8)}
+    return {"ataxx": tiny_checkpoint(folder / "ataxx.zip", width=8, optimizer_step=True),
+            "twixt8": tiny_checkpoint(folder / "twixt8.zip", "twixt_v0", {"board_size": 8}, width=8,
+                                      optimizer_step=True)}
 
 
 @pytest.fixture
