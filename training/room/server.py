@@ -570,17 +570,23 @@ class Room:
             for i, s in enumerate(game.seats):
                 if not (s.invited and s.token in digests):
                     continue
-                tok = secrets.token_urlsafe(18)
-                d = token_digest(tok)
-                await self._write(game, {"event": "seat", "seat": i, "kind": "human", "token": d, "claimed": True})
-                game.seats[i] = Seat("human", None, d, claimed=True)
-                game.changed()
-                conn.tokens.add(d)
+                tok = await self._new_holder(game, i)
+                conn.tokens.add(token_digest(tok))
                 claimed.append((i, tok))
         for i, tok in claimed:
             conn.send({"type": "joined", "game": game.id, "seat": i, "token": tok})
         if claimed:
             self.broadcast(game)
+
+    async def _new_holder(self, game: RoomGame, seat: int) -> str:
+        """Give ``seat`` to a person with a fresh token (journaled first, caller holds the lock);
+        returns the token (the room keeps only its digest)."""
+        tok = secrets.token_urlsafe(18)
+        d = token_digest(tok)
+        await self._write(game, {"event": "seat", "seat": seat, "kind": "human", "token": d, "claimed": True})
+        game.seats[seat] = Seat("human", None, d, claimed=True)
+        game.changed()
+        return tok
 
     def _held(self, conn, game: RoomGame) -> set[int]:
         return game.seats_held(conn.tokens)
@@ -595,12 +601,8 @@ class Room:
             s = game.seats[i]
             if s.kind != "human" or s.token is not None:
                 raise RoomError(f"join: seat {i} is not free ({'an agent' if s.kind == 'agent' else 'held by someone'})")
-            tok = secrets.token_urlsafe(18)
-            d = token_digest(tok)
-            await self._write(game, {"event": "seat", "seat": i, "kind": "human", "token": d, "claimed": True})
-            game.seats[i] = Seat("human", None, d, claimed=True)
-            game.changed()
-        conn.tokens.add(d)
+            tok = await self._new_holder(game, i)
+        conn.tokens.add(token_digest(tok))
         conn.game = game.id
         conn.send({"type": "joined", "game": game.id, "seat": i, "token": tok})
         self.broadcast(game)
