@@ -77,6 +77,16 @@ def watch(page: Page, game: str, *tokens) -> dict:
     return page.state(lambda f: f["game"] == game)
 
 
+def two_players(client) -> tuple[Page, Page, dict]:
+    """Two pages playing an Ataxx game: ``a`` created it with seat 0, ``b`` took seat 1 by the
+    invitation; the ``created`` frame last."""
+    a, b = connect(client), connect(client)
+    c = create(a, "ataxx_v0", ["me", "invite"])
+    watch(a, c["game"], c["tokens"]["0"])
+    watch(b, c["game"], c["tokens"]["1"])
+    return a, b, c
+
+
 def journal_lines(app, gid: str) -> list[dict]:
     path = app.state.room.records / f"{gid}.jsonl"
     return [json.loads(line) for line in path.read_text().splitlines()]
@@ -209,11 +219,8 @@ def game_token_digest(token: str) -> str:
 # ---------------------------------------------------------------------------------- bad input
 def test_every_bad_message_gets_an_error_and_changes_nothing(room):
     client, app = room
-    a, b = connect(client), connect(client)
-    c = create(a, "ataxx_v0", ["me", "invite"])
+    a, b, c = two_players(client)
     gid = c["game"]
-    watch(a, gid, c["tokens"]["0"])
-    watch(b, gid, c["tokens"]["1"])
     before = (app.state.room.records / f"{gid}.jsonl").read_bytes()
     game = app.state.room.games[gid]
     cases = [
@@ -406,11 +413,8 @@ def test_undo_is_refused_once_the_game_is_over(room):
 
 def test_resign_ends_the_game(room):
     client, app = room
-    a, b = connect(client), connect(client)
-    c = create(a, "ataxx_v0", ["me", "invite"])
+    a, b, c = two_players(client)
     gid = c["game"]
-    watch(a, gid, c["tokens"]["0"])
-    watch(b, gid, c["tokens"]["1"])
     b.send({"type": "resign", "game": gid})
     s = a.state(lambda f: f["over"])
     assert s["outcome"] == {"result": "player 1 (o) resigned", "termination": "resignation", "winners": [0],
