@@ -442,7 +442,10 @@ def _sections(config) -> dict[str, list[str]]:
     """``{section: [keyword names]}`` of the setting methods, over the config class's MRO (a
     subclass such as ``PPOConfig.training`` passes ``**kwargs`` up); deprecated keywords (RLlib's
     ``DEPRECATED_VALUE`` default) and private ones left out."""
-    from ray.rllib.utils.deprecation import DEPRECATED_VALUE
+    try:
+        from ray._common.deprecation import DEPRECATED_VALUE
+    except ImportError:  # older Ray
+        from ray.rllib.utils.deprecation import DEPRECATED_VALUE
 
     out = {}
     for section in SETTING_SECTIONS:

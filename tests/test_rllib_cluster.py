@@ -1,0 +1,297 @@
+"""Ray start-up, joining a cluster, and the one-line errors of ``training/rllib/cluster.py``; a
+two-node Ray cluster on this machine (``ray.cluster_utils.Cluster``, loopback only) training PPO with
+one env runner on each node.
+
+The tests that need Ray skip without the ``rllib`` extra, and fail instead under CI (which installs
+it). Each one that starts Ray shuts it down, so that the next test in the same worker starts clean.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import socket
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import numpy as np
+import pytest
+
+from training.cli import MissingExtraError
+from training.rllib.cluster import (ClusterError, apply_rllib_settings, check_address, check_resources, parse_address,
+                                    require_rllib, required_resources, rllib_setting_names, start_ray, stop_ray,
+                                    validate_algo_config)
+
+HAVE_RLLIB = importlib.util.find_spec("ray") is not None and importlib.util.find_spec("tree") is not None
+
+
+@pytest.fixture
+def rllib():
+    """Skip without the ``rllib`` extra (fail under CI); Ray shut down afterwards."""
+    if not HAVE_RLLIB:
+        if os.environ.get("CI"):
+            pytest.fail("the rllib extra is not installed (CI installs .[train,test,room,rllib])")
+        pytest.skip("needs the rllib extra: pip install -e \".[rllib]\"")
+    import ray
+
+    assert not ray.is_initialized(), "a previous test left Ray running"
+    yield
+    stop_ray()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+# -- the missing extra ------------------------------------------------------------------------------
+
+def test_missing_extra_names_the_rllib_extra(monkeypatch):
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name in ("ray", "lz4") else real(name, *a))
+    with pytest.raises(MissingExtraError) as e:
+        require_rllib("python -m training.train configs/x_rllib.yaml")
+    msg = str(e.value)
+    assert "'rllib' extra" in msg and "missing ray, lz4" in msg and 'pip install -e ".[rllib]"' in msg
+    assert "\n" not in msg and e.value.name == "ray"
+    with pytest.raises(MissingExtraError, match="missing ray, lz4"):  # before anything imports Ray
+        start_ray()
+
+
+def test_missing_extra_as_command_exits_2(monkeypatch, capsys):
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ray" else real(name, *a))
+    with pytest.raises(SystemExit) as e:
+        require_rllib("python -m training.train", as_command=True)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: python -m training.train needs the 'rllib' extra") and err.count("\n") == 1
+
+
+# -- addresses --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, expected", [
+    (None, "local"), ("local", "local"), ("auto", "auto"), (" auto ", "auto"), ("10.0.0.7:6379", "10.0.0.7:6379"),
+    ("head-node:06379", "head-node:6379"), ("[::1]:6379", "[::1]:6379"),
+])
+def test_parse_address_accepts(text, expected):
+    assert parse_address(text) == expected
+
+
+@pytest.mark.parametrize("text", ["head", "head:", ":6379", "head:0", "head:65536", "head:port", "ray://head:10001", ""])
+def test_parse_address_rejects_with_the_expected_forms(text):
+    with pytest.raises(ClusterError) as e:
+        parse_address(text)
+    msg = str(e.value)
+    assert repr(text.strip()) in msg and "HOST:PORT" in msg and "'auto'" in msg and "\n" not in msg
+    if text.startswith("ray://"):
+        assert "ray job submit" in msg
+
+
+def test_unreachable_address_fails_fast_with_one_line():
+    port = free_port()  # nothing listens there now
+    t = time.monotonic()
+    with pytest.raises(ClusterError) as e:
+        check_address(f"127.0.0.1:{port}")
+    assert time.monotonic() - t < 2.0  # Ray alone retried for minutes here (module docstring)
+    msg = str(e.value)
+    assert msg == (f"no Ray cluster at 127.0.0.1:{port}: connection refused. Start one there with `ray start --head "
+                   f"--port={port}`, or check the address (the head's GCS port, 6379 by default)")
+
+
+def test_unresolvable_host_is_named():
+    with pytest.raises(ClusterError, match=r"the host name 'no-such-head\.invalid' does not resolve"):
+        check_address("no-such-head.invalid:6379")
+
+
+def test_a_port_that_is_not_a_ray_gcs_is_bounded(rllib):
+    class Quiet(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Quiet)  # like the dashboard's HTTP port
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    address = f"127.0.0.1:{server.server_address[1]}"
+    try:
+        t = time.monotonic()
+        with pytest.raises(ClusterError) as e:
+            check_address(address, gcs_timeout_s=4)
+        took = time.monotonic() - t
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert took < 4 + 2  # the child process is killed at the bound
+    msg = str(e.value)
+    assert msg.startswith(address) and "6379" in msg and "\n" not in msg
+
+
+def test_auto_without_a_cluster_says_what_to_do(rllib, monkeypatch):
+    import ray._private.services as services
+
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.setattr(services, "canonicalize_bootstrap_address", lambda addr, temp_dir=None: None)
+    with pytest.raises(ClusterError) as e:
+        start_ray("auto")
+    assert "no running Ray cluster found on this machine" in str(e.value) and "ray start --head" in str(e.value)
+    import ray
+
+    assert not ray.is_initialized()
+
+
+def test_joining_refuses_local_resources(rllib):
+    with pytest.raises(ClusterError, match="each node declares its own"):
+        start_ray("10.0.0.7:6379", num_cpus=4)
+
+
+# -- a local instance and its resources ---------------------------------------------------------------
+
+def test_local_by_default_ignores_ray_address_and_checks_cpus(rllib, monkeypatch):
+    import ray
+    from ray.rllib.algorithms.ppo import PPOConfig
+
+    monkeypatch.setenv("RAY_ADDRESS", f"127.0.0.1:{free_port()}")  # never joined: local is explicit
+    info = start_ray(num_cpus=1)
+    assert ray.is_initialized() and (info.joined, info.nodes, info.cpus, info.gpus) == (False, 1, 1.0, 0.0)
+    again = start_ray()  # already initialised: used as it is, and not this call's to stop
+    assert (again.address, again.nodes, again.cpus, again.joined) == (info.address, 1, 1.0, True)
+    one = PPOConfig().env_runners(num_env_runners=1)
+    assert check_resources(one) == {"CPU": 1.0}
+    two = PPOConfig().env_runners(num_env_runners=2)  # Ray would wait forever for the second runner
+    with pytest.raises(ClusterError) as e:
+        check_resources(two)
+    assert str(e.value).startswith("the RLlib config asks for 2 CPU (the cluster has 1) at once (2 env runners x 1 CPU")
+    assert "rllib.num_env_runners" in str(e.value)
+
+
+def test_check_resources_per_node_and_gpus(rllib):
+    from ray.rllib.algorithms.ppo import PPOConfig
+
+    two_nodes = dict(cluster={"CPU": 2.0}, nodes=[{"CPU": 1.0}, {"CPU": 1.0}])
+    assert check_resources(PPOConfig().env_runners(num_env_runners=2), **two_nodes) == {"CPU": 2.0}
+    fat = PPOConfig().env_runners(num_env_runners=1, num_cpus_per_env_runner=2)  # fits the total, no single node
+    with pytest.raises(ClusterError, match=r"an RLlib env runner asks for 2 CPU but no node has that much "
+                                           r"\(largest node: 1 CPU\)"):
+        check_resources(fat, **two_nodes)
+    no_runners = PPOConfig().env_runners(num_env_runners=0)  # (PPO's default is 2)
+    driver_gpu = no_runners.copy().learners(num_learners=0, num_gpus_per_learner=1)
+    with pytest.raises(ClusterError, match="needs 1 GPU on the driver's node, which has 0"):
+        check_resources(driver_gpu, **two_nodes)
+    gpu_learners = no_runners.copy().learners(num_learners=2, num_gpus_per_learner=1)
+    assert required_resources(gpu_learners) == [("learner", {"GPU": 1}), ("learner", {"GPU": 1})]
+    gpu_cluster = dict(cluster={"CPU": 4.0, "GPU": 1.0}, nodes=[{"CPU": 2.0}, {"CPU": 2.0, "GPU": 1.0}])
+    with pytest.raises(ClusterError, match=r"asks for 2 GPU \(the cluster has 1\) at once"):
+        check_resources(gpu_learners, **gpu_cluster)
+    one_gpu = no_runners.copy().learners(num_learners=1, num_gpus_per_learner=1)
+    assert check_resources(one_gpu, **gpu_cluster) == {"GPU": 1.0}
+
+
+# -- RLlib settings by name -------------------------------------------------------------------------
+
+def test_unknown_rllib_key_names_it_and_the_valid_ones(rllib):
+    from ray.rllib.algorithms.ppo import PPOConfig
+
+    with pytest.raises(TypeError) as raw:  # what RLlib itself says: no list, no section
+        PPOConfig().training(lrr=1e-4)
+    assert str(raw.value) == "AlgorithmConfig.training() got an unexpected keyword argument 'lrr'"
+    with pytest.raises(ClusterError) as e:
+        apply_rllib_settings(PPOConfig(), {"lr": 1e-4, "lrr": 1e-4})
+    msg = str(e.value)
+    assert msg.startswith("config key 'rllib.lrr' is not an RLlib PPO setting (did you mean 'lr'?). Valid keys")
+    assert "training(): " in msg and "env_runners(): " in msg and "learners(): " in msg and "\n" not in msg
+    for key in ("lr", "clip_param", "num_env_runners", "num_envs_per_env_runner", "num_learners", "num_gpus_per_learner"):
+        assert f" {key}," in msg or f" {key};" in msg or msg.endswith(f" {key}")
+    assert "num_sgd_iter" not in msg and "num_rollout_workers" not in msg  # deprecated names are not offered
+
+
+def test_rllib_settings_by_name_reach_the_config(rllib):
+    from ray.rllib.algorithms.ppo import PPOConfig
+
+    names = rllib_setting_names(PPOConfig())
+    assert (names["lr"], names["lambda"], names["num_env_runners"], names["num_learners"]) == \
+        ("training", "training", "env_runners", "learners")
+    config = apply_rllib_settings(PPOConfig(), {"lr": 1e-4, "lambda": 0.9, "num_env_runners": 3,
+                                                "num_envs_per_env_runner": 4, "num_learners": 2})
+    assert (config.lr, config.lambda_, config.num_env_runners, config.num_envs_per_env_runner, config.num_learners) == \
+        (1e-4, 0.9, 3, 4, 2)
+    with pytest.raises(ClusterError) as e:  # a value RLlib's method rejects
+        apply_rllib_settings(PPOConfig(), {"num_envs_per_env_runner": 0}, where="rllib")
+    assert str(e.value) == ("config section 'rllib': RLlib rejected num_envs_per_env_runner: "
+                            "`num_envs_per_env_runner` (0) must be larger 0!")
+
+
+def test_rllib_validation_error_on_one_line(rllib):
+    from ray.rllib.algorithms.ppo import PPOConfig
+
+    config = PPOConfig().environment("CartPole-v1").training(train_batch_size_per_learner=256, minibatch_size=512)
+    with pytest.raises(ClusterError) as e:
+        validate_algo_config(config)
+    msg = str(e.value)
+    assert msg.startswith("config section 'rllib': RLlib rejected the settings: `minibatch_size` (512) must be <= "
+                          "`train_batch_size_per_learner` (256).")
+    assert "\n" not in msg and "suppress" not in msg
+
+
+# -- two nodes --------------------------------------------------------------------------------------
+
+def test_two_node_cluster_samples_on_both_nodes_and_trains(rllib):
+    """Two raylets on loopback, 1 CPU each; 2 env runners of 1 CPU must land one on each node."""
+    import ray
+    from ray.cluster_utils import Cluster
+    from ray.rllib.algorithms.ppo import PPOConfig
+
+    def record_node(*, env_runner, metrics_logger, samples, **kwargs):
+        """RLlib callback (``on_sample_end``, in each env runner): env steps sampled, by node id.
+        (Nested, so that Ray pickles it by value: the workers cannot import this test module.)"""
+        import ray
+
+        metrics_logger.log_value(("sampled_on_node", ray.get_runtime_context().get_node_id()),
+                                 sum(len(e) for e in samples), reduce="sum")
+
+    def flat_weights(state) -> np.ndarray:
+        """A module state's tensors as one vector (sorted by name)."""
+        return np.concatenate([np.asarray(state[k], dtype=np.float64).ravel() for k in sorted(state)])
+
+    small = 80 * 1024 * 1024
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "object_store_memory": small,
+                                                            "include_dashboard": False})
+    try:
+        cluster.add_node(num_cpus=1, object_store_memory=small)
+        info = start_ray(cluster.address)
+        assert (info.joined, info.nodes, info.cpus) == (True, 2, 2.0)
+        node_ids = {n["NodeID"] for n in ray.nodes() if n["Alive"]}
+        config = (PPOConfig().environment("CartPole-v1")
+                  .env_runners(num_env_runners=2, num_envs_per_env_runner=1, rollout_fragment_length=50,
+                               sample_timeout_s=120)
+                  .training(train_batch_size_per_learner=200, minibatch_size=100, num_epochs=2, lr=1e-3)
+                  .rl_module(model_config={"fcnet_hiddens": [16]})
+                  .callbacks(on_sample_end=record_node)
+                  .debugging(seed=0, log_level="ERROR"))
+        assert check_resources(config) == {"CPU": 2.0}
+        algo = config.build_algo()
+        try:
+            before = flat_weights(algo.get_module().get_state())
+            lifetime, per_node = [], []
+            for _ in range(3):
+                result = algo.train()
+                lifetime.append(int(result["env_runners"]["num_env_steps_sampled_lifetime"]))
+                per_node.append({k: int(v) for k, v in result["env_runners"]["sampled_on_node"].items()})
+            after = flat_weights(algo.get_module().get_state())
+            remote = algo.env_runner_group.foreach_env_runner(
+                lambda r: (ray.get_runtime_context().get_node_id(), flat_weights(r.module.get_state())),
+                local_env_runner=False)
+        finally:
+            algo.stop()
+    finally:
+        stop_ray()
+        cluster.shutdown()
+    # sampling ran on both nodes in every iteration, 100 env steps each (one fragment of 50, twice)
+    for counts in per_node:
+        assert set(counts) == node_ids and all(c >= 50 for c in counts.values()) and sum(counts.values()) >= 200
+    assert lifetime == sorted(lifetime) and lifetime[0] >= 200 and lifetime[2] >= lifetime[0] + 400
+    # the learner updated the weights, and both nodes' env runners sample with the updated ones
+    assert np.abs(after - before).max() > 1e-6
+    assert {node for node, _ in remote} == node_ids
+    for _, weights in remote:
+        np.testing.assert_allclose(weights, after, rtol=0, atol=1e-6)
