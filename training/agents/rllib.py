@@ -113,7 +113,7 @@ class ModuleAgent(Agent):
         def batch(x):
             if isinstance(x, dict):
                 return {k: batch(v) for k, v in x.items()}
-            return torch.as_tensor(np.asarray(x))[None]
+            return torch.from_numpy(np.array(x))[None]  # a copy: observations may be read-only views
 
         mask = np.asarray(obs["action_mask"])
         with torch.no_grad():
