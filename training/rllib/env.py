@@ -24,8 +24,9 @@ Rewards: the game's rewards come only at the end. When the game ends (on anyone'
 baseline's included) every RLlib agent that has observed at least once gets a final observation,
 its own final reward and ``terminated`` (``truncated`` at the step limit: reward 0), and
 ``"__all__"`` ends the episode — so every seat's final reward reaches its own last transition.
-The final ``infos`` of each agent carry ``returns`` (every seat's final reward), ``seat`` and
-``lineup`` (module or baseline name per seat).
+The final ``infos`` of each agent carry ``returns`` (every seat's final reward), ``seat``,
+``lineup`` (module or baseline name per seat), ``plies`` and ``last_mover`` (the seat that made
+the last move).
 """
 
 from __future__ import annotations
@@ -132,6 +133,7 @@ class GameMultiAgentEnv(MultiAgentEnv):
         self.lineup: list[object] = []  # per seat: a module id (str) or a baseline Agent
         self.seat = 0
         self._seen: set[str] = set()
+        self.last_mover = -1
 
     # -- the pool ------------------------------------------------------------------------------
     def set_snapshots(self, names) -> None:
@@ -186,6 +188,7 @@ class GameMultiAgentEnv(MultiAgentEnv):
                 else:
                     who.rng = own
             raw.step(action)
+            self.last_mover = player
 
     def _obs(self, player: int) -> dict:
         o = self.raw.observe(self.raw.possible_agents[player])
@@ -225,6 +228,7 @@ class GameMultiAgentEnv(MultiAgentEnv):
             raise ValueError(f"{self.env_id}: expected an action for {aid} only (the agent to move), got actions "
                              f"for {sorted(action_dict)}")
         raw.step(int(action_dict[aid]))
+        self.last_mover = player
         self._advance()
         if not self._over():
             nxt = raw.possible_agents.index(raw.agent_selection)
@@ -243,5 +247,6 @@ class GameMultiAgentEnv(MultiAgentEnv):
             rew[a] = 0.0 if truncated else returns[p]
             term[a] = not truncated
             trunc[a] = truncated
-            infos[a] = {"returns": returns, "seat": p, "lineup": self._names(), "plies": raw.num_steps}
+            infos[a] = {"returns": returns, "seat": p, "lineup": self._names(), "plies": raw.num_steps,
+                        "last_mover": self.last_mover}
         return obs, rew, term, trunc, infos

@@ -57,7 +57,7 @@ import yaml
 from training.train import ConfigError, _duration, _games, _make_logger, _next_multiple, budgets, final_evaluation, \
     plot_learning_curve
 
-__all__ = ["start_ray", "build_algorithm", "train_in", "META_FILE"]
+__all__ = ["start_ray", "build_config", "build_algorithm", "env_config", "train_in", "META_FILE"]
 
 from training.agents.rllib import META_FILE  # noqa: E402
 
@@ -84,10 +84,20 @@ def env_config(cfg: dict, seed: int) -> dict:
 
 
 def build_algorithm(cfg: dict, seed: int | None = None):
-    """The PPO algorithm of a config: ``main`` and the snapshot slots, the env, the budgets.
+    """The PPO algorithm of a config (:func:`build_config`), built.
 
     Returns:
-        A built ``ray.rllib.algorithms.ppo.PPO``.
+        A ``ray.rllib.algorithms.ppo.PPO``.
+    """
+    return build_config(cfg, seed).build_algo()
+
+
+def build_config(cfg: dict, seed: int | None = None):
+    """The ``PPOConfig`` of a config: modules ``main`` (trained) and the snapshot slots (frozen),
+    the env (:func:`env_config`), env runners, learners and PPO's hyperparameters.
+
+    Returns:
+        A ``ray.rllib.algorithms.ppo.PPOConfig``.
     """
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
@@ -114,7 +124,7 @@ def build_algorithm(cfg: dict, seed: int | None = None):
                   use_kl_loss=False)
         .debugging(seed=seed, log_level="ERROR")
     )
-    return config.build_algo()
+    return config
 
 
 def _set_pool(algo, names: list[str]) -> None:
@@ -224,7 +234,7 @@ def train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, start
           f"{r['train_batch_size']:,} env steps per iteration", flush=True)
     started.append(True)
     t0 = time.time()
-    env_steps = 0
+    env_steps = episodes = 0
     sample_seconds = 0.0
     last_print = 0.0
     try:
@@ -237,6 +247,7 @@ def train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, start
             t += steps
             er = result.get("env_runners", {})
             env_steps += int(er.get("num_env_steps_sampled", 0))
+            episodes += int(er.get("num_episodes", 0))
             sample_seconds += float(er.get("sample", 0.0) or 0.0)
             learner = result.get("learners", {}).get(MAIN, {})
             for key in ("policy_loss", "vf_loss", "entropy", "mean_kl_loss", "vf_explained_var", "total_loss"):
@@ -278,7 +289,7 @@ def train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, start
             if t >= next_eval:
                 next_eval = _next_multiple(t, cfg["eval"]["every"])
                 agent = ModuleAgent(algo.get_module(MAIN), name=MAIN)
-                row = {"timesteps": t}
+                row = {"timesteps": t, "episodes": episodes}
                 for spec in cfg["eval"]["opponents"]:
                     res = head_to_head(cfg["env_id"], agent, make_agent(spec, seed=t), cfg["eval"]["games"], seed=t,
                                        **common)
