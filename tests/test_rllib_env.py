@@ -123,7 +123,8 @@ def test_no_illegal_action_is_ever_sampled(ray_local, env_id):
                      else np.stack([o["action_mask"] for o in obs]))[:len(actions)]
             assert masks[np.arange(len(actions)), np.asarray(actions)].all()
             total += len(actions)
-    assert total >= 600
+    # (an action whose agent has not observed again by the end of a chunk is carried to the next chunk)
+    assert total >= 500
     runner.stop()
 
 
