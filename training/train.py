@@ -30,6 +30,10 @@ warm-start games, two games per periodic evaluation, one per pair in the final t
 every period one rollout — so that any config
 runs end to end in seconds; ``tests/test_training.py`` smoke-runs every file in ``configs/``.
 
+A config with ``engine: rllib`` (``configs/<game>_rllib.yaml``) trains on Ray RLlib instead, with
+the same options and run directory: :mod:`training.rllib.trainer` (its keys:
+:data:`training.rllib.config.RLLIB_DEFAULTS`; ``--resume`` then takes a checkpoint directory).
+
 The learner plays a random seat of each game against opponents drawn from an
 :class:`~training.selfplay.OpponentPool` (its own snapshots, its current policy, baselines).
 With ``pretrain.teacher`` set, a new run (not a resumed one) first imitates that agent
