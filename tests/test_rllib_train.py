@@ -124,6 +124,18 @@ def test_resume_continues_the_timestep_count_and_the_pool(ataxx_run, tmp_path, m
     assert report["timesteps"] == first["timesteps"] + report["timesteps_this_run"]
     assert report["timesteps_this_run"] >= 32  # main's share of one iteration (a snapshot opponent takes the rest)
     assert report["pool"]["snapshots_added"] == 2  # the restored pool goes on (win_rate 0: one more)
+    import torch
+    from ray.rllib.core.rl_module.rl_module import RLModule
+
+    from training.agents.rllib import module_dir
+
+    def weights(run, module_id):
+        return RLModule.from_checkpoint(module_dir(run / "checkpoints" / "final", module_id)).state_dict()
+
+    before, after = weights(ataxx_run, "snapshot_0"), weights(out, "snapshot_0")
+    assert all(torch.equal(before[k], after[k]) for k in before)  # a snapshot is never trained
+    main_before, main_after = weights(ataxx_run, "main"), weights(out, "main")
+    assert not all(torch.equal(main_before[k], main_after[k]) for k in main_before)  # main is
     # another network cannot resume from this checkpoint
     other = tmp_path / "other.yaml"
     other.write_text(cfg_file.read_text().replace("channels: 64", "channels: 32"))

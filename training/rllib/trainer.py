@@ -219,8 +219,10 @@ def train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, start
     target = start_t + cfg["total_timesteps"]
     pc = cfg["pool"]
     baselines = {s: make_agent(s) for s in pc["baselines"]}
-    snapshots = {slot: ModuleAgent(_frozen_copy(cfg, algo, slot), name=pool_state["names"].get(slot, slot))
-                 for slot in pool_state["active"]}
+    # Snapshots sample their moves in the pool's checks (as they do as opponents in training): two
+    # argmax players would repeat the same few games in a game without chance.
+    snapshots = {slot: ModuleAgent(_frozen_copy(cfg, algo, slot), deterministic=False,
+                                   name=pool_state["names"].get(slot, slot)) for slot in pool_state["active"]}
     logger = _make_logger(out / "logs")
     history: list[dict] = []
     checks: list[dict] = []
@@ -253,8 +255,9 @@ def train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, start
             for key in ("policy_loss", "vf_loss", "entropy", "mean_kl_loss", "vf_explained_var", "total_loss"):
                 if key in learner:
                     logger.record(f"train/{key}", float(learner[key]))
-            if "episode_return_mean" in er:
-                logger.record("rollout/ep_rew_mean", float(er["episode_return_mean"]))
+            main_return = er.get("module_episode_returns_mean", {})
+            if isinstance(main_return, dict) and MAIN in main_return:  # main's mean return per episode (all its seats)
+                logger.record("rollout/main_return_mean", float(main_return[MAIN]))
             if "episode_len_mean" in er:
                 logger.record("rollout/ep_len_mean", float(er["episode_len_mean"]))
             elapsed = time.time() - t0
@@ -277,7 +280,7 @@ def train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, start
                     if slot not in pool_state["active"]:
                         pool_state["active"].append(slot)
                     pool_state["added"] += 1
-                    snapshots[slot] = ModuleAgent(_frozen_copy(cfg, algo, slot), name=name)
+                    snapshots[slot] = ModuleAgent(_frozen_copy(cfg, algo, slot), deterministic=False, name=name)
                     _set_pool(algo, pool_state["active"])
                     row["added"] = name
                 checks.append(row)
