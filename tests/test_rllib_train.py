@@ -178,6 +178,23 @@ def test_an_rllib_checkpoint_is_an_agent_that_plays_legal_games_and_refuses_othe
         make_agent(f"rllib:{broken}")
 
 
+def test_training_play_takes_an_rllib_opponent(ataxx_run, tmp_path):
+    import io
+
+    from training.play import main as play_main
+
+    final = ataxx_run / "checkpoints" / "final"
+    out = io.StringIO()
+    record = tmp_path / "game.json"
+    assert play_main(["ataxx_v0", "--opponent", f"rllib:{final}", "--seat", "1", "--seed", "0", "--record", str(record)],
+                     stdin=io.StringIO("quit\n"), stdout=out) == 0
+    game = json.loads(record.read_text())
+    assert len(game["moves"]) == 1  # the RLlib agent (seat 0) moved, then the person quit
+    with pytest.raises(SystemExit):  # another setting: refused before the game
+        play_main(["twixt_v0", "--env-kwargs", '{"board_size": 8}', "--opponent", f"rllib:{final}"],
+                  stdin=io.StringIO("quit\n"), stdout=io.StringIO())
+
+
 def test_the_room_takes_an_rllib_agent(ataxx_run):
     from training.room.agents import RoomAgents
 

@@ -21,8 +21,8 @@ per episode among ``main`` itself, the baselines (played inside the env) and the
 snapshot modules ``snapshot_0 .. snapshot_{K-1}`` (frozen RLModules, created with the
 algorithm so that a checkpoint restores them). Every ``pool.check_every`` timesteps main plays
 ``pool.check_games`` separate evaluation games (on the driver, :func:`training.arena.head_to_head`,
-main taking the most probable legal move) against each pool member (baselines and active
-snapshots); when its mean score reaches ``pool.win_rate`` its weights are copied into the next
+main and the snapshots sampling their moves from the masked policy, as in training) against each
+pool member (baselines and active snapshots); when its mean score reaches ``pool.win_rate`` its weights are copied into the next
 snapshot slot (the oldest one is overwritten once all K are used), which becomes drawable on
 every env runner.
 
@@ -219,8 +219,9 @@ def train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, start
     target = start_t + cfg["total_timesteps"]
     pc = cfg["pool"]
     baselines = {s: make_agent(s) for s in pc["baselines"]}
-    # Snapshots sample their moves in the pool's checks (as they do as opponents in training): two
-    # argmax players would repeat the same few games in a game without chance.
+    # In the pool's checks main and the snapshots sample their moves, as they play in training (two
+    # argmax players would repeat the same few games in a game without chance, and main's argmax
+    # against sampling snapshots would win every game, admitting a snapshot at every check).
     snapshots = {slot: ModuleAgent(_frozen_copy(cfg, algo, slot), deterministic=False,
                                    name=pool_state["names"].get(slot, slot)) for slot in pool_state["active"]}
     logger = _make_logger(out / "logs")
@@ -266,7 +267,7 @@ def train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, start
             logger.record("pool/snapshots", len(pool_state["active"]))
             if t >= next_check:  # main against the pool in separate games: a snapshot when it wins enough
                 next_check = _next_multiple(t, pc["check_every"])
-                agent = ModuleAgent(algo.get_module(MAIN), name=MAIN)
+                agent = ModuleAgent(algo.get_module(MAIN), deterministic=False, name=MAIN)
                 members = {**{s: a for s, a in baselines.items()}, **{a.name: a for a in snapshots.values()}}
                 scores = {name: head_to_head(cfg["env_id"], agent, member, pc["check_games"], seed=t, **common)["score"]
                           for name, member in members.items()}
