@@ -27,6 +27,15 @@ if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
 
+def pyproject() -> dict:
+    """The parsed ``pyproject.toml`` (``tomllib`` from Python 3.11, the ``tomli`` backport on 3.10)."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10: the test extra installs tomli there
+        import tomli as tomllib
+    return tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())
+
+
 def _require(path: Path) -> Path:
     """``path`` if it exists; otherwise a clear error (the data is part of the repository: never skip)."""
     if not path.exists():

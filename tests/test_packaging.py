@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
+
+from conftest import pyproject
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _project() -> dict:
-    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+    return pyproject()
 
 
 def test_license_file_is_mit_and_declared():

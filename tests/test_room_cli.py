@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import tomllib
 
 import pytest
 
-from conftest import REPO_ROOT
+from conftest import REPO_ROOT, pyproject
 from test_install import _run_without
 
 
@@ -77,9 +76,9 @@ def test_the_command_prints_its_url_and_serves(tmp_path):
 
 
 def test_the_page_files_ship_with_the_package():
-    data = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["training"]
+    data = pyproject()["tool"]["setuptools"]["package-data"]["training"]
     for pattern in ("room/templates/*.html", "room/static/*.js", "room/static/*.css"):
         assert pattern in data
         assert list((REPO_ROOT / "training").glob(pattern)), pattern
-    extras = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    extras = pyproject()["project"]["optional-dependencies"]
     assert {r.split(">")[0].split("[")[0] for r in extras["room"]} == {"starlette", "uvicorn", "jinja2", "python-multipart"}

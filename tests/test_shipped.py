@@ -14,14 +14,13 @@ import re
 import shutil
 import subprocess
 import sys
-import tomllib
 import zipfile
 from pathlib import Path
 
 import pytest
 
 import envs
-from conftest import tiny_checkpoint
+from conftest import pyproject, tiny_checkpoint
 from envs.core.state import ParameterError
 from envs.registry import UnknownEnvError, spec
 from training.agents import PolicyAgent, RandomAgent, make_agent
@@ -134,7 +133,7 @@ def test_the_readme_lists_the_shipped_agents():
 
 
 def test_pyproject_ships_the_index_and_checkpoints():
-    data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    data = pyproject()["tool"]["setuptools"]["package-data"]
     assert "shipped/index.json" in data["training"] and "shipped/*.zip" in data["training"]
 
 

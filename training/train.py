@@ -30,6 +30,10 @@ warm-start games, two games per periodic evaluation, one per pair in the final t
 every period one rollout — so that any config
 runs end to end in seconds; ``tests/test_training.py`` smoke-runs every file in ``configs/``.
 
+A config with ``engine: rllib`` (``configs/<game>_rllib.yaml``) trains on Ray RLlib instead, with
+the same options and run directory: :mod:`training.rllib.trainer` (its keys:
+:data:`training.rllib.config.RLLIB_DEFAULTS`; ``--resume`` then takes a checkpoint directory).
+
 The learner plays a random seat of each game against opponents drawn from an
 :class:`~training.selfplay.OpponentPool` (its own snapshots, its current policy, baselines).
 With ``pretrain.teacher`` set, a new run (not a resumed one) first imitates that agent
@@ -144,6 +148,10 @@ def smoke_config(cfg: dict) -> dict:
     Returns:
         The shrunk config.
     """
+    if cfg.get("engine") == "rllib":
+        from training.rllib.config import smoke_config as rllib_smoke
+
+        return rllib_smoke(cfg)
     out = copy.deepcopy(cfg)
     rollout = SMOKE["n_envs"] * SMOKE["n_steps"]
     out["n_envs"] = SMOKE["n_envs"]
@@ -166,7 +174,12 @@ def smoke_config(cfg: dict) -> dict:
 def budgets(cfg: dict, pretrained: bool = True) -> dict:
     """The budgets of a config, as ``report.json`` records them: ``total_timesteps``,
     ``n_envs``, ``n_steps``, ``pretrain_games`` (``None`` without a warm start, or when
-    ``pretrained`` is false: a resumed run), ``eval_every``, ``eval_games``, ``final_games``."""
+    ``pretrained`` is false: a resumed run), ``eval_every``, ``eval_games``, ``final_games`` (an
+    RLlib config: :func:`training.rllib.config.budgets`)."""
+    if cfg.get("engine") == "rllib":
+        from training.rllib.config import budgets as rllib_budgets
+
+        return rllib_budgets(cfg)
     return {"total_timesteps": cfg["total_timesteps"], "n_envs": cfg["n_envs"], "n_steps": cfg["ppo"]["n_steps"],
             "pretrain_games": cfg["pretrain"]["games"] if pretrained and cfg["pretrain"]["teacher"] else None,
             "eval_every": cfg["eval"]["every"], "eval_games": cfg["eval"]["games"],
@@ -219,7 +232,16 @@ def load_config(path: str | Path, *, validate: bool = True, check_teacher: bool 
     name = data.pop("name", p.stem)  # a run's resolved config.yaml carries the name of its config
     if not isinstance(name, str) or not name:
         raise ValueError(f"{p}: config key 'name' must be a non-empty string, got {name!r}")
-    cfg = _merge(DEFAULTS, data)
+    engine = data.pop("engine", "sb3")
+    if engine not in ("sb3", "rllib"):
+        raise ValueError(f"{p}: config key 'engine' must be 'sb3' (the default: MaskablePPO) or 'rllib' (Ray RLlib), "
+                         f"got {engine!r}")
+    if engine == "rllib":  # the RLlib trainer's keys (training/rllib/config.py)
+        from training.rllib.config import RLLIB_DEFAULTS
+
+        cfg = _merge(RLLIB_DEFAULTS, data)
+    else:
+        cfg = _merge(DEFAULTS, data)
     for k, v in overrides.items():
         if v is not None:
             cfg[k] = v
@@ -257,9 +279,10 @@ def validate_config(cfg: dict, check_teacher: bool = True) -> None:
     from training.agents import make_agent
     from training.features import FEATURE_EXTRACTORS
 
+    rllib = cfg.get("engine") == "rllib"  # an RLlib config: its own sections checked at the end
     _require(isinstance(cfg["env_id"], str) and cfg["env_id"] != "", "env_id",
              f"a registered environment id ({', '.join(env_ids())})", cfg["env_id"])
-    for key in ("total_timesteps", "n_envs", "torch_threads", "checkpoint_every"):
+    for key in ("total_timesteps", "torch_threads", "checkpoint_every") + (() if rllib else ("n_envs",)):
         _require(_is_int(cfg[key]) and cfg[key] >= 1, key, "a positive integer", cfg[key])
     _require(_is_int(cfg["seed"]) and cfg["seed"] >= 0, "seed", "a non-negative integer", cfg["seed"])
     _require(cfg["max_steps"] is None or (_is_int(cfg["max_steps"]) and cfg["max_steps"] >= 1), "max_steps",
@@ -268,32 +291,33 @@ def validate_config(cfg: dict, check_teacher: bool = True) -> None:
     _require("render_mode" not in cfg["env_kwargs"], "env_kwargs.render_mode",
              "absent (training draws nothing; watch a checkpoint with python -m training.play)",
              cfg["env_kwargs"].get("render_mode"))
-    _require(_is_num(cfg["shaping"]) and cfg["shaping"] >= 0, "shaping", "a number >= 0 (0: no reward shaping)",
-             cfg["shaping"])
+    shaping = cfg.get("shaping", 0.0)  # (not a key of RLlib configs)
+    _require(_is_num(shaping) and shaping >= 0, "shaping", "a number >= 0 (0: no reward shaping)", shaping)
     try:  # the registry checks the id and the kwargs (its messages, prefixed with the config keys)
         probe = spec(cfg["env_id"]).make_raw(**{**cfg["env_kwargs"], "max_steps": cfg["max_steps"]})
     except ValueError as e:
         raise ConfigError(f"config env_id/env_kwargs: {e}") from None
 
-    if _is_num(cfg["shaping"]) and cfg["shaping"] > 0:
+    if _is_num(shaping) and shaping > 0:
         probe.reset(seed=0)
         if probe.state.heuristics() is None:
             raise ConfigError(f"config 'shaping' needs a game heuristic: {cfg['env_id']} declares none "
                               "(GameInfo.heuristics)")
 
-    ppo = cfg["ppo"]
-    for key in ("n_steps", "n_epochs"):
-        _require(_is_int(ppo[key]) and ppo[key] >= 1, f"ppo.{key}", "a positive integer", ppo[key])
-    rollout = ppo["n_steps"] * cfg["n_envs"]
-    _require(_is_int(ppo["batch_size"]) and 2 <= ppo["batch_size"] <= rollout, "ppo.batch_size",
-             f"an integer in [2, n_steps * n_envs = {rollout}]", ppo["batch_size"])
-    for key in ("learning_rate", "clip_range", "max_grad_norm"):
-        _require(_is_num(ppo[key]) and ppo[key] > 0, f"ppo.{key}", "a positive number"
-                 + (" (YAML reads 3e-4 as text: write 3.0e-4)" if isinstance(ppo[key], str) else ""), ppo[key])
-    for key in ("gamma", "gae_lambda"):
-        _require(_is_num(ppo[key]) and 0 < ppo[key] <= 1, f"ppo.{key}", "a number in (0, 1]", ppo[key])
-    for key in ("ent_coef", "vf_coef"):
-        _require(_is_num(ppo[key]) and ppo[key] >= 0, f"ppo.{key}", "a non-negative number", ppo[key])
+    if not rllib:
+        ppo = cfg["ppo"]
+        for key in ("n_steps", "n_epochs"):
+            _require(_is_int(ppo[key]) and ppo[key] >= 1, f"ppo.{key}", "a positive integer", ppo[key])
+        rollout = ppo["n_steps"] * cfg["n_envs"]
+        _require(_is_int(ppo["batch_size"]) and 2 <= ppo["batch_size"] <= rollout, "ppo.batch_size",
+                 f"an integer in [2, n_steps * n_envs = {rollout}]", ppo["batch_size"])
+        for key in ("learning_rate", "clip_range", "max_grad_norm"):
+            _require(_is_num(ppo[key]) and ppo[key] > 0, f"ppo.{key}", "a positive number"
+                     + (" (YAML reads 3e-4 as text: write 3.0e-4)" if isinstance(ppo[key], str) else ""), ppo[key])
+        for key in ("gamma", "gae_lambda"):
+            _require(_is_num(ppo[key]) and 0 < ppo[key] <= 1, f"ppo.{key}", "a number in (0, 1]", ppo[key])
+        for key in ("ent_coef", "vf_coef"):
+            _require(_is_num(ppo[key]) and ppo[key] >= 0, f"ppo.{key}", "a non-negative number", ppo[key])
 
     pol = cfg["policy"]
     _require(isinstance(pol["features"], str) and pol["features"] in FEATURE_EXTRACTORS, "policy.features",
@@ -339,21 +363,22 @@ def validate_config(cfg: dict, check_teacher: bool = True) -> None:
              "policy.net_arch", "a mapping {pi: [sizes], vf: [sizes]} of positive integers", arch)
 
     pool = cfg["pool"]
-    for key in ("max_snapshots", "snapshot_every"):
-        _require(_is_int(pool[key]) and pool[key] >= 1, f"pool.{key}", "a positive integer", pool[key])
-    for key in ("baseline_prob", "latest_prob"):
-        _require(_is_num(pool[key]) and 0 <= pool[key] <= 1, f"pool.{key}", "a probability in [0, 1]", pool[key])
-    _require(pool["baseline_prob"] + pool["latest_prob"] <= 1 + 1e-9, "pool.baseline_prob + pool.latest_prob",
-             "at most 1", pool["baseline_prob"] + pool["latest_prob"])
-    _require(pool["partner"] in ("latest", "pool"), "pool.partner", "'latest' or 'pool'", pool["partner"])
-    pre = cfg["pretrain"]
-    _require(pre["teacher"] is None or isinstance(pre["teacher"], str), "pretrain.teacher",
-             "null (no warm start) or an agent spec", pre["teacher"])
-    for key in ("games", "epochs", "batch_size"):
-        _require(_is_int(pre[key]) and pre[key] >= 1, f"pretrain.{key}", "a positive integer", pre[key])
-    _require(_is_num(pre["learning_rate"]) and 0 < pre["learning_rate"] <= 1, "pretrain.learning_rate",
-             "a number in (0, 1]" + (" (YAML reads 1e-3 as text: write 1.0e-3)" if isinstance(pre["learning_rate"], str)
-                                     else ""), pre["learning_rate"])
+    pre = cfg.get("pretrain") or {"teacher": None}
+    if not rllib:
+        for key in ("max_snapshots", "snapshot_every"):
+            _require(_is_int(pool[key]) and pool[key] >= 1, f"pool.{key}", "a positive integer", pool[key])
+        for key in ("baseline_prob", "latest_prob"):
+            _require(_is_num(pool[key]) and 0 <= pool[key] <= 1, f"pool.{key}", "a probability in [0, 1]", pool[key])
+        _require(pool["baseline_prob"] + pool["latest_prob"] <= 1 + 1e-9, "pool.baseline_prob + pool.latest_prob",
+                 "at most 1", pool["baseline_prob"] + pool["latest_prob"])
+        _require(pool["partner"] in ("latest", "pool"), "pool.partner", "'latest' or 'pool'", pool["partner"])
+        _require(pre["teacher"] is None or isinstance(pre["teacher"], str), "pretrain.teacher",
+                 "null (no warm start) or an agent spec", pre["teacher"])
+        for key in ("games", "epochs", "batch_size"):
+            _require(_is_int(pre[key]) and pre[key] >= 1, f"pretrain.{key}", "a positive integer", pre[key])
+        _require(_is_num(pre["learning_rate"]) and 0 < pre["learning_rate"] <= 1, "pretrain.learning_rate",
+                 "a number in (0, 1]" + (" (YAML reads 1e-3 as text: write 1.0e-3)" if isinstance(pre["learning_rate"], str)
+                                         else ""), pre["learning_rate"])
     for section in ("eval", "final_eval"):
         games = cfg[section]["games"]
         _require(_is_int(games) and games >= 1, f"{section}.games", "a positive integer", games)
@@ -379,6 +404,10 @@ def validate_config(cfg: dict, check_teacher: bool = True) -> None:
                 except ValueError as e:
                     raise ConfigError(f"config 'pretrain.teacher' {spec!r} cannot play {cfg['env_id']} with these "
                                       f"env_kwargs: {e}") from None
+    if rllib:
+        from training.rllib.config import validate_rllib
+
+        validate_rllib(cfg, probe)
 
 
 def extractor_kwargs(pol: dict, layout) -> dict:
@@ -561,12 +590,18 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
         checkpoint that cannot be resumed with this config (:class:`ConfigError`).
     """
     validate_config(cfg, check_teacher=resume is None)
-    if resume and not Path(resume).is_file():
-        raise FileNotFoundError(f"checkpoint to resume from {resume} does not exist")
+    rllib = cfg.get("engine") == "rllib"
+    if resume and not (Path(resume).is_dir() if rllib else Path(resume).is_file()):
+        raise FileNotFoundError(f"checkpoint to resume from {resume} does not exist"
+                                + (" (an RLlib run resumes from a checkpoint directory)" if rllib else ""))
     created = not out.exists()
     prepare_out_dir(out, overwrite)
     started = []  # _train_in appends once training proper begins
     try:
+        if rllib:  # the same run directory, written by the RLlib trainer
+            from training.rllib.trainer import train_in as rllib_train_in
+
+            return rllib_train_in(cfg, out, resume, progress_bar, started, smoke)
         return _train_in(cfg, out, resume, progress_bar, started, smoke)
     except BaseException:
         if not started:  # a failed start (bad checkpoint, warm start, Ctrl-C...) leaves nothing
@@ -793,7 +828,7 @@ def plot_learning_curve(history: list[dict], path: Path, title: str = "") -> Non
     plt.close(fig)
 
 
-def final_evaluation(cfg: dict, checkpoint: Path, out: Path) -> dict:
+def final_evaluation(cfg: dict, checkpoint: Path, out: Path, agent_spec: str | None = None) -> dict:
     """Tournament of the trained agent and the configured opponents.
 
     Uses :func:`training.tournament.run_tournament` (seats rotated, OpenSkill ratings, Elo for
@@ -802,6 +837,9 @@ def final_evaluation(cfg: dict, checkpoint: Path, out: Path) -> dict:
     per opponent, written to ``out/vs_<opponent>``, so that the trained agent always holds a
     whole team against the opponent's team (a tournament of three or more agents in a
     four-seat game would mix them within teams).
+
+    ``agent_spec``: the trained agent's spec (default: ``str(checkpoint)``, an SB3 checkpoint;
+    the RLlib trainer passes ``rllib:<checkpoint>``).
 
     Returns:
         ``{"vs": {spec: {"wins", "draws", "losses", "games", "score", "score_ci95_low",
@@ -819,7 +857,7 @@ def final_evaluation(cfg: dict, checkpoint: Path, out: Path) -> dict:
               [(out / f"vs_{spec.replace('/', '_').replace(':', '_')}", [spec]) for spec in fe["opponents"]])
     vs, ratings = {}, []
     for folder, opponents in groups:
-        result = run_tournament(cfg["env_id"], [str(checkpoint), *opponents], fe["games"], out_dir=folder, **common)
+        result = run_tournament(cfg["env_id"], [agent_spec or str(checkpoint), *opponents], fe["games"], out_dir=folder, **common)
         me = result["agents"][0]["name"]
         names = {a["name"]: a["spec"] for a in result["agents"]}
         vs.update({names[p["opponent"]]: {k: p[k] for k in keys} for p in result["pairs"] if p["agent"] == me})
@@ -837,7 +875,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=non_negative_int, default=None, help="override seed (an integer >= 0)")
     parser.add_argument("--out", default=None, help="run directory (default runs/<config>-<seed>)")
     parser.add_argument("--resume", default=None,
-                        help="checkpoint .zip to continue from; --timesteps then counts the steps to add")
+                        help="checkpoint .zip to continue from (an RLlib config: a checkpoint directory); --timesteps "
+                             "then counts the steps to add")
     parser.add_argument("--overwrite", action="store_true", help="delete a non-empty run directory first")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.add_argument("--final-games", type=positive_int, default=None,
@@ -866,8 +905,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.final_games is not None:
         cfg["final_eval"]["games"] = args.final_games  # checked with the rest by train()
     out = Path(args.out) if args.out else Path("runs") / f"{cfg['name']}-{cfg['seed']}{'-smoke' if args.smoke else ''}"
-    if args.resume and not Path(args.resume).is_file():
-        parser.error(f"--resume: checkpoint {args.resume} does not exist")
+    rllib = cfg.get("engine") == "rllib"
+    if args.resume and not (Path(args.resume).is_dir() if rllib else Path(args.resume).is_file()):
+        parser.error(f"--resume: checkpoint {args.resume} does not exist"
+                     + (" (an RLlib run resumes from a checkpoint directory, e.g. RUN/checkpoints/final)" if rllib else ""))
     try:
         report = train(cfg, out, resume=args.resume, progress_bar=not args.no_progress, overwrite=args.overwrite,
                        smoke=args.smoke)

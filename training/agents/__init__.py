@@ -7,6 +7,8 @@
   ``state.heuristics()``);
 * :mod:`training.agents.policy`: :class:`PolicyAgent`, :func:`policy_action`,
   :func:`parse_checkpoint_spec`;
+* :mod:`training.agents.rllib`: :class:`~training.agents.rllib.RLlibAgent` (an RLlib checkpoint
+  of ``training.train``, spec ``rllib:PATH``) and :class:`~training.agents.rllib.ModuleAgent`;
 * :mod:`training.agents.shipped`: the trained agents shipped with the package
   (:class:`ShippedAgent`, :func:`shipped_agents`, :func:`shipped_for`, :func:`shipped_spec`);
 * :mod:`training.agents.specs`: the table of agent specs and :func:`make_agent`.

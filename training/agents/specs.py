@@ -73,6 +73,19 @@ def _load_shipped(seed, name, deterministic):
     return shipped_spec(name).load(deterministic=deterministic, seed=seed)
 
 
+def _rllib(spec: str) -> dict | None:
+    from training.agents.rllib import parse_rllib_spec
+
+    parsed = parse_rllib_spec(spec)
+    return None if parsed is None else {"path": parsed[0], "deterministic": not parsed[1]}
+
+
+def _load_rllib(seed, path, deterministic):
+    from training.agents.rllib import RLlibAgent
+
+    return RLlibAgent(path, deterministic=deterministic, seed=seed)
+
+
 def _checkpoint(spec: str) -> dict | None:
     parsed = parse_checkpoint_spec(spec)
     return None if parsed is None else {"path": parsed[0], "deterministic": not parsed[1]}
@@ -93,6 +106,10 @@ SPECS: tuple[AgentSpec, ...] = (
     AgentSpec("PATH.zip[:sample]", "a checkpoint of `training.train`: its most probable legal move, or with "
                                    "`:sample` a draw from the masked policy (the path may itself contain `:`)",
               _checkpoint, lambda seed, path, deterministic: PolicyAgent(path, deterministic=deterministic, seed=seed)),
+    AgentSpec("rllib:PATH[:sample]", "the `main` module of an RLlib checkpoint directory of `training.train` "
+                                     "(an `engine: rllib` run's `checkpoints/final`): its most probable legal move, or "
+                                     "a draw with `:sample`; needs the `rllib` extra, no Ray cluster",
+              _rllib, _load_rllib),
     AgentSpec("SHIPPED[:sample]", "a trained agent shipped with the package, by name (`python -m training.agents.shipped` "
                                   "lists them): as a checkpoint, on the setting it was trained on",
               _shipped, _load_shipped),
@@ -100,7 +117,8 @@ SPECS: tuple[AgentSpec, ...] = (
 
 
 def spec_forms() -> str:
-    """The spec forms as one phrase: ``"random, greedy, mcts[:N], alphabeta[:D], PATH.zip[:sample] or SHIPPED[:sample]"``."""
+    """The spec forms as one phrase: ``"random, greedy, mcts[:N], alphabeta[:D], PATH.zip[:sample],
+    rllib:PATH[:sample] or SHIPPED[:sample]"``."""
     forms = [s.form for s in SPECS]
     return ", ".join(forms[:-1]) + " or " + forms[-1]
 

@@ -1,0 +1,172 @@
+"""The networks of :mod:`training.features` as RLlib RLModules, with action masking.
+
+:class:`GameRLModule` is a ``TorchRLModule`` with the ``ValueFunctionAPI`` (what RLlib's PPO
+needs) built from a config's ``policy:`` section exactly as the SB3 trainer builds its
+``SpatialMaskablePolicy`` / ``MaskableActorCriticPolicy`` (``training.train._network``): the same
+features extractor class and keyword arguments (:func:`training.train.extractor_kwargs`), one
+extractor shared by the policy and the value function (SB3's default), and
+
+* head ``spatial`` / ``factored``: :class:`~training.features.SpatialActionHead` over the
+  flattened convolution map (the env's :class:`~envs.core.observation.ActionLayout`);
+  value: SB3's dense MLP (``net_arch.vf`` sizes, Tanh) or
+  :class:`~training.features.PooledValueTrunk` (``value_head: pooled``), then ``Linear(., 1)``;
+* head ``linear``: SB3's MLP (``net_arch.pi`` sizes, Tanh) then ``Linear(., num_actions)``.
+
+Initialisation follows SB3 (``ortho_init``): orthogonal weights, gain ``sqrt(2)`` for the
+extractor and the MLPs, ``0.01`` for the action head (the factored head's last plane layer only),
+``1`` for the value output; zero biases. A test checks that both engines build the same
+parameter shapes from one ``policy:`` section.
+
+Input: the observation dict of :class:`training.rllib.env.GameMultiAgentEnv`,
+``{"observations": <Box or nested Dict of arrays>, "action_mask": (B, num_actions)}``; any dtype
+(cast to ``float32`` here). Masking: the logits of illegal actions are replaced by ``-1e9``
+(finite: softmax gives them probability 0, and the entropy and KL terms stay finite; a row
+with no legal action — a final observation — becomes uniform instead of NaN). Applied in
+``_forward`` and therefore in ``_forward_inference``, ``_forward_exploration`` and
+``_forward_train``.
+
+``model_config``: ``{"policy": <the config's policy section>, "env_id": ..., "env_kwargs": ...}``
+(the env is made once to read its action layout and spaces).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+import torch
+from torch import nn
+
+from ray.rllib.core.columns import Columns
+from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
+from ray.rllib.core.rl_module.torch.torch_rl_module import TorchRLModule
+
+__all__ = ["GameRLModule", "MASKED_LOGIT", "module_spec"]
+
+#: The logit given to illegal actions.
+MASKED_LOGIT = -1.0e9
+
+
+def _mlp(n_in: int, sizes) -> tuple[nn.Module, int]:
+    layers = []
+    for n in sizes:
+        layers += [nn.Linear(n_in, n), nn.Tanh()]
+        n_in = n
+    return nn.Sequential(*layers), n_in
+
+
+def _init(module: nn.Module, gain: float) -> None:
+    """SB3's ``ActorCriticPolicy.init_weights``: orthogonal weights, zero biases."""
+    if isinstance(module, (nn.Linear, nn.Conv2d)):
+        nn.init.orthogonal_(module.weight, gain=gain)
+        if module.bias is not None:
+            module.bias.data.fill_(0.0)
+
+
+def _float(x):
+    if isinstance(x, dict):
+        return {k: _float(v) for k, v in x.items()}
+    return x.float() if x.dtype != torch.float32 else x
+
+
+class GameRLModule(TorchRLModule, ValueFunctionAPI):
+    """See the module docstring."""
+
+    def setup(self):
+        from envs.registry import spec
+        from training.features import FEATURE_EXTRACTORS, BoardCNN, BoardVectorNet, PooledValueTrunk, SpatialActionHead
+        from training.train import extractor_kwargs
+
+        cfg = self.model_config
+        pol = cfg["policy"]
+        raw = spec(cfg["env_id"]).make_raw(**(cfg.get("env_kwargs") or {}))
+        layout = raw.action_layout()
+        game_space = self.observation_space["observations"]
+        n_actions = int(self.action_space.n)
+        fe = FEATURE_EXTRACTORS[pol["features"]](game_space, **extractor_kwargs(pol, layout))
+        self.features_extractor = fe
+        arch = pol["net_arch"] if isinstance(pol["net_arch"], dict) else {}
+        dim = fe.features_dim
+        if pol["head"] in ("spatial", "factored"):
+            if not isinstance(fe, (BoardCNN, BoardVectorNet)) or dim != fe.channels * fe.height * fe.width + getattr(fe, "appended_dim", 0):
+                raise ValueError("a spatial or factored head needs a convolutional features extractor with features_dim 0")
+            extra = getattr(fe, "appended_dim", 0)
+            plane_index = None
+            if layout.plane_index is not None:
+                offset = 0
+                for k in fe.append_keys:
+                    if k == layout.plane_key:
+                        break
+                    offset += int(np.prod(game_space.spaces[k].shape))
+                plane_index = layout.plane_index + offset
+            self.policy_net = nn.Sequential()
+            self.action_net = SpatialActionHead(fe.channels, fe.height, fe.width, layout.index, n_actions,
+                                                plane_features=layout.plane_features, plane_index=plane_index,
+                                                extra_dim=extra)
+            if pol["value_head"] == "pooled":
+                self.value_trunk = PooledValueTrunk(fe.channels, fe.height, fe.width, extra, sizes=list(arch.get("vf", [])))
+                vdim = self.value_trunk.out_dim
+            else:
+                self.value_trunk, vdim = _mlp(dim, arch.get("vf", []))
+        else:
+            self.policy_net, pdim = _mlp(dim, arch.get("pi", []))
+            self.action_net = nn.Linear(pdim, n_actions)
+            self.value_trunk, vdim = _mlp(dim, arch.get("vf", []))
+        self.value_net = nn.Linear(vdim, 1)
+        # SB3's orthogonal initialisation (ActorCriticPolicy._build, SpatialMaskablePolicy._build)
+        for part, gain in ((self.features_extractor, np.sqrt(2)), (self.policy_net, np.sqrt(2)),
+                           (self.value_trunk, np.sqrt(2)), (self.value_net, 1.0)):
+            part.apply(partial(_init, gain=gain))
+        head = self.action_net
+        if isinstance(head, SpatialActionHead) and not hasattr(head, "conv"):
+            head.apply(partial(_init, gain=1.0))
+            _init(head.plane[-1], 0.01)
+            if head.other is not None:
+                _init(head.other, 0.01)
+        else:
+            head.apply(partial(_init, gain=0.01))
+
+    # -- forward passes ------------------------------------------------------------------------
+    def _features(self, batch):
+        obs = batch[Columns.OBS]
+        return self.features_extractor(_float(obs["observations"])), obs["action_mask"]
+
+    def _logits(self, features, mask):
+        logits = self.action_net(self.policy_net(features))
+        return logits.masked_fill(mask <= 0, MASKED_LOGIT)
+
+    def _forward(self, batch, **kwargs):
+        features, mask = self._features(batch)
+        return {Columns.ACTION_DIST_INPUTS: self._logits(features, mask)}
+
+    def _forward_inference(self, batch, **kwargs):
+        return self._forward(batch, **kwargs)
+
+    def _forward_exploration(self, batch, **kwargs):
+        return self._forward(batch, **kwargs)
+
+    def _forward_train(self, batch, **kwargs):
+        features, mask = self._features(batch)
+        return {Columns.ACTION_DIST_INPUTS: self._logits(features, mask), Columns.EMBEDDINGS: features}
+
+    def compute_values(self, batch, embeddings=None):
+        if embeddings is None:
+            embeddings, _ = self._features(batch)
+        return self.value_net(self.value_trunk(embeddings)).squeeze(-1)
+
+
+def module_spec(cfg: dict, observation_space=None, action_space=None):
+    """The ``RLModuleSpec`` of a config's network (``policy``, ``env_id``, ``env_kwargs``); the
+    spaces default to those of :class:`training.rllib.env.GameMultiAgentEnv` for that setting."""
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+    from envs.registry import spec
+    from training.rllib.env import obs_space
+
+    if observation_space is None or action_space is None:
+        raw = spec(cfg["env_id"]).make_raw(**(cfg.get("env_kwargs") or {}))
+        observation_space = obs_space(raw)
+        action_space = raw.action_space(raw.possible_agents[0])
+    return RLModuleSpec(module_class=GameRLModule, observation_space=observation_space, action_space=action_space,
+                        model_config={"policy": cfg["policy"], "env_id": cfg["env_id"],
+                                      "env_kwargs": dict(cfg.get("env_kwargs") or {})})
