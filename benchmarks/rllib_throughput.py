@@ -17,7 +17,8 @@ and RLlib PPO (``--config``, default ``configs/ataxx_rllib.yaml``): the same net
 (``policy``), rollout (8 envs x 256 steps = 2,048 per update), minibatch (512), epochs (4) and
 PPO coefficients; periodic evaluations, snapshots, pool checks and checkpoints pushed past the end
 and one game per pair in the final tournament, so that ``report.json``'s ``train_seconds`` is
-training alone. Timesteps are each trainer's own count (SB3: the learner's moves; RLlib: the
+training alone; RLlib again with ``--more-envs`` envs per runner (the same 2,048 env steps per
+iteration, fewer steps per env). Timesteps are each trainer's own count (SB3: the learner's moves; RLlib: the
 ``main`` module's moves), the unit of ``total_timesteps`` in both configs. Goal: RLlib / SB3 >= 0.8.
 
 Usage::
@@ -69,18 +70,22 @@ def measure_training(args) -> dict:
     from training.train import load_config, train
 
     out = {}
-    for engine, path in (("sb3", args.sb3_config), ("rllib", args.config)):
+    runs = [("sb3", args.sb3_config, None)] + [("rllib", args.config, None)] + \
+        [(f"rllib_{n}envs", args.config, n) for n in args.more_envs]
+    for engine, path, envs in runs:
         cfg = _train_cfg(load_config, path, args.timesteps, args.seed)
+        if envs is not None:
+            cfg["rllib"]["num_envs_per_env_runner"] = envs
         with tempfile.TemporaryDirectory(prefix=f"bench_{engine}_") as tmp:
             report = train(cfg, Path(tmp) / "run", progress_bar=False)
         steps, secs = report["timesteps_this_run"], report["train_seconds"]
         row = {"timesteps": steps, "seconds": secs, "timesteps_per_s": steps / secs}
-        if engine == "rllib":
+        if engine.startswith("rllib"):
             thr = report.get("throughput", {})
             row["env_steps_per_s"] = thr.get("env_steps_per_s")
             row["sampling_env_steps_per_s"] = thr.get("sampling_env_steps_per_s")
         out[engine] = row
-        print(f"  {engine:<6} {steps:>8,} timesteps in {secs:>7.1f} s: {steps / secs:>8,.0f} timesteps/s"
+        print(f"  {engine:<12} {steps:>8,} timesteps in {secs:>7.1f} s: {steps / secs:>8,.0f} timesteps/s"
               + (f"  (sampling alone {row['sampling_env_steps_per_s']:,.0f} env steps/s)"
                  if row.get("sampling_env_steps_per_s") else ""), flush=True)
     return out
@@ -163,6 +168,8 @@ def main(argv=None):
     p.add_argument("--envs", type=int, default=8, help="envs per env runner in the batched layouts (default 8)")
     p.add_argument("--raw-steps", type=int, default=5000, help="env steps of the random-play peer (default 5000)")
     p.add_argument("--timesteps", type=int, default=8192, help="timesteps trained by each engine (default 8192)")
+    p.add_argument("--more-envs", type=lambda t: [int(x) for x in t.split(",") if x], default=[32],
+                   help="part 2: also train RLlib with these numbers of envs per runner (default 32; '' for none)")
     p.add_argument("--skip-train", action="store_true", help="part 1 only")
     p.add_argument("--skip-sample", action="store_true", help="part 2 only")
     p.add_argument("--json", default=None, help="also write the figures to this JSON file")
@@ -180,7 +187,12 @@ def main(argv=None):
         figures["training"] = measure_training(args)
         ratio = figures["training"]["rllib"]["timesteps_per_s"] / figures["training"]["sb3"]["timesteps_per_s"]
         figures["training"]["ratio_rllib_sb3"] = ratio
-        print(f"ratio RLlib / SB3: {ratio:.2f}  (goal >= 0.8: {'met' if ratio >= 0.8 else 'NOT met'})\n")
+        print(f"ratio RLlib / SB3: {ratio:.2f}  (goal >= 0.8: {'met' if ratio >= 0.8 else 'NOT met'})")
+        for n in args.more_envs:
+            r = figures["training"][f"rllib_{n}envs"]["timesteps_per_s"] / figures["training"]["sb3"]["timesteps_per_s"]
+            figures["training"][f"ratio_rllib_{n}envs_sb3"] = r
+            print(f"ratio RLlib with {n} envs per runner / SB3: {r:.2f}")
+        print()
     if not args.skip_sample:
         from training.rllib.cluster import start_ray
 
