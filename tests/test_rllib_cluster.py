@@ -1,6 +1,7 @@
-"""Ray start-up, joining a cluster, and the one-line errors of ``training/rllib/cluster.py``; a
-two-node Ray cluster on this machine (``ray.cluster_utils.Cluster``, loopback only) training PPO with
-one env runner on each node.
+"""Ray start-up, joining a cluster, and the one-line errors of ``training/rllib/cluster.py`` (also
+through ``python -m training.train``); a two-node Ray cluster on this machine
+(``ray.cluster_utils.Cluster``, loopback only) where the RLlib trainer samples with one env runner
+on each node.
 
 The tests that need Ray skip without the ``rllib`` extra, and fail instead under CI (which installs
 it). Each one that starts Ray shuts it down, so that the next test in the same worker starts clean.
@@ -14,8 +15,8 @@ import socket
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
-import numpy as np
 import pytest
 
 from training.cli import MissingExtraError
@@ -23,6 +24,7 @@ from training.rllib.cluster import (ClusterError, apply_rllib_settings, check_ad
                                     require_rllib, required_resources, rllib_setting_names, start_ray, stop_ray,
                                     validate_algo_config)
 
+REPO_ROOT = Path(__file__).resolve().parents[1]
 HAVE_RLLIB = importlib.util.find_spec("ray") is not None and importlib.util.find_spec("tree") is not None
 
 
@@ -233,65 +235,98 @@ def test_rllib_validation_error_on_one_line(rllib):
     assert "\n" not in msg and "suppress" not in msg
 
 
+# -- through the trainer ---------------------------------------------------------------------------
+
+def test_train_cli_without_the_rllib_extra_names_it():
+    import subprocess
+    import sys
+
+    code = ("import sys, runpy\nsys.modules['ray'] = None  # what an uninstalled module looks like to import\n"
+            "sys.argv = ['training.train', 'configs/ataxx_rllib.yaml', '--smoke']\n"
+            "runpy.run_module('training.train', run_name='__main__', alter_sys=True)\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr == ("error: python -m training.train configs/ataxx_rllib.yaml needs the 'rllib' extra, which is "
+                           "not (fully) installed: missing ray. Install it from the repository root with: pip install "
+                           "-e \".[rllib]\" (README, Training on Ray RLlib)\n")
+
+
+def test_train_cli_address_errors_are_one_line(capsys):
+    from training.train import main
+
+    port = free_port()
+    with pytest.raises(SystemExit) as e:
+        main(["configs/ataxx_quick.yaml", "--smoke", "--address", f"127.0.0.1:{port}"])
+    assert e.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == ("python -m training.train: error: --address joins a Ray cluster: "
+                                                         "it is for RLlib configs (engine: rllib); an SB3 run trains in "
+                                                         "this process")
+    with pytest.raises(SystemExit):
+        main(["configs/ataxx_rllib.yaml", "--address", "head-without-port"])
+    assert "argument --address: Ray address 'head-without-port': expected HOST:PORT" in capsys.readouterr().err
+
+
+def test_train_with_an_unreachable_address_or_too_few_cpus_leaves_nothing(rllib, tmp_path):
+    from training.train import load_config, smoke_config, train
+
+    cfg = smoke_config(load_config(REPO_ROOT / "configs" / "ataxx_rllib.yaml"))
+    port = free_port()
+    with pytest.raises(ClusterError, match=f"no Ray cluster at 127.0.0.1:{port}: connection refused"):
+        train(cfg, tmp_path / "a", progress_bar=False, address=f"127.0.0.1:{port}")
+    assert not (tmp_path / "a").exists()
+    start_ray(num_cpus=1)
+    cfg["rllib"]["num_env_runners"] = 2
+    with pytest.raises(ClusterError) as e:
+        train(cfg, tmp_path / "b", progress_bar=False)
+    assert str(e.value).startswith("the RLlib config asks for 2 CPU (the cluster has 1) at once (2 env runners x 1 CPU")
+    assert not (tmp_path / "b").exists()
+
+
 # -- two nodes --------------------------------------------------------------------------------------
 
-def test_two_node_cluster_samples_on_both_nodes_and_trains(rllib):
-    """Two raylets on loopback, 1 CPU each; 2 env runners of 1 CPU must land one on each node."""
+def test_two_node_cluster_trains_with_sampling_on_both_nodes(rllib, tmp_path):
+    """Two raylets on loopback with 1 CPU each, joined by the trainer's entry point
+    (``training.train.train(..., address=...)``); its 2 env runners of 1 CPU must land one on each
+    node. Sampling ran on both nodes, the timesteps grew over two iterations, and the learner
+    changed main's weights between the two checkpoints."""
     import ray
+    import torch
     from ray.cluster_utils import Cluster
-    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.rl_module import RLModule
 
-    def record_node(*, env_runner, metrics_logger, samples, **kwargs):
-        """RLlib callback (``on_sample_end``, in each env runner): env steps sampled, by node id.
-        (Nested, so that Ray pickles it by value: the workers cannot import this test module.)"""
-        import ray
+    from training.agents.rllib import module_dir
+    from training.train import load_config, smoke_config, train
 
-        metrics_logger.log_value(("sampled_on_node", ray.get_runtime_context().get_node_id()),
-                                 sum(len(e) for e in samples), reduce="sum")
-
-    def flat_weights(state) -> np.ndarray:
-        """A module state's tensors as one vector (sorted by name)."""
-        return np.concatenate([np.asarray(state[k], dtype=np.float64).ravel() for k in sorted(state)])
-
+    cfg = smoke_config(load_config(REPO_ROOT / "configs" / "ataxx_rllib.yaml"))
+    batch = cfg["rllib"]["train_batch_size"]  # 64 env steps per iteration
+    cfg["rllib"].update(num_env_runners=2, num_envs_per_env_runner=1)
+    cfg["total_timesteps"] = 2 * batch  # two iterations (or three: main's steps may fall short of 64)
     small = 80 * 1024 * 1024
     cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "object_store_memory": small,
                                                             "include_dashboard": False})
     try:
         cluster.add_node(num_cpus=1, object_store_memory=small)
-        info = start_ray(cluster.address)
-        assert (info.joined, info.nodes, info.cpus) == (True, 2, 2.0)
+        address = cluster.address
+        report = train(cfg, tmp_path / "run", progress_bar=False, address=address)
         node_ids = {n["NodeID"] for n in ray.nodes() if n["Alive"]}
-        config = (PPOConfig().environment("CartPole-v1")
-                  .env_runners(num_env_runners=2, num_envs_per_env_runner=1, rollout_fragment_length=50,
-                               sample_timeout_s=120)
-                  .training(train_batch_size_per_learner=200, minibatch_size=100, num_epochs=2, lr=1e-3)
-                  .rl_module(model_config={"fcnet_hiddens": [16]})
-                  .callbacks(on_sample_end=record_node)
-                  .debugging(seed=0, log_level="ERROR"))
-        assert check_resources(config) == {"CPU": 2.0}
-        algo = config.build_algo()
-        try:
-            before = flat_weights(algo.get_module().get_state())
-            lifetime, per_node = [], []
-            for _ in range(3):
-                result = algo.train()
-                lifetime.append(int(result["env_runners"]["num_env_steps_sampled_lifetime"]))
-                per_node.append({k: int(v) for k, v in result["env_runners"]["sampled_on_node"].items()})
-            after = flat_weights(algo.get_module().get_state())
-            remote = algo.env_runner_group.foreach_env_runner(
-                lambda r: (ray.get_runtime_context().get_node_id(), flat_weights(r.module.get_state())),
-                local_env_runner=False)
-        finally:
-            algo.stop()
     finally:
         stop_ray()
         cluster.shutdown()
-    # sampling ran on both nodes in every iteration, 100 env steps each (one fragment of 50, twice)
-    for counts in per_node:
-        assert set(counts) == node_ids and all(c >= 50 for c in counts.values()) and sum(counts.values()) >= 200
-    assert lifetime == sorted(lifetime) and lifetime[0] >= 200 and lifetime[2] >= lifetime[0] + 400
-    # the learner updated the weights, and both nodes' env runners sample with the updated ones
-    assert np.abs(after - before).max() > 1e-6
-    assert {node for node, _ in remote} == node_ids
-    for _, weights in remote:
-        np.testing.assert_allclose(weights, after, rtol=0, atol=1e-6)
+    assert len(node_ids) == 2
+    assert report["ray"] == {"address": address, "joined": True, "nodes": 2, "cpus": 2.0, "gpus": 0.0}
+    # sampling ran on both nodes: each runner's share of every iteration (32 env steps a fragment)
+    by_node = report["throughput"]["env_steps_by_node"]
+    assert set(by_node) == node_ids and all(v >= batch for v in by_node.values())
+    assert sum(by_node.values()) == report["throughput"]["env_steps_sampled"]
+    # training progressed: main's timesteps grew iteration by iteration...
+    rows = (tmp_path / "run" / "logs" / "progress.csv").read_text().splitlines()
+    col = rows[0].split(",").index("time/timesteps")
+    steps = [int(float(r.split(",")[col])) for r in rows[1:]]
+    assert len(steps) >= 2 and steps == sorted(set(steps)) and steps[0] >= batch // 2
+    assert report["timesteps"] == steps[-1] >= cfg["total_timesteps"]
+    # ...and the learner moved main's weights between the first checkpoint and the final one
+    ckpts = tmp_path / "run" / "checkpoints"
+    first = RLModule.from_checkpoint(module_dir(ckpts / f"step_{steps[0]}")).state_dict()
+    final = RLModule.from_checkpoint(module_dir(ckpts / "final")).state_dict()
+    assert first.keys() == final.keys()
+    assert max(float((first[k] - final[k]).abs().max()) for k in first if torch.is_floating_point(first[k])) > 1e-6

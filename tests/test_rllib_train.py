@@ -19,7 +19,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 RLLIB_CONFIGS = [f"configs/{g}_rllib.yaml" for g in ("ataxx", "twixt", "double_twixt", "tantrix", "smartrix")]
 REPORT_KEYS = {"vs", "ratings", "engine", "config", "env_id", "seed", "timesteps", "timesteps_this_run", "resumed_from",
                "train_seconds", "eval_seconds", "checkpoint", "pretrain", "periodic_eval", "smoke", "budgets", "pool",
-               "throughput"}
+               "throughput", "ray"}
 
 
 @pytest.fixture(scope="module")
@@ -86,6 +86,9 @@ def test_every_rllib_config_smoke_runs_end_to_end(ray_local, tmp_path, config, m
         r = report["vs"][spec]
         assert r["games"] == SMOKE["final_games"] and r["wins"] + r["draws"] + r["losses"] == r["games"]
     assert report["throughput"]["env_steps_sampled"] >= one and report["throughput"]["env_steps_per_s"] > 0
+    by_node = report["throughput"]["env_steps_by_node"]  # one local node sampled everything
+    assert len(by_node) == 1 and sum(by_node.values()) == report["throughput"]["env_steps_sampled"]
+    assert (report["ray"]["nodes"], report["ray"]["cpus"], report["ray"]["joined"]) == (1, 2.0, True)  # the fixture's
     assert report["checkpoint"] == str(out / "checkpoints" / "final")
     assert f"[run] directory {out} | env {cfg['env_id']} | RLlib PPO" in capsys.readouterr().out
 

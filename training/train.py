@@ -7,6 +7,8 @@ Usage::
 
     python -m training.train configs/tantrix_4p_quick.yaml --smoke   # every budget shrunk: seconds
 
+    python -m training.train configs/ataxx_rllib.yaml [--address HOST:PORT|auto]   # Ray RLlib, local or a cluster
+
 The YAML config holds every hyperparameter (see ``configs/ataxx_quick.yaml``, each key commented);
 unknown keys are an error. The run directory (default ``runs/<config name>-<seed>``) receives:
 
@@ -556,7 +558,7 @@ def prepare_out_dir(out: Path, overwrite: bool = False) -> None:
 
 
 def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = True,
-          overwrite: bool = False, smoke: bool = False) -> dict:
+          overwrite: bool = False, smoke: bool = False, address: str | None = None) -> dict:
     """Run self-play training and the final evaluation; return the report dict.
 
     Args:
@@ -572,6 +574,8 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
         overwrite: delete a non-empty ``out`` first.
         smoke: only recorded in the report (``"smoke"``); the caller shrinks ``cfg`` with
             :func:`smoke_config`.
+        address: an RLlib config only: the Ray cluster to join (``"HOST:PORT"`` or ``"auto"``,
+            :func:`training.rllib.cluster.start_ray`); default a local Ray instance of its own.
 
     Returns:
         The report (also written to ``out/report.json``): ``vs`` and ``ratings`` (from
@@ -591,6 +595,13 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
     """
     validate_config(cfg, check_teacher=resume is None)
     rllib = cfg.get("engine") == "rllib"
+    if address is not None and not rllib:
+        raise ConfigError("--address joins a Ray cluster: it is for RLlib configs (engine: rllib); an SB3 run "
+                          "trains in this process")
+    if rllib:
+        from training.rllib.cluster import require_rllib
+
+        require_rllib("training.train with an RLlib config")
     if resume and not (Path(resume).is_dir() if rllib else Path(resume).is_file()):
         raise FileNotFoundError(f"checkpoint to resume from {resume} does not exist"
                                 + (" (an RLlib run resumes from a checkpoint directory)" if rllib else ""))
@@ -601,7 +612,7 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
         if rllib:  # the same run directory, written by the RLlib trainer
             from training.rllib.trainer import train_in as rllib_train_in
 
-            return rllib_train_in(cfg, out, resume, progress_bar, started, smoke)
+            return rllib_train_in(cfg, out, resume, progress_bar, started, smoke, address=address)
         return _train_in(cfg, out, resume, progress_bar, started, smoke)
     except BaseException:
         if not started:  # a failed start (bad checkpoint, warm start, Ctrl-C...) leaves nothing
@@ -868,6 +879,7 @@ def final_evaluation(cfg: dict, checkpoint: Path, out: Path, agent_spec: str | N
 
 def main(argv: list[str] | None = None) -> int:
     from training.cli import non_negative_int, positive_int
+    from training.rllib.cluster import ClusterError, address_arg, require_rllib
 
     parser = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.split("\n\n")[0])
     parser.add_argument("config", help="YAML config, e.g. configs/ataxx_quick.yaml")
@@ -881,6 +893,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.add_argument("--final-games", type=positive_int, default=None,
                         help="override final_eval.games (games per pair in the final tournament)")
+    parser.add_argument("--address", type=address_arg, default=None, metavar="HOST:PORT",
+                        help="RLlib configs: join the Ray cluster whose head is at HOST:PORT (`ray start --head` "
+                             "prints it), or 'auto' (the one started on this machine); default: a local Ray "
+                             "instance of this run's own")
     parser.add_argument("--smoke", action="store_true",
                         help=f"shrink every budget (one rollout of {SMOKE['n_envs'] * SMOKE['n_steps']} timesteps, "
                              f"{SMOKE['pretrain_games']} warm-start games, {SMOKE['eval_games']} games per periodic evaluation, "
@@ -891,6 +907,11 @@ def main(argv: list[str] | None = None) -> int:
         cfg = load_config(args.config, validate=False, seed=args.seed)
     except (FileNotFoundError, ValueError) as e:
         parser.error(str(e))
+    if cfg.get("engine") == "rllib":  # before anything imports Ray
+        require_rllib(f"python -m training.train {args.config}", as_command=True)
+    elif args.address is not None:
+        parser.error("--address joins a Ray cluster: it is for RLlib configs (engine: rllib); an SB3 run trains in "
+                     "this process")
     if args.smoke or args.timesteps is not None or args.final_games is not None:
         # The values that --smoke / --timesteps / --final-games replace are checked as written too, so
         # a config that passes a smoke run does not fail on its real run. (train() checks the result.)
@@ -911,8 +932,8 @@ def main(argv: list[str] | None = None) -> int:
                      + (" (an RLlib run resumes from a checkpoint directory, e.g. RUN/checkpoints/final)" if rllib else ""))
     try:
         report = train(cfg, out, resume=args.resume, progress_bar=not args.no_progress, overwrite=args.overwrite,
-                       smoke=args.smoke)
-    except ConfigError as e:
+                       smoke=args.smoke, address=args.address)
+    except (ConfigError, ClusterError) as e:
         parser.error(str(e))
     print(f"\nRun directory: {out}")
     print(f"Trained {report['timesteps_this_run']} timesteps in {report['train_seconds']} s"

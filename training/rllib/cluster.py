@@ -47,7 +47,7 @@ from training.cli import TRAIN_MODULES, require_extra
 __all__ = ["RLLIB_MODULES", "CONNECT_TIMEOUT_S", "GCS_TIMEOUT_S", "SETTING_SECTIONS", "ClusterError", "RayInfo",
            "require_rllib", "parse_address", "address_arg", "check_address", "start_ray", "stop_ray",
            "required_resources", "check_resources", "rllib_setting_names", "apply_rllib_settings",
-           "validate_algo_config"]
+           "validate_algo_config", "record_sampling_node", "SAMPLED_ON_NODE"]
 
 #: The import names of the ``rllib`` extra (pyproject.toml): the ``train`` extra's, Ray, and the
 #: packages ``ray[rllib]`` adds (``tree`` is dm-tree).
@@ -67,6 +67,9 @@ SETTING_SECTIONS = ("training", "env_runners", "learners", "evaluation", "report
 _ALIASES = {"lambda": "lambda_"}
 
 _README = "README, Training on Ray RLlib"
+
+#: The key of the env runners' metric written by :func:`record_sampling_node`.
+SAMPLED_ON_NODE = "sampled_on_node"
 
 
 class ClusterError(ValueError):
@@ -533,3 +536,16 @@ def validate_algo_config(config, *, where: str = "rllib") -> None:
         config.validate()
     except (ValueError, TypeError, KeyError) as e:
         raise ClusterError(f"config section '{where}': RLlib rejected the settings: {_one_line(e)}") from None
+
+
+def record_sampling_node(*, env_runner=None, metrics_logger=None, samples=(), **kwargs) -> None:
+    """RLlib callback (``AlgorithmConfig.callbacks(on_sample_end=...)``), run in each env runner
+    after it samples: logs the env steps it sampled under ``("sampled_on_node", <Ray node id>)``,
+    summed, so that a training result's ``env_runners["sampled_on_node"]`` maps each node id to
+    the env steps sampled there in that iteration (which nodes did the sampling on a cluster)."""
+    if metrics_logger is None:
+        return
+    import ray
+
+    steps = sum(e.env_steps() for e in samples)
+    metrics_logger.log_value((SAMPLED_ON_NODE, ray.get_runtime_context().get_node_id()), steps, reduce="sum")

@@ -41,8 +41,13 @@ arrive, and so the train batches, depend on timing: such runs are not bit-reprod
 resumed run restores the weights, optimizer state, timestep count and pool, but not the
 episodes in progress or the envs' generators.
 
-Ray is started by :func:`start_ray` (a local instance of its own, never an existing one by
-accident) unless the caller has already connected.
+Ray is started or joined by :func:`training.rllib.cluster.start_ray`: a local instance of its own
+by default (never an existing one by accident), the cluster at ``address`` when given
+(``--address``), or the instance the caller already connected to. Before anything is built the
+config's actors are checked against the cluster's resources and RLlib's validation runs, each
+failure one line (:class:`~training.rllib.cluster.ClusterError`). ``report.json``'s ``ray`` says
+what was used (address, nodes, CPUs, GPUs) and ``throughput.env_steps_by_node`` how many env steps
+each node sampled.
 """
 
 from __future__ import annotations
@@ -60,18 +65,8 @@ from training.train import ConfigError, _duration, _games, _make_logger, _next_m
 __all__ = ["start_ray", "build_config", "build_algorithm", "env_config", "train_in", "META_FILE"]
 
 from training.agents.rllib import META_FILE  # noqa: E402
-
-
-def start_ray(num_cpus: int | None = None) -> None:
-    """Start a local Ray instance for this process unless Ray is already initialised (a test
-    fixture, or the caller joined a cluster). ``address="local"``: never joins another
-    process's instance by accident."""
-    import ray
-
-    if ray.is_initialized():
-        return
-    ray.init(address="local", num_cpus=num_cpus, include_dashboard=False, log_to_driver=True,
-             logging_level="ERROR", configure_logging=True)
+from training.rllib.cluster import check_resources, record_sampling_node, start_ray, \
+    validate_algo_config  # noqa: E402
 
 
 def env_config(cfg: dict, seed: int) -> dict:
@@ -123,6 +118,7 @@ def build_config(cfg: dict, seed: int | None = None):
                   vf_clip_param=r["vf_clip_param"], grad_clip=r["grad_clip"], grad_clip_by="global_norm",
                   use_kl_loss=False)
         .debugging(seed=seed, log_level="ERROR")
+        .callbacks(on_sample_end=record_sampling_node)  # env steps by node (report.json throughput)
     )
     return config
 
@@ -175,9 +171,11 @@ def _save(algo, cfg: dict, path: Path, t: int, pool_state: dict, seed: int) -> P
     return path
 
 
-def train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, started: list, smoke: bool) -> dict:
+def train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, started: list, smoke: bool,
+             address: str | None = None) -> dict:
     """The body of :func:`training.train.train` for an RLlib config, in the prepared run
-    directory ``out``; appends to ``started`` when training proper begins."""
+    directory ``out``; appends to ``started`` when training proper begins. ``address``: the Ray
+    cluster to join (:func:`training.rllib.cluster.start_ray`; default a local instance)."""
     import torch
 
     from training.agents import make_agent
@@ -201,8 +199,11 @@ def train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, start
                               "checkpoint's; resume with the config of the run that wrote it (its config.yaml)")
     (out / "checkpoints").mkdir(exist_ok=True)
     (out / "config.yaml").write_text(yaml.safe_dump({k: v for k, v in cfg.items()}, sort_keys=False))
-    start_ray()
-    algo = build_algorithm(cfg, seed)
+    ray_info = start_ray(address)
+    config = build_config(cfg, seed)
+    validate_algo_config(config)
+    check_resources(config)  # Ray would wait forever for actors no node can hold
+    algo = config.build_algo()
     slots = snapshot_ids(cfg["pool"]["max_snapshots"])
     pool_state = {"slots": len(slots), "active": [], "added": 0, "names": {}}
     t = 0
@@ -234,10 +235,13 @@ def train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, start
     r = cfg["rllib"]
     print(f"[run] directory {out} | env {cfg['env_id']} | RLlib PPO | {cfg['total_timesteps']:,} timesteps of main to "
           f"train | {r['num_env_runners']} env runners x {r['num_envs_per_env_runner']} envs, "
-          f"{r['train_batch_size']:,} env steps per iteration", flush=True)
+          f"{r['train_batch_size']:,} env steps per iteration | Ray: "
+          f"{'cluster at ' + ray_info.address if ray_info.joined else 'local instance'}, {ray_info.nodes} "
+          f"node{'s' if ray_info.nodes != 1 else ''}, {ray_info.cpus:g} CPUs, {ray_info.gpus:g} GPUs", flush=True)
     started.append(True)
     t0 = time.time()
     env_steps = episodes = 0
+    by_node: dict[str, int] = {}
     sample_seconds = 0.0
     last_print = 0.0
     try:
@@ -250,6 +254,8 @@ def train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, start
             t += steps
             er = result.get("env_runners", {})
             env_steps += int(er.get("num_env_steps_sampled", 0))
+            for node, n in (er.get("sampled_on_node") or {}).items():
+                by_node[node] = by_node.get(node, 0) + int(n)
             episodes += int(er.get("num_episodes", 0))
             sample_seconds += float(er.get("sample", 0.0) or 0.0)
             learner = result.get("learners", {}).get(MAIN, {})
@@ -325,7 +331,10 @@ def train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, start
         "pool": {"snapshots_added": pool_state["added"], "active": [pool_state["names"][s] for s in pool_state["active"]],
                  "checks": checks},
         "throughput": {"env_steps_sampled": env_steps, "env_steps_per_s": round(env_steps / max(train_seconds, 1e-9), 1),
-                       "sampling_env_steps_per_s": round(env_steps / sample_seconds, 1) if sample_seconds > 0 else None},
+                       "sampling_env_steps_per_s": round(env_steps / sample_seconds, 1) if sample_seconds > 0 else None,
+                       "env_steps_by_node": by_node},
+        "ray": {"address": ray_info.address, "joined": ray_info.joined, "nodes": ray_info.nodes, "cpus": ray_info.cpus,
+                "gpus": ray_info.gpus},
     })
     (out / "report.json").write_text(json.dumps(report, indent=2))
     if history:
