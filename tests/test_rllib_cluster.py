@@ -279,7 +279,58 @@ def test_train_with_an_unreachable_address_or_too_few_cpus_leaves_nothing(rllib,
     with pytest.raises(ClusterError) as e:
         train(cfg, tmp_path / "b", progress_bar=False)
     assert str(e.value).startswith("the RLlib config asks for 2 CPU (the cluster has 1) at once (2 env runners x 1 CPU")
-    assert not (tmp_path / "b").exists()
+    cfg["rllib"].update(num_env_runners=1, settings={"num_cpus_per_env_runner": 2})
+    with pytest.raises(ClusterError, match=r"^an RLlib env runner asks for 2 CPU but no node has that much \(largest "
+                                           r"node: 1 CPU\); Ray would wait for it forever"):
+        train(cfg, tmp_path / "c", progress_bar=False)
+    assert not (tmp_path / "b").exists() and not (tmp_path / "c").exists()
+
+
+def _ataxx_smoke(**settings) -> dict:
+    from training.train import load_config, smoke_config
+
+    cfg = smoke_config(load_config(REPO_ROOT / "configs" / "ataxx_rllib.yaml"))
+    cfg["rllib"]["settings"] = settings
+    return cfg
+
+
+def test_rllib_settings_reach_the_trainer_s_config(rllib):
+    from training.rllib.trainer import build_config
+
+    config = build_config(_ataxx_smoke(shuffle_batch_per_epoch=False, num_cpus_per_env_runner=2,
+                                       metrics_num_episodes_for_smoothing=7))
+    assert (config.shuffle_batch_per_epoch, config.num_cpus_per_env_runner, config.metrics_num_episodes_for_smoothing) \
+        == (False, 2, 7)
+    assert config.lr == 3.0e-4 and config.num_envs_per_env_runner == 2  # the config's own keys still apply
+
+
+def test_a_setting_rllib_rejects_stops_training_with_one_line(rllib, tmp_path):
+    import ray
+
+    from training.train import train
+
+    with pytest.raises(ClusterError) as e:
+        train(_ataxx_smoke(lrr=1e-4), tmp_path / "a", progress_bar=False)
+    msg = str(e.value)
+    assert msg.startswith("config key 'rllib.settings.lrr' is not an RLlib PPO setting (did you mean 'lr'?). Valid keys")
+    assert "\n" not in msg and "num_cpus_per_env_runner" in msg
+    with pytest.raises(ClusterError, match=r"^config key 'rllib.settings.lr': set it with 'rllib.lr' instead$"):
+        train(_ataxx_smoke(lr=1e-4), tmp_path / "b", progress_bar=False)
+    with pytest.raises(ClusterError, match=r"^config key .rllib.settings.rollout_fragment_length.: the trainer sets this "
+                                           r"RLlib setting itself$"):
+        train(_ataxx_smoke(rollout_fragment_length=10), tmp_path / "c", progress_bar=False)
+    assert not any((tmp_path / d).exists() for d in "abc") and not ray.is_initialized()  # checked before Ray starts
+
+
+def test_an_unknown_rllib_key_points_to_rllib_settings(tmp_path):
+    from training.train import load_config
+
+    text = (REPO_ROOT / "configs" / "ataxx_rllib.yaml").read_text().replace("  lr: 3.0e-4", "  lrr: 3.0e-4")
+    (tmp_path / "typo.yaml").write_text(text)
+    with pytest.raises(ValueError) as e:
+        load_config(tmp_path / "typo.yaml")
+    assert str(e.value).startswith("unknown config key 'rllib.lrr'; known keys here: clip_param, entropy_coeff, gamma,")
+    assert str(e.value).endswith("; any other RLlib setting goes under rllib.settings, by its RLlib name")
 
 
 # -- two nodes --------------------------------------------------------------------------------------

@@ -193,8 +193,10 @@ def _merge(base: dict, override: dict, path: str = "") -> dict:
     for k, v in override.items():
         where = f"{path}{k}"
         if k not in base:
-            raise ValueError(f"unknown config key {where!r}; known keys here: {', '.join(sorted(base))}")
-        if isinstance(base[k], dict) and k not in ("env_kwargs", "features_kwargs", "net_arch"):
+            hint = ("; any other RLlib setting goes under rllib.settings, by its RLlib name"
+                    if path == "rllib." and "settings" in base else "")
+            raise ValueError(f"unknown config key {where!r}; known keys here: {', '.join(sorted(base))}{hint}")
+        if isinstance(base[k], dict) and k not in ("env_kwargs", "features_kwargs", "net_arch", "settings"):
             if not isinstance(v, dict):
                 raise ValueError(f"config key {where!r} must be a mapping, got {type(v).__name__}")
             out[k] = _merge(base[k], v, where + ".")

@@ -479,7 +479,8 @@ def rllib_setting_names(config) -> dict[str, str]:
     return names
 
 
-def apply_rllib_settings(config, settings: Mapping, *, where: str = "rllib"):
+def apply_rllib_settings(config, settings: Mapping, *, where: str = "rllib",
+                         reserved: Mapping[str, str | None] | None = None):
     """Apply RLlib settings by name to an ``AlgorithmConfig``, checking every name first.
 
     Args:
@@ -489,13 +490,16 @@ def apply_rllib_settings(config, settings: Mapping, *, where: str = "rllib"):
             ``lambda`` for ``lambda_``...).
         where: the settings' place in the user's config, for messages (``"rllib"`` gives
             ``'rllib.lrr'``).
+        reserved: names the caller sets itself, each with the config key that sets it (``None``:
+            fixed by the caller); naming one is an error that points there.
 
     Returns:
         ``config``.
 
     Raises:
         ClusterError: an unknown name (the message gives the closest valid names and all of them,
-            by section), or a value the RLlib method rejects (its message on one line).
+            by section), a ``reserved`` one, or a value the RLlib method rejects (its message on one
+            line).
     """
     valid = rllib_setting_names(config)
     algo = type(config).__name__.removesuffix("Config") or "RLlib"
@@ -507,6 +511,11 @@ def apply_rllib_settings(config, settings: Mapping, *, where: str = "rllib"):
         listing = "; ".join(f"{sec}(): {', '.join(keys)}" for sec, keys in _sections(config).items())
         raise ClusterError(f"config key '{where}.{key}' is not an RLlib {algo} setting{hint}. Valid keys, the keyword "
                            f"arguments of {type(config).__name__}.<section>(): {listing}")
+    for key in settings:
+        if reserved and key in reserved:
+            there = reserved[key]
+            raise ClusterError(f"config key '{where}.{key}': " + (f"set it with '{there}' instead" if there else
+                                                                 "the trainer sets this RLlib setting itself"))
     grouped: dict[str, dict] = {}
     for k, v in settings.items():
         grouped.setdefault(valid[k], {})[_ALIASES.get(k, k)] = v

@@ -43,6 +43,10 @@ RLLIB_DEFAULTS: dict = {
         "vf_loss_coeff": 0.5,
         "vf_clip_param": 10.0,
         "grad_clip": 0.5,
+        # any other RLlib setting by its keyword name in PPOConfig.training() / .env_runners() /
+        # .learners() / .evaluation() / .reporting() / .fault_tolerance(), e.g. {num_cpus_per_env_runner: 2};
+        # checked against RLlib's own signatures when the algorithm is built (training/rllib/cluster.py)
+        "settings": {},
     },
     "pool": {
         "baselines": ["random", "greedy"],
@@ -123,6 +127,8 @@ def validate_rllib(cfg: dict, probe) -> None:
         _require(_is_num(r[key]) and 0 < r[key] <= 1, f"rllib.{key}", "a number in (0, 1]", r[key])
     for key in ("entropy_coeff", "vf_loss_coeff"):
         _require(_is_num(r[key]) and r[key] >= 0, f"rllib.{key}", "a non-negative number", r[key])
+    _require(isinstance(r["settings"], dict) and all(isinstance(k, str) for k in r["settings"]), "rllib.settings",
+             "a mapping of RLlib setting names to values", r["settings"])
     pool = cfg["pool"]
     for key in ("max_snapshots", "check_every", "check_games"):
         _require(_is_int(pool[key]) and pool[key] >= 1, f"pool.{key}", "a positive integer", pool[key])

@@ -65,8 +65,20 @@ from training.train import ConfigError, _duration, _games, _make_logger, _next_m
 __all__ = ["start_ray", "build_config", "build_algorithm", "env_config", "train_in", "META_FILE"]
 
 from training.agents.rllib import META_FILE  # noqa: E402
-from training.rllib.cluster import check_resources, record_sampling_node, start_ray, \
+from training.rllib.cluster import apply_rllib_settings, check_resources, record_sampling_node, start_ray, \
     validate_algo_config  # noqa: E402
+
+#: The RLlib settings that :func:`build_config` takes from the config's own ``rllib`` keys (or sets
+#: itself); ``rllib.settings`` may not set them again.
+_SET_BY_KEYS = {"num_env_runners": "rllib.num_env_runners", "num_envs_per_env_runner": "rllib.num_envs_per_env_runner",
+                "sample_timeout_s": "rllib.sample_timeout_s", "rollout_fragment_length": None,
+                "num_learners": "rllib.num_learners", "num_gpus_per_learner": "rllib.num_gpus_per_learner",
+                "train_batch_size_per_learner": "rllib.train_batch_size", "train_batch_size": "rllib.train_batch_size",
+                "minibatch_size": "rllib.minibatch_size", "num_epochs": "rllib.num_epochs", "lr": "rllib.lr",
+                "gamma": "rllib.gamma", "lambda_": "rllib.lambda", "lambda": "rllib.lambda",
+                "clip_param": "rllib.clip_param", "entropy_coeff": "rllib.entropy_coeff",
+                "vf_loss_coeff": "rllib.vf_loss_coeff", "vf_clip_param": "rllib.vf_clip_param",
+                "grad_clip": "rllib.grad_clip", "grad_clip_by": None, "use_kl_loss": None}
 
 
 def env_config(cfg: dict, seed: int) -> dict:
@@ -120,7 +132,7 @@ def build_config(cfg: dict, seed: int | None = None):
         .debugging(seed=seed, log_level="ERROR")
         .callbacks(on_sample_end=record_sampling_node)  # env steps by node (report.json throughput)
     )
-    return config
+    return apply_rllib_settings(config, r.get("settings") or {}, where="rllib.settings", reserved=_SET_BY_KEYS)
 
 
 def _set_pool(algo, names: list[str]) -> None:
@@ -199,9 +211,9 @@ def train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, start
                               "checkpoint's; resume with the config of the run that wrote it (its config.yaml)")
     (out / "checkpoints").mkdir(exist_ok=True)
     (out / "config.yaml").write_text(yaml.safe_dump({k: v for k, v in cfg.items()}, sort_keys=False))
+    config = build_config(cfg, seed)  # rllib.settings checked by name
+    validate_algo_config(config)  # RLlib's own checks, before Ray starts
     ray_info = start_ray(address)
-    config = build_config(cfg, seed)
-    validate_algo_config(config)
     check_resources(config)  # Ray would wait forever for actors no node can hold
     algo = config.build_algo()
     slots = snapshot_ids(cfg["pool"]["max_snapshots"])
