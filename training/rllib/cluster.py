@@ -47,7 +47,7 @@ from training.cli import TRAIN_MODULES, require_extra
 __all__ = ["RLLIB_MODULES", "CONNECT_TIMEOUT_S", "GCS_TIMEOUT_S", "SETTING_SECTIONS", "ClusterError", "RayInfo",
            "require_rllib", "parse_address", "address_arg", "check_address", "start_ray", "stop_ray",
            "required_resources", "check_resources", "rllib_setting_names", "apply_rllib_settings",
-           "validate_algo_config", "record_sampling_node", "SAMPLED_ON_NODE"]
+           "validate_algo_config", "record_sampling_node", "SAMPLED_ON_NODE", "quiet_logs"]
 
 #: The import names of the ``rllib`` extra (pyproject.toml): the ``train`` extra's, Ray, and the
 #: packages ``ray[rllib]`` adds (``tree`` is dm-tree).
@@ -242,7 +242,9 @@ def check_address(address: str, *, connect_timeout_s: float = CONNECT_TIMEOUT_S,
     return info
 
 
-def _quiet() -> None:
+def quiet_logs() -> None:
+    """Ray's and RLlib's Python loggers at ERROR in this process (RLlib warns at every config it
+    validates, e.g. "You are running PPO on the new API stack!")."""
     for name in ("ray", "ray.rllib", "ray.tune", "ray.data", "ray.train"):
         logging.getLogger(name).setLevel(logging.ERROR)
 
@@ -282,7 +284,7 @@ def start_ray(address: str | None = None, *, num_cpus: int | None = None, num_gp
     import ray
 
     if quiet:
-        _quiet()
+        quiet_logs()
     if not ray.is_initialized():
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
         common = dict(include_dashboard=False, log_to_driver=not quiet,
@@ -310,7 +312,7 @@ def start_ray(address: str | None = None, *, num_cpus: int | None = None, num_gp
                 first = (str(e).strip().splitlines() or [type(e).__name__])[0]
                 raise ClusterError(f"could not join the Ray cluster at {target}: {first}") from None
         if quiet:
-            _quiet()  # ray.init(configure_logging=True) resets the "ray" logger's level
+            quiet_logs()  # ray.init(configure_logging=True) resets the "ray" logger's level
         return _info(joined=address != "local")
     return _info(joined=True)  # initialised before: not this call's instance
 

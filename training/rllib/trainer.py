@@ -65,8 +65,8 @@ from training.train import ConfigError, _duration, _games, _make_logger, _next_m
 __all__ = ["start_ray", "build_config", "build_algorithm", "env_config", "train_in", "META_FILE"]
 
 from training.agents.rllib import META_FILE  # noqa: E402
-from training.rllib.cluster import apply_rllib_settings, check_resources, record_sampling_node, start_ray, \
-    validate_algo_config  # noqa: E402
+from training.rllib.cluster import apply_rllib_settings, check_resources, quiet_logs, record_sampling_node, \
+    start_ray, validate_algo_config  # noqa: E402
 
 #: The RLlib settings that :func:`build_config` takes from the config's own ``rllib`` keys (or sets
 #: itself); ``rllib.settings`` may not set them again.
@@ -211,6 +211,7 @@ def train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, start
                               "checkpoint's; resume with the config of the run that wrote it (its config.yaml)")
     (out / "checkpoints").mkdir(exist_ok=True)
     (out / "config.yaml").write_text(yaml.safe_dump({k: v for k, v in cfg.items()}, sort_keys=False))
+    quiet_logs()
     config = build_config(cfg, seed)  # rllib.settings checked by name
     validate_algo_config(config)  # RLlib's own checks, before Ray starts
     ray_info = start_ray(address)
