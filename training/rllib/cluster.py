@@ -68,6 +68,9 @@ _ALIASES = {"lambda": "lambda_"}
 
 _README = "README, Training on Ray RLlib"
 
+#: The GCS address of the local instance :func:`start_ray` started in this process, if any.
+_LOCAL_ADDRESS: str | None = None
+
 #: The key of the env runners' metric written by :func:`record_sampling_node`.
 SAMPLED_ON_NODE = "sampled_on_node"
 
@@ -83,8 +86,9 @@ class RayInfo:
 
     Attributes:
         address: the GCS address (``host:port``) of the instance or cluster.
-        joined: False when this call started a local instance; True when it joined a cluster or
-            found Ray already initialised (an instance this call must not stop).
+        joined: False for a local instance :func:`start_ray` started in this process (this call
+            or an earlier one); True for a cluster it joined, or an instance something else had
+            already connected this process to.
         nodes: alive nodes.
         cpus: CPUs over all nodes (``ray.cluster_resources()["CPU"]``).
         gpus: GPUs over all nodes.
@@ -313,8 +317,10 @@ def start_ray(address: str | None = None, *, num_cpus: int | None = None, num_gp
                 raise ClusterError(f"could not join the Ray cluster at {target}: {first}") from None
         if quiet:
             quiet_logs()  # ray.init(configure_logging=True) resets the "ray" logger's level
-        return _info(joined=address != "local")
-    return _info(joined=True)  # initialised before: not this call's instance
+        if address == "local":
+            global _LOCAL_ADDRESS
+            _LOCAL_ADDRESS = ray.get_runtime_context().gcs_address
+    return _info(joined=ray.get_runtime_context().gcs_address != _LOCAL_ADDRESS)
 
 
 def _info(joined: bool) -> RayInfo:
