@@ -351,6 +351,7 @@ def test_two_node_cluster_trains_with_sampling_on_both_nodes(rllib, tmp_path):
     batch = cfg["rllib"]["train_batch_size"]  # 64 env steps per iteration
     cfg["rllib"].update(num_env_runners=2, num_envs_per_env_runner=1)
     cfg["total_timesteps"] = 2 * batch  # two iterations (or three: main's steps may fall short of 64)
+    cfg["eval"]["every"] = cfg["pool"]["check_every"] = 10**9  # no games on the way: time goes to the cluster
     small = 80 * 1024 * 1024
     cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "object_store_memory": small,
                                                             "include_dashboard": False})
