@@ -48,7 +48,7 @@ import numpy as np
 
 from envs.tantrix.state import NUM_TILES, TantrixState, _fits
 
-__all__ = ["predict_scores", "robot_value", "TantrixRobot", "make_robot"]
+__all__ = ["predict_scores", "line_prospects", "robot_value", "TantrixRobot", "make_robot"]
 
 #: Growth per own turn of a line with two live ends / one live end (fitted by play, see README).
 GROWTH_TWO = 0.75
@@ -58,11 +58,11 @@ FIT_FULL = 3.0
 
 
 def _pool(state: TantrixState) -> list[int]:
-    """Tiles not yet on the table (hands and bag, as a set: public knowledge)."""
-    on = [0] * (NUM_TILES + 1)
-    for t, _, _, _ in state._placed:
-        on[t] = 1
-    return [t for t in range(1, NUM_TILES + 1) if not on[t]]
+    """Tiles still to be placed: every hand's and the bag's, in tile-number order (public
+    knowledge: the bag as a set, never its order)."""
+    out = [t for h in state._hands for t in h if t != -1]
+    out.extend(state._bag[state._bpos:])
+    return sorted(out)
 
 
 def predict_scores(state: TantrixState) -> dict[int, float]:
@@ -74,8 +74,28 @@ def predict_scores(state: TantrixState) -> dict[int, float]:
 
     Returns:
         ``{colour code: predicted score}`` for each colour of ``state.colors`` (codes 1-4:
-        red, yellow, blue, green), floats ``>= `` the colour's current score.
+        red, yellow, blue, green), floats ``>=`` the colour's current score.
     """
+    return _analyse(state, None)
+
+
+def line_prospects(state: TantrixState) -> list[dict]:
+    """What :func:`predict_scores` sees, line by line, for the colours in play.
+
+    Returns:
+        One dict per line (loops included), sorted by colour then placement order of the
+        line's first tile: ``colour`` (code 1-4), ``tiles`` (its length), ``loop`` (closed),
+        ``ends``: ``[((q, r), weight, forced), ...]`` the spaces its ends face (weight 0: dead,
+        the space blocked or no tile left fits it; 1: live; ``forced``: a forced space some
+        tile left can fill), ``closes_at``: the space both ends face (a loop in waiting) or
+        ``None``, and ``value``: the line's predicted final worth.
+    """
+    rows: list[dict] = []
+    _analyse(state, rows)
+    return sorted(rows, key=lambda d: (d["colour"], d["first"]))
+
+
+def _analyse(state: TantrixState, rows: list | None) -> dict[int, float]:
     g = state._g
     nb, tile, need, cnt, pidx = g.nb, state._tile, state._need, state._cnt, state._pidx
     restricted = state.restrictions_active
@@ -133,6 +153,9 @@ def predict_scores(state: TantrixState) -> dict[int, float]:
                     loop_now = max(loop_now, 2 * size[i])
                 else:
                     best = max(best, float(size[i]))
+                if rows is not None and (cyc[i] or i not in ends[c]):
+                    rows.append({"colour": c, "first": i, "tiles": size[i], "loop": cyc[i], "ends": [],
+                                 "closes_at": None, "value": float(2 * size[i] if cyc[i] else size[i])})
         best = max(best, float(loop_now))
         meet_self = {}
         for r1, r2, w in meet[c]:
@@ -144,6 +167,8 @@ def predict_scores(state: TantrixState) -> dict[int, float]:
                 w = meet_self[root]
                 val = L + w * (L + 2)  # 2 (L + 1) when certain
                 best = max(best, val)
+                if rows is not None:
+                    rows.append(_row(state, c, root, L, es, val, es[0][0]))
                 continue
             live = sorted((w for _, w, _ in es), reverse=True)
             forced_ext = sum(1 for _, w, f in es if f)
@@ -154,6 +179,8 @@ def predict_scores(state: TantrixState) -> dict[int, float]:
                 rate = GROWTH_ONE * a
             val = L + forced_ext + rate * turns * cfrac
             best = max(best, val)
+            if rows is not None:
+                rows.append(_row(state, c, root, L, es, val, None))
         # joins of two different lines meeting at one space
         for r1, r2, w in meet[c]:
             if r1 != r2 and w > 0:
@@ -165,6 +192,14 @@ def predict_scores(state: TantrixState) -> dict[int, float]:
                 best = max(best, size[r1] + size[r2] + w * (1 + rate * turns * cfrac))
         out[c] = best
     return out
+
+
+def _row(state, c, root, tiles, es, val, closes) -> dict:
+    qr = state._g.qr
+    first = min(i for i in range(len(state._uf[c])) if TantrixState._find(state._uf[c], i) == root)
+    return {"colour": c, "first": first, "tiles": tiles, "loop": False,
+            "ends": sorted((qr[n], w, f) for n, w, f in es), "closes_at": None if closes is None else qr[closes],
+            "value": float(val)}
 
 
 _COLOURS_OF: list[frozenset] = []
@@ -238,6 +273,15 @@ def _turn_value(state: TantrixState, action: int, player: int, budget: list | No
     return robot_value(c, player), c
 
 
+def _sample(state: TantrixState, player: int, rng: np.random.Generator) -> TantrixState:
+    """``state.sample_determinization(player, rng)`` made independent of the true bag order: the
+    bag is first put in tile-number order (a set, what everyone knows), then shuffled by ``rng``;
+    two positions that differ only in the bag's order give the same samples."""
+    c = state.clone()
+    c._bag[c._bpos:] = sorted(c._bag[c._bpos:])
+    return c.sample_determinization(player, rng)
+
+
 class TantrixRobot:
     """The robot's decision procedure (see the module docstring).
 
@@ -251,7 +295,7 @@ class TantrixRobot:
         ValueError: a parameter outside its domain.
     """
 
-    def __init__(self, samples: int = 2, width: int = 4, reply_width: int = 6, budget: int = 300):
+    def __init__(self, samples: int = 1, width: int = 2, reply_width: int = 4, budget: int = 300):
         for name, v, lo in (("samples", samples, 1), ("width", width, 0), ("reply_width", reply_width, 1),
                             ("budget", budget, 0)):
             if isinstance(v, bool) or not isinstance(v, int) or v < lo:
@@ -281,7 +325,7 @@ class TantrixRobot:
             raise ValueError("the Tantrix robot cannot move: the game is over")
         if len(legal) == 1:
             return legal[0]
-        sims = [state.sample_determinization(player, rng) for _ in range(self.samples)]
+        sims = [_sample(state, player, rng) for _ in range(self.samples)]
         # whole-turn lookahead on the first sample
         budget = [self.budget]
         first = []
