@@ -121,16 +121,16 @@ def test_the_robot_is_deterministic_with_a_seed_and_plays_legal_moves_only():
         s = TantrixState(2, seed=seed)
         agents = [GameAgent("robot", seed=7), make_agent("random", seed=1)]
         moves = []
-        while not s.is_terminal():
-            action = agents[s.current_player].act(s, None)  # Agent.act checks legality
+        while not s.is_terminal() and len(moves) < 30:
+            action = agents[s.current_player].act(s, None)  # Agent.act checks legality too
             assert action in s.legal_actions()
             moves.append(action)
             s.apply(action)
-        return moves, s.returns()
+        return moves, s.placed
 
-    m1, r1 = game(3)
-    m2, r2 = game(3)
-    assert m1 == m2 and len(m1) == NUM_TILES and r1.tolist() == r2.tolist()
+    m1, p1 = game(3)
+    m2, p2 = game(3)
+    assert m1 == m2 and p1 == p2 and len(m1) == 30
 
 
 def test_the_robot_refuses_bad_parameters_and_finished_games():
@@ -144,17 +144,22 @@ def test_the_robot_refuses_bad_parameters_and_finished_games():
 
 
 def test_the_robot_beats_greedy_on_fixed_deals():
-    """Eight games (four deals, seats swapped), the robot's whole-turn lookahead alone (width 0,
-    the cheapest setting): it wins at least six; measured 8 of 8 (README results: 0.9+ at 400)."""
+    """Ten games (seats alternating), the robot's whole-turn lookahead alone (width 0, its
+    cheapest setting, to keep the suite fast): it wins at least seven (measured: 10 of 10; the
+    README's results give the full robot's 400-game figures)."""
     robot = TantrixRobot(samples=1, width=0)
     wins = 0
-    for g in range(8):
-        s, me, rng = TantrixState(2, seed=40 + g // 2), g % 2, np.random.default_rng(g)
+    for g in range(10):
+        s, me, rng = TantrixState(2, seed=100 + g), g % 2, np.random.default_rng(g)
         while not s.is_terminal():
-            act = robot.choose(s, rng) if s.current_player == me else tantrix_greedy_action(s, rng)
+            if s.current_player == me:
+                act = robot.choose(s, rng)
+                assert act in s.legal_actions()
+            else:
+                act = tantrix_greedy_action(s, rng)
             s.apply(act)
         wins += s.returns()[me] > 0
-    assert wins >= 6
+    assert wins >= 7
 
 
 @pytest.mark.parametrize("kwargs", [{"num_players": 3}, {"num_players": 4, "teams": True}])
@@ -191,13 +196,14 @@ def test_the_robot_spec_builds_for_tantrix_and_refuses_other_games():
         GameAgent("nobot")
 
 
-def test_the_room_lists_the_robot_for_tantrix_only():
+def test_the_room_lists_the_robot_for_tantrix_only(monkeypatch):
     room = RoomAgents()
+    monkeypatch.setattr(room, "_shipped", lambda env_id, env_kwargs: [])  # no checkpoint loading: fast
     for env_id, kwargs, offered in (("tantrix_v0", {}, True), ("tantrix_v0", {"num_players": 4, "teams": True}, True),
                                     ("ataxx_v0", {}, False)):
         env = spec(env_id).make_raw(**kwargs)
         env.reset(seed=0)
         names = [m.name for m in room.menu(env, env_id, kwargs)]
-        assert ("robot" in names) is offered
+        assert names[:3] == ["random", "greedy", "alphabeta:2"] and ("robot" in names) is offered
     assert room.summary("robot").startswith("Tantrix robot: predicts each colour's final score")
     assert room.spec_of("robot", "tantrix_v0", {}) == "robot"
