@@ -64,7 +64,7 @@ class Heuristics:
     greedy_action: Callable[["GameState", np.random.Generator], int]
     value_scale: float
     module: str = ""
-    agents: dict = field(default_factory=dict)
+    agents: dict = field(default_factory=dict, hash=False)
 
 
 _CACHE: dict[str, Heuristics] = {}
