@@ -116,6 +116,15 @@ def alone(path: str, agent: str, opponent: str) -> list[float]:
     return [float(found[0][k]) for k in ("wins", "draws", "losses", "score", "score_ci95_low", "score_ci95_high")]
 
 
+def setting_alone(path: str, setting: str) -> list[float]:
+    """W, D, L, score, 95% low, 95% high of one setting of the robot's ``alone.json``."""
+    rows = json.loads((RESULTS / path).read_text())
+    found = [r for r in rows if r["setting"] == setting]
+    if len(found) != 1:
+        raise LookupError(f"{path}: {len(found)} entries of setting {setting}, expected 1")
+    return [float(found[0][k]) for k in ("wins", "draws", "losses", "score", "score_ci95_low", "score_ci95_high")]
+
+
 def pretrain(path: str, *keys: str, minutes: bool = False) -> list[float]:
     """Values of ``pretrain.json`` (``*_seconds`` in minutes when ``minutes``)."""
     d = json.loads((RESULTS / path).read_text())
@@ -311,6 +320,19 @@ def claims() -> list[Claim]:
             wdl(f + "pairs_vs_random.csv", TRAINED, "random") + wdl(f + "pairs_vs_greedy.csv", TRAINED, "greedy")
             + wdl(f + "pairs_greedy_team_vs_random_team.csv", "greedy", "random"),
             f + "pairs_vs_*.csv, pairs_greedy_team_vs_random_team.csv")
+
+    # The Tantrix robot.
+    part = "**Tantrix robot**"
+    r = "tantrix_robot/"
+    for opponent, path in (("random", "vs_random/pairs.csv"), ("greedy", "vs_greedy/pairs.csv"),
+                           ("alphabeta:2", "pairs_vs_alphabeta2.csv")):
+        v = wdl(r + path, "robot", opponent)
+        add(part, f"| 2 players | `{opponent}` | {{}} | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] |", [sum(v[:3])] + v, r + path)
+    for setting, label in (("3p", "3 players, alone vs 2 greedy"), ("4p", "4 players, alone vs 3 greedy"),
+                           ("doubles", "Doubles, robot team vs greedy team")):
+        v = setting_alone(r + "alone.json", setting)
+        add(part, f"| {label} | `greedy` | {{}} | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] |", [sum(v[:3])] + v,
+            r + "alone.json")
 
     # The shipped agents, re-measured from the shipped files (their name is the agent's name).
     part = "**Shipped agents**"

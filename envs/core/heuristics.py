@@ -12,6 +12,16 @@ names (and declares its path once, in its ``GameInfo.heuristics``):
 * ``VALUE_SCALE: float``: evaluation units per unit of ``atanh`` value, used by MCTS to turn an
   evaluation into a value in ``(-1, 1)`` (``tanh(evaluate / VALUE_SCALE)``).
 
+and may export a fourth, optional name:
+
+* ``agents: dict[str, Callable[[], GamePlayer]]``: named agents of the game's own (e.g. Tantrix's
+  ``"robot"``), each a factory taking no argument whose product has
+  ``choose(state, rng) -> int`` (an action of the state's absolute frame for
+  ``state.current_player``; ``rng`` a ``numpy.random.Generator``) and optionally
+  ``check(state)`` (raises ``ValueError`` for a setting it cannot play). The first line of the
+  factory's docstring is the agent's summary for people. ``training.agents`` offers each name as
+  an agent spec (:func:`game_agent_names` lists them across the registered games).
+
 Consumers reach them through the state: ``state.heuristics()`` returns a :class:`Heuristics`
 (or ``None`` for a game that declares none), so nothing outside the game's package names the
 module.
@@ -21,7 +31,8 @@ from __future__ import annotations
 
 import importlib
 import math
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
 import numpy as np
@@ -29,7 +40,8 @@ import numpy as np
 if TYPE_CHECKING:
     from envs.core.state import GameState
 
-__all__ = ["Heuristics", "load_heuristics", "terminal_or", "one_ply_greedy", "WIN_VALUE"]
+__all__ = ["Heuristics", "load_heuristics", "terminal_or", "one_ply_greedy", "WIN_VALUE", "game_agents",
+           "game_agent_names"]
 
 #: Value of a won game in :func:`terminal_or` (``-WIN_VALUE`` lost, 0 drawn): beyond any heuristic.
 WIN_VALUE = 1e6
@@ -44,15 +56,19 @@ class Heuristics:
         greedy_action: ``f(state, rng) -> int``, the greedy move (state's absolute frame).
         value_scale: evaluation units per unit of ``atanh`` value (a finite number ``> 0``).
         module: the module's dotted path (``""`` when built by hand).
+        agents: the game's own named agents, ``{name: factory}`` (the module's optional
+            ``agents``; empty when it has none).
     """
 
     evaluate: Callable[["GameState", int], float]
     greedy_action: Callable[["GameState", np.random.Generator], int]
     value_scale: float
     module: str = ""
+    agents: dict = field(default_factory=dict, hash=False)
 
 
 _CACHE: dict[str, Heuristics] = {}
+_AGENT_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
 def load_heuristics(module: str) -> Heuristics:
@@ -61,7 +77,8 @@ def load_heuristics(module: str) -> Heuristics:
     Raises:
         ImportError: the module does not exist.
         TypeError: it lacks ``evaluate``, ``greedy_action`` or ``VALUE_SCALE``, or one has the
-            wrong kind (the message names the module and what is missing).
+            wrong kind (the message names the module and what is missing); its ``agents`` is not a
+            dict of lower-case names (letters, digits, ``_``) to functions.
     """
     if module in _CACHE:
         return _CACHE[module]
@@ -75,7 +92,12 @@ def load_heuristics(module: str) -> Heuristics:
             or not isinstance(scale, (int, float)) or not math.isfinite(scale) or scale <= 0:
         raise TypeError(f"heuristics module {module}: evaluate and greedy_action must be functions and "
                         f"VALUE_SCALE a finite number > 0, got VALUE_SCALE={scale!r}")
-    h = Heuristics(mod.evaluate, mod.greedy_action, float(scale), module)
+    agents = getattr(mod, "agents", {})
+    if not isinstance(agents, dict) or not all(isinstance(k, str) and _AGENT_NAME.match(k) and callable(v)
+                                               for k, v in agents.items()):
+        raise TypeError(f"heuristics module {module}: agents must be a dict of lower-case names (letters, digits, "
+                        f"'_') to factories, got {agents!r:.200}")
+    h = Heuristics(mod.evaluate, mod.greedy_action, float(scale), module, dict(agents))
     _CACHE[module] = h
     return h
 
@@ -109,3 +131,34 @@ def one_ply_greedy(state: "GameState", rng: np.random.Generator,
         elif v == best:
             best_actions.append(a)
     return int(best_actions[rng.integers(len(best_actions))])
+
+
+def game_agents() -> dict[str, list[str]]:
+    """The named agents the registered games offer through their heuristics modules:
+    ``{agent name: [long names of the games offering it]}``, names sorted, each game once.
+
+    Imports every registered environment's game (its rules state at the start, seed 0); cached
+    after the first call.
+    """
+    if _GAME_AGENTS is not None:
+        return _GAME_AGENTS
+    from envs.registry import env_ids, spec
+
+    out: dict[str, list[str]] = {}
+    for env_id in env_ids():
+        state = spec(env_id).initial_state()
+        h = state.heuristics()
+        for name in (h.agents if h is not None else {}):
+            games = out.setdefault(name, [])
+            if state.info.long_name not in games:
+                games.append(state.info.long_name)
+    globals()["_GAME_AGENTS"] = {k: out[k] for k in sorted(out)}
+    return _GAME_AGENTS
+
+
+_GAME_AGENTS: dict[str, list[str]] | None = None
+
+
+def game_agent_names() -> list[str]:
+    """The names of :func:`game_agents`, sorted (e.g. ``["robot"]``)."""
+    return list(game_agents())

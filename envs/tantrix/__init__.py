@@ -1,5 +1,6 @@
 """Tantrix (the strategy game): rules core (:class:`TantrixState`), JSON records
-(:mod:`envs.tantrix.records`), heuristics (:mod:`envs.tantrix.heuristics`), the board drawn as SVG
+(:mod:`envs.tantrix.records`), heuristics (:mod:`envs.tantrix.heuristics`), the robot
+(:mod:`envs.tantrix.robot`, agent spec ``robot``), the board drawn as SVG
 and its click paths for people (:mod:`envs.tantrix.svg`, reached by ``state.to_svg(viewer)`` and
 ``state.board_ui()``).
 

@@ -1,7 +1,9 @@
 """Tantrix heuristics: score gap (search evaluation) and a greedy one-ply policy.
 
 The contract of :mod:`envs.core.heuristics`: ``evaluate`` is :func:`tantrix_score_gap`,
-``greedy_action`` is :func:`tantrix_greedy_action`, ``VALUE_SCALE`` is 5 points.
+``greedy_action`` is :func:`tantrix_greedy_action`, ``VALUE_SCALE`` is 5 points, and the game
+offers one named agent, ``agents = {"robot": ...}``: the robot of :mod:`envs.tantrix.robot`
+(agent spec ``robot``).
 
 * :func:`tantrix_score_gap` — the player's (team's) current score minus the best opponent's.
 * :func:`tantrix_greedy_action` — the placement that makes the player's own colour grow most: it
@@ -17,7 +19,8 @@ import numpy as np
 
 from envs.tantrix.state import TR_SEG, TantrixState
 
-__all__ = ["evaluate", "greedy_action", "VALUE_SCALE", "tantrix_score_gap", "tantrix_greedy_action", "placement_value"]
+__all__ = ["evaluate", "greedy_action", "VALUE_SCALE", "agents", "tantrix_score_gap", "tantrix_greedy_action",
+           "placement_value"]
 
 #: Score points (tiles of line) per unit of ``atanh`` value for MCTS leaf evaluation.
 VALUE_SCALE = 5.0
@@ -66,3 +69,15 @@ def tantrix_greedy_action(state: TantrixState, rng: np.random.Generator) -> int:
 #: The contract of :mod:`envs.core.heuristics`: the score gap evaluates, the line-growth move is greedy.
 evaluate = tantrix_score_gap
 greedy_action = tantrix_greedy_action
+
+
+def _robot():
+    """Tantrix robot: predicts each colour's final score (line ends' prospects, loops, blocked and
+    forced spaces, tiles left), looks through whole turns and answers, bag orders sampled."""
+    from envs.tantrix.robot import TantrixRobot
+
+    return TantrixRobot()
+
+
+#: The game's own named agents (optional part of the contract): ``robot``, :mod:`envs.tantrix.robot`.
+agents = {"robot": _robot}

@@ -86,6 +86,21 @@ def _load_rllib(seed, path, deterministic):
     return RLlibAgent(path, deterministic=deterministic, seed=seed)
 
 
+def _game_agent(spec: str) -> dict | None:
+    """Parser of ``NAME``, the name of an agent a game offers (``agents`` of its heuristics)."""
+    from envs.core.heuristics import game_agent_names
+
+    if parse_checkpoint_spec(spec) is not None or spec not in game_agent_names():
+        return None
+    return {"name": spec}
+
+
+def _build_game_agent(seed, name):
+    from training.agents.game import GameAgent
+
+    return GameAgent(name, seed=seed)
+
+
 def _checkpoint(spec: str) -> dict | None:
     parsed = parse_checkpoint_spec(spec)
     return None if parsed is None else {"path": parsed[0], "deterministic": not parsed[1]}
@@ -103,6 +118,10 @@ SPECS: tuple[AgentSpec, ...] = (
     AgentSpec("alphabeta[:D]", "alpha-beta search D plies deep (default 2) with the game's `evaluate`, for games "
                                "of two players or two teams; one sampled deal where something is hidden",
               _named("alphabeta", "D", 2), lambda seed, arg: AlphaBetaAgent(arg, seed=seed)),
+    AgentSpec("robot", "the game's own robot, where the game offers one (`agents` of `envs/<game>/heuristics.py`: "
+                       "a search written for that game); any other agent a game offers goes by its name the same "
+                       "way; refused, naming the games that offer it, in a game that does not",
+              _game_agent, _build_game_agent),
     AgentSpec("PATH.zip[:sample]", "a checkpoint of `training.train`: its most probable legal move, or with "
                                    "`:sample` a draw from the masked policy (the path may itself contain `:`)",
               _checkpoint, lambda seed, path, deterministic: PolicyAgent(path, deterministic=deterministic, seed=seed)),
@@ -117,7 +136,7 @@ SPECS: tuple[AgentSpec, ...] = (
 
 
 def spec_forms() -> str:
-    """The spec forms as one phrase: ``"random, greedy, mcts[:N], alphabeta[:D], PATH.zip[:sample],
+    """The spec forms as one phrase: ``"random, greedy, mcts[:N], alphabeta[:D], robot, PATH.zip[:sample],
     rllib:PATH[:sample] or SHIPPED[:sample]"``."""
     forms = [s.form for s in SPECS]
     return ", ".join(forms[:-1]) + " or " + forms[-1]

@@ -6,6 +6,8 @@ turns the name into an agent. The names are
 * the baselines of :mod:`training.agents.specs`: ``random``, ``greedy``, ``alphabeta:D``
   (``1 <= D <=`` :data:`MAX_DEPTH`), ``mcts:N`` (``1 <= N <=`` :data:`MAX_SIMULATIONS`); the
   menus list :data:`BASELINES`;
+* the agents the games offer by name (``agents`` of ``envs/<game>/heuristics.py``, e.g. a
+  ``robot``), listed only for the games that offer them (their ``check_env`` refuses the others);
 * the trained agents shipped with the package (:mod:`training.agents.shipped`), offered for the
   settings they were trained on (their table is checked when the room starts);
 * the agents given on the server's command line (``--agent NAME=SPEC``, e.g. a checkpoint path):
@@ -19,6 +21,7 @@ import re
 import threading
 from dataclasses import dataclass
 
+from envs.core.heuristics import game_agents
 from training.agents import Agent, make_agent, parse_checkpoint_spec
 
 __all__ = ["RoomAgents", "MenuEntry", "BASELINES", "MAX_DEPTH", "MAX_SIMULATIONS", "parse_agent_option"]
@@ -59,9 +62,22 @@ def parse_agent_option(text: str) -> tuple[str, str]:
     if not _NAME.match(name):
         raise ValueError(f"--agent name {name!r} must be a word of letters, digits, '_', '.', '+' or '-' "
                          "(at most 64 characters)")
-    if name in ("random", "greedy", "alphabeta", "mcts"):
+    if name in ("random", "greedy", "alphabeta", "mcts") or name in game_agents():
         raise ValueError(f"--agent name {name!r} is a baseline's name; choose another")
     return name, spec
+
+
+def _game_agent_summary(name: str) -> str:
+    """The first line of the docstring of the factory behind game agent ``name`` (of the first
+    game offering it)."""
+    from envs.registry import env_ids, spec
+
+    for env_id in env_ids():
+        h = spec(env_id).initial_state().heuristics()
+        if h is not None and name in h.agents:
+            doc = (h.agents[name].__doc__ or "").strip()
+            return " ".join(doc.split("\n\n")[0].split()) or f"the game's {name}"
+    return f"the game's {name}"
 
 
 class RoomAgents:
@@ -102,7 +118,7 @@ class RoomAgents:
         """
         if not isinstance(name, str):
             raise ValueError(f"an agent name must be a string, got {type(name).__name__}")
-        if name in ("random", "greedy"):
+        if name in ("random", "greedy") or name in game_agents():
             return name
         m = _PARAM.match(name)
         if m:
@@ -117,6 +133,7 @@ class RoomAgents:
             if s.name == name:
                 return s.name
         raise ValueError(f"unknown agent {name!r}: expected random, greedy, alphabeta:D (D <= {MAX_DEPTH}), "
+                         f"{''.join(g + ', ' for g in game_agents())}"
                          f"mcts:N (N <= {MAX_SIMULATIONS}) or one of this room's named agents "
                          f"({', '.join(self.named) or 'none'}) or shipped agents for this game")
 
@@ -127,6 +144,8 @@ class RoomAgents:
         head, _, arg = name.partition(":")
         if head in _SUMMARY:
             return _SUMMARY[head].format(arg)
+        if name in game_agents():
+            return _game_agent_summary(name)
         return "a trained agent shipped with the package"
 
     def make(self, name: str, env, env_id: str, env_kwargs: dict, seed: int | None) -> Agent:
@@ -143,7 +162,7 @@ class RoomAgents:
     def menu(self, env, env_id: str, env_kwargs: dict) -> list[MenuEntry]:
         """The agents that can play ``env``'s game (a reset raw environment): baselines, shipped,
         named; each checked once per setting (cached)."""
-        names = list(BASELINES) + [s.name for s in self._shipped(env_id, env_kwargs)] + list(self.named)
+        names = list(BASELINES) + list(game_agents()) + [s.name for s in self._shipped(env_id, env_kwargs)] + list(self.named)
         key_base = (env_id, json.dumps(env_kwargs, sort_keys=True))
         out = []
         for name in names:

@@ -1,0 +1,57 @@
+"""Agents that a game offers by name through its heuristics module (``agents`` of
+``envs/<game>/heuristics.py``, see :mod:`envs.core.heuristics`), e.g. Tantrix's ``robot``.
+
+No game is named here: :class:`GameAgent` looks the name up in the heuristics of the game it is
+asked to play, on first use, and refuses a game that does not offer it, naming the games that do.
+"""
+
+from __future__ import annotations
+
+from envs.core.heuristics import game_agents
+from training.agents.base import Agent
+
+__all__ = ["GameAgent"]
+
+
+class GameAgent(Agent):
+    """The agent ``name`` of the game being played (thinks in the state's absolute frame).
+
+    Args:
+        name: a name some registered game offers (:func:`envs.core.heuristics.game_agent_names`).
+        seed: seed of the generator handed to the game's agent (sampled deals, tie-breaks).
+
+    Raises:
+        ValueError: no registered game offers ``name``; from :meth:`check_env` and :meth:`act`:
+            this game does not offer it (the message names the games that do) or the game's
+            agent cannot play this setting (its own message).
+    """
+
+    def __init__(self, name: str, seed: int | None = None):
+        super().__init__(seed)
+        offered = game_agents()
+        if name not in offered:
+            raise ValueError(f"no game offers an agent named {name!r}; game agents: "
+                             f"{', '.join(offered) or 'none'}")
+        self.name = name
+        self._player = None
+        self._game = None
+
+    def _for(self, state):
+        """The game's agent for ``state``'s game (built once per game class), checked on ``state``."""
+        if self._game is not type(state):
+            h = state.heuristics()
+            factories = h.agents if h is not None else {}
+            if self.name not in factories:
+                raise ValueError(f"agent {self.name!r} is offered by {' and '.join(game_agents()[self.name])} only, "
+                                 f"not by {state.info.long_name}")
+            self._player, self._game = factories[self.name](), type(state)
+        check = getattr(self._player, "check", None)
+        if check is not None:
+            check(state)
+        return self._player
+
+    def check_env(self, env) -> None:
+        self._for(env.state)
+
+    def _act(self, state, obs):
+        return self._for(state).choose(state, self.rng)
