@@ -133,7 +133,11 @@ def test_auto_without_a_cluster_says_what_to_do(rllib, monkeypatch):
     import ray._private.services as services
 
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
-    monkeypatch.setattr(services, "canonicalize_bootstrap_address", lambda addr, temp_dir=None: None)
+    def nothing_found(addr, temp_dir=None):  # what Ray 2.60 does when it finds no instance for "auto"
+        raise ConnectionError("Could not find any running Ray instance. Please specify the one to connect to by "
+                              "setting `--address` flag or `RAY_ADDRESS` environment variable.")
+
+    monkeypatch.setattr(services, "canonicalize_bootstrap_address", nothing_found)
     with pytest.raises(ClusterError) as e:
         start_ray("auto")
     assert "no running Ray cluster found on this machine" in str(e.value) and "ray start --head" in str(e.value)

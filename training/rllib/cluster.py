@@ -266,8 +266,9 @@ def start_ray(address: str | None = None, *, num_cpus: int | None = None, num_gp
     Args:
         address: ``None``/``"local"`` (default): start a new local instance with ``address="local"``
             (never another program's instance on this machine, ``RAY_ADDRESS`` ignored).
-            ``"HOST:PORT"``: join that cluster after :func:`check_address`. ``"auto"``: join the
-            cluster found in ``RAY_ADDRESS`` or started last on this machine by ``ray start``.
+            ``"HOST:PORT"``: join that cluster after :func:`check_address`. ``"auto"``: Ray's own
+            search: ``RAY_ADDRESS``, else the cluster ``ray start`` started last on this machine,
+            else any Ray instance running on it; then :func:`check_address` as for HOST:PORT.
         num_cpus, num_gpus: resources of a new local instance (default: what Ray detects: every
             core, every visible GPU); not allowed when joining (a cluster's nodes declare theirs
             with ``ray start --num-cpus``).
@@ -305,7 +306,10 @@ def start_ray(address: str | None = None, *, num_cpus: int | None = None, num_gp
             if address == "auto":
                 from ray._private.services import canonicalize_bootstrap_address
 
-                target = canonicalize_bootstrap_address("auto")
+                try:  # RAY_ADDRESS, else the last `ray start` here, else any instance running here
+                    target = canonicalize_bootstrap_address("auto")
+                except ConnectionError:  # "Could not find any running Ray instance..."
+                    target = None
                 if not target or target == "auto":
                     raise ClusterError("--address auto: no running Ray cluster found on this machine (RAY_ADDRESS is "
                                        "not set and `ray start` has not started one here); start one with "
