@@ -157,10 +157,20 @@ def _frozen_copy(cfg: dict, algo, module_id: str):
     return module
 
 
+def _num(value) -> float:
+    """A metric of RLlib's results as a float: 0 for a missing or NaN one (RLlib reports NaN for a
+    count that had nothing to count in an iteration)."""
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        return 0.0
+    return value if math.isfinite(value) else 0.0
+
+
 def _main_steps(result: dict) -> int:
     """Main's sampled timesteps in one training iteration's results."""
     steps = result.get("env_runners", {}).get("num_module_steps_sampled", {})
-    return int(steps.get("main", 0)) if isinstance(steps, dict) else 0
+    return int(_num(steps.get("main"))) if isinstance(steps, dict) else 0
 
 
 def _write_meta(cfg: dict, path: Path, t: int, pool_state: dict, seed: int) -> None:
@@ -249,9 +259,9 @@ def train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, start
                                    "short for the env runners?)")
             t += steps
             er = result.get("env_runners", {})
-            env_steps += int(er.get("num_env_steps_sampled", 0))
-            episodes += int(er.get("num_episodes", 0))
-            sample_seconds += float(er.get("sample", 0.0) or 0.0)
+            env_steps += int(_num(er.get("num_env_steps_sampled")))
+            episodes += int(_num(er.get("num_episodes")))  # (NaN in an iteration where no episode ended)
+            sample_seconds += _num(er.get("sample"))
             learner = result.get("learners", {}).get(MAIN, {})
             for key in ("policy_loss", "vf_loss", "entropy", "mean_kl_loss", "vf_explained_var", "total_loss"):
                 if key in learner:
