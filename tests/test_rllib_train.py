@@ -211,3 +211,14 @@ def test_the_room_takes_an_rllib_agent(ataxx_run):
     other.reset(seed=0)
     with pytest.raises(ValueError, match="trained on ataxx_v0"):
         room.make("rl", other, "twixt_v0", {"board_size": 8}, seed=0)
+
+
+def test_rllib_counts_that_are_nan_or_missing_count_as_zero():
+    """RLlib reports NaN for ``num_episodes`` in an iteration where no episode ended (a 1,024-timestep
+    smoke run of Ataxx crashed on it)."""
+    from training.rllib.trainer import _main_steps, _num
+
+    assert [_num(float("nan")), _num(None), _num("x"), _num(3), _num(2.5)] == [0.0, 0.0, 0.0, 3.0, 2.5]
+    assert _main_steps({"env_runners": {"num_module_steps_sampled": {"main": 70, "snapshot_0": 12}}}) == 70
+    assert _main_steps({"env_runners": {"num_module_steps_sampled": {"main": float("nan")}}}) == 0
+    assert _main_steps({}) == 0
