@@ -140,11 +140,21 @@ def _set_pool(algo, names: list[str]) -> None:
 
 
 def _copy_module(algo, source: str, target: str) -> None:
-    """Copy module ``source``'s weights into ``target`` on the learners and every env runner."""
+    """Copy module ``source``'s weights into ``target`` on the learners and every env runner.
+
+    The env runners get the weights directly: ``EnvRunnerGroup.sync_weights`` from the learners
+    is skipped by an env runner whose weights sequence number is already the learners' (RLlib
+    counts updates, and copying a module is none), which left the snapshot modules of the
+    driver's env runner at their initial weights."""
     state = algo.get_module(source).get_state()
     algo.set_state({"learner_group": {"learner": {"rl_module": {target: state}}}})
-    algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group, policies=[target],
-                                       inference_only=True)
+
+    def put(runner, state=state):
+        if getattr(runner, "module", None) is not None:
+            runner.module[target].set_state(state)
+        return None
+
+    algo.env_runner_group.foreach_env_runner(put)
 
 
 def _frozen_copy(cfg: dict, algo, module_id: str):
