@@ -71,13 +71,27 @@ def _chunks(runner, steps: int, per_call: int = 37):
 
 
 @pytest.mark.parametrize("env_id", sorted(SETTINGS))
-def test_every_seat_final_reward_reaches_its_last_transition(ray_local, env_id):
+def test_every_seat_final_reward_reaches_its_last_transition_and_no_illegal_action_is_sampled(ray_local, env_id):
     """Summed over the chunks of each finished episode, the rewards of every RLlib agent equal
     that seat's final game return (from the env's final infos), also when the game ended on
-    another seat's move (a baseline's or another agent's), and no agent gets a reward elsewhere."""
+    another seat's move (a baseline's or another agent's), and no agent gets a reward elsewhere.
+    Every action RLlib's exploration sampled (recorded in its episodes) was legal by the mask the
+    module saw (the env would also have raised on an illegal one)."""
     cfg = _cfg(env_id, baseline_prob=0.5, latest_prob=0.5)
     runner = _runner(cfg)
-    chunks = _chunks(runner, 1500 if env_id != "tantrix_v0" else 900)
+    chunks = _chunks(runner, 1200 if env_id != "tantrix_v0" else 900)
+    actions_checked = 0
+    for ep in chunks:
+        for sa in ep.agent_episodes.values():
+            actions = np.asarray(sa.get_actions())
+            if len(actions) == 0:
+                continue
+            obs = sa.get_observations()
+            masks = (np.asarray(obs["action_mask"]) if isinstance(obs, dict)
+                     else np.stack([o["action_mask"] for o in obs]))[:len(actions)]
+            assert masks[np.arange(len(actions)), actions].all()
+            actions_checked += len(actions)
+    assert actions_checked >= 400  # (an action whose agent has not observed again is carried to the next chunk)
     rewards = defaultdict(lambda: defaultdict(float))
     final = {}
     ended_elsewhere = 0
@@ -103,28 +117,6 @@ def test_every_seat_final_reward_reaches_its_last_transition(ray_local, env_id):
     for ep in chunks:
         if ep.id_ not in final:
             assert all(float(np.sum(sa.get_rewards())) == 0.0 for sa in ep.agent_episodes.values())
-    runner.stop()
-
-
-@pytest.mark.parametrize("env_id", sorted(SETTINGS))
-def test_no_illegal_action_is_ever_sampled(ray_local, env_id):
-    """Every action RLlib's exploration sampled (recorded in its episodes) was legal by the mask
-    the module saw; the env would have raised on an illegal one."""
-    cfg = _cfg(env_id, baseline_prob=0.0, latest_prob=1.0)
-    runner = _runner(cfg)
-    total = 0
-    for ep in _chunks(runner, 600):
-        for aid, sa in ep.agent_episodes.items():
-            actions = sa.get_actions()
-            if len(actions) == 0:
-                continue
-            obs = sa.get_observations()
-            masks = (np.asarray(obs["action_mask"]) if isinstance(obs, dict)
-                     else np.stack([o["action_mask"] for o in obs]))[:len(actions)]
-            assert masks[np.arange(len(actions)), np.asarray(actions)].all()
-            total += len(actions)
-    # (an action whose agent has not observed again by the end of a chunk is carried to the next chunk)
-    assert total >= 500
     runner.stop()
 
 

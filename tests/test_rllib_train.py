@@ -214,3 +214,43 @@ def test_the_room_takes_an_rllib_agent(ataxx_run):
     other.reset(seed=0)
     with pytest.raises(ValueError, match="trained on ataxx_v0"):
         room.make("rl", other, "twixt_v0", {"board_size": 8}, seed=0)
+
+
+def test_rllib_counts_that_are_nan_or_missing_count_as_zero():
+    """RLlib reports NaN for ``num_episodes`` in an iteration where no episode ended (a 1,024-timestep
+    smoke run of Ataxx crashed on it)."""
+    from training.rllib.trainer import _main_steps, _num
+
+    assert [_num(float("nan")), _num(None), _num("x"), _num(3), _num(2.5)] == [0.0, 0.0, 0.0, 3.0, 2.5]
+    assert _main_steps({"env_runners": {"num_module_steps_sampled": {"main": 70, "snapshot_0": 12}}}) == 70
+    assert _main_steps({"env_runners": {"num_module_steps_sampled": {"main": float("nan")}}}) == 0
+    assert _main_steps({}) == 0
+
+
+def test_a_copied_snapshot_reaches_the_env_runner_that_samples(ray_local):
+    """A snapshot's weights reach the driver's env runner (which samples with 0 remote env
+    runners), not only the learner: RLlib's ``sync_weights`` skips a runner whose weights sequence
+    number is the learner's, and did so for every snapshot before the copy was made direct."""
+    import torch
+
+    from training.rllib.trainer import _copy_module, build_algorithm
+
+    cfg = load_config(REPO_ROOT / "configs/ataxx_rllib.yaml", validate=False)
+    cfg["policy"]["features_kwargs"] = {"channels": 4, "blocks": 1}
+    cfg["rllib"].update(train_batch_size=64, minibatch_size=32, num_envs_per_env_runner=2)
+    algo = build_algorithm(cfg, 0)
+    try:
+        algo.train()
+
+        def same(a, b):
+            a, b = a.state_dict(), b.state_dict()
+            return all(torch.equal(a[k], b[k]) for k in a)
+
+        runner = algo.env_runner.module
+        assert not same(runner["snapshot_0"], runner["main"])
+        _copy_module(algo, "main", "snapshot_0")
+        assert same(runner["snapshot_0"], runner["main"])
+        assert same(algo.learner_group._learner.module["snapshot_0"], runner["main"])
+        assert not same(runner["snapshot_1"], runner["main"])
+    finally:
+        algo.stop()

@@ -71,13 +71,11 @@ SMOKE: dict = {"num_envs_per_env_runner": 2, "train_batch_size": 64, "minibatch_
 
 
 def smoke_config(cfg: dict) -> dict:
-    """A copy of an RLlib ``cfg`` with every budget shrunk to :data:`SMOKE` (sampling in the
-    driver: ``num_env_runners`` 0, ``num_learners`` 0), the network, opponents and seed kept."""
+    """A copy of an RLlib ``cfg`` with every budget shrunk to :data:`SMOKE`; the network, the
+    opponents, the seed and the placement (env runners, learners: a smoke run on a cluster checks
+    the cluster too) kept."""
     out = copy.deepcopy(cfg)
     r = out["rllib"]
-    r["num_env_runners"] = 0
-    r["num_learners"] = 0
-    r["num_gpus_per_learner"] = 0
     r["num_envs_per_env_runner"] = SMOKE["num_envs_per_env_runner"]
     r["train_batch_size"] = SMOKE["train_batch_size"]
     r["minibatch_size"] = SMOKE["minibatch_size"]

@@ -148,11 +148,21 @@ def _set_pool(algo, names: list[str]) -> None:
 
 
 def _copy_module(algo, source: str, target: str) -> None:
-    """Copy module ``source``'s weights into ``target`` on the learners and every env runner."""
+    """Copy module ``source``'s weights into ``target`` on the learners and every env runner.
+
+    The env runners get the weights directly: ``EnvRunnerGroup.sync_weights`` from the learners
+    is skipped by an env runner whose weights sequence number is already the learners' (RLlib
+    counts updates, and copying a module is none), which left the snapshot modules of the
+    driver's env runner at their initial weights."""
     state = algo.get_module(source).get_state()
     algo.set_state({"learner_group": {"learner": {"rl_module": {target: state}}}})
-    algo.env_runner_group.sync_weights(from_worker_or_learner_group=algo.learner_group, policies=[target],
-                                       inference_only=True)
+
+    def put(runner, state=state):
+        if getattr(runner, "module", None) is not None:
+            runner.module[target].set_state(state)
+        return None
+
+    algo.env_runner_group.foreach_env_runner(put)
 
 
 def _frozen_copy(cfg: dict, algo, module_id: str):
@@ -165,10 +175,20 @@ def _frozen_copy(cfg: dict, algo, module_id: str):
     return module
 
 
+def _num(value) -> float:
+    """A metric of RLlib's results as a float: 0 for a missing or NaN one (RLlib reports NaN for a
+    count that had nothing to count in an iteration)."""
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        return 0.0
+    return value if math.isfinite(value) else 0.0
+
+
 def _main_steps(result: dict) -> int:
     """Main's sampled timesteps in one training iteration's results."""
     steps = result.get("env_runners", {}).get("num_module_steps_sampled", {})
-    return int(steps.get("main", 0)) if isinstance(steps, dict) else 0
+    return int(_num(steps.get("main"))) if isinstance(steps, dict) else 0
 
 
 def _write_meta(cfg: dict, path: Path, t: int, pool_state: dict, seed: int) -> None:
@@ -266,11 +286,11 @@ def train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, start
                                    "short for the env runners?)")
             t += steps
             er = result.get("env_runners", {})
-            env_steps += int(er.get("num_env_steps_sampled", 0))
+            env_steps += int(_num(er.get("num_env_steps_sampled")))
             for node, n in (er.get("sampled_on_node") or {}).items():
-                by_node[node] = by_node.get(node, 0) + int(n)
-            episodes += int(er.get("num_episodes", 0))
-            sample_seconds += float(er.get("sample", 0.0) or 0.0)
+                by_node[node] = by_node.get(node, 0) + int(_num(n))
+            episodes += int(_num(er.get("num_episodes")))  # (NaN in an iteration where no episode ended)
+            sample_seconds += _num(er.get("sample"))
             learner = result.get("learners", {}).get(MAIN, {})
             for key in ("policy_loss", "vf_loss", "entropy", "mean_kl_loss", "vf_explained_var", "total_loss"):
                 if key in learner:
