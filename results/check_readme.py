@@ -334,6 +334,18 @@ def claims() -> list[Claim]:
         add(part, f"| {label} | `greedy` | {{}} | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] |", [sum(v[:3])] + v,
             r + "alone.json")
 
+    # Learning from the robot (the quick config's checkpoints, measured head to head).
+    part = "**Tantrix, learning from the robot**"
+    q = "tantrix_robot_quick/"
+    add(part, "warm start: the robot's moves in {} games, {} decisions, {} s to collect and {} s to fit, held-out "
+              "agreement with the teacher {}",
+        pretrain(q + "pretrain.json", "games", "decisions", "collect_seconds", "clone_seconds", "holdout_agreement"),
+        q + "pretrain.json")
+    for label, opp in (("greedy (100 games each)", "greedy"), ("robot (50 games each)", "robot")):
+        add(part, f"| {label} | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] |",
+            wdl(q + f"pairs_clone_vs_{opp}.csv", TRAINED, opp) + wdl(q + f"pairs_vs_{opp}.csv", TRAINED, opp),
+            f"{q}pairs_clone_vs_{opp}.csv, pairs_vs_{opp}.csv")
+
     # The shipped agents, re-measured from the shipped files (their name is the agent's name).
     part = "**Shipped agents**"
     for name, setting in SHIPPED:

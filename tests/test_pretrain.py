@@ -91,8 +91,14 @@ def test_train_runs_the_warm_start_and_reports_it_but_not_when_resuming(tmp_path
     saved = json.loads((tmp_path / "a" / "pretrain.json").read_text())
     assert saved["teacher"] == "greedy" and saved["games"] == 3 and saved["decisions"] > 0
     assert report["pretrain"] == saved and report["timesteps"] == 256  # imitated plies are not PPO timesteps
+    # The clone alone, before self-play, is kept: a checkpoint at 0 timesteps.
+    from sb3_contrib import MaskablePPO
+
+    clone = MaskablePPO.load(tmp_path / "a" / "checkpoints" / "pretrained.zip", device="cpu")
+    assert clone.num_timesteps == 0
     resumed = train(cfg, tmp_path / "b", resume=report["checkpoint"], progress_bar=False)
     assert resumed["pretrain"] is None and not (tmp_path / "b" / "pretrain.json").exists()
+    assert not (tmp_path / "b" / "checkpoints" / "pretrained.zip").exists()
 
 
 def test_a_resumed_run_does_not_need_the_teacher_it_never_uses(tmp_path):

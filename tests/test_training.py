@@ -269,7 +269,8 @@ def test_every_config_smoke_runs_end_to_end(tmp_path, config, monkeypatch, capsy
                                  "pretrain_games": SMOKE["pretrain_games"] if teacher else None,
                                  "eval_every": 64, "eval_games": 2, "final_games": SMOKE["final_games"]}
     assert report["timesteps"] == report["timesteps_this_run"] == 64
-    assert sorted(p.name for p in (out / "checkpoints").iterdir()) == ["final.zip", "step_64.zip"]
+    assert sorted(p.name for p in (out / "checkpoints").iterdir()) == (
+        ["final.zip", "pretrained.zip", "step_64.zip"] if teacher else ["final.zip", "step_64.zip"])
     saved = load_config(out / "config.yaml")  # the resolved config is the shrunk one
     assert saved["total_timesteps"] == 64 and saved["final_eval"]["games"] == SMOKE["final_games"]
     assert [row["timesteps"] for row in report["periodic_eval"]] == [64]

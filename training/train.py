@@ -15,7 +15,8 @@ unknown keys are an error. The run directory (default ``runs/<config name>-<seed
 * ``config.yaml`` — the resolved config, seed included;
 * ``logs/`` — SB3 logs as CSV (``progress.csv``) and TensorBoard event files, with the periodic
   evaluation win rates under ``eval/``;
-* ``checkpoints/step_<N>.zip`` — periodic checkpoints, and ``final.zip``;
+* ``checkpoints/step_<N>.zip`` — periodic checkpoints, and ``final.zip``; with a warm start also
+  ``pretrained.zip``, the clone alone before self-play (0 timesteps), to measure what each step adds;
 * ``eval/`` — the final evaluation: a round-robin tournament of the trained agent and the
   configured opponents (:mod:`training.tournament`: ``results.json``, ``pairs.csv``,
   ``ratings.csv``, ``ratings.png``);
@@ -681,6 +682,7 @@ def _train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, star
 
             pretrain_report = pretrain(model.policy, cfg, seed)
             (out / "pretrain.json").write_text(json.dumps(pretrain_report, indent=2))
+            model.save(out / "checkpoints" / "pretrained.zip")  # the clone alone, before self-play
             print(f"[pretrain] {json.dumps(pretrain_report)}", flush=True)
     model.set_logger(_make_logger(out / "logs"))
     pool.set_latest(model.policy)
