@@ -254,3 +254,33 @@ def test_a_copied_snapshot_reaches_the_env_runner_that_samples(ray_local):
         assert not same(runner["snapshot_1"], runner["main"])
     finally:
         algo.stop()
+
+
+def test_the_command_resumes_from_a_relative_path_in_a_new_process(ataxx_run, tmp_path):
+    """The command line as a user runs it: a new process (RLlib's restored metrics then name the
+    first process's Ray node), relative paths (RLlib reads checkpoints through pyarrow, which needs
+    absolute ones: the final tournament loads the relative ``rllib:`` spec), and a config error
+    raised inside the RLlib trainer printed as one line under ``python -m``."""
+    import subprocess
+    import sys
+
+    shutil.copytree(ataxx_run, tmp_path / "first")
+    env = {**__import__("os").environ, "PYTHONPATH": str(REPO_ROOT)}
+    done = subprocess.run([sys.executable, "-m", "training.train", "first/config.yaml", "--resume", "first/checkpoints/final",
+                           "--timesteps", "64", "--final-games", "1", "--out", "second", "--no-progress"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = json.loads((tmp_path / "second" / "report.json").read_text())
+    first = json.loads((ataxx_run / "report.json").read_text())
+    assert report["timesteps"] == first["timesteps"] + report["timesteps_this_run"] > first["timesteps"]
+    assert sum(report["vs"][o]["games"] for o in report["vs"]) == 2  # the final tournament ran on the relative path
+    bad = tmp_path / "bad.yaml"
+    import re
+
+    bad.write_text(re.sub(r"minibatch_size: \d+", "minibatch_size: 4096", (tmp_path / "first" / "config.yaml").read_text()))
+    assert "minibatch_size: 4096" in bad.read_text()
+    done = subprocess.run([sys.executable, "-m", "training.train", "bad.yaml", "--out", "bad_run"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert "minibatch_size" in done.stderr.strip().splitlines()[-1]
+    assert not (tmp_path / "bad_run").exists()

@@ -949,4 +949,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run the imported module's main, not this __main__ copy's: the RLlib trainer raises
+    # training.train.ConfigError, which this copy's own ConfigError class would not catch.
+    from training import train as _train
+
+    sys.exit(_train.main())

@@ -145,6 +145,7 @@ class RLlibAgent(ModuleAgent):
         path = Path(path)
         if not path.exists():
             raise FileNotFoundError(f"RLlib checkpoint {path} does not exist")
+        path = path.resolve()  # RLlib reads checkpoints through pyarrow, which takes absolute paths only
         meta_file = path / META_FILE
         if not path.is_dir() or not meta_file.is_file() or not module_dir(path).is_dir():
             raise ValueError(f"{path} is not an RLlib checkpoint of training.train (expected a directory with "
