@@ -324,7 +324,7 @@ def claims() -> list[Claim]:
     # The Tantrix robot.
     part = "**Tantrix robot**"
     r = "tantrix_robot/"
-    for opponent, path in (("random", "vs_random/pairs.csv"), ("greedy", "vs_greedy/pairs.csv"),
+    for opponent, path in (("random", "vs_random/pairs.csv"), ("greedy", "pairs_vs_greedy.csv"),
                            ("alphabeta:2", "pairs_vs_alphabeta2.csv")):
         v = wdl(r + path, "robot", opponent)
         add(part, f"| 2 players | `{opponent}` | {{}} | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] |", [sum(v[:3])] + v, r + path)

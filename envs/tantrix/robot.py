@@ -294,8 +294,9 @@ class TantrixRobot:
             by placement (``>= 0``); beyond it the rest of a turn is played by the greedy rule
             (see :func:`_finish_turn`), which keeps the long forced cascades of the endgame cheap.
 
-    The defaults (one sampled bag, width 2, 4 answers, budget 300) measured 0.1 s or less a
-    decision on the 2-core machine (README, Results, **Tantrix robot**).
+    The defaults (one sampled bag, width 2, 4 answers, budget 300) measured a median of 0.10 s
+    a decision (0.17 s where there is a choice; longest 0.46 s) on the loaded 2-core machine
+    (``benchmarks/bench_tantrix_robot.py``; README, Results, **Tantrix robot**).
 
     Raises:
         ValueError: a parameter outside its domain.
