@@ -129,6 +129,29 @@ def test_a_port_that_is_not_a_ray_gcs_is_bounded(rllib):
     assert msg.startswith(address) and "6379" in msg and "\n" not in msg
 
 
+def test_a_cluster_with_token_authentication_is_named(rllib, monkeypatch):
+    """Ray 2.60's `ray start --head` turns token authentication on when ~/.ray/auth_token exists; the
+    probe's GcsClient then fails with Ray's AuthenticationError (its message, as a newcomer met it)."""
+    import subprocess
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    address = f"127.0.0.1:{listener.getsockname()[1]}"
+    refused = subprocess.CompletedProcess([], 1, stdout="", stderr=(
+        "Traceback (most recent call last):\nray.exceptions.AuthenticationError: InvalidAuthToken: the token "
+        "is missing or does not match; set RAY_AUTH_MODE 'disabled' to opt out\n"))
+    monkeypatch.setattr("training.rllib.cluster.subprocess.run", lambda *a, **k: refused)
+    try:
+        with pytest.raises(ClusterError) as e:
+            check_address(address)
+    finally:
+        listener.close()
+    msg = str(e.value)
+    assert msg.startswith(f"the Ray cluster at {address} requires token authentication") and "\n" not in msg
+    assert "RAY_AUTH_MODE=token" in msg and "RAY_AUTH_TOKEN" in msg
+
+
 def test_auto_without_a_cluster_says_what_to_do(rllib, monkeypatch):
     import ray._private.services as services
 

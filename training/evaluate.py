@@ -40,7 +40,8 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-from training.cli import add_env_arguments, ensure_writable_dir, non_negative_int, positive_int, require_extra
+from training.cli import MissingExtraError, add_env_arguments, ensure_writable_dir, non_negative_int, positive_int, \
+    require_extra
 from training.ratings import Z95, elo_ratings, elo_ratings_with_intervals, openskill_ratings, pair_table
 from training.report import OUTPUT_FILES, MAX_LABEL, chart_labels, plot_ratings, print_report, write_outputs
 from training.tournament import run_tournament, schedule
@@ -134,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         result = run_tournament(args.env_id, args.agents, args.games, args.seed, out_dir=out,
                                 max_steps=args.max_steps, env_kwargs=args.env_kwargs, command=command,
                                 progress=callback)
-    except (ValueError, FileNotFoundError) as e:
+    except (ValueError, FileNotFoundError, MissingExtraError) as e:  # an agent spec's extra missing, e.g. rllib:PATH
         if bar is not None:
             bar.stop()
         parser.error(str(e))

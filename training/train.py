@@ -1,4 +1,4 @@
-"""Self-play training with MaskablePPO (sb3-contrib) — the main job.
+"""Self-play training: MaskablePPO (sb3-contrib), or Ray RLlib's PPO for `engine: rllib` configs — the main job.
 
 Usage::
 
@@ -897,7 +897,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.add_argument("--final-games", type=positive_int, default=None,
                         help="override final_eval.games (games per pair in the final tournament)")
-    parser.add_argument("--address", type=address_arg, default=None, metavar="HOST:PORT",
+    parser.add_argument("--address", type=address_arg, default=None, metavar="HOST:PORT|auto",
                         help="RLlib configs: join the Ray cluster whose head is at HOST:PORT (`ray start --head` "
                              "prints it), or 'auto' (the one started on this machine); default: a local Ray "
                              "instance of this run's own")

@@ -13,6 +13,7 @@ observation and its action mask, as the trained module did.
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 
 import numpy as np
@@ -150,13 +151,21 @@ class RLlibAgent(ModuleAgent):
         if not path.is_dir() or not meta_file.is_file() or not module_dir(path).is_dir():
             raise ValueError(f"{path} is not an RLlib checkpoint of training.train (expected a directory with "
                              f"{META_FILE} and {'/'.join(_MODULE_PATH)}/main)")
-        from training.cli import require_extra
+        from training.rllib.cluster import require_rllib
 
-        require_extra("rllib", f"the RLlib agent {path}", ("ray", "torch"))
+        require_rllib(f"the RLlib agent {path}")  # the same modules and message as the RLlib trainer's
         from ray.rllib.core.rl_module.rl_module import RLModule
 
         meta = json.loads(meta_file.read_text())
-        module = RLModule.from_checkpoint(module_dir(path))
+        # RLlib's own from_checkpoint builds the module through the RLModuleConfig it deprecates and
+        # logs a warning about it at every load: not the user's concern, so kept out of their terminal.
+        quiet = logging.getLogger("ray._common.deprecation")  # the logger of deprecation_warning
+        level = quiet.level
+        quiet.setLevel(logging.ERROR)
+        try:
+            module = RLModule.from_checkpoint(module_dir(path))
+        finally:
+            quiet.setLevel(level)
         module.eval()
         super().__init__(module, deterministic=deterministic, seed=seed, name=f"rllib:{path}",
                          trained_on=(meta["env_id"], meta.get("env_kwargs") or {}))

@@ -232,6 +232,11 @@ def check_address(address: str, *, connect_timeout_s: float = CONNECT_TIMEOUT_S,
         info = json.loads(lines[-1]) if done.returncode == 0 and lines else None
     except json.JSONDecodeError:
         info = None
+    if info is None and "AuthenticationError" in done.stderr:
+        # Ray 2.60 turns token authentication on for `ray start --head` when ~/.ray/auth_token exists
+        raise ClusterError(f"the Ray cluster at {address} requires token authentication and refused this process: "
+                           "set RAY_AUTH_MODE=token and give the cluster's token (RAY_AUTH_TOKEN, or the head "
+                           "node's ~/.ray/auth_token copied here), or start the cluster with RAY_AUTH_MODE=disabled")
     if info is None:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
         raise ClusterError(f"{address} does not answer as a Ray cluster's GCS ({last}); give the head node's GCS "
