@@ -145,7 +145,8 @@ def test_smartrix_with_a_warm_start_runs_of_one_seed_are_identical(tmp_path):
     config.write_text(yaml.safe_dump(cfg))
     a, b = tmp_path / "a", tmp_path / "b"
     _run_twice(config, a, b)
-    report = _assert_same_run(a, b, ["step_64.zip", "step_128.zip", "step_192.zip", "final.zip"])
+    # pretrained.zip: the warm start's clone before self-play, identical too
+    report = _assert_same_run(a, b, ["pretrained.zip", "step_64.zip", "step_128.zip", "step_192.zip", "final.zip"])
     assert report["env_id"] == "smartrix_v0" and report["timesteps"] == TIMESTEPS
     pre = report["pretrain"]
     # --smoke keeps 2 warm-start games and 1 epoch; one game is held out
