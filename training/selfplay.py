@@ -22,9 +22,28 @@ import numpy as np
 from envs.registry import spec
 from training.agents import Agent, PolicyAgent, make_agent
 
-__all__ = ["OpponentPool", "SelfPlayEnv", "clone_policy"]
+__all__ = ["OpponentPool", "SelfPlayEnv", "clone_policy", "act_with_rng"]
 
 _NO_RNG = object()  # an opponent without an ``rng`` attribute of its own
+
+
+def act_with_rng(agent: Agent, rng: np.random.Generator, state, observation) -> int:
+    """``agent.act(state, observation)`` with ``rng`` as the agent's generator for this one move,
+    its own put back after (an agent object may be shared by several envs, each with its stream).
+
+    Returns:
+        The agent's action (an ``int``); whatever ``act`` raises propagates, the agent's ``rng``
+        restored.
+    """
+    own = agent.__dict__.get("rng", _NO_RNG)
+    agent.rng = rng
+    try:
+        return agent.act(state, observation)
+    finally:
+        if own is _NO_RNG:
+            del agent.rng
+        else:
+            agent.rng = own
 
 
 def clone_policy(policy):
@@ -235,16 +254,8 @@ class SelfPlayEnv(gym.Env):
             agent_id = raw.agent_selection
             player = raw.possible_agents.index(agent_id)
             opponent = self.opponents[player]
-            own_rng = opponent.__dict__.get("rng", _NO_RNG)
-            opponent.rng = self._opponent_rng  # this env's stream while it moves here (see the class doc)
-            try:
-                action = opponent.act(raw.state, raw.observe(agent_id))
-            finally:
-                if own_rng is _NO_RNG:
-                    del opponent.rng
-                else:
-                    opponent.rng = own_rng
-            raw.step(action)
+            # this env's stream while it moves here (see the class doc)
+            raw.step(act_with_rng(opponent, self._opponent_rng, raw.state, raw.observe(agent_id)))
 
     def _info(self) -> dict:
         info = {"seat": self.seat, "opponents": {p: a.name for p, a in self.opponents.items()}}

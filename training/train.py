@@ -244,7 +244,7 @@ def load_config(path: str | Path, *, validate: bool = True, check_teacher: bool 
     if engine == "rllib":  # the RLlib trainer's keys (training/rllib/config.py)
         from training.rllib.config import RLLIB_DEFAULTS
 
-        cfg = _merge(RLLIB_DEFAULTS, data)
+        cfg = _merge({**RLLIB_DEFAULTS, "policy": DEFAULTS["policy"]}, data)  # one network section for both engines
     else:
         cfg = _merge(DEFAULTS, data)
     for k, v in overrides.items():

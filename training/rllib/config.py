@@ -19,13 +19,7 @@ RLLIB_DEFAULTS: dict = {
     "seed": 0,
     "total_timesteps": 100_000,   # timesteps of the main module (its own decisions), as SB3 counts the learner's
     "torch_threads": 1,
-    "policy": {
-        "features": "board_cnn",
-        "features_kwargs": {"channels": 64, "blocks": 3},
-        "head": "spatial",
-        "value_head": "dense",
-        "net_arch": {"pi": [], "vf": [64]},
-    },
+    "policy": None,  # the SB3 trainer's defaults, training.train.DEFAULTS["policy"] (filled in by load_config)
     "rllib": {
         "num_env_runners": 0,          # 0: sample in the driver process; N: N remote env runner actors
         "num_envs_per_env_runner": 8,

@@ -38,12 +38,12 @@ from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from envs.registry import spec
 from training.agents import Agent, make_agent
+from training.selfplay import act_with_rng
 
 __all__ = ["GameMultiAgentEnv", "module_of", "agent_id", "obs_space", "MAIN", "snapshot_ids"]
 
 #: The trained module's id.
 MAIN = "main"
-_NO_RNG = object()
 
 
 def agent_id(module: str, seat: int) -> str:
@@ -178,16 +178,7 @@ class GameMultiAgentEnv(MultiAgentEnv):
             who = self.lineup[player]
             if isinstance(who, str):
                 return
-            own = who.__dict__.get("rng", _NO_RNG)
-            who.rng = self.rng
-            try:
-                action = who.act(raw.state, raw.observe(raw.agent_selection))
-            finally:
-                if own is _NO_RNG:
-                    del who.rng
-                else:
-                    who.rng = own
-            raw.step(action)
+            raw.step(act_with_rng(who, self.rng, raw.state, raw.observe(raw.agent_selection)))
             self.last_mover = player
 
     def _obs(self, player: int) -> dict:
