@@ -37,6 +37,7 @@ def test_a_checkpoint_agent_without_the_train_extra_is_one_error_line(tmp_path):
     (["--port", "70000"], "--port must be from 0 to 65535, got 70000"),
     (["--agent", "nameonly"], "--agent expects NAME=SPEC"),
     (["--agent", "random=greedy"], "'random' is a baseline's name"),
+    (["--agent", "robot=greedy"], "'robot' is the name of an agent a game offers"),
     (["--agent", "mine=missing.zip"], "missing.zip"),
     (["--agent-delay", "-1"], "--agent-delay must be a number of seconds from 0 to 60, got -1.0"),
     (["--agent-delay", "nan"], "--agent-delay must be a number of seconds from 0 to 60, got nan"),

@@ -62,8 +62,10 @@ def parse_agent_option(text: str) -> tuple[str, str]:
     if not _NAME.match(name):
         raise ValueError(f"--agent name {name!r} must be a word of letters, digits, '_', '.', '+' or '-' "
                          "(at most 64 characters)")
-    if name in ("random", "greedy", "alphabeta", "mcts") or name in game_agents():
+    if name in ("random", "greedy", "alphabeta", "mcts"):
         raise ValueError(f"--agent name {name!r} is a baseline's name; choose another")
+    if name in game_agents():
+        raise ValueError(f"--agent name {name!r} is the name of an agent a game offers; choose another")
     return name, spec
 
 
