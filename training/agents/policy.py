@@ -126,11 +126,7 @@ class PolicyAgent(Agent):
         self.check_spaces(env.observation_space(first)["observation"], env.action_space(first).n)
 
     def _setting(self) -> str:
-        """The training setting in words, e.g. ``twixt_v0 with --env-kwargs '{"board_size": 8}'``."""
-        import json
-
-        env_id, kwargs = self.trained_on
-        return f"{env_id} with " + (f"--env-kwargs '{json.dumps(kwargs)}'" if kwargs else "its default settings")
+        return setting_words(*self.trained_on)
 
     def check_spaces(self, observation, num_actions: int) -> None:
         """Raise a clear error when the environment's spaces are not those the policy was trained on.
@@ -172,6 +168,14 @@ class PolicyAgent(Agent):
             self.check_spaces(obs["observation"], len(obs["action_mask"]))
             self._checked = True
         return policy_action(self.policy, obs["observation"], obs["action_mask"], self.deterministic, self.rng)
+
+
+def setting_words(env_id: str, env_kwargs: dict) -> str:
+    """A training setting in words, e.g. ``twixt_v0 with --env-kwargs '{"board_size": 8}'`` (for the
+    errors of agents refusing another setting)."""
+    import json
+
+    return f"{env_id} with " + (f"--env-kwargs '{json.dumps(env_kwargs)}'" if env_kwargs else "its default settings")
 
 
 def parse_checkpoint_spec(spec: str) -> tuple[str, bool] | None:

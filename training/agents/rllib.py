@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from training.agents.base import Agent
+from training.agents.policy import setting_words
 
 __all__ = ["ModuleAgent", "RLlibAgent", "parse_rllib_spec", "META_FILE", "module_dir"]
 
@@ -102,8 +103,7 @@ class ModuleAgent(Agent):
                              "(env_kwargs in the run's config.yaml; --env-kwargs for training.evaluate and training.play)")
 
     def _setting(self) -> str:
-        env_id, kwargs = self.trained_on
-        return f"{env_id} with " + (f"--env-kwargs '{json.dumps(kwargs)}'" if kwargs else "its default settings")
+        return setting_words(*self.trained_on)
 
     def _act(self, state, obs):
         if obs is None:
