@@ -196,6 +196,41 @@ def test_the_robot_spec_builds_for_tantrix_and_refuses_other_games():
         GameAgent("nobot")
 
 
+def test_robot_w_sets_the_search_width_and_refuses_bad_settings():
+    env = spec("tantrix_v0").make_raw()
+    env.reset(seed=3)
+    for text, width in (("robot", 2), ("robot:0", 0), ("robot:4", 4)):
+        agent = make_agent(text, seed=0)
+        agent.check_env(env)
+        assert agent._player.width == width
+        assert env.state.agent_action_mask(env.state.current_player)[agent.act(env.state, None)] == 1
+    # width 0 is the whole-turn lookahead alone: the same choice as TantrixRobot(width=0) with the same generator
+    s = _greedy_position(4, 6)
+    want = TantrixRobot(width=0).choose(s, np.random.default_rng(7))
+    got = GameAgent("robot", seed=0, arg=0)
+    got.rng = np.random.default_rng(7)
+    assert got.act(s, None) == want
+    with pytest.raises(ValueError, match=r"^agent spec robot:-1: robot width must be an integer >= 0, got -1$"):
+        make_agent("robot:-1", seed=0)
+    with pytest.raises(ValueError, match=r"^agent spec 'robot:two': expected an integer after ':', got 'two'$"):
+        make_agent("robot:two", seed=0)
+    with pytest.raises(ValueError, match=r"^agent 'robot': its setting must be an integer, got True$"):
+        GameAgent("robot", arg=True)
+
+
+def test_a_game_agent_without_a_setting_refuses_one(monkeypatch):
+    import envs.core.heuristics as heuristics
+
+    def plain():
+        """An agent that takes no setting."""
+
+    monkeypatch.setattr(heuristics, "_GAME_AGENTS", {"plain": {"Tantrix": plain}})
+    assert heuristics.game_agent_factories("plain") == {"Tantrix": plain}
+    assert heuristics.game_agent_factories("nobody") == {}
+    with pytest.raises(ValueError, match=r"^agent 'plain' of Tantrix takes no setting, got plain:3$"):
+        make_agent("plain:3", seed=0)
+
+
 def test_the_room_lists_the_robot_for_tantrix_only(monkeypatch):
     room = RoomAgents()
     monkeypatch.setattr(room, "_shipped", lambda env_id, env_kwargs: [])  # no checkpoint loading: fast

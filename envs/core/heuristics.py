@@ -14,8 +14,10 @@ names (and declares its path once, in its ``GameInfo.heuristics``):
 
 and may export a fourth, optional name:
 
-* ``agents: dict[str, Callable[[], GamePlayer]]``: named agents of the game's own (e.g. Tantrix's
-  ``"robot"``), each a factory taking no argument whose product has
+* ``agents: dict[str, Callable[..., GamePlayer]]``: named agents of the game's own (e.g. Tantrix's
+  ``"robot"``), each a factory callable with no argument (the spec ``NAME``) and, where the agent
+  has a setting, with one integer (the spec ``NAME:N``; the factory raises ``ValueError`` for a
+  value outside its domain and documents what it sets), whose product has
   ``choose(state, rng) -> int`` (an action of the state's absolute frame for
   ``state.current_player``; ``rng`` a ``numpy.random.Generator``) and optionally
   ``check(state)`` (raises ``ValueError`` for a setting it cannot play). The first line of the
@@ -40,7 +42,7 @@ import numpy as np
 if TYPE_CHECKING:
     from envs.core.state import GameState
 
-__all__ = ["Heuristics", "load_heuristics", "terminal_or", "one_ply_greedy", "WIN_VALUE", "game_agents",
+__all__ = ["Heuristics", "load_heuristics", "terminal_or", "one_ply_greedy", "WIN_VALUE", "game_agents", "game_agent_factories",
            "game_agent_names"]
 
 #: Value of a won game in :func:`terminal_or` (``-WIN_VALUE`` lost, 0 drawn): beyond any heuristic.
@@ -140,23 +142,32 @@ def game_agents() -> dict[str, list[str]]:
     Imports every registered environment's game (its rules state at the start, seed 0); cached
     after the first call.
     """
+    return {name: list(games) for name, games in _game_agent_factories().items()}
+
+
+def game_agent_factories(name: str) -> dict[str, Callable]:
+    """The factories of the agent ``name``: ``{long name of a game offering it: factory}``
+    (empty when no registered game offers it)."""
+    return dict(_game_agent_factories().get(name, {}))
+
+
+def _game_agent_factories() -> dict[str, dict[str, Callable]]:
+    global _GAME_AGENTS
     if _GAME_AGENTS is not None:
         return _GAME_AGENTS
     from envs.registry import env_ids, spec
 
-    out: dict[str, list[str]] = {}
+    out: dict[str, dict[str, Callable]] = {}
     for env_id in env_ids():
         state = spec(env_id).initial_state()
         h = state.heuristics()
-        for name in (h.agents if h is not None else {}):
-            games = out.setdefault(name, [])
-            if state.info.long_name not in games:
-                games.append(state.info.long_name)
-    globals()["_GAME_AGENTS"] = {k: out[k] for k in sorted(out)}
+        for name, factory in (h.agents if h is not None else {}).items():
+            out.setdefault(name, {}).setdefault(state.info.long_name, factory)
+    _GAME_AGENTS = {k: out[k] for k in sorted(out)}
     return _GAME_AGENTS
 
 
-_GAME_AGENTS: dict[str, list[str]] | None = None
+_GAME_AGENTS: dict[str, dict[str, Callable]] | None = None
 
 
 def game_agent_names() -> list[str]:

@@ -71,12 +71,17 @@ evaluate = tantrix_score_gap
 greedy_action = tantrix_greedy_action
 
 
-def _robot():
+def _robot(width: int = 2):
     """Tantrix robot: predicts each colour's final score (line ends' prospects, loops, blocked and
-    forced spaces, tiles left), looks through whole turns and answers, bag orders sampled."""
+    forced spaces, tiles left), looks through whole turns and answers, bag orders sampled.
+
+    ``width`` (spec ``robot:W``, default 2): the placements searched a turn deeper, against the
+    next opponent's answers; 0 keeps the whole-turn lookahead alone (much faster, weaker; README,
+    Results, **Tantrix robot**). Raises ``ValueError`` below 0.
+    """
     from envs.tantrix.robot import TantrixRobot
 
-    return TantrixRobot()
+    return TantrixRobot(width=width)
 
 
 #: The game's own named agents (optional part of the contract): ``robot``, :mod:`envs.tantrix.robot`.

@@ -7,7 +7,9 @@ asked to play, on first use, and refuses a game that does not offer it, naming t
 
 from __future__ import annotations
 
-from envs.core.heuristics import game_agents
+import inspect
+
+from envs.core.heuristics import game_agent_factories, game_agents
 from training.agents.base import Agent
 
 __all__ = ["GameAgent"]
@@ -19,20 +21,35 @@ class GameAgent(Agent):
     Args:
         name: a name some registered game offers (:func:`envs.core.heuristics.game_agent_names`).
         seed: seed of the generator handed to the game's agent (sampled deals, tie-breaks).
+        arg: the integer handed to the game's factory (spec ``NAME:N``; what it sets is the
+            factory's: the Tantrix robot's search width), or ``None`` for the factory's default.
 
     Raises:
-        ValueError: no registered game offers ``name``; from :meth:`check_env` and :meth:`act`:
-            this game does not offer it (the message names the games that do) or the game's
-            agent cannot play this setting (its own message).
+        ValueError: no registered game offers ``name``; ``arg`` is not an integer, is given to an
+            agent that takes no setting, or is outside the agent's domain (the factory's message);
+            from :meth:`check_env` and :meth:`act`: this game does not offer it (the message names
+            the games that do) or the game's agent cannot play this setting (its own message).
     """
 
-    def __init__(self, name: str, seed: int | None = None):
+    def __init__(self, name: str, seed: int | None = None, arg: int | None = None):
         super().__init__(seed)
         offered = game_agents()
         if name not in offered:
             raise ValueError(f"no game offers an agent named {name!r}; game agents: "
                              f"{', '.join(offered) or 'none'}")
-        self.name = name
+        if arg is not None:
+            if isinstance(arg, bool) or not isinstance(arg, int):
+                raise ValueError(f"agent {name!r}: its setting must be an integer, got {arg!r}")
+            for game, factory in game_agent_factories(name).items():
+                try:
+                    inspect.signature(factory).bind(arg)
+                except TypeError:
+                    raise ValueError(f"agent {name!r} of {game} takes no setting, got {name}:{arg}") from None
+                try:
+                    factory(arg)  # a value outside the agent's domain: the factory's ValueError, now
+                except ValueError as e:
+                    raise ValueError(f"agent spec {name}:{arg}: {e}") from None
+        self.name, self.arg = name, arg
         self._player = None
         self._game = None
 
@@ -44,7 +61,9 @@ class GameAgent(Agent):
             if self.name not in factories:
                 raise ValueError(f"agent {self.name!r} is offered by {' and '.join(game_agents()[self.name])} only, "
                                  f"not by {state.info.long_name}")
-            self._player, self._game = factories[self.name](), type(state)
+            factory = factories[self.name]
+            player = factory() if self.arg is None else factory(self.arg)
+            self._player, self._game = player, type(state)
         check = getattr(self._player, "check", None)
         if check is not None:
             check(state)

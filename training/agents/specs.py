@@ -87,18 +87,27 @@ def _load_rllib(seed, path, deterministic):
 
 
 def _game_agent(spec: str) -> dict | None:
-    """Parser of ``NAME``, the name of an agent a game offers (``agents`` of its heuristics)."""
+    """Parser of ``NAME`` or ``NAME:N``: an agent a game offers (``agents`` of its heuristics), with
+    the integer its factory takes (what it means is the factory's: the Tantrix robot's search width)."""
     from envs.core.heuristics import game_agent_names
 
-    if parse_checkpoint_spec(spec) is not None or spec not in game_agent_names():
+    if parse_checkpoint_spec(spec) is not None:
         return None
-    return {"name": spec}
+    head, sep, arg = spec.partition(":")
+    if head not in game_agent_names():
+        return None
+    if not sep:
+        return {"name": head, "arg": None}
+    try:
+        return {"name": head, "arg": int(arg)}
+    except ValueError:
+        raise ValueError(f"agent spec {spec!r}: expected an integer after ':', got {arg!r}") from None
 
 
-def _build_game_agent(seed, name):
+def _build_game_agent(seed, name, arg):
     from training.agents.game import GameAgent
 
-    return GameAgent(name, seed=seed)
+    return GameAgent(name, seed=seed, arg=arg)
 
 
 def _checkpoint(spec: str) -> dict | None:
@@ -118,9 +127,11 @@ SPECS: tuple[AgentSpec, ...] = (
     AgentSpec("alphabeta[:D]", "alpha-beta search D plies deep (default 2) with the game's `evaluate`, for games "
                                "of two players or two teams; one sampled deal where something is hidden",
               _named("alphabeta", "D", 2), lambda seed, arg: AlphaBetaAgent(arg, seed=seed)),
-    AgentSpec("robot", "the game's own robot, where the game offers one (`agents` of `envs/<game>/heuristics.py`: "
-                       "a search written for that game); any other agent a game offers goes by its name the same "
-                       "way; refused, naming the games that offer it, in a game that does not",
+    AgentSpec("robot[:N]", "the game's own robot, where the game offers one (`agents` of `envs/<game>/heuristics.py`: "
+                           "a search written for that game), N its setting where it takes one (Tantrix: the search "
+                           "width, default 2; 0: the whole-turn lookahead alone, much faster); any other agent "
+                           "a game offers goes by its name the same way; refused, naming the games that offer it, in "
+                           "a game that does not",
               _game_agent, _build_game_agent),
     AgentSpec("PATH.zip[:sample]", "a checkpoint of `training.train`: its most probable legal move, or with "
                                    "`:sample` a draw from the masked policy (the path may itself contain `:`)",
@@ -136,7 +147,7 @@ SPECS: tuple[AgentSpec, ...] = (
 
 
 def spec_forms() -> str:
-    """The spec forms as one phrase: ``"random, greedy, mcts[:N], alphabeta[:D], robot, PATH.zip[:sample],
+    """The spec forms as one phrase: ``"random, greedy, mcts[:N], alphabeta[:D], robot[:N], PATH.zip[:sample],
     rllib:PATH[:sample] or SHIPPED[:sample]"``."""
     forms = [s.form for s in SPECS]
     return ", ".join(forms[:-1]) + " or " + forms[-1]
