@@ -1,8 +1,11 @@
 """The README's Results figures equal the files in results/ (results/check_readme.py)."""
 
 import importlib.util
+import json
 import subprocess
 import sys
+
+import pytest
 
 from conftest import REPO_ROOT
 
@@ -49,3 +52,63 @@ def test_a_reworded_passage_is_reported_as_not_found():
     _, problems, _ = check_readme.check(README.replace(row, row.replace("mcts:1000 (200 games)", "mcts:1000")))
     assert len(problems) == 1 and problems[0].startswith("not found in part '**Ataxx**'")
     assert "ataxx_full/pairs_vs_mcts1000.csv" in problems[0]
+
+
+# ----------------------------------------------------------------------------- runs over seeds (results/seeds/collect.py)
+_cspec = importlib.util.spec_from_file_location("seeds_collect", REPO_ROOT / "results" / "seeds" / "collect.py")
+collect = importlib.util.module_from_spec(_cspec)
+_cspec.loader.exec_module(collect)
+
+TIME_V = """\tCommand being timed: "python -m training.train configs/ataxx_quick.yaml"
+\tUser time (seconds): 812.50
+\tSystem time (seconds): 7.50
+\tPercent of CPU this job got: 99%
+\tElapsed (wall clock) time (h:mm:ss or m:ss): 1:02:03.5
+\tMaximum resident set size (kbytes): 1048576
+"""
+
+
+def _fake_run(runs, config, seed, vs, time_text=TIME_V):
+    run = runs / f"{config}-{seed}"
+    (run / "eval").mkdir(parents=True)
+    report = {"config": config, "seed": seed, "timesteps": 4096,
+              "vs": {o: {"score": v, "games": 200} for o, v in vs.items()}}
+    (run / "report.json").write_text(json.dumps(report))
+    (run / "eval" / "pairs.csv").write_text("agent,opponent,wins\n")
+    if time_text is not None:
+        (runs / f"{config}-{seed}.time").write_text(time_text)
+
+
+def test_time_v_is_parsed_and_anything_else_refused():
+    assert collect.parse_time(TIME_V) == {"wall_seconds": 3723.5, "user_seconds": 812.5, "system_seconds": 7.5,
+                                          "max_rss_kb": 1048576}
+    with pytest.raises(ValueError, match=r"^no user_seconds in the time report \(expected GNU time -v output\)$"):
+        collect.parse_time("real 0m1.0s")
+
+
+def test_runs_over_seeds_are_collected_and_summarized(tmp_path):
+    runs, root = tmp_path / "runs", tmp_path / "seeds"
+    for seed, (r, g) in enumerate(((1.0, 0.5), (0.9, 0.25), (0.95, 0.6))):
+        _fake_run(runs, "ataxx_quick", seed, {"random": r, "greedy": g}, TIME_V if seed else None)
+    _fake_run(runs, "not_a_quick_config", 0, {"random": 1.0, "greedy": 1.0})
+    written = collect.collect(runs, root)
+    assert [p.relative_to(root).as_posix() for p in written] == ["ataxx_quick/seed0", "ataxx_quick/seed1",
+                                                                 "ataxx_quick/seed2"]
+    assert not (root / "ataxx_quick" / "seed0" / "time.json").exists()
+    s = collect.summary("ataxx_quick", root)
+    assert s["seeds"] == [0, 1, 2] and s["greedy"]["per_seed"] == [0.5, 0.25, 0.6]
+    assert s["random"]["mean"] == pytest.approx(0.95) and (s["random"]["min"], s["random"]["max"]) == (0.9, 1.0)
+    assert s["greedy"]["mean"] == pytest.approx(0.45) and s["wall_minutes"]["max"] == pytest.approx(3723.5 / 60)
+    assert s["cpu_minutes"]["min"] == pytest.approx(820 / 60) and s["max_rss_gb"] == 1.0
+    assert collect.table(root).splitlines()[2] == ("| `ataxx_quick` | 0, 1, 2 | 0.950 [0.900, 1.000] | 0.450 [0.250, "
+                                                   "0.600] | 0.500 / 0.250 / 0.600 | 62.1 to 62.1 min | 13.7 to 13.7 min |")
+    with pytest.raises(LookupError, match="^no collected run of twixt_quick in "):
+        collect.summary("twixt_quick", root)
+
+
+def test_a_run_whose_report_names_another_seed_is_refused(tmp_path):
+    _fake_run(tmp_path, "ataxx_quick", 1, {"random": 1.0, "greedy": 0.5})
+    report = tmp_path / "ataxx_quick-1" / "report.json"
+    report.write_text(report.read_text().replace('"seed": 1', '"seed": 2'))
+    with pytest.raises(ValueError, match=r"ataxx_quick-1: its report says ataxx_quick seed 2$"):
+        collect.collect(tmp_path, tmp_path / "out")
