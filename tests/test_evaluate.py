@@ -85,12 +85,12 @@ def test_pairs_csv(small):
     assert by[("greedy", "random")]["wins"] == "4"
 
 
-def test_wilson_interval_matches_scipy():
+def testwilson_interval_matches_scipy():
     from scipy.stats import binomtest
 
     ci = binomtest(3, 4).proportion_ci(method="wilson")
-    assert ratings._wilson(3, 4) == pytest.approx((ci.low, ci.high))
-    lo, hi = ratings._wilson(2.5, 4)  # half points: spans the intervals of 2 and 3
+    assert ratings.wilson(3, 4) == pytest.approx((ci.low, ci.high))
+    lo, hi = ratings.wilson(2.5, 4)  # half points: spans the intervals of 2 and 3
     assert lo == pytest.approx(binomtest(2, 4).proportion_ci(method="wilson").low)
     assert hi == pytest.approx(binomtest(3, 4).proportion_ci(method="wilson").high)
 

@@ -42,7 +42,7 @@ import math
 
 import numpy as np
 
-__all__ = ["Z95", "agent_results", "pair_table", "openskill_ratings", "elo_ratings", "elo_ratings_with_intervals"]
+__all__ = ["Z95", "agent_results", "pair_table", "wilson", "openskill_ratings", "elo_ratings", "elo_ratings_with_intervals"]
 
 #: z for a two-sided 95 % normal interval.
 Z95 = 1.959963984540054
@@ -70,8 +70,12 @@ def agent_results(seats: list[str], returns: list[float]) -> dict[str, float]:
     return {name: float(np.mean(v)) for name, v in by.items()}
 
 
-def _wilson(points: float, n: int) -> tuple[float, float]:
-    """95 % Wilson interval for ``points`` successes out of ``n`` (half-integers: see module docs)."""
+def wilson(points: float, n: int) -> tuple[float, float]:
+    """95 % Wilson interval ``(low, high)`` of a score: ``points`` successes out of ``n`` games
+    (wins + draws / 2; a half-integer spans the intervals of its two neighbours: see the module docs).
+
+    Uses SciPy's ``binomtest(...).proportion_ci(method="wilson")``.
+    """
     from scipy.stats import binomtest
 
     lo_k, hi_k = math.floor(points + 1e-9), math.ceil(points - 1e-9)
@@ -110,7 +114,7 @@ def pair_table(names: list[str], games: list[dict]) -> list[dict]:
             w, d, l = wdl[(a, b)]
             n = w + d + l
             points = w + 0.5 * d
-            lo, hi = _wilson(points, n)
+            lo, hi = wilson(points, n)
             rows.append({"agent": a, "opponent": b, "games": n, "wins": w, "draws": d, "losses": l,
                          "score": points / n, "score_ci95_low": lo, "score_ci95_high": hi})
     return rows

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from training.agents import make_agent
 from training.arena import head_to_head
-from training.ratings import _wilson
+from training.ratings import wilson
 
 SETTINGS = {"3p": {"num_players": 3}, "4p": {"num_players": 4}, "doubles": {"num_players": 4, "teams": True}}
 OUT = Path(__file__).resolve().parent / "alone.json"
@@ -37,7 +37,7 @@ def main(argv=None) -> None:
         t = time.time()
         r = head_to_head("tantrix_v0", make_agent("robot", seed=args.seed), make_agent("greedy", seed=args.seed + 1),
                          args.games, seed=args.seed, env_kwargs=SETTINGS[name])
-        lo, hi = _wilson(r["wins"] + 0.5 * r["draws"], r["games"])
+        lo, hi = wilson(r["wins"] + 0.5 * r["draws"], r["games"])
         row = {"setting": name, "agent": "robot", "opponent_in_other_seats": "greedy", **r,
                "score_ci95_low": lo, "score_ci95_high": hi, "env_id": "tantrix_v0", "env_kwargs": SETTINGS[name],
                "seed": args.seed, "seconds": round(time.time() - t, 1)}

@@ -17,7 +17,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from training.ratings import _wilson
+from training.ratings import wilson
 
 HERE = Path(__file__).resolve().parent
 #: The chunked opponents (folder suffixes).
@@ -46,7 +46,7 @@ def combine(opp: str) -> None:
         for (agent, opponent), (wi, d, lo) in totals.items():
             n = wi + d + lo
             points = wi + 0.5 * d
-            low, high = _wilson(points, n)
+            low, high = wilson(points, n)
             w.writerow([agent, opponent, n, wi, d, lo, points / n, low, high])
     print(f"vs_{opp}: {len(chunks)} chunks: " + ", ".join(f"{a} vs {o}: {t}" for (a, o), t in totals.items()))
 
