@@ -194,7 +194,8 @@ def test_the_spec_table_drives_parser_message_and_docs():
         with pytest.raises(ValueError, match=f"^unknown agent spec {re.escape(repr(bad))}: expected "
                                              f"{re.escape(spec_forms() + shipped)}$"):
             make_agent(bad)
-    with pytest.raises(ValueError, match=r"^agent spec 'mcts:x': expected an integer after ':', got 'x'$"):
+    with pytest.raises(ValueError, match=r"^agent spec 'mcts:x': expected an integer after ':' \(digits 0-9, no sign or "
+                                         r"leading zero\), got 'x'$"):
         make_agent("mcts:x")
     assert make_agent("mcts").simulations == 200 and make_agent("mcts:7").simulations == 7
     assert make_agent("alphabeta").depth == 2 and make_agent("alphabeta:3").depth == 3

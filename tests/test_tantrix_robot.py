@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -210,10 +212,21 @@ def test_robot_w_sets_the_search_width_and_refuses_bad_settings():
     got = GameAgent("robot", seed=0, arg=0)
     got.rng = np.random.default_rng(7)
     assert got.act(s, None) == want
-    with pytest.raises(ValueError, match=r"^agent spec robot:-1: robot width must be an integer >= 0, got -1$"):
-        make_agent("robot:-1", seed=0)
-    with pytest.raises(ValueError, match=r"^agent spec 'robot:two': expected an integer after ':', got 'two'$"):
-        make_agent("robot:two", seed=0)
+    # width 1 plays as width 0 (one candidate: its answer cannot change the choice), at the same cost
+    for seed in range(3):
+        p = _greedy_position(seed, 8)
+        assert (TantrixRobot(width=1).choose(p, np.random.default_rng(seed))
+                == TantrixRobot(width=0).choose(p, np.random.default_rng(seed)))
+    with pytest.raises(ValueError, match=r"^agent spec 'robot:-1': robot width must be an integer >= 0, got -1$"):
+        GameAgent("robot", arg=-1)
+    # one way to write each setting (found by a newcomer's test: int() took all of these)
+    for bad in ("two", "-1", "+1", "01", "1_0", " 1", "1 ", "\u0663", ""):
+        with pytest.raises(ValueError, match=f"^agent spec {re.escape(repr('robot:' + bad))}: expected an integer "
+                                             r"after ':' \(digits 0-9, no sign or leading zero\), got "):
+            make_agent("robot:" + bad, seed=0)
+    for bad in ("mcts:0200", "alphabeta:+2"):
+        with pytest.raises(ValueError, match="no sign or leading zero"):
+            make_agent(bad, seed=0)
     with pytest.raises(ValueError, match=r"^agent 'robot': its setting must be an integer, got True$"):
         GameAgent("robot", arg=True)
 

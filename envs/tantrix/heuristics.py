@@ -77,7 +77,7 @@ def _robot(width: int = 2):
 
     ``width`` (spec ``robot:W``, default 2): the placements searched a turn deeper, against the
     next opponent's answers; 0 keeps the whole-turn lookahead alone (much faster, weaker; README,
-    Results, **Tantrix robot**). Raises ``ValueError`` below 0.
+    Results, **Tantrix robot**), and 1 plays as 0. Raises ``ValueError`` below 0.
     """
     from envs.tantrix.robot import TantrixRobot
 

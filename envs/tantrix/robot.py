@@ -287,7 +287,8 @@ class TantrixRobot:
 
     Args:
         samples: bag orders sampled per decision (``>= 1``).
-        width: actions searched one turn deeper (``>= 0``; 0: whole-turn lookahead only).
+        width: actions searched one turn deeper (``>= 0``; 0: whole-turn lookahead only; 1 is the
+            same as 0, since the answer to a single candidate cannot change the choice).
         reply_width: the replying opponent's candidate placements considered, best by the
             evaluator one placement deep (``>= 1``).
         budget: evaluations allowed per decision for playing out the rest of a turn placement
@@ -343,7 +344,7 @@ class TantrixRobot:
             v, after = _turn_value(sims[0], a, player, budget)
             first.append((v, a))
         order = sorted(range(len(first)), key=lambda i: -first[i][0])
-        if self.width == 0:
+        if self.width <= 1:  # one candidate: its answering turn cannot change the choice
             top = first[order[0]][0]
             tied = [first[i][1] for i in order if first[i][0] == top]
             return int(tied[int(rng.integers(len(tied)))])

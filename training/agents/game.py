@@ -48,7 +48,7 @@ class GameAgent(Agent):
                 try:
                     factory(arg)  # a value outside the agent's domain: the factory's ValueError, now
                 except ValueError as e:
-                    raise ValueError(f"agent spec {name}:{arg}: {e}") from None
+                    raise ValueError(f"agent spec {f'{name}:{arg}'!r}: {e}") from None
         self.name, self.arg = name, arg
         self._player = None
         self._game = None

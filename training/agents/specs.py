@@ -7,6 +7,7 @@ checks that the two agree).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -36,6 +37,19 @@ class AgentSpec:
     build: Callable[..., Agent]
 
 
+def _int_arg(spec: str, arg: str) -> int:
+    """The integer after ``:`` in ``spec``, written plainly: ASCII digits, no sign, no leading zero,
+    no space or ``_`` (``int()`` alone would take ``01``, `` 1``, ``1_0`` and other scripts' digits).
+
+    Raises:
+        ValueError: ``arg`` is not written so (the message quotes the spec).
+    """
+    if not re.fullmatch(r"0|[1-9][0-9]*", arg):
+        raise ValueError(f"agent spec {spec!r}: expected an integer after ':' (digits 0-9, no sign or leading "
+                         f"zero), got {arg!r}")
+    return int(arg)
+
+
 def _named(name: str, param: str | None = None, default: int | None = None) -> Callable[[str], dict | None]:
     """Parser of ``name`` or, with ``param``, ``name[:INT]`` (``{"arg": INT or default}``)."""
 
@@ -47,10 +61,7 @@ def _named(name: str, param: str | None = None, default: int | None = None) -> C
             return None
         if not sep or param is None:
             return {"arg": default} if param is not None else {}
-        try:
-            return {"arg": int(arg)}
-        except ValueError:
-            raise ValueError(f"agent spec {spec!r}: expected an integer after ':', got {arg!r}") from None
+        return {"arg": _int_arg(spec, arg)}
 
     return parse
 
@@ -98,10 +109,7 @@ def _game_agent(spec: str) -> dict | None:
         return None
     if not sep:
         return {"name": head, "arg": None}
-    try:
-        return {"name": head, "arg": int(arg)}
-    except ValueError:
-        raise ValueError(f"agent spec {spec!r}: expected an integer after ':', got {arg!r}") from None
+    return {"name": head, "arg": _int_arg(spec, arg)}
 
 
 def _build_game_agent(seed, name, arg):
