@@ -131,6 +131,11 @@ def test_cli_validates_the_config_once_and_still_refuses_bad_values(tmp_path, mo
     # alpha-beta plays two sides only: refused before anything runs, naming the key
     ("env_id: smartrix_v0\nenv_kwargs: {num_players: 4}\npolicy: {features: card_table_net, head: linear}\n"
      "pretrain: {teacher: 'alphabeta:1'}\n", "pretrain.teacher.*cannot play smartrix_v0"),
+    # every opponent must play the game, or the run stops at its first game with it (found by a newcomer's test)
+    ("pool: {baselines: [random, 'robot:0']}\n",
+     "'pool.baselines' 'robot:0' cannot play ataxx_v0 with these env_kwargs: agent 'robot' is offered by Tantrix only"),
+    ("eval: {opponents: [robot]}\n", "'eval.opponents' 'robot' cannot play ataxx_v0"),
+    ("final_eval: {opponents: [greedy, 'robot:1']}\n", "'final_eval.opponents' 'robot:1' cannot play ataxx_v0"),
     ("pretrain: {games: -5}\n", "pretrain.games"),  # checked with or without a teacher
     ("pretrain: {teacher: greedy, learning_rate: 1000.0}\n", "pretrain.learning_rate.*\\(0, 1\\]"),
     ("policy: {value_head: pooled, net_arch: {pi: [], vf: []}}\n", "non-empty vf list"),

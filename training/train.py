@@ -401,14 +401,14 @@ def validate_config(cfg: dict, check_teacher: bool = True) -> None:
                 agent = make_agent(spec)
             except (ValueError, FileNotFoundError) as e:
                 raise ConfigError(f"config {key!r}: {e}") from None
-            if key == "pretrain.teacher":
-                # it must be able to play this game (alpha-beta: two sides; a checkpoint: its shapes)
-                probe.reset(seed=0)
-                try:
-                    agent.check_env(probe)
-                except ValueError as e:
-                    raise ConfigError(f"config 'pretrain.teacher' {spec!r} cannot play {cfg['env_id']} with these "
-                                      f"env_kwargs: {e}") from None
+            # it must be able to play this game (alpha-beta: two sides; a checkpoint: its shapes; a game's
+            # own agent: that game), or the run would stop at its first game with it, perhaps hours in
+            probe.reset(seed=0)
+            try:
+                agent.check_env(probe)
+            except ValueError as e:
+                raise ConfigError(f"config {key!r} {spec!r} cannot play {cfg['env_id']} with these "
+                                  f"env_kwargs: {e}") from None
     if rllib:
         from training.rllib.config import validate_rllib
 
