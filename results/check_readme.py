@@ -126,9 +126,29 @@ def setting_alone(path: str, setting: str) -> list[float]:
 
 
 def pretrain(path: str, *keys: str, minutes: bool = False) -> list[float]:
-    """Values of ``pretrain.json`` (``*_seconds`` in minutes when ``minutes``)."""
+    """Top-level values of a JSON file, e.g. ``pretrain.json`` or a run's ``report.json``
+    (``*_seconds`` in minutes when ``minutes``)."""
     d = json.loads((RESULTS / path).read_text())
     return [float(d[k]) / (60 if minutes and k.endswith("seconds") else 1) for k in keys]
+
+
+def _seeds_module():
+    """``results/seeds/collect.py``, which summarizes the quick configs' runs over seeds."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("seeds_collect", RESULTS / "seeds" / "collect.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def over_seeds(config: str) -> list[float]:
+    """Mean, min, max against random; mean, min, max against greedy; the score against greedy per
+    seed; min and max of the wall and of the CPU minutes per run (``results/seeds/<config>/``)."""
+    s = _seeds_module().summary(config)
+    r, g = s["random"], s["greedy"]
+    return ([r["mean"], r["min"], r["max"], g["mean"], g["min"], g["max"]] + list(g["per_seed"])
+            + [s["wall_minutes"]["min"], s["wall_minutes"]["max"], s["cpu_minutes"]["min"], s["cpu_minutes"]["max"]])
 
 
 # --------------------------------------------------------------------------- the claims
@@ -172,6 +192,16 @@ def claims() -> list[Claim]:
         score("smartrix_full/pairs.csv", TRAINED, "random") + score("smartrix_full/pairs.csv", TRAINED, "greedy")
         + score("smartrix_full/pairs_vs_alphabeta1.csv", TRAINED, "alphabeta:1")
         + score("smartrix_full/pairs.csv", TRAINED, "mcts:200"), "smartrix_full/pairs.csv, pairs_vs_alphabeta1.csv")
+
+    # The quick configs over three seeds (results/seeds/).
+    for config in _seeds_module().CONFIGS:
+        add("**Over seeds**", f"| `{config}` | 0, 1, 2 | {{}} [{{}}, {{}}] | {{}} [{{}}, {{}}] | {{}} / {{}} / {{}} | "
+                              f"{{}} to {{}} min | {{}} to {{}} min |", over_seeds(config), f"seeds/{config}/seed*/")
+
+    quiet = json.loads((RESULTS / "seeds/smartrix_quick/alone/time.json").read_text())
+    add("**Over seeds**", "`smartrix_quick` seed 0 took {} min wall and {} min of CPU",
+        [quiet["wall_seconds"] / 60, (quiet["user_seconds"] + quiet["system_seconds"]) / 60],
+        "seeds/smartrix_quick/alone/time.json")
 
     # Ataxx.
     part = "**Ataxx**"
@@ -341,6 +371,19 @@ def claims() -> list[Claim]:
               "agreement with the teacher {}",
         pretrain(q + "pretrain.json", "games", "decisions", "collect_seconds", "clone_seconds", "holdout_agreement"),
         q + "pretrain.json")
+    q2 = q + "robot0/"
+    add(part, "without the answering turn, in {} games, {} decisions, {} s to collect and {} s to fit, held-out "
+              "agreement with the teacher {}",
+        pretrain(q2 + "pretrain.json", "games", "decisions", "collect_seconds", "clone_seconds", "holdout_agreement"),
+        q2 + "pretrain.json")
+    add(part, "then {} timesteps of self-play with random, greedy and `robot:0` as the pool's baselines, {} s",
+        pretrain(q2 + "report.json", "timesteps", "train_seconds"), q2 + "report.json")
+    for opp in ("random", "greedy", "robot"):
+        add(part, f"| {opp} | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] |",
+            wdl(q2 + f"pairs_clone_vs_{opp}.csv", TRAINED, opp) + wdl(q2 + "pairs.csv", TRAINED, opp),
+            f"{q2}pairs_clone_vs_{opp}.csv, pairs.csv")
+    add(part, "the robot beat random {} / {} / {} and greedy {} / {} / {} ({})",
+        wdl(q2 + "pairs.csv", "robot", "random")[:3] + wdl(q2 + "pairs.csv", "robot", "greedy")[:4], q2 + "pairs.csv")
     for label, opp in (("greedy (100 games each)", "greedy"), ("robot (50 games each)", "robot")):
         add(part, f"| {label} | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] |",
             wdl(q + f"pairs_clone_vs_{opp}.csv", TRAINED, opp) + wdl(q + f"pairs_vs_{opp}.csv", TRAINED, opp),
@@ -368,8 +411,10 @@ def results_section(text: str) -> str:
 
 
 def part_span(section: str, part: str) -> tuple[int, int]:
-    """Where ``part`` (a bold heading, or "In short") begins and the next bold heading begins."""
-    start = section.find(part)
+    """Where ``part`` (a bold heading, or "In short", at the start of a line: the same words inside
+    a sentence are a reference to it) begins and the next bold heading begins."""
+    start = section.find("\n" + part)
+    start = start + 1 if start >= 0 else -1
     if start < 0:
         raise LookupError(f"the Results section has no part {part!r}")
     end = section.find("\n**", start + len(part))
@@ -451,8 +496,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--unchecked", action="store_true", help="list the section's numbers that no claim covers")
     parser.add_argument("--quiet", action="store_true", help="print only the mismatches")
     args = parser.parse_args(argv)
-    text = Path(args.readme).read_text()
-    passed, problems, spans = check(text)
+    try:
+        text = Path(args.readme).read_text()
+        passed, problems, spans = check(text)
+    except (OSError, ValueError, LookupError, KeyError) as e:  # a README or results file missing or unreadable
+        print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
+        return 2
     if not args.quiet:
         print("\n".join(passed))
     if args.unchecked:

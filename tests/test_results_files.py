@@ -20,15 +20,15 @@ README = (REPO_ROOT / "README.md").read_text()
 def test_every_claim_of_the_results_section_matches_its_file():
     passed, problems, spans = check_readme.check(README)
     assert problems == []
-    assert len(passed) == len(check_readme.claims()) == 80
-    assert len(spans) == 80
+    assert len(passed) == len(check_readme.claims()) == 92
+    assert len(spans) == 92
 
 
 def test_the_script_exits_0_and_counts_the_passages():
     run = subprocess.run([sys.executable, "results/check_readme.py", "--quiet"], cwd=REPO_ROOT,
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.strip().splitlines()[-1] == "80 of 80 passages match their files"
+    assert run.stdout.strip().splitlines()[-1] == "92 of 92 passages match their files"
 
 
 def test_a_changed_figure_is_reported_with_its_file():
@@ -68,6 +68,22 @@ TIME_V = """\tCommand being timed: "python -m training.train configs/ataxx_quick
 """
 
 
+def _fake_checkpoint(path, value, save_extra=False):
+    import io
+    import zipfile
+
+    import torch
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    buf = io.BytesIO()
+    state = {"b.weight": torch.full((2, 3), float(value)), "a.bias": torch.zeros(3)}
+    torch.save(dict(reversed(list(state.items()))) if save_extra else state, buf)
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("policy.pth", buf.getvalue())
+        if save_extra:
+            z.writestr("policy.optimizer.pth", b"moments")
+
+
 def _fake_run(runs, config, seed, vs, time_text=TIME_V):
     run = runs / f"{config}-{seed}"
     (run / "eval").mkdir(parents=True)
@@ -75,6 +91,7 @@ def _fake_run(runs, config, seed, vs, time_text=TIME_V):
               "vs": {o: {"score": v, "games": 200} for o, v in vs.items()}}
     (run / "report.json").write_text(json.dumps(report))
     (run / "eval" / "pairs.csv").write_text("agent,opponent,wins\n")
+    _fake_checkpoint(run / "checkpoints" / "final.zip", seed)
     if time_text is not None:
         (runs / f"{config}-{seed}.time").write_text(time_text)
 
@@ -89,12 +106,14 @@ def test_time_v_is_parsed_and_anything_else_refused():
 def test_runs_over_seeds_are_collected_and_summarized(tmp_path):
     runs, root = tmp_path / "runs", tmp_path / "seeds"
     for seed, (r, g) in enumerate(((1.0, 0.5), (0.9, 0.25), (0.95, 0.6))):
-        _fake_run(runs, "ataxx_quick", seed, {"random": r, "greedy": g}, TIME_V if seed else None)
+        _fake_run(runs, "ataxx_quick", seed, {"random": r, "greedy": g})
     _fake_run(runs, "not_a_quick_config", 0, {"random": 1.0, "greedy": 1.0})
     written = collect.collect(runs, root)
     assert [p.relative_to(root).as_posix() for p in written] == ["ataxx_quick/seed0", "ataxx_quick/seed1",
                                                                  "ataxx_quick/seed2"]
-    assert not (root / "ataxx_quick" / "seed0" / "time.json").exists()
+    digests = [json.loads((root / "ataxx_quick" / f"seed{i}" / "weights.json").read_text())["policy_sha256"]
+               for i in range(3)]
+    assert len(set(digests)) == 3 and digests[1] == collect.policy_digest(runs / "ataxx_quick-1/checkpoints/final.zip")
     s = collect.summary("ataxx_quick", root)
     assert s["seeds"] == [0, 1, 2] and s["greedy"]["per_seed"] == [0.5, 0.25, 0.6]
     assert s["random"]["mean"] == pytest.approx(0.95) and (s["random"]["min"], s["random"]["max"]) == (0.9, 1.0)
@@ -106,9 +125,80 @@ def test_runs_over_seeds_are_collected_and_summarized(tmp_path):
         collect.summary("twixt_quick", root)
 
 
-def test_a_run_whose_report_names_another_seed_is_refused(tmp_path):
-    _fake_run(tmp_path, "ataxx_quick", 1, {"random": 1.0, "greedy": 0.5})
-    report = tmp_path / "ataxx_quick-1" / "report.json"
-    report.write_text(report.read_text().replace('"seed": 1', '"seed": 2'))
-    with pytest.raises(ValueError, match=r"ataxx_quick-1: its report says ataxx_quick seed 2$"):
-        collect.collect(tmp_path, tmp_path / "out")
+def test_a_bad_run_is_refused_before_anything_is_written(tmp_path):
+    # found by a newcomer's test: tracebacks, half-copied seeds, smoke runs and mixed budgets collected
+    runs, out = tmp_path / "runs", tmp_path / "out"
+    _fake_run(runs, "ataxx_quick", 0, {"random": 1.0, "greedy": 0.5})
+    _fake_run(runs, "ataxx_quick", 1, {"random": 1.0, "greedy": 0.5})
+    report = runs / "ataxx_quick-1" / "report.json"
+    good = report.read_text()
+    for text, message in ((good.replace('"seed": 1', '"seed": 2'), r"ataxx_quick-1: its report says ataxx_quick seed 2$"),
+                          (good[:-1] + ', "smoke": true}', r"ataxx_quick-1: a --smoke run \(4096 timesteps\), not a result$"),
+                          ("{not json", r"report.json: not a training.train report \(JSONDecodeError"),
+                          ('{"config": "ataxx_quick"}', r"report.json: not a training.train report \(KeyError")):
+        report.write_text(text)
+        with pytest.raises(ValueError, match=message):
+            collect.collect(runs, out)
+        assert not out.exists()
+    report.write_text(good)
+    (runs / "ataxx_quick-1" / "eval" / "pairs.csv").unlink()
+    with pytest.raises(FileNotFoundError, match=r"ataxx_quick-1: no eval/pairs.csv \(not a finished"):
+        collect.collect(runs, out)
+    (runs / "ataxx_quick-1" / "eval" / "pairs.csv").write_text("agent\n")
+    (runs / "ataxx_quick-1.time").write_text("real 0m1s")
+    with pytest.raises(ValueError, match=r"ataxx_quick-1.time: no user_seconds in the time report"):
+        collect.collect(runs, out)
+    assert not out.exists()
+    (runs / "ataxx_quick-1.time").unlink()
+    (runs / "ataxx_quick-01").mkdir()  # not a seed's spelling: ignored
+    assert [p.name for p in collect.collect(runs, out)] == ["seed0", "seed1"]
+    with pytest.raises(ValueError, match=r"^ataxx_quick: only some seeds have time.json; time all of them or none$"):
+        collect.summary("ataxx_quick", out)
+    (out / "ataxx_quick" / "seed_old").mkdir()  # not a seed directory: ignored
+    _fake_run(runs, "ataxx_quick", 2, {"random": 1.0, "greedy": 0.5})
+    (runs / "ataxx_quick-2" / "report.json").write_text(
+        (runs / "ataxx_quick-2" / "report.json").read_text().replace("4096", "64"))
+    for f in ("ataxx_quick-0.time", "ataxx_quick-1.time"):
+        (runs / f).write_text(TIME_V)
+    collect.collect(runs, out)
+    with pytest.raises(ValueError, match=r"^ataxx_quick: the seeds' runs differ in timesteps or games per opponent"):
+        collect.summary("ataxx_quick", out)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(FileNotFoundError, match="empty: no run directory <config>-<seed> of ataxx_quick, "):
+        collect.collect(empty, out)
+
+
+def test_the_collect_command_reports_errors_in_one_line(tmp_path):
+    run = subprocess.run([sys.executable, "results/seeds/collect.py", str(tmp_path)], cwd=REPO_ROOT,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1 and run.stdout == ""
+    assert run.stderr == f"error: {tmp_path}: no run directory <config>-<seed> of {', '.join(collect.CONFIGS)}\n"
+
+
+def test_the_policy_digest_reads_the_weights_not_the_file(tmp_path):
+    _fake_checkpoint(tmp_path / "a.zip", 1)
+    _fake_checkpoint(tmp_path / "b.zip", 1, save_extra=True)  # other key order, an optimizer file beside
+    _fake_checkpoint(tmp_path / "c.zip", 2)
+    assert (tmp_path / "a.zip").read_bytes() != (tmp_path / "b.zip").read_bytes()
+    assert collect.policy_digest(tmp_path / "a.zip") == collect.policy_digest(tmp_path / "b.zip")
+    assert collect.policy_digest(tmp_path / "a.zip") != collect.policy_digest(tmp_path / "c.zip")
+
+
+def test_seed_0_of_every_quick_config_trained_the_shipped_agent_bit_for_bit():
+    # results/seeds/<config>/seed0: trained by the code of the seeds' runs; the shipped agent: by the quick
+    # config's seed-0 run at an earlier commit (training/shipped/index.json), on another day, under other load
+    for config in collect.CONFIGS:
+        recorded = json.loads((REPO_ROOT / "results" / "seeds" / config / "seed0" / "weights.json").read_text())
+        assert recorded["policy_sha256"] == collect.policy_digest(REPO_ROOT / "training" / "shipped" / f"{config}.zip")
+
+
+def test_a_missing_readme_or_results_file_is_one_line_not_a_traceback(tmp_path):
+    run = subprocess.run([sys.executable, "results/check_readme.py", "--readme", str(tmp_path / "nope.md")],
+                         cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.startswith("error: FileNotFoundError: ") and run.stderr.count("\n") == 1
+    (tmp_path / "README.md").write_text("# no results here\n")
+    run = subprocess.run([sys.executable, "results/check_readme.py", "--readme", str(tmp_path / "README.md")],
+                         cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2 and run.stderr == "error: ValueError: README.md has no '## Results' section\n"

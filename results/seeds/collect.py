@@ -1,6 +1,6 @@
 """Gather the quick configs' runs over seeds into ``results/seeds/`` and print their summary.
 
-Usage (from the repository root; the README's Results, **Over seeds**, gives the runs' command)::
+Usage (from the repository root; the README's Results, **Over seeds**, gives the runs' commands)::
 
     python results/seeds/collect.py runs/seeds          # copy each run's files here, print the table
     python results/seeds/collect.py --summary           # the table from the files already here
@@ -8,8 +8,10 @@ Usage (from the repository root; the README's Results, **Over seeds**, gives the
 A run directory ``RUNS/<config>-<seed>/`` is one ``python -m training.train configs/<config>.yaml
 --seed <seed> --out RUNS/<config>-<seed>``; ``RUNS/<config>-<seed>.time``, when present, is the
 output of GNU ``/usr/bin/time -v`` around it (its stderr). For each run this copies the final
-tournament (``report.json``, ``eval/pairs.csv``) and the measured times (``time.json``: wall clock,
-user and system CPU seconds, peak resident memory) to ``results/seeds/<config>/seed<seed>/``.
+tournament (``report.json``; ``eval/pairs.csv``, or in games of teams each ``eval/vs_<opponent>/pairs.csv``
+as ``pairs_vs_<opponent>.csv``), the measured times (``time.json``: wall clock,
+user and system CPU seconds, peak resident memory) and a digest of the final policy's weights
+(``weights.json``, :func:`policy_digest`) to ``results/seeds/<config>/seed<seed>/``.
 
 The summary, per config: the final score against each opponent per seed, their mean and range
 (min, max), the wall time and the CPU time (user + system) per run. The training runs are
@@ -21,6 +23,8 @@ table against these files.
 from __future__ import annotations
 
 import argparse
+import hashlib
+import io
 import json
 import re
 import shutil
@@ -63,37 +67,101 @@ def parse_time(text: str) -> dict:
             "system_seconds": float(out["system_seconds"]), "max_rss_kb": int(out["max_rss_kb"])}
 
 
-def collect(runs: Path, root: Path = HERE) -> list[Path]:
-    """Copy every ``RUNS/<config>-<seed>`` run of :data:`CONFIGS` to ``root`` (default: here); returns the
-    directories written.
+def policy_digest(checkpoint: Path) -> str:
+    """SHA-256 of a ``training.train`` checkpoint's policy weights: every tensor of its
+    ``policy.pth``, by name in sorted order (name, dtype, shape and bytes), so that two files
+    holding the same weights agree however they were saved (with or without the optimizer).
 
     Raises:
-        FileNotFoundError: a run directory without ``report.json`` or ``eval/pairs.csv``.
+        KeyError: the zip has no ``policy.pth`` (not an SB3 checkpoint).
     """
-    written = []
+    import zipfile
+
+    import torch
+
+    with zipfile.ZipFile(checkpoint) as z:
+        state = torch.load(io.BytesIO(z.read("policy.pth")), map_location="cpu", weights_only=True)
+    h = hashlib.sha256()
+    for name in sorted(state):
+        t = state[name].contiguous()
+        h.update(f"{name}|{t.dtype}|{tuple(t.shape)}|".encode())
+        h.update(t.numpy().tobytes())
+    return h.hexdigest()
+
+
+#: A seed as a run directory's name ends: ``-0``, ``-1``, ... (one spelling per seed).
+_SEED = r"(0|[1-9][0-9]*)"
+
+
+def _read_run(run: Path, config: str, seed: int) -> dict:
+    """Everything :func:`collect` copies from one run, read and checked before anything is written."""
+    needed = [run / "report.json", run / "checkpoints" / "final.zip"]
+    missing = [str(p.relative_to(run)) for p in needed if not p.is_file()]
+    # the final tournament: eval/pairs.csv, or one eval/vs_<opponent>/pairs.csv per opponent (games of teams)
+    pairs = {"pairs.csv": run / "eval" / "pairs.csv"} if (run / "eval" / "pairs.csv").is_file() else {
+        f"pairs_{p.parent.name}.csv": p for p in sorted((run / "eval").glob("vs_*/pairs.csv"))}
+    if not pairs:
+        missing.append("eval/pairs.csv")
+    if missing:
+        raise FileNotFoundError(f"{run}: no {', '.join(missing)} (not a finished training.train run?)")
+    try:
+        report = json.loads(needed[0].read_text())
+        said = (report["config"], report["seed"])
+        timesteps, smoke = report["timesteps"], report.get("smoke", False)
+        {o: (report["vs"][o]["score"], report["vs"][o]["games"]) for o in OPPONENTS}
+    except (json.JSONDecodeError, KeyError, TypeError) as e:
+        raise ValueError(f"{needed[0]}: not a training.train report ({type(e).__name__}: {e})") from None
+    if said != (config, seed):
+        raise ValueError(f"{run}: its report says {said[0]} seed {said[1]}")
+    if smoke:
+        raise ValueError(f"{run}: a --smoke run ({timesteps} timesteps), not a result")
+    time_file = run.parent / f"{run.name}.time"
+    try:
+        times = parse_time(time_file.read_text()) if time_file.exists() else None
+    except ValueError as e:
+        raise ValueError(f"{time_file}: {e}") from None
+    return {"config": config, "seed": seed, "files": {"report.json": needed[0], **pairs}, "times": times,
+            "digest": policy_digest(needed[1])}
+
+
+def collect(runs: Path, root: Path = HERE) -> list[Path]:
+    """Copy every ``RUNS/<config>-<seed>`` run of :data:`CONFIGS` to ``root`` (default: here); returns the
+    directories written. Every run is read and checked first: on any error nothing is written.
+
+    Raises:
+        FileNotFoundError: ``runs`` holds no such run, or a run has no ``report.json``, no
+            ``checkpoints/final.zip`` or no pairs file of its final tournament.
+        ValueError: a report that is not one, names another config or seed than its directory, or
+            is a ``--smoke`` run's; a ``.time`` file that is not ``time -v``'s report.
+    """
+    found = []
     for run in sorted(runs.iterdir()):
-        m = re.fullmatch(r"(.+)-(\d+)", run.name)
-        if not run.is_dir() or m is None or m.group(1) not in CONFIGS:
-            continue
-        config, seed = m.group(1), int(m.group(2))
-        report = json.loads((run / "report.json").read_text())
-        if report["config"] != config or report["seed"] != seed:
-            raise ValueError(f"{run}: its report says {report['config']} seed {report['seed']}")
-        dest = root / config / f"seed{seed}"
+        m = re.fullmatch(r"(.+)-" + _SEED, run.name)
+        if run.is_dir() and m is not None and m.group(1) in CONFIGS:
+            found.append(_read_run(run, m.group(1), int(m.group(2))))
+    if not found:
+        raise FileNotFoundError(f"{runs}: no run directory <config>-<seed> of {', '.join(CONFIGS)}")
+    written = []
+    for r in found:
+        dest = root / r["config"] / f"seed{r['seed']}"
         dest.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(run / "report.json", dest / "report.json")
-        shutil.copyfile(run / "eval" / "pairs.csv", dest / "pairs.csv")
-        time_file = runs / f"{run.name}.time"
-        if time_file.exists():
-            (dest / "time.json").write_text(json.dumps(parse_time(time_file.read_text()), indent=1) + "\n")
+        for name, f in r["files"].items():
+            shutil.copyfile(f, dest / name)
+        (dest / "weights.json").write_text(json.dumps({"policy_sha256": r["digest"]}, indent=1) + "\n")
+        if r["times"] is not None:
+            (dest / "time.json").write_text(json.dumps(r["times"], indent=1) + "\n")
+        elif (dest / "time.json").exists():
+            (dest / "time.json").unlink()  # an earlier collection's times belong to another run
         written.append(dest)
     return written
 
 
 def runs_of(config: str, root: Path = HERE) -> list[dict]:
-    """The collected runs of ``config``, by seed: ``{"seed", "vs": {opponent: score}, "time": {...} or None}``."""
+    """The collected runs of ``config``, by seed: ``{"seed", "timesteps", "vs": {opponent: score},
+    "games": {opponent: games}, "time": {...} or None}`` (directories ``seed<N>`` only)."""
     out = []
-    for d in sorted((root / config).glob("seed*"), key=lambda p: int(p.name[4:])):
+    dirs = [d for d in (root / config).glob("seed*") if re.fullmatch("seed" + _SEED, d.name)]
+    for d in sorted(dirs, key=lambda p: int(p.name[4:])):
         report = json.loads((d / "report.json").read_text())
         time_file = d / "time.json"
         out.append({"seed": report["seed"], "timesteps": report["timesteps"],
@@ -108,10 +176,17 @@ def summary(config: str, root: Path = HERE) -> dict:
 
     Raises:
         LookupError: no collected run of ``config``.
+        ValueError: the runs differ in timesteps or games, or only some have times.
     """
     runs = runs_of(config, root)
     if not runs:
         raise LookupError(f"no collected run of {config} in {root}")
+    budgets = {(r["timesteps"], tuple(sorted(r["games"].items()))) for r in runs}
+    if len(budgets) > 1:
+        raise ValueError(f"{config}: the seeds' runs differ in timesteps or games per opponent "
+                         f"({sorted(budgets)}): not one config's spread")
+    if 0 < sum(r["time"] is not None for r in runs) < len(runs):
+        raise ValueError(f"{config}: only some seeds have time.json; time all of them or none")
     out = {"config": config, "seeds": [r["seed"] for r in runs], "timesteps": runs[0]["timesteps"]}
     for o in OPPONENTS:
         scores = [r["vs"][o] for r in runs]
@@ -151,12 +226,16 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.runs is None and not args.summary:
         parser.error("give the runs directory, or --summary")
-    if args.runs is not None:
-        if not args.runs.is_dir():
-            parser.error(f"{args.runs} is not a directory")
-        for d in collect(args.runs):
-            print(f"collected {d.relative_to(HERE.parent.parent)}")
-    print(table())
+    try:
+        if args.runs is not None:
+            if not args.runs.is_dir():
+                parser.error(f"{args.runs} is not a directory")
+            for d in collect(args.runs):
+                print(f"collected {d.relative_to(HERE.parent.parent)}")
+        print(table())
+    except (OSError, ValueError, LookupError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
     return 0
 
 
