@@ -189,7 +189,7 @@ def test_make_agent_specs():
     ("mcts:abc", "expected an integer"),
     ("mcts:0", "positive integer"),
     ("alphabeta:0", "positive integer"),
-    ("alphabeta:-1", "positive integer"),
+    ("alphabeta:-1", r"expected an integer after ':' \(digits 0-9, no sign or leading zero\), got '-1'$"),
 ])
 def test_make_agent_rejects_bad_specs(spec, message):
     with pytest.raises(ValueError, match=message):
