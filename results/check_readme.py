@@ -144,11 +144,19 @@ def _seeds_module():
 
 def over_seeds(config: str) -> list[float]:
     """Mean, min, max against random; mean, min, max against greedy; the score against greedy per
-    seed; min and max of the wall and of the CPU minutes per run (``results/seeds/<config>/``)."""
+    seed; min and max of the wall and of the CPU minutes per run; seed 0's run alone: wall and CPU
+    minutes (``results/seeds/<config>/``).
+
+    Raises:
+        LookupError: no run alone, or one that trained other weights than seed 0's run.
+    """
     s = _seeds_module().summary(config)
     r, g = s["random"], s["greedy"]
+    if "alone" not in s or not s["alone"]["same_weights_as_seed0"]:
+        raise LookupError(f"seeds/{config}/alone: missing, or other weights than seed0's")
     return ([r["mean"], r["min"], r["max"], g["mean"], g["min"], g["max"]] + list(g["per_seed"])
-            + [s["wall_minutes"]["min"], s["wall_minutes"]["max"], s["cpu_minutes"]["min"], s["cpu_minutes"]["max"]])
+            + [s["wall_minutes"]["min"], s["wall_minutes"]["max"], s["cpu_minutes"]["min"], s["cpu_minutes"]["max"]]
+            + [s["alone"]["wall_minutes"], s["alone"]["cpu_minutes"]])
 
 
 # --------------------------------------------------------------------------- the claims
@@ -196,12 +204,8 @@ def claims() -> list[Claim]:
     # The quick configs over three seeds (results/seeds/).
     for config in _seeds_module().CONFIGS:
         add("**Over seeds**", f"| `{config}` | 0, 1, 2 | {{}} [{{}}, {{}}] | {{}} [{{}}, {{}}] | {{}} / {{}} / {{}} | "
-                              f"{{}} to {{}} min | {{}} to {{}} min |", over_seeds(config), f"seeds/{config}/seed*/")
-
-    quiet = json.loads((RESULTS / "seeds/smartrix_quick/alone/time.json").read_text())
-    add("**Over seeds**", "`smartrix_quick` seed 0 took {} min wall and {} min of CPU",
-        [quiet["wall_seconds"] / 60, (quiet["user_seconds"] + quiet["system_seconds"]) / 60],
-        "seeds/smartrix_quick/alone/time.json")
+                              f"{{}} to {{}} min | {{}} to {{}} min | {{}} min wall, {{}} min CPU, same weights |",
+            over_seeds(config), f"seeds/{config}/seed*/, alone/")
 
     # Ataxx.
     part = "**Ataxx**"

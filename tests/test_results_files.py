@@ -20,15 +20,15 @@ README = (REPO_ROOT / "README.md").read_text()
 def test_every_claim_of_the_results_section_matches_its_file():
     passed, problems, spans = check_readme.check(README)
     assert problems == []
-    assert len(passed) == len(check_readme.claims()) == 92
-    assert len(spans) == 92
+    assert len(passed) == len(check_readme.claims()) == 91
+    assert len(spans) == 91
 
 
 def test_the_script_exits_0_and_counts_the_passages():
     run = subprocess.run([sys.executable, "results/check_readme.py", "--quiet"], cwd=REPO_ROOT,
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.strip().splitlines()[-1] == "92 of 92 passages match their files"
+    assert run.stdout.strip().splitlines()[-1] == "91 of 91 passages match their files"
 
 
 def test_a_changed_figure_is_reported_with_its_file():
@@ -120,7 +120,8 @@ def test_runs_over_seeds_are_collected_and_summarized(tmp_path):
     assert s["greedy"]["mean"] == pytest.approx(0.45) and s["wall_minutes"]["max"] == pytest.approx(3723.5 / 60)
     assert s["cpu_minutes"]["min"] == pytest.approx(820 / 60) and s["max_rss_gb"] == 1.0
     assert collect.table(root).splitlines()[2] == ("| `ataxx_quick` | 0, 1, 2 | 0.950 [0.900, 1.000] | 0.450 [0.250, "
-                                                   "0.600] | 0.500 / 0.250 / 0.600 | 62.1 to 62.1 min | 13.7 to 13.7 min |")
+                                                   "0.600] | 0.500 / 0.250 / 0.600 | 62.1 to 62.1 min | 13.7 to 13.7 min |"
+                                                   "  |")
     with pytest.raises(LookupError, match="^no collected run of twixt_quick in "):
         collect.summary("twixt_quick", root)
 
@@ -191,6 +192,8 @@ def test_seed_0_of_every_quick_config_trained_the_shipped_agent_bit_for_bit():
     for config in collect.CONFIGS:
         recorded = json.loads((REPO_ROOT / "results" / "seeds" / config / "seed0" / "weights.json").read_text())
         assert recorded["policy_sha256"] == collect.policy_digest(REPO_ROOT / "training" / "shipped" / f"{config}.zip")
+        alone = json.loads((REPO_ROOT / "results" / "seeds" / config / "alone" / "weights.json").read_text())
+        assert alone == recorded  # seed 0 again, alone on the machine
 
 
 def test_a_missing_readme_or_results_file_is_one_line_not_a_traceback(tmp_path):
@@ -202,3 +205,29 @@ def test_a_missing_readme_or_results_file_is_one_line_not_a_traceback(tmp_path):
     run = subprocess.run([sys.executable, "results/check_readme.py", "--readme", str(tmp_path / "README.md")],
                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
     assert run.returncode == 2 and run.stderr == "error: ValueError: README.md has no '## Results' section\n"
+
+
+def test_runs_alone_go_to_alone_and_are_compared_with_seed_0(tmp_path):
+    runs, alone, root = tmp_path / "runs", tmp_path / "alone", tmp_path / "seeds"
+    for seed in range(3):
+        _fake_run(runs, "ataxx_quick", seed, {"random": 1.0, "greedy": 0.5})
+    collect.collect(runs, root)
+    _fake_run(alone, "ataxx_quick", 1, {"random": 1.0, "greedy": 0.5})
+    with pytest.raises(ValueError, match=r"a run alone is seed 0's with its .time file; ataxx_quick-1 is not seed 0$"):
+        collect.collect(alone, root, alone=True)
+    _fake_run(alone, "ataxx_quick", 0, {"random": 1.0, "greedy": 0.5}, time_text=None)
+    (alone / "ataxx_quick-1.time").unlink()
+    import shutil
+
+    shutil.rmtree(alone / "ataxx_quick-1")
+    with pytest.raises(ValueError, match=r"ataxx_quick-0 is not timed$"):
+        collect.collect(alone, root, alone=True)
+    (alone / "ataxx_quick-0.time").write_text(TIME_V.replace("1:02:03.5", "7:30.0"))
+    assert [p.name for p in collect.collect(alone, root, alone=True)] == ["alone"]
+    s = collect.summary("ataxx_quick", root)
+    assert s["seeds"] == [0, 1, 2] and s["alone"] == {"wall_minutes": 7.5, "cpu_minutes": 820 / 60,
+                                                       "same_weights_as_seed0": True}
+    assert collect.table(root).splitlines()[2].endswith("| 7.5 min wall, 13.7 min CPU, same weights |")
+    _fake_checkpoint(alone / "ataxx_quick-0" / "checkpoints" / "final.zip", 5)  # other weights
+    collect.collect(alone, root, alone=True)
+    assert collect.table(root).splitlines()[2].endswith("| 7.5 min wall, 13.7 min CPU, OTHER WEIGHTS |")

@@ -4,6 +4,7 @@ Usage (from the repository root; the README's Results, **Over seeds**, gives the
 
     python results/seeds/collect.py runs/seeds          # copy each run's files here, print the table
     python results/seeds/collect.py --summary           # the table from the files already here
+    python results/seeds/collect.py --alone runs/alone  # seed 0's runs again, nothing else running
 
 A run directory ``RUNS/<config>-<seed>/`` is one ``python -m training.train configs/<config>.yaml
 --seed <seed> --out RUNS/<config>-<seed>``; ``RUNS/<config>-<seed>.time``, when present, is the
@@ -14,7 +15,8 @@ user and system CPU seconds, peak resident memory) and a digest of the final pol
 (``weights.json``, :func:`policy_digest`) to ``results/seeds/<config>/seed<seed>/``.
 
 The summary, per config: the final score against each opponent per seed, their mean and range
-(min, max), the wall time and the CPU time (user + system) per run. The training runs are
+(min, max), the wall time and the CPU time (user + system) per run, and seed 0's run alone on the
+machine (``<config>/alone/``: its times and whether it trained the same weights as ``seed0``). The training runs are
 single-threaded (``torch_threads: 1``, one process), so a run's CPU time is about what its wall
 time would be with nothing else on the machine; ``results/check_readme.py`` checks the README's
 table against these files.
@@ -124,9 +126,11 @@ def _read_run(run: Path, config: str, seed: int) -> dict:
             "digest": policy_digest(needed[1])}
 
 
-def collect(runs: Path, root: Path = HERE) -> list[Path]:
+def collect(runs: Path, root: Path = HERE, alone: bool = False) -> list[Path]:
     """Copy every ``RUNS/<config>-<seed>`` run of :data:`CONFIGS` to ``root`` (default: here); returns the
     directories written. Every run is read and checked first: on any error nothing is written.
+    With ``alone``, the runs are seed 0's run again with nothing else on the machine: each goes to
+    ``<config>/alone/`` and must have its ``.time`` file.
 
     Raises:
         FileNotFoundError: ``runs`` holds no such run, or a run has no ``report.json``, no
@@ -141,9 +145,14 @@ def collect(runs: Path, root: Path = HERE) -> list[Path]:
             found.append(_read_run(run, m.group(1), int(m.group(2))))
     if not found:
         raise FileNotFoundError(f"{runs}: no run directory <config>-<seed> of {', '.join(CONFIGS)}")
+    if alone:
+        for r in found:
+            if r["seed"] != 0 or r["times"] is None:
+                raise ValueError(f"{runs}: a run alone is seed 0's with its .time file; "
+                                 f"{r['config']}-{r['seed']} is {'not seed 0' if r['seed'] else 'not timed'}")
     written = []
     for r in found:
-        dest = root / r["config"] / f"seed{r['seed']}"
+        dest = root / r["config"] / ("alone" if alone else f"seed{r['seed']}")
         dest.mkdir(parents=True, exist_ok=True)
         for name, f in r["files"].items():
             shutil.copyfile(f, dest / name)
@@ -192,6 +201,13 @@ def summary(config: str, root: Path = HERE) -> dict:
         scores = [r["vs"][o] for r in runs]
         out[o] = {"per_seed": scores, "mean": statistics.fmean(scores), "min": min(scores), "max": max(scores),
                   "games": runs[0]["games"][o]}
+    alone = root / config / "alone"
+    if (alone / "time.json").is_file():
+        t = json.loads((alone / "time.json").read_text())
+        same = json.loads((alone / "weights.json").read_text()) == json.loads(
+            (root / config / "seed0" / "weights.json").read_text())
+        out["alone"] = {"wall_minutes": t["wall_seconds"] / 60,
+                        "cpu_minutes": (t["user_seconds"] + t["system_seconds"]) / 60, "same_weights_as_seed0": same}
     timed = [r["time"] for r in runs if r["time"] is not None]
     if timed:
         wall = [t["wall_seconds"] / 60 for t in timed]
@@ -202,10 +218,18 @@ def summary(config: str, root: Path = HERE) -> dict:
     return out
 
 
+def _alone_cell(s: dict) -> str:
+    if "alone" not in s:
+        return ""
+    a = s["alone"]
+    return (f"{a['wall_minutes']:.1f} min wall, {a['cpu_minutes']:.1f} min CPU, "
+            + ("same weights" if a["same_weights_as_seed0"] else "OTHER WEIGHTS"))
+
+
 def table(root: Path = HERE) -> str:
     """The Markdown table of every config with collected runs."""
     lines = ["| Config | Seeds | vs random: mean [min, max] | vs greedy: mean [min, max] | vs greedy per seed | "
-             "Wall time per run | CPU time per run |", "|---|---|---|---|---|---|---|"]
+             "Wall time per run | CPU time per run | Seed 0 alone |", "|---|---|---|---|---|---|---|---|"]
     for config in CONFIGS:
         if not (root / config).is_dir():
             continue
@@ -215,7 +239,7 @@ def table(root: Path = HERE) -> str:
         cpu = f"{s['cpu_minutes']['min']:.1f} to {s['cpu_minutes']['max']:.1f} min" if "cpu_minutes" in s else ""
         lines.append(f"| `{config}` | {', '.join(map(str, s['seeds']))} | {r['mean']:.3f} [{r['min']:.3f}, {r['max']:.3f}] "
                      f"| {g['mean']:.3f} [{g['min']:.3f}, {g['max']:.3f}] | "
-                     f"{' / '.join(f'{v:.3f}' for v in g['per_seed'])} | {wall} | {cpu} |")
+                     f"{' / '.join(f'{v:.3f}' for v in g['per_seed'])} | {wall} | {cpu} | {_alone_cell(s)} |")
     return "\n".join(lines)
 
 
@@ -223,6 +247,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("runs", nargs="?", type=Path, help="the directory holding RUNS/<config>-<seed> run directories")
     parser.add_argument("--summary", action="store_true", help="print the table of the files already here only")
+    parser.add_argument("--alone", action="store_true",
+                        help="the runs directory holds seed 0's runs again, alone on the machine (to <config>/alone/)")
     args = parser.parse_args(argv)
     if args.runs is None and not args.summary:
         parser.error("give the runs directory, or --summary")
@@ -230,7 +256,7 @@ def main(argv=None) -> int:
         if args.runs is not None:
             if not args.runs.is_dir():
                 parser.error(f"{args.runs} is not a directory")
-            for d in collect(args.runs):
+            for d in collect(args.runs, alone=args.alone):
                 print(f"collected {d.relative_to(HERE.parent.parent)}")
         print(table())
     except (OSError, ValueError, LookupError) as e:
