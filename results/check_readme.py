@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import json
 import re
 import sys
@@ -132,8 +133,9 @@ def pretrain(path: str, *keys: str, minutes: bool = False) -> list[float]:
     return [float(d[k]) / (60 if minutes and k.endswith("seconds") else 1) for k in keys]
 
 
+@functools.lru_cache(maxsize=1)
 def _seeds_module():
-    """``results/seeds/collect.py``, which summarizes the quick configs' runs over seeds."""
+    """``results/seeds/collect.py``, which summarizes the quick configs' runs over seeds (loaded once)."""
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("seeds_collect", RESULTS / "seeds" / "collect.py")

@@ -110,7 +110,8 @@ def _read_run(run: Path, config: str, seed: int) -> dict:
         report = json.loads(needed[0].read_text())
         said = (report["config"], report["seed"])
         timesteps, smoke = report["timesteps"], report.get("smoke", False)
-        {o: (report["vs"][o]["score"], report["vs"][o]["games"]) for o in OPPONENTS}
+        for o in OPPONENTS:  # what summary() reads
+            report["vs"][o]["score"], report["vs"][o]["games"]
     except (json.JSONDecodeError, KeyError, TypeError) as e:
         raise ValueError(f"{needed[0]}: not a training.train report ({type(e).__name__}: {e})") from None
     if said != (config, seed):
