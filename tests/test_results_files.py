@@ -151,6 +151,12 @@ def test_a_bad_run_is_refused_before_anything_is_written(tmp_path):
         collect.collect(runs, out)
     assert not out.exists()
     (runs / "ataxx_quick-1.time").unlink()
+    final = runs / "ataxx_quick-1" / "checkpoints" / "final.zip"
+    final.write_bytes(b"not a zip")
+    with pytest.raises(ValueError, match=r"final.zip: not a training.train checkpoint \(BadZipFile"):
+        collect.collect(runs, out)
+    assert not out.exists()
+    _fake_checkpoint(final, 1)
     (runs / "ataxx_quick-01").mkdir()  # not a seed's spelling: ignored
     assert [p.name for p in collect.collect(runs, out)] == ["seed0", "seed1"]
     with pytest.raises(ValueError, match=r"^ataxx_quick: only some seeds have time.json; time all of them or none$"):

@@ -32,6 +32,7 @@ import re
 import shutil
 import statistics
 import sys
+import zipfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -77,8 +78,6 @@ def policy_digest(checkpoint: Path) -> str:
     Raises:
         KeyError: the zip has no ``policy.pth`` (not an SB3 checkpoint).
     """
-    import zipfile
-
     import torch
 
     with zipfile.ZipFile(checkpoint) as z:
@@ -123,8 +122,12 @@ def _read_run(run: Path, config: str, seed: int) -> dict:
         times = parse_time(time_file.read_text()) if time_file.exists() else None
     except ValueError as e:
         raise ValueError(f"{time_file}: {e}") from None
+    try:
+        digest = policy_digest(needed[1])
+    except (zipfile.BadZipFile, KeyError) as e:
+        raise ValueError(f"{needed[1]}: not a training.train checkpoint ({type(e).__name__}: {e})") from None
     return {"config": config, "seed": seed, "files": {"report.json": needed[0], **pairs}, "times": times,
-            "digest": policy_digest(needed[1])}
+            "digest": digest}
 
 
 def collect(runs: Path, root: Path = HERE, alone: bool = False) -> list[Path]:
@@ -137,7 +140,8 @@ def collect(runs: Path, root: Path = HERE, alone: bool = False) -> list[Path]:
         FileNotFoundError: ``runs`` holds no such run, or a run has no ``report.json``, no
             ``checkpoints/final.zip`` or no pairs file of its final tournament.
         ValueError: a report that is not one, names another config or seed than its directory, or
-            is a ``--smoke`` run's; a ``.time`` file that is not ``time -v``'s report.
+            is a ``--smoke`` run's; a checkpoint that is not one; a ``.time`` file that is not
+            ``time -v``'s report.
     """
     found = []
     for run in sorted(runs.iterdir()):
