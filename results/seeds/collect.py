@@ -185,6 +185,11 @@ def runs_of(config: str, root: Path = HERE) -> list[dict]:
     return out
 
 
+def _minutes(t: dict) -> tuple[float, float]:
+    """Wall and CPU (user + system) minutes of a ``time.json``."""
+    return t["wall_seconds"] / 60, (t["user_seconds"] + t["system_seconds"]) / 60
+
+
 def summary(config: str, root: Path = HERE) -> dict:
     """Mean, min and max over seeds of the score against each opponent, and of the times (minutes).
 
@@ -208,15 +213,13 @@ def summary(config: str, root: Path = HERE) -> dict:
                   "games": runs[0]["games"][o]}
     alone = root / config / "alone"
     if (alone / "time.json").is_file():
-        t = json.loads((alone / "time.json").read_text())
+        wall, cpu = _minutes(json.loads((alone / "time.json").read_text()))
         same = json.loads((alone / "weights.json").read_text()) == json.loads(
             (root / config / "seed0" / "weights.json").read_text())
-        out["alone"] = {"wall_minutes": t["wall_seconds"] / 60,
-                        "cpu_minutes": (t["user_seconds"] + t["system_seconds"]) / 60, "same_weights_as_seed0": same}
+        out["alone"] = {"wall_minutes": wall, "cpu_minutes": cpu, "same_weights_as_seed0": same}
     timed = [r["time"] for r in runs if r["time"] is not None]
     if timed:
-        wall = [t["wall_seconds"] / 60 for t in timed]
-        cpu = [(t["user_seconds"] + t["system_seconds"]) / 60 for t in timed]
+        wall, cpu = zip(*map(_minutes, timed))
         out["wall_minutes"] = {"min": min(wall), "max": max(wall), "mean": statistics.fmean(wall)}
         out["cpu_minutes"] = {"min": min(cpu), "max": max(cpu), "mean": statistics.fmean(cpu)}
         out["max_rss_gb"] = max(t["max_rss_kb"] for t in timed) / 1024 ** 2
