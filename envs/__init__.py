@@ -11,7 +11,7 @@ Environments follow PettingZoo's AEC API; each game also has a pure rules core
 
 from envs.core.state import (GameInfo, GameState, IllegalActionError, InvalidMoveError, InvalidPositionError, Outcome,
                               ParameterError)
-from envs.registry import ENV_IDS, EnvSpec, env_ids, make, make_raw, register, spec
+from envs.registry import ENV_IDS, EnvSpec, env_ids, make, make_raw, make_vec, register, spec
 
 __version__ = "0.1.0"
 
@@ -23,5 +23,5 @@ def __getattr__(name: str):
 
         return importlib.import_module(f"envs.{name}")
     raise AttributeError(f"module 'envs' has no attribute {name!r}")
-__all__ = ["ENV_IDS", "EnvSpec", "register", "spec", "env_ids", "make", "make_raw", "GameState", "GameInfo", "Outcome",
+__all__ = ["ENV_IDS", "EnvSpec", "register", "spec", "env_ids", "make", "make_raw", "make_vec", "GameState", "GameInfo", "Outcome",
            "IllegalActionError", "InvalidMoveError", "InvalidPositionError", "ParameterError", "__version__"]

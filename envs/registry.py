@@ -18,9 +18,11 @@ import inspect
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from envs.core.state import ParameterError
 
-__all__ = ["ENV_IDS", "EnvSpec", "UnknownEnvError", "register", "spec", "env_ids", "make", "make_raw"]
+__all__ = ["ENV_IDS", "EnvSpec", "UnknownEnvError", "register", "spec", "env_ids", "make", "make_raw", "make_vec"]
 
 
 class UnknownEnvError(KeyError, ValueError):
@@ -119,6 +121,48 @@ class EnvSpec:
         """
         return self.module().raw_env(**self.resolve_kwargs(kwargs))
 
+    def make_vec(self, num_envs: int, *, seed: int | None = None, autoreset: str = "next_step",
+                 backend: str = "batched", illegal: str = "raise", **kwargs):
+        """``num_envs`` games of this environment stepped together: a
+        :class:`envs.core.vector.TabletopVectorEnv` (see there and :func:`make_vec`).
+
+        Raises:
+            ParameterError (a ``ValueError``): a bad ``num_envs``, ``backend``, mode or keyword
+                argument, or a setting the game's batched core does not cover (the message says
+                so and names ``backend="reference"``).
+        """
+        from envs.core.vector import AUTORESET_MODES, StateCore, TabletopVectorEnv
+
+        if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ParameterError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if backend not in ("batched", "reference"):
+            raise ParameterError(f"backend must be 'batched' (the game's batched core) or 'reference' (one rules "
+                                 f"state per game, no speed-up), got {backend!r}")
+        if autoreset not in AUTORESET_MODES:
+            raise ParameterError(f"autoreset must be one of {', '.join(AUTORESET_MODES)}, got {autoreset!r}")
+        if illegal not in ("raise", "penalty"):
+            raise ParameterError(f"illegal must be 'raise' or 'penalty', got {illegal!r}")
+        resolved = self.resolve_kwargs(kwargs)
+        if resolved.get("render_mode") is not None:
+            raise ParameterError(f"a vector env does not render (render_mode={resolved['render_mode']!r}); "
+                                 "draw a game with to_state(i) instead")
+        resolved.pop("render_mode", None)
+        max_steps = resolved.pop("max_steps", None)
+        raw = self.module().raw_env(**resolved, max_steps=max_steps)  # the AEC env's own checks and messages
+        if backend == "reference":
+            core = StateCore(raw, int(num_envs))
+        else:
+            factory = getattr(self.module(), "vector_core", None)
+            if factory is None:
+                raise ParameterError(f"{self.id} has no batched core; backend='reference' runs its rules state "
+                                     "per game through the same API")
+            core = factory(int(num_envs), **resolved)  # raises ParameterError for a setting it does not cover
+        first = raw.possible_agents[0]
+        return TabletopVectorEnv(core, env_id=self.id, env_kwargs=resolved, seed=seed, autoreset=autoreset,
+                                 max_steps=max_steps, illegal=illegal,
+                                 single_observation_space=raw.observation_space(first),
+                                 single_action_space=raw.action_space(first))
+
     def initial_state(self, **kwargs):
         """The rules state (:class:`envs.core.state.GameState`) at the start of a game with these
         kwargs (the raw environment reset with seed 0).
@@ -211,6 +255,39 @@ def make(env_id: str, **kwargs):
             the environment's arguments).
     """
     return spec(env_id).make(**kwargs)
+
+
+def make_vec(env_id: str, num_envs: int, *, seed: int | None = None, autoreset: str = "next_step",
+             backend: str = "batched", illegal: str = "raise", **kwargs):
+    """``num_envs`` games of ``env_id`` stepped together, as arrays: a
+    :class:`envs.core.vector.TabletopVectorEnv` with the same ids, kwargs and checks as :func:`make`.
+
+    >>> import envs
+    >>> vec = envs.make_vec("twixt_v0", 8, seed=0, board_size=8)
+    >>> vec.reset().action_mask.shape
+    (8, 65)
+
+    Args:
+        env_id: a registered id.
+        num_envs: the number of games ``B`` (a positive int).
+        seed: game ``i`` is dealt by a generator seeded ``seed + i``, as ``envs.make(env_id)``'s
+            ``reset(seed=seed + i)`` (``None``: fresh entropy).
+        autoreset: ``"next_step"`` (default), ``"same_step"`` or ``"disabled"``, with Gymnasium 1.x's
+            meanings (see :class:`~envs.core.vector.TabletopVectorEnv`).
+        backend: ``"batched"`` (default): the game's batched core (numpy / numba arrays);
+            ``"reference"``: one rules state per game, the same code as the AEC environment (exact,
+            no speed-up; also for the settings a batched core does not cover).
+        illegal: ``"raise"`` (default) or ``"penalty"`` (an illegal action ends its game with -1 for
+            the mover, as PettingZoo's ``TerminateIllegalWrapper``).
+        **kwargs: the environment's arguments (``max_steps`` is the truncation limit; no
+            ``render_mode``).
+
+    Raises:
+        UnknownEnvError (a ``KeyError``): unknown id.
+        ParameterError (a ``ValueError``): a bad argument, or a setting the batched core does not
+            cover (the message says so).
+    """
+    return spec(env_id).make_vec(num_envs, seed=seed, autoreset=autoreset, backend=backend, illegal=illegal, **kwargs)
 
 
 def make_raw(env_id: str, **kwargs):
