@@ -36,11 +36,12 @@ from typing import Any, Sequence
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
+from numba import njit
 
 from envs.core.state import GameState, IllegalActionError, ParameterError
 
 __all__ = ["VecStep", "VectorCore", "StateCore", "TabletopVectorEnv", "AUTORESET_MODES", "pack_mask",
-           "unpack_mask", "obs_take", "obs_put", "obs_zeros", "obs_equal"]
+           "unpack_mask", "sample_legal", "obs_take", "obs_put", "obs_zeros", "obs_equal"]
 
 #: The autoreset modes, with Gymnasium 1.x's meanings (``gymnasium.vector.AutoresetMode``).
 AUTORESET_MODES = ("next_step", "same_step", "disabled")
@@ -91,6 +92,44 @@ def pack_mask(mask: np.ndarray) -> np.ndarray:
 def unpack_mask(packed: np.ndarray, num_actions: int) -> np.ndarray:
     """Inverse of :func:`pack_mask`: ``uint8 (B, ceil(A / 8))`` to ``bool (B, A)``."""
     return np.unpackbits(packed, axis=-1, count=num_actions, bitorder="little").astype(bool)
+
+
+@njit(cache=True)
+def _sample_legal(mask, u, out):
+    for i in range(mask.shape[0]):
+        row = mask[i]
+        n = 0
+        for a in range(row.shape[0]):
+            n += row[a]
+        out[i] = 0
+        if n == 0:
+            continue
+        k = min(int(u[i] * n), n - 1)
+        for a in range(row.shape[0]):
+            if row[a]:
+                if k == 0:
+                    out[i] = a
+                    break
+                k -= 1
+
+
+def sample_legal(mask: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """One uniformly drawn legal action per game: ``int64 (B,)`` from a mask batch ``bool (B, A)``
+    and uniform numbers ``u`` in ``[0, 1)`` (``float64 (B,)``, e.g. ``rng.random(B)``): the
+    ``floor(u * n)``-th legal action of a row with ``n``; 0 for a row without any (a finished
+    game, whose action the vector env ignores).
+
+    Raises:
+        ValueError: shapes or dtypes other than these.
+    """
+    mask = np.asarray(mask)
+    u = np.asarray(u, dtype=np.float64)
+    if mask.dtype != bool or mask.ndim != 2 or u.shape != (mask.shape[0],):
+        raise ValueError(f"sample_legal needs a bool (B, A) mask and u of shape (B,), got {mask.dtype} "
+                         f"{mask.shape} and {u.shape}")
+    out = np.empty(mask.shape[0], dtype=np.int64)
+    _sample_legal(np.ascontiguousarray(mask).view(np.uint8), u, out)
+    return out
 
 
 # ---------------------------------------------------------------------------- the core contract
