@@ -9,6 +9,7 @@
 | Rewards | +1 win, -1 loss, 0 draw, at the end only |
 | Encoder | :class:`envs.ataxx.observation.AtaxxObservation` (``encode(state, player)``) |
 | Action layout | ``action_layout()``: ``index (17, 7, 7)`` (clone, 16 jumps, by arrival square), ``obs_key=None``, off grid: pass |
+| Batched | ``envs.make_vec("ataxx_v0", B)``: every setting, numba bitboards (:mod:`envs.ataxx.vector`) |
 
 Observation planes (row 0 = rank 7, column 0 = file a, as the board is printed), from the point
 of view of the observing agent:
