@@ -258,12 +258,22 @@ PARITY_GAMES = [
 ]
 
 
-@pytest.mark.parametrize("env_id, kwargs, shaping", PARITY_GAMES, ids=[g[0] + str(g[1]) for g in PARITY_GAMES])
-def test_the_sb3_env_plays_exactly_the_games_of_a_dummy_vec_env_of_selfplay_envs(env_id, kwargs, shaping):
+PARITY_CASES = [(*g, False) for g in PARITY_GAMES] + [
+    # the code path of a batched core (whole-batch observe / masks / to_state), on the reference states
+    ("ataxx_v0", {}, 0.0, True),
+    ("tantrix_v0", {"num_players": 4, "teams": True}, 0.05, True),
+]
+
+
+@pytest.mark.parametrize("env_id, kwargs, shaping, generic", PARITY_CASES,
+                         ids=[g[0] + str(g[1]) + ("-generic" if g[3] else "") for g in PARITY_CASES])
+def test_the_sb3_env_plays_exactly_the_games_of_a_dummy_vec_env_of_selfplay_envs(env_id, kwargs, shaping, generic):
     """Same seeds and learner actions: the SB3 view of the vector env returns what a
     ``DummyVecEnv`` of ``Monitor(SelfPlayEnv)`` returns, step by step (observations, rewards,
     dones, masks, infos with terminal observations and episode statistics), with random, greedy
-    and policy opponents (the live policy, a snapshot) and partners."""
+    and policy opponents (the live policy, a snapshot) and partners. ``generic``: through the
+    core's batch methods only, as with a game's batched core (the reference backend otherwise
+    reads its states directly)."""
     from sb3_contrib.common.maskable.utils import get_action_masks
     from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.vec_env import DummyVecEnv
@@ -275,6 +285,8 @@ def test_the_sb3_env_plays_exactly_the_games_of_a_dummy_vec_env_of_selfplay_envs
     n = 3
     old = DummyVecEnv([lambda: Monitor(SelfPlayEnv(env_id, pool, **common)) for _ in range(n)])
     new = SelfPlaySB3VecEnv(SelfPlayVectorEnv(env_id, pool, n, backend="reference", **common))
+    if generic:
+        new.venv._states = None
     old.seed(5)
     new.seed(5)
     _assert_same(old.reset(), new.reset())

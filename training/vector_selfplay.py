@@ -289,45 +289,68 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):
         if self.max_steps is not None:
             self._truncated |= active & ~self.core.terminated() & (self.episode_steps >= self.max_steps)
 
+    def _masks(self, index: np.ndarray, players: np.ndarray) -> np.ndarray:
+        """``bool (k, A)``: the legal actions of ``players[j]`` (the mover) in game ``index[j]``."""
+        if self._states is not None:  # the reference: only the games asked (the core computes all)
+            return np.stack([self._states[i].agent_action_mask(p) for i, p in zip(index.tolist(), players.tolist())]
+                            ).astype(bool)
+        return self.core.legal_action_mask()[index]
+
+    def _observe(self, index: np.ndarray, players: np.ndarray):
+        """Game ``index[j]`` seen by seat ``players[j]``: a batch of ``k`` observations (copies)."""
+        if self._states is not None:
+            one = [self.core.encoder.encode(self._states[i], p) for i, p in zip(index.tolist(), players.tolist())]
+            if isinstance(one[0], dict):
+                return {k: np.stack([o[k] for o in one]) for k in one[0]}
+            return np.stack(one)
+        viewers = np.zeros(self.num_envs, dtype=np.int32)
+        viewers[index] = players
+        return obs_take(self.core.observe(viewers), index)
+
     def _advance(self) -> None:
         """Rounds of opponent moves until every game is at the learner's turn or over: per round
         one forward pass per policy over the games where it is to move."""
-        n = self.num_envs
         while True:
             cp = self.core.current_player()
             movers = (cp >= 0) & ~self._truncated & (cp != self.seats)
             if not movers.any():
                 return
             self.stats["rounds"] += 1
-            obs = self.core.observe(np.where(cp >= 0, cp, 0))
-            mask = self.core.legal_action_mask()
-            actions = np.zeros(n, dtype=np.int64)
-            groups: dict[int, tuple] = {}  # id(policy) -> (policy, [games], [agents])
-            for i in np.flatnonzero(movers).tolist():
-                agent = self.opponents[i][int(cp[i])]
+            index = np.flatnonzero(movers)
+            players = cp[index].astype(np.int64)
+            agents = [self.opponents[i][p] for i, p in zip(index.tolist(), players.tolist())]
+            mask = self._masks(index, players)
+            seen = [j for j, a in enumerate(agents) if not _is_plain_random(a)]  # who reads an observation
+            obs = self._observe(index[seen], players[seen]) if seen else None
+            row_of = {j: r for r, j in enumerate(seen)}
+            actions = np.zeros(self.num_envs, dtype=np.int64)
+            groups: dict[int, tuple] = {}  # id(policy) -> (policy, [positions j], [agents])
+            for j, (i, agent) in enumerate(zip(index.tolist(), agents)):
                 if _is_batched_policy(agent):
                     g = groups.setdefault(id(agent.policy), (agent.policy, [], []))
-                    g[1].append(i)
+                    g[1].append(j)
                     g[2].append(agent)
-                elif _is_plain_random(agent):
-                    legal = np.flatnonzero(mask[i])
+                elif _is_plain_random(agent):  # RandomAgent's draw, from this game's opponent generator
+                    legal = np.flatnonzero(mask[j])
                     actions[i] = legal[self._opponent_rngs[i].integers(len(legal))]
                     self.stats["random_moves"] += 1
                 else:
-                    ob = {"observation": obs_take(obs, i), "action_mask": mask[i].astype(np.int8)}
+                    ob = {"observation": obs_take(obs, row_of[j]), "action_mask": mask[j].astype(np.int8)}
                     actions[i] = act_with_rng(agent, self._opponent_rngs[i], self._state(i), ob)
                     self.stats["state_moves"] += 1
-            for policy, games, agents in groups.values():
-                for agent in agents:  # the spaces check PolicyAgent makes on its first move
+            for policy, positions, group in groups.values():
+                rows = np.array([row_of[j] for j in positions])
+                batch = obs_take(obs, rows)
+                for agent in group:  # the spaces check PolicyAgent makes on its first move
                     if not getattr(agent, "_checked", False):
-                        agent.check_spaces(obs_take(obs, games[0]), self.num_actions)
+                        agent.check_spaces(obs_take(obs, int(rows[0])), self.num_actions)
                         agent._checked = True
-                logits = policy_logits(policy, obs_take(obs, np.asarray(games)))
+                logits = policy_logits(policy, batch)
                 self.stats["policy_forwards"] += 1
-                self.stats["policy_rows"] += len(games)
-                logits[~mask[games]] = -np.inf
-                for row, (i, agent) in enumerate(zip(games, agents)):
-                    lg = logits[row]
+                self.stats["policy_rows"] += len(positions)
+                logits[~mask[positions]] = -np.inf
+                for lg, j, agent in zip(logits, positions, group):
+                    i = int(index[j])
                     if agent.deterministic:
                         actions[i] = int(np.argmax(lg))
                     else:  # policy_action's draw, from this game's opponent generator
@@ -423,7 +446,8 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):
                 rewards[i] += self.gamma * phi - self._potential[i]
                 self._potential[i] = phi
         if ended:
-            final_obs = obs_take(self.core.observe(self.seats), np.asarray(ended))  # copies
+            ended_index = np.asarray(ended)
+            final_obs = self._observe(ended_index, self.seats[ended_index])  # copies
             self._start(ended)
             reset_infos = {i: self._info(i) for i in ended}
         return self.observe(), rewards, terminated, truncated, infos, final_obs, reset_infos
