@@ -1,6 +1,7 @@
 """End-to-end smoke test of the main job: self-play training, checkpoints, evaluation report."""
 
 import json
+import re
 
 import pytest
 
@@ -342,10 +343,13 @@ def test_training_prints_the_run_and_an_estimate_before_training(tmp_path, capsy
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == (f"[run] directory {out} | env ataxx_v0 | 1,024 timesteps to train "
                         "(600 asked, rounded up to whole rollouts of 512)")
-    assert lines[1].startswith("[run] estimated training time: about ")
-    assert "ms per step over 32 probe steps" in lines[1] and "4 updates per rollout of 512 steps" in lines[1]
-    assert lines[1].endswith("then the final evaluation, 4 games per pair")
-    assert min(i for i, line in enumerate(lines) if line.startswith("[eval]")) > 1  # before training output
+    # which games it steps (the batched core, or the reference state where the game has none: it says so)
+    assert re.fullmatch(r"\[run\] 4 games stepped together, the opponents' moves batched \| backend '\w+'"
+                        r"( \(fell back from backend='batched': .*\))?", lines[1]), lines[1]
+    assert lines[2].startswith("[run] estimated training time: about ")
+    assert "ms per step over 32 probe steps" in lines[2] and "4 updates per rollout of 512 steps" in lines[2]
+    assert lines[2].endswith("then the final evaluation, 4 games per pair")
+    assert min(i for i, line in enumerate(lines) if line.startswith("[eval]")) > 2  # before training output
 
 
 def test_the_estimate_scales_with_the_timesteps_and_leaves_the_env_closed():

@@ -38,15 +38,18 @@ the same options and run directory: :mod:`training.rllib.trainer` (its keys:
 :data:`training.rllib.config.RLLIB_DEFAULTS`; ``--resume`` then takes a checkpoint directory).
 
 The learner plays a random seat of each game against opponents drawn from an
-:class:`~training.selfplay.OpponentPool` (its own snapshots, its current policy, baselines).
+:class:`~training.selfplay.OpponentPool` (its own snapshots, its current policy, baselines), in
+``n_envs`` games stepped together (:class:`~training.vector_selfplay.SelfPlayVectorEnv`: one
+forward pass of each policy opponent for all the games where it is to move; the game's batched
+core where it has one, else one rules state per game, said in the run's first lines).
 With ``pretrain.teacher`` set, a new run (not a resumed one) first imitates that agent
 (:mod:`training.pretrain`).
 
 Reproducibility: the config's ``seed`` seeds every draw of a run: MaskablePPO's ``seed``
 (Python's ``random``, numpy's global generator, which orders PPO's minibatches, and torch, which
-samples the learner's actions), the vectorised envs (env ``i`` gets ``seed + i``, mixed with
-``seed`` by :class:`~training.selfplay.SelfPlayEnv`: deals, seats, opponent draws and every
-random choice of the opponents), the pool's baselines, the warm start
+samples the learner's actions), the games (game ``i`` gets ``seed + i``, mixed with ``seed`` as
+:class:`~training.selfplay.SelfPlayEnv` does: deals, seats, opponent draws and every random
+choice of the opponents; :class:`~training.vector_selfplay.SelfPlayVectorEnv`), the pool's baselines, the warm start
 (:func:`training.pretrain.pretrain`), and the final tournament (``10_000 + seed``); periodic
 evaluations are seeded by the timestep. With the same ``torch_threads``, machine and library
 versions, two runs write byte-identical tensors in every checkpoint and identical evaluations
@@ -627,15 +630,46 @@ def train(cfg: dict, out: Path, resume: str | None = None, progress_bar: bool = 
         raise
 
 
+def training_env(cfg: dict, pool, kind: str = "vector", backend: str = "batched"):
+    """The SB3 ``VecEnv`` a config trains on, seeded for its first reset (game ``i``: ``seed +
+    i``, mixed with the run's seed: ``seed_salt``).
+
+    Args:
+        cfg: a validated config (``env_id``, ``env_kwargs``, ``max_steps``, ``n_envs``,
+            ``pool.partner``, ``shaping``, ``ppo.gamma``, ``seed``).
+        pool: the run's :class:`~training.selfplay.OpponentPool`.
+        kind: ``"vector"`` (default): a :class:`~training.vector_selfplay.SelfPlaySB3VecEnv` over
+            ``n_envs`` batched games, the opponents' moves batched; ``"selfplay"``: the former
+            ``DummyVecEnv`` of ``n_envs`` ``Monitor(SelfPlayEnv)`` (the benchmarks' "before").
+        backend: ``"batched"`` (the game's batched core where it has one, else the reference) or
+            ``"reference"``; for ``kind="vector"``.
+    """
+    from training.selfplay import SelfPlayEnv
+    from training.vector_selfplay import SelfPlaySB3VecEnv, SelfPlayVectorEnv
+
+    common = dict(env_kwargs=cfg["env_kwargs"], max_steps=cfg["max_steps"], partner=cfg["pool"]["partner"],
+                  seed_salt=cfg["seed"], shaping=cfg["shaping"], gamma=cfg["ppo"]["gamma"])
+    if kind == "selfplay":
+        from stable_baselines3.common.monitor import Monitor
+        from stable_baselines3.common.vec_env import DummyVecEnv
+
+        vec_env = DummyVecEnv([lambda: Monitor(SelfPlayEnv(cfg["env_id"], pool, **common))
+                               for _ in range(cfg["n_envs"])])
+    elif kind == "vector":
+        vec_env = SelfPlaySB3VecEnv(SelfPlayVectorEnv(cfg["env_id"], pool, cfg["n_envs"], backend=backend, **common))
+    else:
+        raise ValueError(f"kind must be 'vector' or 'selfplay', got {kind!r}")
+    vec_env.seed(cfg["seed"])
+    return vec_env
+
+
 def _train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, started: list, smoke: bool) -> dict:
     """The body of :func:`train`, in the prepared run directory ``out``; appends to ``started``
     when training proper begins (from then on a failure keeps the run's files)."""
     import torch
     from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.monitor import Monitor
-    from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from training.selfplay import OpponentPool, SelfPlayEnv
+    from training.selfplay import OpponentPool
 
     torch.set_num_threads(int(cfg["torch_threads"]))
     rollout = cfg["ppo"]["n_steps"] * cfg["n_envs"]  # SB3 trains whole rollouts (also when resuming)
@@ -648,16 +682,10 @@ def _train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, star
     seed = cfg["seed"]
     pc = cfg["pool"]
     pool = OpponentPool(pc["baselines"], pc["baseline_prob"], pc["latest_prob"], pc["max_snapshots"], seed=seed)
-
-    def make_env(i):
-        def _f():
-            e = SelfPlayEnv(cfg["env_id"], pool, env_kwargs=cfg["env_kwargs"], max_steps=cfg["max_steps"],
-                            partner=pc["partner"], seed_salt=seed, shaping=cfg["shaping"], gamma=cfg["ppo"]["gamma"])
-            return Monitor(e)
-        return _f
-
-    vec_env = DummyVecEnv([make_env(i) for i in range(cfg["n_envs"])])
-    vec_env.seed(seed)  # env i: seed + i, mixed with the run's seed by SelfPlayEnv (seed_salt)
+    vec_env = training_env(cfg, pool)
+    note = vec_env.venv.backend_note
+    print(f"[run] {cfg['n_envs']} games stepped together, the opponents' moves batched | backend "
+          f"{vec_env.venv.backend!r}" + (f" ({note})" if note else ""), flush=True)
     pretrain_report = None
     if resume:
         try:
@@ -688,7 +716,7 @@ def _train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, star
     pool.set_latest(model.policy)
     callback = _make_callback(cfg, pool, out)
     start_timesteps = int(model.num_timesteps)
-    seconds, how = estimate_train_seconds(model, DummyVecEnv([make_env(i) for i in range(cfg["n_envs"])]), steps)
+    seconds, how = estimate_train_seconds(model, training_env(cfg, pool), steps)
     print(f"[run] estimated training time: about {_duration(seconds)} ({how}; an estimate: the progress bar "
           f"shows the live rate); then the final evaluation, {_games(cfg['final_eval']['games'])} per pair", flush=True)
     started.append(True)
@@ -769,7 +797,7 @@ def estimate_train_seconds(model, probe_env, steps: int, probe_rounds: int = 8) 
 
     Args:
         model: the MaskablePPO model about to learn.
-        probe_env: a ``DummyVecEnv`` of the training envs (closed here).
+        probe_env: a vectorised env like the training one (:func:`training_env`; closed here).
         steps: the timesteps to train.
         probe_rounds: vectorised steps to time (each steps every env once).
 
