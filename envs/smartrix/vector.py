@@ -53,8 +53,27 @@ _PER = np.ascontiguousarray(CARD_PERIODS, dtype=np.int32)           # (70,)
 _VAL = np.ascontiguousarray(CARD_VALUES, dtype=np.int32)            # (70,)
 _R1 = np.array(_REQ1, dtype=np.int32)                               # (8, 256)
 _R0 = np.array(_REQ0, dtype=np.int32)                               # (8, 256)
+_NR1 = np.ascontiguousarray(np.roll(_R1, -4, axis=0))  # (8, 256): what a card of pattern p asks of its
+_NR0 = np.ascontiguousarray(np.roll(_R0, -4, axis=0))  # neighbour in direction d (= _REQ*[(d + 4) % 8][p])
 _DR = np.array([d[0] for d in DIRS], dtype=np.int32)
 _DC = np.array([d[1] for d in DIRS], dtype=np.int32)
+# _FIT[code, card]: bit k set when card in rotation k (k < its period) fits a square whose
+# requirements are ``code`` = sum over border squares b of 3**b * (1 must be empty, 2 must hold a spot).
+_P3 = np.array([sum(3 ** b for b in range(8) if x >> b & 1) for x in range(256)], dtype=np.int32)
+
+
+def _fit_table() -> np.ndarray:
+    codes = np.arange(3 ** 8)
+    digits = (codes[:, None] // (3 ** np.arange(8))[None, :]) % 3          # (6561, 8)
+    req1 = ((digits == 2) << np.arange(8)).sum(1)
+    care = ((digits > 0) << np.arange(8)).sum(1)
+    pats = CARD_PATTERNS                                                      # (70, 4)
+    ok = (pats[None, :, :] & care[:, None, None]) == req1[:, None, None]      # (6561, 70, 4)
+    ok &= np.arange(4)[None, None, :] < CARD_PERIODS[None, :, None]
+    return (ok * (1 << np.arange(4))[None, None, :]).sum(2).astype(np.uint8)
+
+
+_FIT = _fit_table()
 _LR = np.array([0, 1, 1, 1], dtype=np.int32)   # the four lines: row, column, two diagonals
 _LC = np.array([1, 0, 1, -1], dtype=np.int32)
 
@@ -145,23 +164,36 @@ def _deal(idx, orders, n, board, where, owner, crot, crow, ccol, pile, pile_n, h
 
 
 @njit(cache=True)
-def _mask(mask, board, where, owner, crot, cur, over, ntab, bbox, W, H, G, grid_limit, PAT, PER, R1, R0, DR, DC):
+def _mask(mask, board, where, owner, crot, crow, ccol, cur, over, ntab, bbox, W, H, G, grid_limit, PAT, PER, NR1, NR0,
+          DR, DC, FIT, P3):
     B = mask.shape[0]
     WW = W * W
     hand = np.empty(NUM_CARDS, dtype=np.int32)
+    tab = np.empty(NUM_CARDS, dtype=np.int32)
+    # what the table asks of each window square (window coordinates + 1), from its neighbours
+    S = W + 2
+    q1 = np.zeros(S * S, dtype=np.int32)
+    q0 = np.zeros(S * S, dtype=np.int32)
+    nn = np.zeros(S * S, dtype=np.int32)
     for i in range(B):
         if over[i]:
             continue
         mask[i, NUM_PLANES * WW] = True
         p = cur[i]
         nh = 0
+        nt = 0
         for c in range(NUM_CARDS):
-            if where[i, c] == 1 and owner[i, c] == p:
-                hand[nh] = c
-                nh += 1
+            w = where[i, c]
+            if w == 1:
+                if owner[i, c] == p:
+                    hand[nh] = c
+                    nh += 1
+            elif w == 2:
+                tab[nt] = c
+                nt += 1
         if nh == 0:
             continue
-        if ntab[i] == 0:
+        if nt == 0:
             for h in range(nh):
                 c = hand[h]
                 for rot in range(PER[c]):
@@ -169,22 +201,41 @@ def _mask(mask, board, where, owner, crot, cur, over, ntab, bbox, W, H, G, grid_
             continue
         r0, c0 = _origin(bbox, ntab, i, H)
         rlo, rhi, clo, chi = _area(bbox, ntab, i, r0, c0, W, H, grid_limit)
+        for t in range(nt):
+            c = tab[t]
+            pt = PAT[c, crot[i, c]]
+            base = (crow[i, c] - r0 + 1) * S + (ccol[i, c] - c0 + 1)
+            for d in range(8):
+                j = base + DR[d] * S + DC[d]
+                q1[j] |= NR1[d, pt]
+                q0[j] |= NR0[d, pt]
+                nn[j] += 1
         for wr in range(rlo, rhi):
             for wc in range(clo, chi):
-                r = r0 + wr
-                cc = c0 + wc
-                if board[i, _sq(r, cc, G)]:
+                j = (wr + 1) * S + wc + 1
+                if nn[j] == 0:
                     continue
-                q1, q0, nn = _reqs(board, crot, i, r, cc, G, PAT, R1, R0, DR, DC)
-                if nn == 0 or (q1 & q0):
+                a1 = q1[j]
+                a0 = q0[j]
+                if (a1 & a0) or board[i, _sq(r0 + wr, c0 + wc, G)]:
                     continue
-                m = q1 | q0
+                code = P3[a0] + 2 * P3[a1]
                 cell = wr * W + wc
                 for h in range(nh):
                     c = hand[h]
-                    for rot in range(PER[c]):
-                        if (PAT[c, rot] & m) == q1:
-                            mask[i, (c * 4 + rot) * WW + cell] = True
+                    bits = FIT[code, c]
+                    if bits:
+                        for rot in range(4):
+                            if bits >> rot & 1:
+                                mask[i, (c * 4 + rot) * WW + cell] = True
+        for t in range(nt):  # clear the scratch squares
+            c = tab[t]
+            base = (crow[i, c] - r0 + 1) * S + (ccol[i, c] - c0 + 1)
+            for d in range(8):
+                j = base + DR[d] * S + DC[d]
+                q1[j] = 0
+                q0[j] = 0
+                nn[j] = 0
 
 
 @njit(cache=True)
@@ -492,8 +543,8 @@ class SmartrixVectorCore(VectorCore):
         """``bool (B, num_actions)``: the mover's legal actions (a fresh array)."""
         mask = np.zeros((self.num_envs, self.num_actions), dtype=bool)
         a = self.arrays
-        _mask(mask, a["board"], a["where"], a["owner"], a["crot"], a["cur"], a["over"], a["ntab"], a["bbox"],
-              self.window, self.H, self.G, self.grid_limit, _PAT, _PER, _R1, _R0, _DR, _DC)
+        _mask(mask, a["board"], a["where"], a["owner"], a["crot"], a["crow"], a["ccol"], a["cur"], a["over"], a["ntab"],
+              a["bbox"], self.window, self.H, self.G, self.grid_limit, _PAT, _PER, _NR1, _NR0, _DR, _DC, _FIT, _P3)
         return mask
 
     def terminated(self) -> np.ndarray:
