@@ -2,5 +2,6 @@
 for the table of spaces, options and version history."""
 
 from envs.smartrix.env import env, raw_env
+from envs.smartrix.vector import vector_core
 
-__all__ = ["env", "raw_env"]
+__all__ = ["env", "raw_env", "vector_core"]

@@ -8,6 +8,7 @@
 | Rewards | +1 sole winner (both partners with teams), 0 each of the tied first, -1 others |
 | Encoder | :class:`envs.smartrix.observation.SmartrixObservation` (``encode(state, player)``) |
 | Action layout | ``action_layout()``: ``index (280, W, W)``, ``obs_key="table"``, ``plane_features (280, 9)`` (spots as placed, value / 8), off grid: pass |
+| Batched | ``envs.make_vec("smartrix_v0", B, ...)``: numba core :class:`envs.smartrix.vector.SmartrixVectorCore` (every setting; masks and observations exact, ``to_state`` equal to the reference) |
 
 Rules and encodings: :mod:`envs.smartrix.state` (``envs/smartrix/RULES.md``). The draw is automatic
 at the start of each turn, so the agent to move already holds its drawn card; an action places a
