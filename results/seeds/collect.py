@@ -5,6 +5,7 @@ Usage (from the repository root; the README's Results, **Over seeds**, gives the
     python results/seeds/collect.py runs/seeds          # copy each run's files here, print the table
     python results/seeds/collect.py --summary           # the table from the files already here
     python results/seeds/collect.py --alone runs/alone  # seed 0's runs again, nothing else running
+    python results/seeds/collect.py runs/vecseeds --into results/vector_seeds   # another set of runs
 
 A run directory ``RUNS/<config>-<seed>/`` is one ``python -m training.train configs/<config>.yaml
 --seed <seed> --out RUNS/<config>-<seed>``; ``RUNS/<config>-<seed>.time``, when present, is the
@@ -257,6 +258,8 @@ def main(argv=None) -> int:
     parser.add_argument("--summary", action="store_true", help="print the table of the files already here only")
     parser.add_argument("--alone", action="store_true",
                         help="the runs directory holds seed 0's runs again, alone on the machine (to <config>/alone/)")
+    parser.add_argument("--into", type=Path, default=HERE,
+                        help="the directory to collect into and summarise (default: results/seeds/)")
     args = parser.parse_args(argv)
     if args.runs is None and not args.summary:
         parser.error("give the runs directory, or --summary")
@@ -264,9 +267,9 @@ def main(argv=None) -> int:
         if args.runs is not None:
             if not args.runs.is_dir():
                 parser.error(f"{args.runs} is not a directory")
-            for d in collect(args.runs, alone=args.alone):
-                print(f"collected {d.relative_to(HERE.parent.parent)}")
-        print(table())
+            for d in collect(args.runs, root=args.into, alone=args.alone):
+                print(f"collected {d}")
+        print(table(args.into))
     except (OSError, ValueError, LookupError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
