@@ -357,9 +357,10 @@ def _distances(i, c, pegs, blk, nbr, lid_dp, legal, start, dist, queue):
 
 
 @njit(cache=True)
-def _observe(viewers, pegs, lc, blk, player, ply, status, priv, obs_lid, area, tr, nbr, lid_dp, legal, src, dst,
+def _observe(viewers, pegs, lc, blk, player, ply, status, priv, link_cells, area, tr, nbr, lid_dp, legal, src, dst,
              out, s, swap, four, dplanes):
     n = s * s
+    nl = link_cells.shape[1]
     dist = np.empty(n, np.int32)
     queue = np.empty(n, np.int32)
     scale = 2.0 * s
@@ -377,21 +378,25 @@ def _observe(viewers, pegs, lc, blk, player, ply, status, priv, obs_lid, area, t
         turn = np.float32(1.0 if pl == v else 0.0)
         oi = out[i]
         lci = lc[i]
+        oi[:, :] = 0.0
         for j in range(n):
-            h = j if vc == 0 else tr[j]
-            pg = pegs[i, h]
             cell = oi[j]
-            cell[0] = np.float32(pg == own)
-            cell[1] = np.float32(pg == other)
-            for d in range(8):
-                x = lci[obs_lid[vc, j, d]]
-                cell[2 + d] = np.float32(x == own)
-                cell[10 + d] = np.float32(x == other)
             cell[18] = area[j]
             cell[19] = sw
             cell[20] = pa
             cell[21] = pb
             cell[22] = turn
+        for h in range(n):
+            pg = pegs[i, h]
+            if pg != 0:
+                oi[h if vc == 0 else tr[h], 0 if pg == own else 1] = 1.0
+        lcv = link_cells[vc]
+        for lid in range(nl):
+            x = lci[lid]
+            if x != 0:
+                k = 2 if x == own else 10
+                oi[lcv[lid, 0], k + lcv[lid, 1]] = 1.0
+                oi[lcv[lid, 2], k + lcv[lid, 3]] = 1.0
         if dplanes:
             for ci in range(2):
                 col = vc if ci == 0 else 1 - vc
@@ -550,6 +555,19 @@ class _Tables:
         tdir = np.array(_TDIR)
         obs_lid[1] = self.lid_dp[tdir][:, self.tr].T
         self.obs_lid = obs_lid
+        # link_cells[view, lid]: the view's cell and direction of each end of link lid
+        # (jp, dp, jq, dq), so the observation writes only the links there are.
+        link_cells = np.zeros((2, nl, 4), dtype=np.int32)
+        seen = np.zeros((2, nl), dtype=np.int32)
+        for v in range(2):
+            for j in range(n):
+                for d in range(8):
+                    lid = obs_lid[v, j, d]
+                    if lid < nl:
+                        link_cells[v, lid, 2 * seen[v, lid]:2 * seen[v, lid] + 2] = (j, d)
+                        seen[v, lid] += 1
+        assert (seen == 2).all()
+        self.link_cells = link_cells
         area = np.ones((s, s), dtype=np.float32)
         area[:, 0] = area[:, s - 1] = 0
         self.area = area.ravel()
@@ -687,7 +705,7 @@ class TwixtVectorCore(VectorCore):
         s = t.s
         out = np.empty((self.num_envs, t.n, self.encoder.planes), dtype=np.float32)
         _observe(np.asarray(players, dtype=np.int32), a["pegs"], a["lc"], a["blk"], a["player"], a["ply"],
-                 a["status"], a["priv"], t.obs_lid, t.area, t.tr, t.nbr, t.lid_dp, t.legal, t.src, t.dst_list,
+                 a["status"], a["priv"], t.link_cells, t.area, t.tr, t.nbr, t.lid_dp, t.legal, t.src, t.dst_list,
                  out, s, self._swap, self._four, self.distance_planes)
         return out.reshape(self.num_envs, s, s, self.encoder.planes)
 
