@@ -11,6 +11,7 @@
 | Encoder | :class:`envs.twixt.observation.TwixtObservation` (``encode(state, player)``) | same |
 | Action layout | ``action_layout()``: ``index (1, S, S)``, ``obs_key=None``, off grid: swap | ``index (2, S, S)`` (place; place + Privilege), off grid: swap |
 | Action layout, ``links="manual"`` | ``index (9, S, S)``: place, 4 planes add, 4 planes remove; off grid: swap, end | same; off grid: swap, end, end! |
+| Batched (``envs.make_vec``) | :mod:`envs.twixt.vector` (numba; ``backend="batched"``, the default): every setting but ``links="manual"`` (``backend="reference"``) | same |
 
 ``S`` is ``board_size`` (default 24); ``L = geometry(S).num_links`` (24x24: 2,016). Rules:
 :mod:`envs.twixt.state` (``envs/twixt/RULES.md``).

@@ -1416,6 +1416,42 @@ class TwixtState(GameState):
             c._block = c._cand = None
         return c
 
+    @classmethod
+    def _from_arrays(cls, settings: dict, *, pegs, lc, order, uf, player, ply, status, priv, navail, history,
+                     ok=None, can=(True, True)) -> "TwixtState":
+        """A state of ``settings`` (the constructor's keywords, ``links="auto"``) with the position
+        given as arrays (the batched core's ``to_state``, :mod:`envs.twixt.vector`): ``pegs``
+        ``uint8 (N,)``, ``lc`` ``uint8 (L + 1,)``, ``order`` the link ids in the order they were
+        made, ``uf`` a union-find list over the ``N + 4`` nodes with the same components, the
+        player, ply, status, Privileges, free-hole counts and history; with ``draw="early"``,
+        ``ok`` the step bitboards (one list with ``rules="standard"``, one per colour with "pp")
+        and ``can`` per colour (the witness paths are searched again when next needed)."""
+        st = cls(**settings)
+        g = st._g
+        n = st._n
+        pegs = np.asarray(pegs, dtype=np.uint8)
+        st._pegs = bytearray(pegs)
+        st._lc = bytearray(np.asarray(lc, dtype=np.uint8))
+        st._order = list(order)
+        st._uf = list(uf)
+        pad = bytes(st.num_actions - n)
+        empty = pegs == 0
+        st._avail = [bytearray((np.frombuffer(g.legal[c], dtype=np.uint8) & empty).tobytes() + pad) for c in (0, 1)]
+        st._navail = [int(x) for x in navail]
+        st._player, st._ply, st._status = int(player), int(ply), int(status)
+        st._priv = [bool(x) for x in priv]
+        st.history = list(history)
+        if st._early:
+            st._pbits = [int.from_bytes(np.packbits(pegs == c + 1, bitorder="little").tobytes(), "little")
+                         for c in (0, 1)]
+            shared = list(ok[0])
+            st._ok = [shared, shared] if st._ownblock else [shared, list(ok[1])]
+            st._wholes = [0, 0]
+            st._wlinks = [frozenset(), frozenset()]
+            st._can = [bool(x) for x in can]
+            st._wbad = list(st._can)  # a colour that can connect gets its witness searched when needed
+        return st
+
     def __getstate__(self):
         d = {k: getattr(self, k) for k in self.__slots__ if k != "_g"}
         if self._early and self._ownblock:
