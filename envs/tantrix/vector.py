@@ -494,49 +494,53 @@ def _returns_kernel(n, teams, colour_of, par, usize, ucyc, meta, out):
 @njit(cache=True)
 def _observe_kernel(players, n, R, S, origin, colour_of, pos, kind, tile, rot, cnt, pidx, cand, placed, par, usize,
                     ucyc, hands, meta, NB, EDGE, WIDX, INSIDE, board, hout, gout):
+    """Write every entry of board (B, H, W, 41; uninitialised on entry), hout and gout (zeroed)."""
     H = 2 * R + 1
     cs = np.zeros(5, np.int64)
     for i in range(players.shape[0]):
         v = players[i]
-        b = board[i]
-        for row in range(H):
-            for col in range(H):
-                b[row, col, 27] = INSIDE[row, col]
+        b = board[i].reshape(H * H * NUM_PLANES)
+        b[:] = 0.0
         npl = meta[i, NPLACED]
+        last = -1
+        if npl > 0:
+            last = origin + placed[i, npl - 1, 1] + placed[i, npl - 1, 2] * S
+        for w in range(H * H):
+            if INSIDE[w // H, w % H] != 0.0:
+                b[w * NUM_PLANES + 27] = 1.0
         for x in range(npl):
-            t, q, r, k = placed[i, x, 0], placed[i, x, 1], placed[i, x, 2], placed[i, x, 3]
-            row = r + R
-            col = q + R
-            tr = t * 6 + k
+            w = ((placed[i, x, 2] + R) * H + placed[i, x, 1] + R) * NUM_PLANES
+            c = origin + placed[i, x, 1] + placed[i, x, 2] * S
+            tr = tile[i, c] * 6 + rot[i, c]
             for d in range(6):
-                b[row, col, 4 * d + pos[v, EDGE[tr, d]]] = 1.0
-            b[row, col, 24] = 1.0
-            if x == npl - 1:
-                b[row, col, 28] = 1.0
+                b[w + 4 * d + pos[v, EDGE[tr, d]]] = 1.0
+            b[w + 24] = 1.0
+            if c == last:
+                b[w + 28] = 1.0
         for j in range(meta[i, NCAND]):
             c = cand[i, j]
             w = WIDX[c]
             if w < 0:
                 continue
-            row = w // H
-            col = w % H
-            b[row, col, 26] = 1.0
+            w *= NUM_PLANES
+            b[w + 26] = 1.0
             if cnt[i, c] >= 3:
-                b[row, col, 25] = 1.0
+                b[w + 25] = 1.0
             for d in range(6):
                 m = c + NB[d]
-                if tile[i, m] == 0:
+                tm = tile[i, m]
+                if tm == 0:
                     continue
-                cl = EDGE[tile[i, m] * 6 + rot[i, m], (d + 3) % 6]
+                cl = EDGE[tm * 6 + rot[i, m], (d + 3) % 6]
                 kd = kind[v, cl]
                 if kd == 0:
                     continue
                 root = _find(par[i, cl], pidx[i, m])
                 val = usize[i, cl, root] / NUM_TILES
                 if kd == 1:
-                    b[row, col, 29 + d] = val
+                    b[w + 29 + d] = val
                 else:
-                    b[row, col, 35 + d] = val
+                    b[w + 35 + d] = val
         for s_ in range(n):
             p = (v + s_) % n
             for sl in range(6):
@@ -665,7 +669,7 @@ class TantrixVectorCore(VectorCore):
         """``{"board": float32 (B, H, W, 41), "hands": float32 (B, n, 6, 24), "globals": float32 (B, 8 + 2n)}``
         for seat ``players[i]`` of game ``i`` (``int (B,)``)."""
         B, n, H = self.num_envs, self.num_players, self.H
-        board = np.zeros((B, H, H, NUM_PLANES), np.float32)
+        board = np.empty((B, H, H, NUM_PLANES), np.float32)  # every entry written by the kernel
         hout = np.zeros((B, n, 6, 24), np.float32)
         gout = np.zeros((B, 8 + 2 * n), np.float32)
         a = self.arrays
