@@ -5,5 +5,6 @@ encoding and the version history (v0 — first release).
 """
 
 from envs.tantrix.env import env, raw_env
+from envs.tantrix.vector import vector_core
 
-__all__ = ["env", "raw_env"]
+__all__ = ["env", "raw_env", "vector_core"]
