@@ -194,13 +194,25 @@ def test_symmetric_cards_have_only_distinct_orientations():
 
 
 # ------------------------------------------------------------------------------ 5x5 rule, sets
-def test_box_refuses_a_sixth_column_until_an_edge_set_is_removed():
+def box_position():
+    """Column 0 one card short of a set (``closer`` completes it at (4, 0)) and column 4
+    started, so that a card in column 5 (``sixth``) would break the 5x5 box until the set goes.
+
+    Returns: ``(state, sol, table, closer, sixth)``: player 0 to move holding ``closer``,
+    ``sixth`` and a spare card, player 1 one spare card; ``sol`` maps each cell to its
+    ``(card, rotation)``.
+    """
     cells = [(0, 0), (1, 0), (2, 0), (3, 0), (4, 0), (0, 4), (0, 5)]
     sol = solve(cells)
     table = table_of(sol, [(0, 0), (1, 0), (2, 0), (3, 0), (0, 4)])
     closer, sixth = sol[(4, 0)], sol[(0, 5)]
     spare = rest([v[0] for v in sol.values()])
     s = SmartrixState.from_position(table=table, hands=[[closer[0], sixth[0], spare[0]], [spare[1]]])
+    return s, sol, table, closer, sixth
+
+
+def test_box_refuses_a_sixth_column_until_an_edge_set_is_removed():
+    s, sol, table, closer, sixth = box_position()
     six = f"{sixth[0]}r{sixth[1]}@+0,+5"
     assert six not in legal_strings(s)
     with pytest.raises(IllegalActionError, match="5x5 box"):

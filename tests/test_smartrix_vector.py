@@ -16,7 +16,7 @@ from envs import ParameterError
 from envs.core.vector import obs_equal
 from envs.smartrix import CARD_PERIODS, CARD_VALUES, SmartrixState
 from envs.smartrix.vector import SmartrixVectorCore, vector_core
-from test_smartrix_rules import STAR, rest, solve, table_of
+from test_smartrix_rules import STAR, box_position, rest, solve, table_of
 from vector_check import compare
 
 ID = "smartrix_v0"
@@ -77,12 +77,7 @@ def test_symmetric_cards_only_distinct_rotations():
 
 # ------------------------------------------------------------------------------ the 5x5 box
 def test_box_and_its_drift_after_a_set():
-    cells = [(0, 0), (1, 0), (2, 0), (3, 0), (4, 0), (0, 4), (0, 5)]
-    sol = solve(cells)
-    table = table_of(sol, [(0, 0), (1, 0), (2, 0), (3, 0), (0, 4)])
-    closer, sixth = sol[(4, 0)], sol[(0, 5)]
-    spare = rest([v[0] for v in sol.values()])
-    s = SmartrixState.from_position(table=table, hands=[[closer[0], sixth[0], spare[0]], [spare[1]]])
+    s, sol, table, closer, sixth = box_position()
     fast, acts, _ = check_position(s)
     sq = squares(fast.from_states([s]).action_mask()[0], s)
     assert all(-1 <= r <= 4 and 0 <= c <= 4 for r, c in sq) and (4, 0) in sq and (0, 5) not in sq
