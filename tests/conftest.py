@@ -49,12 +49,6 @@ def data_dir() -> Path:
     return _require(DATA_DIR)
 
 
-@pytest.fixture(scope="session")
-def shared_data(data_dir) -> Path:
-    """Alias of :func:`data_dir` (its former name)."""
-    return data_dir
-
-
 def perft_rows() -> list[tuple[str, list[int]]]:
     """Rows of ``tests/data/ataxx_perft.tsv`` as ``(fen, [perft(1), perft(2), ...])``.
 
