@@ -58,7 +58,8 @@ def test_registry():
 
 
 def test_versioned_module_reachable_from_package():
-    """``import envs; envs.ataxx_v0.env()`` (DESIGN.md, Registry: "versioned modules (envs.ataxx_v0.env())").
+    """``import envs; envs.ataxx_v0.env()``: every versioned module is an attribute of the package
+    without importing it first (``envs.__getattr__``).
 
     Run in a fresh interpreter: in this process another test may already have imported the
     submodule, which makes the attribute appear. (Regression: the attribute used to be missing

@@ -1,5 +1,5 @@
 """The batched Ataxx core on hand-built positions: every end rule and edge of
-``rules/ataxx.md`` that random play reaches rarely or never (a forced pass, both sides stuck, no
+``envs/ataxx/RULES.md`` that random play reaches rarely or never (a forced pass, both sides stuck, no
 stones, the 100-ply clock against a simultaneous win, the clock rule off, gaps, fullmove
 counting), each loaded with ``from_states``, stepped on both backends and compared with the
 reference rules state (:class:`envs.ataxx.state.AtaxxState`) at every step.

@@ -1,5 +1,5 @@
 """Smartrix's batched core (envs/smartrix/vector.py) on hand-built positions: every rule edge of
-``shared/rules/smartrix.md`` that random play may miss, loaded with ``vec.from_states``, checked
+``envs/smartrix/RULES.md`` that random play may miss, loaded with ``vec.from_states``, checked
 against the reference (mask, every seat's view, returns, ``to_state``) and stepped with *every*
 legal action (or pass) side by side with the reference backend.
 

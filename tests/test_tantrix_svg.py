@@ -34,12 +34,6 @@ def _classed(root, cls: str) -> list[ET.Element]:
     return [el for el in root.iter() if cls in (el.get("class") or "").split()]
 
 
-def _table_offset(root) -> tuple[float, float]:
-    (g,) = _classed(root, "table")
-    x, y = re.match(r"translate\(([-\d.]+) ([-\d.]+)\)", g.get("transform")).groups()
-    return float(x), float(y)
-
-
 def _centroid(points: str) -> tuple[float, float]:
     pts = [tuple(map(float, p.split(","))) for p in points.split()]
     return sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)

@@ -112,17 +112,7 @@ def mine(pred, *, seeds=range(60), **kwargs) -> TantrixState:
 
 
 # ---------------------------------------------------------------------------- rule edges
-def test_start_and_the_deal_match_the_aec_env():
-    vec = envs.make_vec("tantrix_v0", 3, seed=11, num_players=3)
-    vec.reset()
-    for i in range(3):
-        raw = envs.make_raw("tantrix_v0", num_players=3)
-        raw.reset(seed=11 + i)
-        s = vec.to_state(i)
-        assert s == raw.state and s.bag_remaining() == raw.state.bag_remaining()
-        assert s.hand(s.current_player)[0] == max(s.hand(p)[0] for p in range(3))  # highest first draw starts
-
-
+# (the start and the deal against the AEC env: tests/test_vector_contract.py::test_spaces_and_seeding)
 def test_forced_space_before_the_free_move():
     st = mine(lambda s: s.phase == "forced_before" and s.forced_spaces() and s.legal_actions())
     cells = {(q, r) for _, q, r, _ in st.placements()}

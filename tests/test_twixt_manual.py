@@ -398,8 +398,7 @@ def test_records_read_and_write_manual_games():
 @pytest.mark.parametrize("env_id, kwargs", [
     ("twixt_v0", {"board_size": 8, "links": "manual"}),
     ("twixt_v0", {"board_size": 9, "links": "manual", "swap": True, "rules": "pp"}),
-    ("double_twixt_v0", {"board_size": 8, "links": "manual"}),
-])
+])  # double_twixt_v0 board_size=8 links="manual": tests/test_contract.py[double_twixt_v0-manual]
 def test_pettingzoo_api_seed_and_render(env_id, kwargs):
     module = getattr(envs, env_id)
     with warnings.catch_warnings():

@@ -8,7 +8,6 @@ column h and may not use rows 1 and 8.
 
 from __future__ import annotations
 
-import copy
 import pickle
 
 import numpy as np
@@ -404,19 +403,8 @@ def test_numpy_integer_actions_accepted():
     assert s.history == [19, 29]
 
 
-# ---------------------------------------------------------------------------- clone, pickle, eq
-def test_clone_is_independent():
-    s = play("c3 f4 d5", draw="early")
-    c = s.clone()
-    assert c == s and c is not s
-    c.push("e6")
-    c.push("b4")
-    assert c != s
-    assert s.moves() == ["c3", "f4", "d5"] and len(s.links()) == 1 and s.current_player == 1
-    assert s.pegs()[5, 4] == 0 and c.pegs()[5, 4] == 2
-    assert copy.copy(s) == s and copy.deepcopy(s) == s
-
-
+# ---------------------------------------------------------------------------- pickle, eq
+# (clone equality and independence: tests/test_contract.py::test_clone_equality_and_independence)
 @pytest.mark.parametrize("kw", [dict(draw="early"), dict(draw="board_full", rules="pp"),
                                 dict(num_players=4), dict(swap=True, draw="early", rules="pp")])
 def test_pickle_round_trip_continues_identically(kw):
