@@ -200,7 +200,7 @@ def behaviour_clone(policy, data: dict, epochs: int, batch_size: int, learning_r
         return (obs, torch.as_tensor(data["actions"][idx]), data["masks"][idx],
                 torch.as_tensor(data["returns"][idx]))
 
-    losses = []
+    losses: list[float] = []
     policy.set_training_mode(True)
     for _ in range(epochs):
         perm = rng.permutation(train_idx)

@@ -146,7 +146,7 @@ def openskill_ratings(names: list[str], games: list[dict]) -> dict[str, dict[str
         players = list(res)
         if len(players) < 2:
             continue
-        ranks = [1 + sum(res[q] > res[p] for q in players) for p in players]
+        ranks: list[float] = [1 + sum(res[q] > res[p] for q in players) for p in players]
         new = model.rate([[ratings[p]] for p in players], ranks=ranks)
         for p, team in zip(players, new):
             ratings[p] = team[0]

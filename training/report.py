@@ -18,12 +18,16 @@ import csv
 import json
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from training.agents import parse_checkpoint_spec
 from training.cli import ensure_writable_dir
 from training.ratings import Z95
+
+if TYPE_CHECKING:
+    from rich.console import JustifyMethod
 
 __all__ = ["OUTPUT_FILES", "MAX_LABEL", "check_output_folder", "write_outputs", "chart_labels", "plot_ratings",
            "print_report"]
@@ -248,7 +252,7 @@ def print_report(result: dict, console=None) -> None:
     ladder = Table(title="Ladder, ranked by " + ("Elo (Bradley-Terry; 95 % interval from the fit)" if two_sided
                                                  else "OpenSkill Plackett-Luce mu")
                    + "; OpenSkill 95 % interval = mu ± 1.96 sigma")
-    columns = [("#", "right"), ("agent", "left")]
+    columns: list[tuple[str, JustifyMethod]] = [("#", "right"), ("agent", "left")]
     if two_sided:
         columns += [("Elo", "right"), ("Elo 95 %", "center")]
     columns += [("mu", "right"), ("mu 95 %", "center"), ("W-D-L", "center"), ("score", "right")]

@@ -16,9 +16,12 @@ row, and any number of seats is filled from the pool.
 
 from __future__ import annotations
 
+from typing import Callable
+
 import gymnasium as gym
 import numpy as np
 
+from envs.core.state import GameState
 from envs.registry import spec
 from training.agents import Agent, PolicyAgent, make_agent
 
@@ -97,7 +100,7 @@ class OpponentPool:
         self.latest_prob = latest_prob
         self.max_snapshots = max_snapshots
         self.snapshots: list[PolicyAgent] = []
-        self.latest: PolicyAgent | None = None
+        self.latest: Agent | None = None
 
     def set_latest(self, policy) -> None:
         """Use ``policy`` (the live learner policy, shared, not copied) as the 'latest' opponent."""
@@ -123,6 +126,7 @@ class OpponentPool:
                 raise RuntimeError("the opponent pool is empty: no baseline, no snapshot and no current policy")
         u = rng.random() * total
         if u < p_latest:
+            assert self.latest is not None  # p_latest > 0 only with a latest policy
             return self.latest
         if u < p_latest + p_base:
             return self.baselines[int(rng.integers(len(self.baselines)))]
@@ -221,7 +225,7 @@ class SelfPlayEnv(gym.Env):
         if isinstance(gamma, bool) or not isinstance(gamma, (int, float)) or not 0 < gamma <= 1:
             raise ValueError(f"gamma must be a number in (0, 1], got {gamma!r}")
         self.shaping, self.gamma = float(shaping), float(gamma)
-        self._heuristic = None
+        self._heuristic: Callable[[GameState, int], float] | None = None
         if self.shaping:
             self.raw.reset(seed=0)
             heuristics = self.raw.state.heuristics()
@@ -308,6 +312,7 @@ class SelfPlayEnv(gym.Env):
         """Shaping potential of the learner's decision point: ``shaping * heuristic(state, seat)``."""
         if not self.shaping:
             return 0.0
+        assert self._heuristic is not None  # set whenever shaping is
         return self.shaping * float(self._heuristic(self.raw.state, self.seat))
 
     def action_masks(self) -> np.ndarray:

@@ -124,7 +124,8 @@ def schedule(num_agents: int, num_seats: int, games: int,
 
 
 def _agent_names(specs: list[str]) -> list[str]:
-    names, seen = [], {}
+    names: list[str] = []
+    seen: dict[str, int] = {}
     for s in specs:
         seen[s] = seen.get(s, 0) + 1
         names.append(s if seen[s] == 1 else f"{s}#{seen[s]}")
@@ -226,7 +227,7 @@ def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | 
         res = play_game(env_id, [agents[n] for n in seat_names], seed=int(gseed), env_kwargs=game_kwargs,
                         record=record_moves)
         returns = [float(r) for r in res.returns]
-        rec = {
+        rec: dict[str, Any] = {
             "index": index,
             "group": group,
             "seed": int(gseed),

@@ -64,6 +64,7 @@ runs and :attr:`backend_note` why (``None`` without a fallback).
 from __future__ import annotations
 
 import time
+from typing import Any, Callable
 
 import gymnasium as gym
 import numpy as np
@@ -71,7 +72,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from envs.core.state import IllegalActionError, ParameterError
+from envs.core.state import GameState, IllegalActionError, ParameterError
 from envs.core.vector import StateCore, obs_take
 from envs.registry import make_vec, spec
 from training.agents import Agent, PolicyAgent, RandomAgent
@@ -114,6 +115,7 @@ def policy_logits(policy, observations) -> np.ndarray:
     """
     import torch
 
+    obs_t: dict[Any, torch.Tensor] | torch.Tensor
     with torch.no_grad():
         if isinstance(observations, dict):
             obs_t = {k: torch.as_tensor(v, dtype=torch.float32) for k, v in observations.items()}
@@ -189,7 +191,7 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):
             raise ValueError(f"gamma must be a number in (0, 1], got {gamma!r}")
         self.shaping, self.gamma = float(shaping), float(gamma)
         self.raw.reset(seed=0)
-        self._heuristic = None
+        self._heuristic: Callable[[GameState, int], float] | None = None
         if self.shaping:
             heuristics = self.raw.state.heuristics()
             if heuristics is None:
@@ -238,11 +240,13 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):
     def _phi(self, i: int) -> float:
         if not self.shaping:
             return 0.0
+        assert self._heuristic is not None  # set whenever shaping is
         return self.shaping * float(self._heuristic(self._state(i), int(self.seats[i])))
 
     def _draw_episode(self, i: int) -> int:
         """Draw game ``i``'s next deal seed, learner seat and opponents (SelfPlayEnv's order)."""
         rng = self._rngs[i]
+        assert rng is not None  # seeded by _seed before a game is dealt
         deal = int(rng.integers(2**31 - 1))
         seat = int(rng.integers(self.num_players)) if self.fixed_seat is None else self.fixed_seat
         self.seats[i] = seat
@@ -264,6 +268,7 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):
         first turn; a game over before it is dealt again (up to 1000 times, as SelfPlayEnv)."""
         for i in index:
             rng = self._rngs[i]
+            assert rng is not None  # _start's games have their generators set
             self._opponent_rngs[i] = np.random.default_rng(int(rng.integers(2**63 - 1)))
         pending, attempts = list(index), 0
         while pending:
@@ -495,7 +500,7 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):
 try:  # SB3 (the train extra) is needed only for the class below
     from stable_baselines3.common.vec_env import VecEnv as _VecEnv
 except ImportError:  # pragma: no cover - without the train extra
-    _VecEnv = object
+    _VecEnv = object  # type: ignore[misc,assignment]  # a stand-in base when SB3 is absent
 
 
 class SelfPlaySB3VecEnv(_VecEnv):
@@ -520,7 +525,7 @@ class SelfPlaySB3VecEnv(_VecEnv):
         self.venv = venv
         self.render_mode = None
         super().__init__(venv.num_envs, venv.single_observation_space, venv.single_action_space)
-        self._actions = None
+        self._actions: np.ndarray | None = None
         self._t_start = time.time()
         self._ep_return = np.zeros(venv.num_envs, dtype=np.float64)
         self._ep_length = np.zeros(venv.num_envs, dtype=np.int64)

@@ -15,11 +15,15 @@ from __future__ import annotations
 import json
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
 from training.agents.base import Agent
 from training.agents.policy import setting_words
+
+if TYPE_CHECKING:
+    from ray.rllib.core.rl_module.torch import TorchRLModule
 
 __all__ = ["ModuleAgent", "RLlibAgent", "parse_rllib_spec", "META_FILE", "module_dir"]
 
@@ -103,6 +107,7 @@ class ModuleAgent(Agent):
                              "(env_kwargs in the run's config.yaml; --env-kwargs for training.evaluate and training.play)")
 
     def _setting(self) -> str:
+        assert self.trained_on is not None  # called only for a module that knows its setting
         return setting_words(*self.trained_on)
 
     def _act(self, state, obs):
@@ -163,7 +168,8 @@ class RLlibAgent(ModuleAgent):
         level = quiet.level
         quiet.setLevel(logging.ERROR)
         try:
-            module = RLModule.from_checkpoint(module_dir(path))
+            # the checkpoint holds a GameRLModule, a TorchRLModule (from_checkpoint is typed as any RLModule)
+            module = cast("TorchRLModule", RLModule.from_checkpoint(module_dir(path)))
         finally:
             quiet.setLevel(level)
         module.eval()

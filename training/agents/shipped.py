@@ -46,7 +46,7 @@ __all__ = ["INDEX", "ShippedAgent", "ShippedIndexError", "shipped_agents", "ship
 INDEX: Path = Path(__file__).resolve().parents[1] / "shipped" / "index.json"
 
 #: The fields of an index entry, with their JSON types.
-FIELDS: dict[str, type | tuple[type, ...]] = {
+FIELDS: dict[str, type] = {
     "name": str, "file": str, "env_id": str, "env_kwargs": dict, "config": str, "seed": int, "timesteps": int,
     "commit": str, "sha256": str, "source_sha256": str, "summary": str,
 }

@@ -150,7 +150,7 @@ class RoomAgents:
             return _game_agent_summary(name)
         return "a trained agent shipped with the package"
 
-    def make(self, name: str, env, env_id: str, env_kwargs: dict, seed: int | None) -> Agent:
+    def make(self, name: object, env, env_id: str, env_kwargs: dict, seed: int | None) -> Agent:
         """A new agent ``name`` checked against ``env`` (a reset raw environment of the game).
 
         Raises:

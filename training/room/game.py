@@ -19,11 +19,15 @@ from __future__ import annotations
 import hashlib
 import hmac
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 
 from envs.core.records import record_from_state, replay
 from envs.core.state import GameState, IllegalActionError
 from envs.registry import spec
+
+if TYPE_CHECKING:
+    from training.room.journal import Journal
 
 __all__ = ["Seat", "RoomGame", "RoomError", "token_digest", "action_index"]
 
@@ -63,7 +67,7 @@ class Seat:
     player: object = field(default=None, repr=False)
 
     def journal(self) -> dict:
-        out = {"kind": self.kind}
+        out: dict[str, object] = {"kind": self.kind}
         if self.kind == "agent":
             out["agent"] = self.agent
         elif self.token is not None:
@@ -117,7 +121,7 @@ class RoomGame:
         self.version = 0
         self.problem: str | None = None
         self.thinking: int | None = None
-        self.journal = None
+        self.journal: Journal | None = None
         self.env = None
         self._cache: dict = {}
         if kind == "play":
@@ -128,6 +132,7 @@ class RoomGame:
                 raise RoomError(f"{env_id} with {self.env_kwargs} has {self.env.num_players} seats, "
                                 f"got {len(seats)} seat choices")
         else:
+            assert record is not None, "a game of kind 'record' needs its record"
             self.positions = _record_positions(record)
             self.env_kwargs = dict(record.get("env_kwargs") or {})
 
@@ -198,6 +203,7 @@ class RoomGame:
             return {"result": f"{self.label(self.resigned)} resigned", "termination": "resignation",
                     "winners": winners, "scores": None}
         if self.truncated:
+            assert self.env is not None  # only a game being played is truncated
             return {"result": "unfinished", "termination": f"the step limit ({self.env.max_steps} moves)",
                     "winners": [], "scores": None}
         out = self.state.outcome()
@@ -222,6 +228,7 @@ class RoomGame:
                 not legal here (the message lists some legal moves; nothing changed).
         """
         self.check_live()
+        assert self.env is not None  # check_live: a game being played has its environment
         st = self.env.state
         a = action_index(st, action)
         if not st.legal_action_mask()[a]:
@@ -238,6 +245,7 @@ class RoomGame:
             RoomError, IllegalActionError: as :meth:`move_event` (nothing changed).
         """
         event = self.move_event(action, how)
+        assert self.env is not None  # move_event checked the game is being played
         st = self.env.state
         a, player = event["action"], event["seat"]
         self.env.step(st.to_agent_action(player, a))
@@ -250,6 +258,7 @@ class RoomGame:
     def rebuild(self, plies: int) -> None:
         """Go back to the position after ``plies`` actions (reset with the seed, replay)."""
         keep_actions, keep_by = self.actions[:plies], self.played_by[:plies]
+        assert self.env is not None, "only a game being played is rebuilt"
         self.env.reset(seed=self.seed)
         self.actions, self.played_by = [], []
         self.positions = [self.env.state.clone()]
@@ -422,8 +431,10 @@ class RoomGame:
         if why:
             raise RoomError(why)
         if self.kind == "record":
+            assert self.record is not None  # a game of kind "record" is built with its record
             return self.record
-        meta = {"room_game": self.id, "created": self.created,
+        assert self.env is not None  # not a record: a game being played
+        meta: dict[str, object] = {"room_game": self.id, "created": self.created,
                 "players": [{"seat": i, "label": self.label(i), "kind": s.kind, "agent": s.agent}
                             for i, s in enumerate(self.seats)]}
         if self.resigned is not None:  # not a rules result: "result" stays the rules' (null)

@@ -32,13 +32,14 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 __all__ = ["FORMAT", "VERSION", "Journal", "JournalContent", "read_journal", "EVENTS"]
 
 FORMAT = "tabletop-room-journal"
 VERSION = 1
 #: The event names and the fields each needs (name -> type).
-EVENTS = {
+EVENTS: dict[str, dict[str, type]] = {
     "move": {"ply": int, "action": int, "notation": str, "seat": int, "by": str},
     "undo": {"to": int},
     "seat": {"seat": int, "kind": str},
@@ -56,7 +57,7 @@ class Journal:
 
     def __init__(self, path: Path):
         self.path = Path(path)
-        self._file = None
+        self._file: TextIO | None = None
 
     @classmethod
     def create(cls, path: Path, header: dict) -> "Journal":

@@ -193,9 +193,9 @@ class Room:
         self.problems: list[str] = []
         self.tasks: set[asyncio.Task] = set()
         self._agent_turns: dict[str, int] = {}
-        self._limiter = None
+        self._limiter: anyio.CapacityLimiter | None = None
         self._lobby_pending = False
-        self._envs = None
+        self._envs: list[dict] | None = None
         self.load()
 
     # ------------------------------------------------------------------ records folder
@@ -361,6 +361,7 @@ class Room:
 
     async def _write(self, game: RoomGame, event: dict) -> None:
         """Append ``event`` to the game's journal (flushed and fsynced, in a worker thread)."""
+        assert game.journal is not None  # opened when the game was created or loaded
         await anyio.to_thread.run_sync(game.journal.write, event)
 
     async def _play(self, game: RoomGame, action, how: str) -> None:
@@ -406,6 +407,7 @@ class Room:
             if game.version != version or game.over:
                 return
             agent = game.seats[seat].player
+            assert game.env is not None  # kick: only a game being played has agent turns
             state = game.env.state.clone()
             obs = game.env.observe(game.env.possible_agents[seat])
             obs = {k: (v.copy() if hasattr(v, "copy") else v) for k, v in obs.items()}
