@@ -20,20 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from envs.core.state import ParameterError
+from envs.core.errors import ParameterError, UnknownEnvError
 
 __all__ = ["ENV_IDS", "EnvSpec", "UnknownEnvError", "register", "spec", "env_ids", "make", "make_raw", "make_vec"]
-
-
-class UnknownEnvError(KeyError, ValueError):
-    """An environment id that is not registered (the message lists the known ones).
-
-    Both a ``KeyError`` (what :func:`make` always raised) and a ``ValueError`` (what argument
-    checks of the command-line tools catch).
-    """
-
-    def __str__(self) -> str:  # KeyError would quote the message
-        return str(self.args[0]) if self.args else ""
 
 
 @dataclass(frozen=True)

@@ -83,7 +83,7 @@ import numpy as np
 
 import envs.core.records as _core
 from envs.ataxx.state import START_FEN, AtaxxState
-from envs.core.state import IllegalActionError, InvalidPositionError, ParameterError
+from envs.core.errors import IllegalActionError, InvalidPositionError, ParameterError
 
 __all__ = [
     "AtaxxRecord",

@@ -33,8 +33,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.state import (GameInfo, GameState, IllegalActionError, InvalidMoveError, InvalidPositionError,
-                              ParameterError)
+from envs.core.errors import IllegalActionError, InvalidMoveError, InvalidPositionError, ParameterError
+from envs.core.state import GameInfo, GameState
 
 __all__ = [
     "AtaxxState",

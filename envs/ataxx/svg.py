@@ -37,7 +37,7 @@ import numpy as np
 
 from envs.ataxx.state import (FILES, JUMP_OFFSETS, NEAR, NUM_SQUARES, PASS_ACTION, SIZE, AtaxxState,
                               _bits, square_name)
-from envs.core.state import IllegalActionError
+from envs.core.errors import IllegalActionError
 from envs.core.svg import MovePaths, esc, hit, svg_document
 
 __all__ = ["to_svg", "action_paths", "status", "CONFIRM", "COLOURS", "CELL", "WIDTH", "HEIGHT"]

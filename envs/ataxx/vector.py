@@ -44,7 +44,8 @@ from numba import njit
 from envs.ataxx.observation import NUM_PLANES, AtaxxObservation
 from envs.ataxx.state import (CLOCK_LIMIT, FULL, JUMP_OFFSETS, NEAR, NUM_ACTIONS, NUM_SQUARES, PASS_ACTION, SIZE,
                               AtaxxState, _NOT_FILE_A, _NOT_FILE_G, _PLANE_SHIFT, _PLANE_SRC)
-from envs.core.state import GameState, ParameterError
+from envs.core.errors import ParameterError
+from envs.core.state import GameState
 from envs.core.vector import VectorCore
 
 __all__ = ["AtaxxVectorCore", "vector_core", "SPEED"]

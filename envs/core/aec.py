@@ -33,7 +33,8 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from envs.core.observation import ActionLayout, ObservationEncoder
-from envs.core.state import GameState, IllegalActionError, ParameterError
+from envs.core.errors import IllegalActionError, ParameterError
+from envs.core.state import GameState
 
 __all__ = ["TabletopAECEnv", "wrap_classic"]
 

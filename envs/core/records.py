@@ -51,7 +51,8 @@ import json
 from pathlib import Path
 from typing import Callable
 
-from envs.core.state import GameState, IllegalActionError, InvalidPositionError, ParameterError
+from envs.core.errors import IllegalActionError, InvalidPositionError, ParameterError
+from envs.core.state import GameState
 
 __all__ = ["FORMAT", "VERSION", "record_from_state", "replay", "write_record", "read_record", "check_record",
            "record_to_json", "register_legacy_reader", "register_import_format", "import_formats", "import_record",

@@ -1,4 +1,4 @@
-"""The interface every rules core implements, and the errors it raises.
+"""The interface every rules core implements (its errors: :mod:`envs.core.errors`).
 
 A *state* object is a mutable game position that knows the rules (like python-chess's ``Board``
 or OpenSpiel's ``State``). The generic PettingZoo adapter (:mod:`envs.core.aec`), the agents and
@@ -13,25 +13,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+# The errors live in envs.core.errors; re-exported here (their older home) for existing imports.
+from envs.core.errors import IllegalActionError, InvalidMoveError, InvalidPositionError, ParameterError
+
 __all__ = ["GameState", "GameInfo", "Outcome", "IllegalActionError", "InvalidMoveError", "InvalidPositionError",
            "ParameterError"]
-
-
-class IllegalActionError(ValueError):
-    """An action or move that is not legal in the current state.
-
-    Raised by :meth:`GameState.apply` (and by ``push`` / ``string_to_action`` where a game has
-    them). The message names the action and says why it is illegal. The state is left unchanged.
-    """
-
-
-class InvalidMoveError(IllegalActionError):
-    """Text that is not a well-formed move of the game (``string_to_action`` / ``push``).
-
-    A subclass of :class:`IllegalActionError`, so callers catching that still catch it. A
-    well-formed move that the position does not allow raises a plain :class:`IllegalActionError`
-    (with the reason) instead. The state is left unchanged.
-    """
 
 
 @dataclass(frozen=True)
@@ -97,14 +83,6 @@ class Outcome:
 
     def __str__(self) -> str:
         return self.result
-
-
-class InvalidPositionError(ValueError):
-    """A malformed position description (FEN, record, ...). No half-built state is left behind."""
-
-
-class ParameterError(ValueError):
-    """A constructor argument outside its documented domain."""
 
 
 class GameState(ABC):

@@ -38,7 +38,8 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from numba import njit
 
-from envs.core.state import GameState, IllegalActionError, ParameterError
+from envs.core.errors import IllegalActionError, ParameterError
+from envs.core.state import GameState
 
 __all__ = ["VecStep", "VectorCore", "StateCore", "TabletopVectorEnv", "AUTORESET_MODES", "pack_mask",
            "unpack_mask", "sample_legal", "obs_take", "obs_put", "obs_zeros", "obs_equal"]

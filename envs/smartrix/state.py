@@ -81,7 +81,8 @@ import re
 
 import numpy as np
 
-from envs.core.state import GameInfo, GameState, IllegalActionError, InvalidMoveError, InvalidPositionError, ParameterError
+from envs.core.errors import IllegalActionError, InvalidMoveError, InvalidPositionError, ParameterError
+from envs.core.state import GameInfo, GameState
 
 __all__ = [
     "SmartrixState",

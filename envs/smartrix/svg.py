@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.state import IllegalActionError
+from envs.core.errors import IllegalActionError
 from envs.core.svg import MovePaths, esc, hit, svg_document
 from envs.smartrix.state import CARD_PATTERNS, CARD_VALUES, HAND_SIZE, SmartrixState
 

@@ -31,7 +31,7 @@ from pathlib import Path
 from envs.core import records as _core
 from envs.core.records import check_permutation, check_result, write_json_record
 from envs.core.records import is_int as _is_int, is_number as _is_number
-from envs.core.state import IllegalActionError, InvalidPositionError, ParameterError
+from envs.core.errors import IllegalActionError, InvalidPositionError, ParameterError
 from envs.tantrix.state import COLOURS, NUM_TILES, TantrixState
 
 __all__ = ["record_from_state", "record_to_json", "record_from_json", "check_record", "replay", "write_record",

@@ -66,7 +66,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.aec import TabletopAECEnv, wrap_classic
-from envs.core.state import ParameterError
+from envs.core.errors import ParameterError
 from envs.twixt.observation import NUM_DISTANCE_PLANES, NUM_PLANES, TwixtObservation
 from envs.twixt.render import twixt_picture
 from envs.twixt.state import TwixtState

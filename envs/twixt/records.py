@@ -58,7 +58,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from envs.core import records as _core
-from envs.core.state import IllegalActionError, InvalidPositionError, ParameterError
+from envs.core.errors import IllegalActionError, InvalidPositionError, ParameterError
 from envs.twixt.state import TwixtState, colour_of, column_label, parse_hole
 
 __all__ = [

@@ -61,7 +61,7 @@ import textwrap
 
 import numpy as np
 
-from envs.core.state import IllegalActionError
+from envs.core.errors import IllegalActionError
 from envs.core.svg import HIT_ATTRIBUTES, MovePaths, esc, svg_document
 from envs.twixt.render import _BACKGROUND, _BLACK, _HOLE, _LAST, _RED, _last_hole
 from envs.twixt.state import COLOUR_NAMES, column_label, hole_name, parse_hole

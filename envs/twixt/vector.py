@@ -83,7 +83,7 @@ from typing import Sequence
 import numpy as np
 from numba import njit
 
-from envs.core.state import ParameterError
+from envs.core.errors import ParameterError
 from envs.core.vector import VectorCore
 from envs.twixt.observation import TwixtObservation
 from envs.twixt.state import KNIGHT_DIRS, MAX_SIZE, MIN_SIZE, TwixtState, geometry
