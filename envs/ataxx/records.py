@@ -58,12 +58,12 @@ text. Also read: cuteataxx's ``FinalFEN`` tag, whose board and side to move must
 
 Errors (the message names the game, from 1, and the line):
 
-* :class:`~envs.core.state.InvalidPositionError`: malformed PGN (a bad tag, an unclosed comment or
+* :class:`~envs.core.errors.InvalidPositionError`: malformed PGN (a bad tag, an unclosed comment or
   variation, a stray character, a bad ``FEN``), a ``Result`` tag that differs from the termination
   marker, or a result that contradicts a finished final position (a ``1-0`` where o has won).
   A result on a position that is not over is accepted: games end by adjudication, resignation or
   time forfeit too (cuteataxx writes an ``Adjudicated`` tag then).
-* :class:`~envs.core.state.IllegalActionError` (or the subclass the rules core raises for
+* :class:`~envs.core.errors.IllegalActionError` (or the subclass the rules core raises for
   malformed text): a move that is not Ataxx notation or is illegal where it stands; the message
   gives the ply (from 1), the move number as written in PGN (``12.`` / ``12...``) and the move.
 

@@ -25,7 +25,7 @@ The clock rule (``halfmove_clock``) is a setting of the core, not a per-game arr
 
 Covered: every setting of ``ataxx_v0`` (any FEN start, gaps or none, ``halfmove_clock`` on or
 off), and any :class:`~envs.ataxx.state.AtaxxState` of the same clock rule through ``set_states``
-(its own gaps included). Refused with :class:`~envs.core.state.ParameterError` (the message names
+(its own gaps included). Refused with :class:`~envs.core.errors.ParameterError` (the message names
 ``backend='reference'``): a start FEN or a loaded state whose halfmove clock or fullmove number does
 not fit in ``int64`` (beyond 2**62), which the reference's Python ints allow.
 

@@ -16,7 +16,7 @@ encoder (:class:`envs.core.observation.ObservationEncoder`, from the game's own
   ``last()`` gives each agent its own final reward; rule draws are terminations, the optional
   ``max_steps`` limit is a truncation;
 * ``reset(seed=...)`` seeds every source of chance; ``copy.deepcopy`` and ``pickle`` work mid-game;
-* an illegal action raises :class:`~envs.core.state.IllegalActionError` (a ``ValueError``) naming
+* an illegal action raises :class:`~envs.core.errors.IllegalActionError` (a ``ValueError``) naming
   the action and the reason, and leaves the environment unchanged. ``env()`` wrappers instead
   follow PettingZoo Classic (``TerminateIllegalWrapper``: the offender gets -1, the episode ends).
 """

@@ -41,7 +41,7 @@ this one (``"format": "tantrix-record"`` from :mod:`envs.tantrix.records`, ``"ga
 registers with :func:`register_legacy_reader` when it is imported. TwixT's Little Golem / T1
 files and Ataxx's PGN stay in their games' own modules.
 
-Every malformed record raises :class:`~envs.core.state.InvalidPositionError` (a ``ValueError``)
+Every malformed record raises :class:`~envs.core.errors.InvalidPositionError` (a ``ValueError``)
 naming the key (or the move number) and what was expected.
 """
 

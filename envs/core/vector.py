@@ -444,7 +444,7 @@ class TabletopVectorEnv:
     ``i`` are dealt exactly as the AEC environment's, one after another.
 
     Illegal actions (``illegal="raise"``, default): an action of the wrong shape or dtype, out of
-    range, or illegal in any live game raises :class:`~envs.core.state.IllegalActionError` naming
+    range, or illegal in any live game raises :class:`~envs.core.errors.IllegalActionError` naming
     the game index, the action and the mover, and the batch is unchanged. ``illegal="penalty"``
     (the fast mode, PettingZoo's ``TerminateIllegalWrapper``): a game given an illegal action ends
     there, the offender receiving -1 and the others 0 (shape, dtype and range errors still raise).

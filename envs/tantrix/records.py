@@ -20,7 +20,7 @@ initial draws and each replacement), the moves (``t23@0,-1r2`` notation, see
 
 ``result`` is ``null`` for an unfinished game; :func:`replay` checks it when present. Malformed
 records (missing, unknown or ill-typed keys, a bag that is not an order of the 56 tiles, moves that
-are not a list of strings) raise :class:`~envs.core.state.InvalidPositionError`.
+are not a list of strings) raise :class:`~envs.core.errors.InvalidPositionError`.
 """
 
 from __future__ import annotations
