@@ -18,8 +18,6 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parents[1]
 #: The test data folder, ``tests/data`` (in the repository).
 DATA_DIR = Path(__file__).resolve().parent / "data"
-#: Former name of :data:`DATA_DIR` (the data used to live in ``shared/data`` beside the checkout).
-SHARED_DATA = DATA_DIR
 PERFT_TSV = DATA_DIR / "ataxx_perft.tsv"
 
 # Let plain ``pytest`` (not only ``python -m pytest`` from the root) import the package.

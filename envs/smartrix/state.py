@@ -6,7 +6,7 @@ players). Summary and the decisions this implementation takes:
 * **The deck** (:data:`CARD_SQUARES`): the 70 patterns of 8 border squares distinct under 90°
   rotation; a card's value is its number of spots (0..8; 280 points in all). Internally a card is an
   index ``0..69``; in notation, records and ``position()`` it is its *number* ``1..70`` (the row of
-  ``shared/data/smartrix_cards.tsv``). Squares are numbered clockwise from the top-left corner:
+  ``tests/data/smartrix_cards.tsv``). Squares are numbered clockwise from the top-left corner:
   0 TL, 1 T, 2 TR, 3 R, 4 BR, 5 B, 6 BL, 7 L; a pattern is an 8-bit int, bit ``i`` = square ``i``.
   Rotation ``k`` turns the card ``k * 90°`` clockwise (square ``i`` moves to ``i + 2k``).
 * **Distinct orientations only.** A card whose pattern repeats after 90° or 180° (period 1 or 2)
@@ -97,7 +97,7 @@ __all__ = [
 ]
 
 #: The 70 cards: border squares clockwise from the top-left corner (1 = spot), card ``n`` is
-#: ``CARD_SQUARES[n - 1]`` (``shared/data/smartrix_cards.tsv``).
+#: ``CARD_SQUARES[n - 1]`` (``tests/data/smartrix_cards.tsv``).
 CARD_SQUARES: tuple[str, ...] = (
     "00000000", "10000000", "01000000", "11000000", "10100000", "10010000", "10001000", "10000100",
     "10000001", "01010000", "01000100", "11100000", "11010000", "11001000", "11000100", "11000010",

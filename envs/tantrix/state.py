@@ -1,6 +1,6 @@
 """Tantrix (the strategy game) rules core: :class:`TantrixState`.
 
-Rules: ``envs/tantrix/RULES.md`` (a copy of ``shared/rules/tantrix.md``). Pure Python + numpy.
+Rules: ``envs/tantrix/RULES.md``. Pure Python + numpy.
 
 **Geometry.** Pointy-top hexagons in axial coordinates ``(q, r)``: ``q`` grows to the right, ``r``
 downwards (down-right). The six edges of a hexagon, and the six neighbour directions, are numbered
@@ -851,7 +851,7 @@ class TantrixState(GameState):
         return (f"team {self.team_of(p)} won" if self.team_game else f"player {p} won"), why
 
     def setting_name(self) -> str:
-        """``"Tantrix"``, or ``"Tantrix Doubles"`` for two teams (``teams=True``; rules/tantrix.md)."""
+        """``"Tantrix"``, or ``"Tantrix Doubles"`` for two teams (``teams=True``; ``envs/tantrix/RULES.md``)."""
         return f"{self.info.long_name} Doubles" if self.team_game else self.info.long_name
 
     def seat_name(self, player: int) -> str:
