@@ -202,7 +202,7 @@ class AtaxxState(GameState):
         short_name="ataxx", long_name="Ataxx", perfect_information=True, chance=False,
         min_players=2, max_players=2, teams=False, seat_names=("x", "o"),
         notation="Ataxx (UAI): g2 = clone to g2, a1c3 = jump from a1 to c3, 0000 = pass when you have no move",
-        heuristics="envs.ataxx.heuristics", board="envs.ataxx.svg",
+        heuristics="envs.ataxx.heuristics", board="envs.ataxx.svg", records="envs.ataxx.records",
     )
     num_players = 2
     num_actions = NUM_ACTIONS

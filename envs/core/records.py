@@ -37,8 +37,9 @@ far as it goes); ``"result": null`` says the game is not over, and is checked to
 
 **Older files.** :func:`read_record` (and :func:`replay`) also read the formats written before
 this one (``"format": "tantrix-record"`` from :mod:`envs.tantrix.records`, ``"game":
-"smartrix"`` from :mod:`envs.smartrix.records`), converted by the reader each game package
-registers with :func:`register_legacy_reader` when it is imported. TwixT's Little Golem / T1
+"smartrix"`` from :mod:`envs.smartrix.records`), converted by the reader each game's record module
+(declared in its ``GameInfo.records``) registers with :func:`register_legacy_reader` when it is
+imported; the registry imports them when such a record is read. TwixT's Little Golem / T1
 files and Ataxx's PGN stay in their games' own modules.
 
 Every malformed record raises :class:`~envs.core.errors.InvalidPositionError` (a ``ValueError``)
@@ -236,7 +237,6 @@ def check_record(rec) -> None:
 
 # ---------------------------------------------------------------------------------- older formats
 _LEGACY: dict[str, Callable[[dict], dict | None]] = {}
-_ALL_GAMES_LOADED = False
 
 
 def register_legacy_reader(name: str, convert: Callable[[dict], dict | None]) -> None:
@@ -333,18 +333,11 @@ def import_record(filename: str, data: bytes | str) -> dict:
 
 
 def _legacy_readers() -> dict:
-    """The registered readers, after importing every registered environment (whose game packages
-    register theirs) the first time it is needed."""
-    global _ALL_GAMES_LOADED
-    if not _ALL_GAMES_LOADED:
-        from envs.registry import env_ids, spec
+    """The registered readers, after the registry has imported every game's record module
+    (:func:`envs.registry.load_record_formats`, once)."""
+    from envs.registry import load_record_formats
 
-        for env_id in env_ids():
-            try:
-                spec(env_id).module()
-            except ImportError:  # a broken plug-in must not stop reading other games' records
-                pass
-        _ALL_GAMES_LOADED = True
+    load_record_formats()
     return _LEGACY
 
 

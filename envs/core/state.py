@@ -45,6 +45,18 @@ class GameInfo:
         board: dotted path of the game's board module (``"envs.ataxx.svg"``, exporting
             ``to_svg``, ``action_paths``, ``CONFIRM`` and ``status``; see :mod:`envs.core.svg`),
             ``""`` for a game without one. Reached through :meth:`GameState.board_ui`.
+        agents: the game's own named agents (e.g. Tantrix's ``"robot"``), as pairs
+            ``(name, "module:factory")``: each factory is imported by name on first use (see
+            :mod:`envs.core.plugins`; the factory's contract is in :mod:`envs.core.heuristics`).
+            Reached through :meth:`GameState.agents`; ``()`` for a game without any.
+        records: dotted path of the game's record module (``"envs.tantrix.records"``), which
+            registers its older JSON formats and the other programs' files it imports with
+            :mod:`envs.core.records` when imported; ``""`` for a game without one. The registry
+            imports it when a record of an unknown format is read
+            (:func:`envs.registry.load_record_formats`).
+
+    Every plug-in is named by its import path, never imported by the rules module, and loaded
+    lazily (:mod:`envs.core.plugins`): the rules core imports nothing that is built on it.
     """
 
     short_name: str
@@ -58,6 +70,8 @@ class GameInfo:
     notation: str
     heuristics: str = ""
     board: str = ""
+    agents: tuple[tuple[str, str], ...] = ()
+    records: str = ""
 
 
 @dataclass(frozen=True)
@@ -290,8 +304,9 @@ class GameState(ABC):
 
     def heuristics(self):
         """The game's own knowledge for agents: an :class:`envs.core.heuristics.Heuristics`
-        (``evaluate(state, player)``, ``greedy_action(state, rng)``, ``value_scale``) loaded from
-        the module named by ``info.heuristics``, or ``None`` when the game declares none.
+        (``evaluate(state, player)``, ``greedy_action(state, rng)``, ``value_scale``, and its
+        ``agents``: those of ``info.agents``, see :meth:`agents`) loaded from the module named by
+        ``info.heuristics``, or ``None`` when the game declares none.
 
         A game (or a test's toy game) may override this method to return its own
         :class:`~envs.core.heuristics.Heuristics` instead of declaring a module.
@@ -305,7 +320,22 @@ class GameState(ABC):
             return None
         from envs.core.heuristics import load_heuristics
 
-        return load_heuristics(module)
+        return load_heuristics(module, getattr(self.info, "agents", ()))
+
+    def agents(self) -> dict:
+        """The game's own named agents, ``{name: factory}`` (see :mod:`envs.core.heuristics` for
+        a factory's contract), loaded by name from ``info.agents``; ``{}`` when it declares none.
+
+        Raises:
+            ImportError, TypeError: a declared factory is missing or not callable, or the
+                declaration is malformed (see :func:`envs.core.heuristics.load_agents`).
+        """
+        declared = getattr(self.info, "agents", ())
+        if not declared:
+            return {}
+        from envs.core.heuristics import load_agents
+
+        return load_agents(declared)
 
     def board_ui(self):
         """How people see and play the game: an :class:`envs.core.svg.BoardUI` (``to_svg``,

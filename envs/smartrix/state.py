@@ -217,7 +217,7 @@ class SmartrixState(GameState):
         short_name="smartrix", long_name="Smartrix", perfect_information=False, chance=True,
         min_players=2, max_players=MAX_PLAYERS, teams=True, seat_names=(),
         notation="Smartrix: 17r1@-1,+2 = card 17 turned 1 quarter clockwise on row -1, column +2, pass",
-        heuristics="envs.smartrix.heuristics", board="envs.smartrix.svg",
+        heuristics="envs.smartrix.heuristics", board="envs.smartrix.svg", records="envs.smartrix.records",
     )
 
     def __init__(self, num_players: int = 2, rng: np.random.Generator | None = None, *, grid_limit: bool = True,

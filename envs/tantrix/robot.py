@@ -48,7 +48,7 @@ import numpy as np
 
 from envs.tantrix.state import NUM_TILES, TantrixState, _fits
 
-__all__ = ["predict_scores", "line_prospects", "robot_value", "TantrixRobot", "make_robot"]
+__all__ = ["predict_scores", "line_prospects", "robot_value", "TantrixRobot", "make_robot", "robot_agent"]
 
 #: Growth per own turn of a line with two live ends / one live end (fitted by play, see README).
 GROWTH_TWO = 0.75
@@ -380,6 +380,18 @@ class TantrixRobot:
         return robot_value(best_after, player)
 
 
+def robot_agent(width: int = 2) -> TantrixRobot:
+    """Tantrix robot: predicts each colour's final score (line ends' prospects, loops, blocked and
+    forced spaces, tiles left), looks through whole turns and answers, bag orders sampled.
+
+    ``width`` (spec ``robot:W``, default 2): the placements searched a turn deeper, against the
+    next opponent's answers; 0 keeps the whole-turn lookahead alone (much faster, weaker; README,
+    Results, **Tantrix robot**), and 1 plays as 0. Raises ``ValueError`` below 0.
+    """
+    return TantrixRobot(width=width)
+
+
 def make_robot(**kwargs) -> TantrixRobot:
-    """The ``robot`` agent's factory (``agents`` of :mod:`envs.tantrix.heuristics`)."""
+    """A :class:`TantrixRobot` with these settings (the ``robot`` agent's factory is :func:`robot_agent`,
+    declared in ``TantrixState.info.agents``)."""
     return TantrixRobot(**kwargs)

@@ -286,6 +286,7 @@ class TantrixState(GameState):
         min_players=2, max_players=4, teams=True, seat_names=("red", "yellow", "blue", "green"),
         notation="Tantrix: t23@0,-1r2 = tile 23 on hex q=0, r=-1, turned 2 sixths clockwise",
         heuristics="envs.tantrix.heuristics", board="envs.tantrix.svg",
+        agents=(("robot", "envs.tantrix.robot:robot_agent"),), records="envs.tantrix.records",
     )
 
     def __init__(self, num_players: int = 2, *, teams: bool = False, colors=None,
