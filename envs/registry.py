@@ -23,8 +23,7 @@ import inspect
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-import numpy as np
-
+from envs.core.checks import is_int, is_plain_int
 from envs.core.errors import ParameterError, UnknownEnvError
 
 __all__ = ["ENV_IDS", "EnvSpec", "UnknownEnvError", "register", "spec", "env_ids", "make", "make_raw", "make_vec",
@@ -128,7 +127,7 @@ class EnvSpec:
         """
         from envs.core.vector import AUTORESET_MODES, StateCore, TabletopVectorEnv
 
-        if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+        if not is_int(num_envs) or num_envs < 1:
             raise ParameterError(f"num_envs must be a positive integer, got {num_envs!r}")
         if backend not in ("batched", "reference"):
             raise ParameterError(f"backend must be 'batched' (the game's batched core) or 'reference' (one rules "
@@ -218,7 +217,7 @@ def register(env_id: str, entry_point: str, *, kwargs: dict | None = None,
         raise ParameterError(f"entry_point must be a module path such as 'envs.ataxx_v0', got {entry_point!r}")
     if kwargs is not None and not isinstance(kwargs, dict):
         raise ParameterError(f"kwargs must be a dict or None, got {type(kwargs).__name__}")
-    if max_episode_steps is not None and (isinstance(max_episode_steps, bool) or not isinstance(max_episode_steps, int)
+    if max_episode_steps is not None and (not is_plain_int(max_episode_steps)
                                           or max_episode_steps < 1):
         raise ParameterError(f"max_episode_steps must be None or a positive integer, got {max_episode_steps!r}")
     if variants is None:

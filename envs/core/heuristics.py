@@ -42,6 +42,7 @@ import numpy as np
 if TYPE_CHECKING:
     from envs.core.state import GameState
 
+from envs.core.checks import is_plain_number
 from envs.core.plugins import check_path, load_module, load_object
 
 __all__ = ["Heuristics", "load_heuristics", "load_agents", "terminal_or", "one_ply_greedy", "WIN_VALUE"]
@@ -125,8 +126,8 @@ def load_heuristics(module: str, agents=()) -> Heuristics:
         raise TypeError(f"heuristics module {module} must export evaluate, greedy_action and VALUE_SCALE; "
                         f"it lacks {', '.join(missing)}")
     scale = mod.VALUE_SCALE
-    if not callable(mod.evaluate) or not callable(mod.greedy_action) or isinstance(scale, bool) \
-            or not isinstance(scale, (int, float)) or not math.isfinite(scale) or scale <= 0:
+    if not callable(mod.evaluate) or not callable(mod.greedy_action) or not is_plain_number(scale) \
+            or not math.isfinite(scale) or scale <= 0:
         raise TypeError(f"heuristics module {module}: evaluate and greedy_action must be functions and "
                         f"VALUE_SCALE a finite number > 0, got VALUE_SCALE={scale!r}")
     own = getattr(mod, "agents", {})

@@ -52,6 +52,7 @@ import json
 from pathlib import Path
 from typing import Callable
 
+from envs.core.checks import is_plain_int, is_plain_number
 from envs.core.errors import IllegalActionError, InvalidPositionError, ParameterError
 from envs.core.state import GameState
 
@@ -69,19 +70,15 @@ _REQUIRED = ("format", "version", "env_id", "moves")
 _RESULT_KEYS = ("result", "termination", "winners", "returns", "scores")
 
 
+#: Former names of :func:`envs.core.checks.is_plain_int` and :func:`~envs.core.checks.is_plain_number`
+#: (kept for existing imports: ``training.train`` reads ``is_int`` from here).
+is_int = is_plain_int
+is_number = is_plain_number
+
+
 def few(xs: list) -> str:
     """``xs`` as text, the first 8 items only when there are more (for error messages)."""
     return str(xs) if len(xs) <= 8 else str(xs[:8])[:-1] + f", ... ({len(xs)} in all)]"
-
-
-def is_int(x) -> bool:
-    """An ``int`` that is not a ``bool`` (JSON ``true`` must not pass as 1)."""
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def is_number(x) -> bool:
-    """An ``int`` or ``float`` that is not a ``bool``."""
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
 def check_permutation(seq, n: int, what: str, item: str = "number") -> list[int]:
@@ -93,7 +90,7 @@ def check_permutation(seq, n: int, what: str, item: str = "number") -> list[int]
         InvalidPositionError: naming ``what``: not a list of integers, or not a permutation (with
             the count, the missing numbers and those out of range or repeated).
     """
-    if not isinstance(seq, list) or not all(is_int(x) for x in seq):
+    if not isinstance(seq, list) or not all(is_plain_int(x) for x in seq):
         raise InvalidPositionError(f"{what} must be a list of the {n} {item} numbers, got {seq!r:.80}")
     if sorted(seq) != list(range(1, n + 1)):
         missing = sorted(set(range(1, n + 1)) - set(seq))
@@ -205,7 +202,7 @@ def check_record(rec) -> None:
     if kwargs is not None and not isinstance(kwargs, dict):
         _bad(f"record 'env_kwargs' must be an object of the environment's arguments (or null), got {kwargs!r:.80}")
     seed = rec.get("seed")
-    if seed is not None and (not is_int(seed) or seed < 0):
+    if seed is not None and (not is_plain_int(seed) or seed < 0):
         _bad(f"record 'seed' must be null or an integer >= 0, got {seed!r}")
     moves = rec["moves"]
     if not isinstance(moves, list):
@@ -226,12 +223,12 @@ def check_record(rec) -> None:
     for k in ("result", "termination"):
         if k in res and not isinstance(res[k], str):
             _bad(f"record 'result.{k}' must be a string, got {res[k]!r}")
-    if "winners" in res and (not isinstance(res["winners"], list) or not all(is_int(x) for x in res["winners"])):
+    if "winners" in res and (not isinstance(res["winners"], list) or not all(is_plain_int(x) for x in res["winners"])):
         _bad(f"record 'result.winners' must be a list of seat numbers, got {res['winners']!r}")
-    if "returns" in res and (not isinstance(res["returns"], list) or not all(is_number(x) for x in res["returns"])):
+    if "returns" in res and (not isinstance(res["returns"], list) or not all(is_plain_number(x) for x in res["returns"])):
         _bad(f"record 'result.returns' must be a list of numbers, got {res['returns']!r}")
     if "scores" in res and res["scores"] is not None and (
-            not isinstance(res["scores"], list) or not all(is_int(x) for x in res["scores"])):
+            not isinstance(res["scores"], list) or not all(is_plain_int(x) for x in res["scores"])):
         _bad(f"record 'result.scores' must be null or a list of integers, got {res['scores']!r}")
 
 
@@ -394,7 +391,7 @@ def replay(record, upto: int | None = None) -> GameState:
         record = _loads(record, "not a JSON game record")
     rec = _to_common(record)
     moves = rec["moves"]
-    if upto is not None and (not is_int(upto) or not 0 <= upto <= len(moves)):
+    if upto is not None and (not is_plain_int(upto) or not 0 <= upto <= len(moves)):
         raise ParameterError(f"upto must be an int from 0 to the number of moves ({len(moves)}), got {upto!r}")
     try:
         sp = spec(rec["env_id"])

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 # The errors live in envs.core.errors; re-exported here (their older home) for existing imports.
+from envs.core.checks import is_int
 from envs.core.errors import IllegalActionError, InvalidMoveError, InvalidPositionError, ParameterError
 
 __all__ = ["GameState", "GameInfo", "Outcome", "IllegalActionError", "InvalidMoveError", "InvalidPositionError",
@@ -423,7 +424,7 @@ class GameState(ABC):
         return self.clone()
 
     def _check_seat(self, player, what: str) -> None:
-        if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)) \
+        if not is_int(player) \
                 or not 0 <= player < self.num_players:
             raise ValueError(f"{what} must be a seat in [0, {self.num_players}), got {player!r}")
 
@@ -454,7 +455,7 @@ class GameState(ABC):
         """
         if isinstance(action, np.ndarray) and action.ndim == 0 and np.issubdtype(action.dtype, np.integer):
             action = action.item()
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        if not is_int(action):
             raise IllegalActionError(
                 f"action must be an integer in [0, {self.num_actions}), got {action!r} "
                 f"of type {type(action).__name__}"

@@ -81,6 +81,7 @@ import re
 
 import numpy as np
 
+from envs.core.checks import is_int, require_bool
 from envs.core.errors import IllegalActionError, InvalidMoveError, InvalidPositionError, ParameterError
 from envs.core.state import GameInfo, GameState
 
@@ -177,10 +178,6 @@ _MOVE_RE = re.compile(r"^\s*(\d+)\s*r\s*(\d)\s*@\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s
 _PILE, _HAND, _TABLE, _COLLECTED = 0, 1, 2, 3
 
 
-def _is_int(x) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
-
 class SmartrixState(GameState):
     """A Smartrix game in progress (see the module docstring for the rules and encodings).
 
@@ -226,7 +223,7 @@ class SmartrixState(GameState):
         if rng is not None and not isinstance(rng, np.random.Generator):
             raise ParameterError(f"rng must be a numpy.random.Generator or None, got {type(rng).__name__}")
         if seed is not None:
-            if not _is_int(seed) or seed < 0:
+            if not is_int(seed) or seed < 0:
                 raise ParameterError(f"seed must be an int >= 0 (or None), got {seed!r}")
             if rng is not None:
                 raise ParameterError(f"give either seed= or rng=, not both (got seed={seed!r} and an rng)")
@@ -236,7 +233,7 @@ class SmartrixState(GameState):
             order = (rng.permutation(NUM_CARDS)).tolist()
         else:
             try:
-                numbers = [int(x) for x in deck] if all(_is_int(x) for x in deck) else None
+                numbers = [int(x) for x in deck] if all(is_int(x) for x in deck) else None
             except TypeError:
                 numbers = None
             if numbers is None or sorted(numbers) != list(range(1, NUM_CARDS + 1)):
@@ -256,17 +253,15 @@ class SmartrixState(GameState):
 
     # ------------------------------------------------------------------ construction
     def _setup(self, num_players, grid_limit, teams, window) -> None:
-        if not _is_int(num_players) or not 2 <= num_players <= MAX_PLAYERS:
+        if not is_int(num_players) or not 2 <= num_players <= MAX_PLAYERS:
             raise ParameterError(f"num_players must be an integer from 2 to {MAX_PLAYERS}, got {num_players!r}")
-        if not isinstance(grid_limit, (bool, np.bool_)):
-            raise ParameterError(f"grid_limit must be True or False, got {grid_limit!r}")
-        if not isinstance(teams, (bool, np.bool_)):
-            raise ParameterError(f"teams must be True or False, got {teams!r}")
+        require_bool("grid_limit", grid_limit)
+        require_bool("teams", teams)
         if teams and num_players != 4:
             raise ParameterError(f"teams=True needs exactly 4 players (two teams of two), got num_players={num_players}")
         if window is None:
             window = 7 if grid_limit else 21
-        if not _is_int(window) or window % 2 == 0:
+        if not is_int(window) or window % 2 == 0:
             raise ParameterError(f"window must be an odd integer, got {window!r}")
         if grid_limit and window != 7:
             raise ParameterError(f"with the 5x5 rule the window is 7 (exactly what every legal square needs), got {window}")
@@ -341,7 +336,7 @@ class SmartrixState(GameState):
             except TypeError:
                 raise InvalidPositionError(f"{what} must be a list of card numbers, got {seq!r}") from None
             for x in seq:
-                if not _is_int(x) or not 1 <= x <= NUM_CARDS:
+                if not is_int(x) or not 1 <= x <= NUM_CARDS:
                     raise InvalidPositionError(f"{what}: {x!r} is not a card number 1..70")
             return [int(x) - 1 for x in seq]
 
@@ -369,9 +364,9 @@ class SmartrixState(GameState):
             except (TypeError, ValueError):
                 raise InvalidPositionError(f"table entries are (number, rotation, row, col), got {entry!r}") from None
             (card,) = numbers([num], "table")
-            if not _is_int(rot) or not 0 <= rot <= 3:
+            if not is_int(rot) or not 0 <= rot <= 3:
                 raise InvalidPositionError(f"table card {num}: rotation must be 0..3, got {rot!r}")
-            if not (_is_int(r) and _is_int(c)) or abs(r) > _MAX_COORD or abs(c) > _MAX_COORD:
+            if not (is_int(r) and is_int(c)) or abs(r) > _MAX_COORD or abs(c) > _MAX_COORD:
                 raise InvalidPositionError(f"table card {num}: position must be integers within +-{_MAX_COORD}, got {(r, c)!r}")
             claim(card, "table")
             tab.append((card, int(rot) % _PER_L[card], int(r), int(c)))
@@ -393,7 +388,7 @@ class SmartrixState(GameState):
         out_l = [False] * n if out is None else [bool(x) for x in out]
         if len(out_l) != n:
             raise InvalidPositionError(f"out must have one flag per player ({n}), got {len(out_l)}")
-        if not _is_int(current_player) or not 0 <= current_player < n:
+        if not is_int(current_player) or not 0 <= current_player < n:
             raise InvalidPositionError(f"current_player must be 0..{n - 1}, got {current_player!r}")
         if out_l[current_player]:
             raise InvalidPositionError(f"current_player {current_player} is out")
@@ -653,9 +648,9 @@ class SmartrixState(GameState):
         Raises:
             IllegalActionError: not a card or rotation, or the square lies outside the window.
         """
-        if not (_is_int(number) and 1 <= number <= NUM_CARDS):
+        if not (is_int(number) and 1 <= number <= NUM_CARDS):
             raise IllegalActionError(f"{number!r} is not a card number 1..70")
-        if not (_is_int(rotation) and 0 <= rotation <= 3):
+        if not (is_int(rotation) and 0 <= rotation <= 3):
             raise IllegalActionError(f"rotation must be 0..3, got {rotation!r}")
         r0, c0 = self.window_origin()
         wr, wc = row - r0, col - c0
@@ -1041,7 +1036,7 @@ class SmartrixState(GameState):
         Raises:
             ParameterError: ``player`` is not a seat (``ParameterError`` is a ``ValueError``).
         """
-        if not _is_int(player) or not 0 <= player < self.num_players:
+        if not is_int(player) or not 0 <= player < self.num_players:
             raise ParameterError(f"player must be 0..{self.num_players - 1}, got {player!r}")
         new = self.clone()
         others = [q for q in range(self.num_players) if q != player]
@@ -1113,7 +1108,7 @@ class SmartrixState(GameState):
         Raises:
             ValueError: ``viewer`` is not ``None`` or a seat number.
         """
-        if viewer is not None and (not _is_int(viewer) or not 0 <= viewer < self.num_players):
+        if viewer is not None and (not is_int(viewer) or not 0 <= viewer < self.num_players):
             raise ValueError(f"viewer must be None or a seat in [0, {self.num_players}), got {viewer!r}")
         lines = [f"Smartrix, {self.num_players} players{', teams' if self.team_game else ''}, "
                  f"{'5x5 rule' if self.grid_limit else f'kids (no 5x5 rule, window {self.window})'}"]

@@ -29,9 +29,9 @@ import json
 from pathlib import Path
 
 from envs.core import records as _core
-from envs.core.records import check_permutation, check_result, write_json_record
-from envs.core.records import is_int as _is_int, is_number as _is_number
+from envs.core.checks import is_plain_int, is_plain_number
 from envs.core.errors import IllegalActionError, InvalidPositionError, ParameterError
+from envs.core.records import check_permutation, check_result, write_json_record
 from envs.tantrix.state import COLOURS, NUM_TILES, TantrixState
 
 __all__ = ["record_from_state", "record_to_json", "record_from_json", "check_record", "replay", "write_record",
@@ -128,9 +128,9 @@ def check_record(rec) -> None:
         raise InvalidPositionError(f"record 'result' has unknown keys {unknown}: expected only {list(_RESULT)}")
     if "outcome" in res and not isinstance(res["outcome"], str):
         raise InvalidPositionError(f"record 'result.outcome' must be a string, got {res['outcome']!r}")
-    if "scores" in res and (not isinstance(res["scores"], list) or not all(_is_int(x) for x in res["scores"])):
+    if "scores" in res and (not isinstance(res["scores"], list) or not all(is_plain_int(x) for x in res["scores"])):
         raise InvalidPositionError(f"record 'result.scores' must be a list of integers, got {res['scores']!r}")
-    if "returns" in res and (not isinstance(res["returns"], list) or not all(_is_number(x) for x in res["returns"])):
+    if "returns" in res and (not isinstance(res["returns"], list) or not all(is_plain_number(x) for x in res["returns"])):
         raise InvalidPositionError(f"record 'result.returns' must be a list of numbers, got {res['returns']!r}")
 
 

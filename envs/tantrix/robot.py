@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.core.checks import is_plain_int
 from envs.tantrix.state import NUM_TILES, TantrixState, _fits
 
 __all__ = ["predict_scores", "line_prospects", "robot_value", "TantrixRobot", "make_robot", "robot_agent"]
@@ -306,7 +307,7 @@ class TantrixRobot:
     def __init__(self, samples: int = 1, width: int = 2, reply_width: int = 4, budget: int = 300):
         for name, v, lo in (("samples", samples, 1), ("width", width, 0), ("reply_width", reply_width, 1),
                             ("budget", budget, 0)):
-            if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+            if not is_plain_int(v) or v < lo:
                 raise ValueError(f"robot {name} must be an integer >= {lo}, got {v!r}")
         self.samples, self.width, self.reply_width, self.budget = samples, width, reply_width, budget
 
