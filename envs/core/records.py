@@ -44,6 +44,26 @@ files and Ataxx's PGN stay in their games' own modules.
 
 Every malformed record raises :class:`~envs.core.errors.InvalidPositionError` (a ``ValueError``)
 naming the key (or the move number) and what was expected.
+
+**Names.** The same names mean the same thing in every game:
+
+* here, the common format: :func:`record_from_state`, :func:`replay`, :func:`read_record` (a
+  file), :func:`write_record`, :func:`check_record`, :func:`import_record` (any readable file);
+* a game's own record module (``envs/<game>/records.py``, declared as its ``GameInfo.records``)
+  names its file functions after its format, ``read_<format>_file(path)`` and
+  ``write_<format>_file(...)`` (Ataxx ``read_pgn_file``, TwixT ``read_twixt_file`` for its
+  ``.tsgf`` / ``.T1`` / move-list files, Tantrix ``read_tantrix_file``, Smartrix
+  ``read_smartrix_file``); its ``record_from_state``, ``replay`` and ``check_record`` (Ataxx:
+  ``pgn_record_from_state``, ``AtaxxRecord.replay``) are those of its own record;
+* ``to_common_record(record)`` turns the game's own record into a common one in every game
+  (Ataxx: an ``AtaxxRecord``; TwixT: a ``TwixtRecord``; Tantrix, Smartrix: an older-format dict,
+  ``None`` when the dict is not of that format);
+* ``import_<suffix>(text)`` turns another program's file text into a common record and is what
+  the game registers with :func:`register_import_format` (Ataxx ``import_pgn``, TwixT
+  ``import_tsgf`` and ``import_t1``).
+
+``envs.twixt.records.read_record`` remains as the former name of ``read_twixt_file`` (the
+README's figure command uses it).
 """
 
 from __future__ import annotations

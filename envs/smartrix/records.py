@@ -32,7 +32,7 @@ from envs.core.records import check_result, write_json_record
 from envs.core.records import few as _few
 from envs.smartrix.state import NUM_CARDS, SmartrixState
 
-__all__ = ["record_from_state", "check_record", "replay", "read_record", "write_record", "FORMAT_VERSION",
+__all__ = ["record_from_state", "check_record", "replay", "read_smartrix_file", "write_smartrix_file", "FORMAT_VERSION",
            "to_common_record"]
 
 FORMAT_VERSION = 1
@@ -180,7 +180,7 @@ def replay(record: dict, upto: int | None = None) -> SmartrixState:
     return state
 
 
-def write_record(state_or_record, path) -> None:
+def write_smartrix_file(state_or_record, path) -> None:
     """Write a game record as JSON: ``state_or_record`` is a :class:`SmartrixState` or a record dict.
 
     Raises:
@@ -189,8 +189,8 @@ def write_record(state_or_record, path) -> None:
     write_json_record(state_or_record, path, SmartrixState, record_from_state, check_record)
 
 
-def read_record(path) -> dict:
-    """Read a record written by :func:`write_record` and check its structure (:func:`check_record`).
+def read_smartrix_file(path) -> dict:
+    """Read a record written by :func:`write_smartrix_file` and check its structure (:func:`check_record`).
 
     Raises:
         InvalidPositionError: not JSON, or not a well-formed record.

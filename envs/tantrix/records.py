@@ -34,8 +34,8 @@ from envs.core.errors import IllegalActionError, InvalidPositionError, Parameter
 from envs.core.records import check_permutation, check_result, write_json_record
 from envs.tantrix.state import COLOURS, NUM_TILES, TantrixState
 
-__all__ = ["record_from_state", "record_to_json", "record_from_json", "check_record", "replay", "write_record",
-           "read_record", "to_common_record"]
+__all__ = ["record_from_state", "record_to_json", "record_from_json", "check_record", "replay", "write_tantrix_file",
+           "read_tantrix_file", "to_common_record"]
 
 FORMAT = "tantrix-record"
 VERSION = 1
@@ -157,7 +157,7 @@ def replay(record: dict) -> TantrixState:
     return state
 
 
-def write_record(state_or_record, path) -> None:
+def write_tantrix_file(state_or_record, path) -> None:
     """Write a game record as JSON: ``state_or_record`` is a :class:`TantrixState` or a record dict.
 
     Raises:
@@ -166,7 +166,13 @@ def write_record(state_or_record, path) -> None:
     write_json_record(state_or_record, path, TantrixState, record_from_state, check_record)
 
 
-def read_record(path) -> dict:
+def read_tantrix_file(path) -> dict:
+    """Read a ``tantrix-record`` file written by :func:`write_tantrix_file` and check its structure
+    (:func:`record_from_json`).
+
+    Raises:
+        InvalidPositionError: not JSON, or not a well-formed record. OSError: the file cannot be read.
+    """
     return record_from_json(Path(path).read_text(encoding="utf-8"))
 
 
