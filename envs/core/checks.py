@@ -5,7 +5,6 @@ never a valid count, seat, seed or action here; JSON ``true`` must not pass as 1
 check of an integer argument goes through these functions, so the rule is written once:
 
 * :func:`is_int`: a Python or numpy integer, not a bool (arguments, actions, seats, seeds);
-* :func:`is_int_in`: the same, within optional bounds (both inclusive);
 * :func:`is_plain_int` / :func:`is_plain_number`: a Python ``int`` (``int`` or ``float``), not
   a bool: what JSON data (records) may hold, where a numpy scalar is not JSON;
 * :func:`is_bool`: a Python or numpy bool;
@@ -20,17 +19,12 @@ import numpy as np
 
 from envs.core.errors import ParameterError
 
-__all__ = ["is_int", "is_int_in", "is_plain_int", "is_plain_number", "is_bool", "require_bool"]
+__all__ = ["is_int", "is_plain_int", "is_plain_number", "is_bool", "require_bool"]
 
 
 def is_int(x) -> bool:
     """``x`` is a Python or numpy integer and not a bool (``True``, ``np.True_``)."""
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
-
-def is_int_in(x, low: int | None = None, high: int | None = None) -> bool:
-    """:func:`is_int` and ``low <= x <= high`` (a bound of ``None`` is open)."""
-    return is_int(x) and (low is None or x >= low) and (high is None or x <= high)
 
 
 def is_plain_int(x) -> bool:
