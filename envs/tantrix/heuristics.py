@@ -19,7 +19,7 @@ import numpy as np
 
 from envs.tantrix.state import TR_SEG, TantrixState
 
-__all__ = ["evaluate", "greedy_action", "VALUE_SCALE", "agents", "tantrix_score_gap", "tantrix_greedy_action",
+__all__ = ["evaluate", "greedy_action", "VALUE_SCALE", "tantrix_score_gap", "tantrix_greedy_action",
            "placement_value"]
 
 #: Score points (tiles of line) per unit of ``atanh`` value for MCTS leaf evaluation.
