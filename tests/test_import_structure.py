@@ -160,3 +160,20 @@ def test_declared_plug_ins_resolve(env_id):
     for path in (info.heuristics, info.board, info.records):
         assert path and load_module(path)
     assert envs.spec(env_id).initial_state().agents().keys() == {name for name, _ in info.agents}
+
+
+GAMES = ("ataxx", "twixt", "tantrix", "smartrix")
+
+
+def test_no_game_imports_another_and_the_core_imports_no_game():
+    graph, _ = import_graph()
+    for module, targets in sorted(graph.items()):
+        parts = module.split(".")
+        game = parts[1] if len(parts) > 1 and parts[1] in GAMES else None
+        for t in targets:
+            tparts = t.split(".")
+            tgame = tparts[1] if len(tparts) > 1 and tparts[1] in GAMES else None
+            if module.startswith("envs.core"):
+                assert tgame is None, f"{module} imports the game module {t}"
+            if game is not None and tgame is not None:
+                assert tgame == game, f"{module} imports another game's module {t}"
