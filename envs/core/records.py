@@ -296,7 +296,7 @@ def register_import_format(suffix: str, name: str, convert: Callable[[str], dict
 def import_formats() -> dict[str, str]:
     """Every readable record suffix and its format's name: ``.json`` (the library's records, older
     formats included) and those the game packages registered."""
-    _legacy_readers()  # imports every game package, which register their formats
+    _legacy_readers()  # the registry imports every game's record module, which registers its formats
     return {".json": "tabletop-rl JSON record", **{k: v[0] for k, v in sorted(_IMPORTERS.items())}}
 
 
