@@ -9,8 +9,8 @@ Environments follow PettingZoo's AEC API; each game also has a pure rules core
 (``envs.ataxx.AtaxxState``) usable without any RL library.
 """
 
-from envs.core.state import (GameInfo, GameState, IllegalActionError, InvalidMoveError, InvalidPositionError, Outcome,
-                              ParameterError)
+from envs.core.errors import IllegalActionError, InvalidMoveError, InvalidPositionError, ParameterError
+from envs.core.state import GameInfo, GameState, Outcome
 from envs.registry import ENV_IDS, EnvSpec, env_ids, make, make_raw, make_vec, register, spec
 
 __version__ = "0.1.0"

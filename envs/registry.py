@@ -9,6 +9,11 @@
 (id, entry point, default kwargs, step limit), which makes the environment (wrapped or raw) and
 answers what consumers need to know before a game: the number of seats and the teams for given
 kwargs. The checks of env ids and env kwargs, and their messages, live here only.
+
+The registry is also the one place that walks every registered game for its plug-ins (declared
+in each game's :class:`~envs.core.state.GameInfo` and loaded by name): the named agents the games
+offer (:func:`game_agents`) and their record modules (:func:`load_record_formats`). Nothing in
+``envs.core`` walks the registry.
 """
 
 from __future__ import annotations
@@ -16,24 +21,13 @@ from __future__ import annotations
 import importlib
 import inspect
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
-import numpy as np
+from envs.core.checks import is_int, is_plain_int
+from envs.core.errors import ParameterError, UnknownEnvError
 
-from envs.core.state import ParameterError
-
-__all__ = ["ENV_IDS", "EnvSpec", "UnknownEnvError", "register", "spec", "env_ids", "make", "make_raw", "make_vec"]
-
-
-class UnknownEnvError(KeyError, ValueError):
-    """An environment id that is not registered (the message lists the known ones).
-
-    Both a ``KeyError`` (what :func:`make` always raised) and a ``ValueError`` (what argument
-    checks of the command-line tools catch).
-    """
-
-    def __str__(self) -> str:  # KeyError would quote the message
-        return str(self.args[0]) if self.args else ""
+__all__ = ["ENV_IDS", "EnvSpec", "UnknownEnvError", "register", "spec", "env_ids", "make", "make_raw", "make_vec",
+           "game_agents", "game_agent_factories", "game_agent_names", "load_record_formats"]
 
 
 @dataclass(frozen=True)
@@ -133,7 +127,7 @@ class EnvSpec:
         """
         from envs.core.vector import AUTORESET_MODES, StateCore, TabletopVectorEnv
 
-        if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+        if not is_int(num_envs) or num_envs < 1:
             raise ParameterError(f"num_envs must be a positive integer, got {num_envs!r}")
         if backend not in ("batched", "reference"):
             raise ParameterError(f"backend must be 'batched' (the game's batched core) or 'reference' (one rules "
@@ -175,6 +169,14 @@ class EnvSpec:
         env.close()
         return state
 
+    def game_info(self):
+        """The :class:`~envs.core.state.GameInfo` of this environment's game (of its start with
+        the default kwargs; cached). Raises: as :meth:`make`."""
+        info = _INFOS.get(self.id)
+        if info is None:
+            info = _INFOS[self.id] = self.initial_state().info
+        return info
+
     def num_players(self, **kwargs) -> int:
         """The number of seats of a game with these kwargs. Raises: as :meth:`make`."""
         return self.initial_state(**kwargs).num_players
@@ -186,6 +188,7 @@ class EnvSpec:
 
 
 _REGISTRY: dict[str, EnvSpec] = {}
+_INFOS: dict[str, Any] = {}
 
 
 def register(env_id: str, entry_point: str, *, kwargs: dict | None = None,
@@ -214,7 +217,7 @@ def register(env_id: str, entry_point: str, *, kwargs: dict | None = None,
         raise ParameterError(f"entry_point must be a module path such as 'envs.ataxx_v0', got {entry_point!r}")
     if kwargs is not None and not isinstance(kwargs, dict):
         raise ParameterError(f"kwargs must be a dict or None, got {type(kwargs).__name__}")
-    if max_episode_steps is not None and (isinstance(max_episode_steps, bool) or not isinstance(max_episode_steps, int)
+    if max_episode_steps is not None and (not is_plain_int(max_episode_steps)
                                           or max_episode_steps < 1):
         raise ParameterError(f"max_episode_steps must be None or a positive integer, got {max_episode_steps!r}")
     if variants is None:
@@ -296,6 +299,69 @@ def make_raw(env_id: str, **kwargs):
     Raises: as :func:`make`.
     """
     return spec(env_id).make_raw(**kwargs)
+
+
+# ---------------------------------------------------------------------------------- the games' plug-ins
+_GAME_AGENTS: dict[str, dict[str, Callable]] | None = None
+_RECORD_FORMATS_LOADED = False
+
+
+def _game_agent_factories() -> dict[str, dict[str, Callable]]:
+    global _GAME_AGENTS
+    if _GAME_AGENTS is not None:
+        return _GAME_AGENTS
+    out: dict[str, dict[str, Callable]] = {}
+    for env_id in env_ids():
+        state = spec(env_id).initial_state()
+        h = state.heuristics()
+        for name, factory in (h.agents if h is not None else state.agents()).items():
+            out.setdefault(name, {}).setdefault(state.info.long_name, factory)
+    _GAME_AGENTS = {k: out[k] for k in sorted(out)}
+    return _GAME_AGENTS
+
+
+def game_agents() -> dict[str, list[str]]:
+    """The named agents the registered games offer (each game's ``GameInfo.agents``, see
+    :mod:`envs.core.heuristics`): ``{agent name: [long names of the games offering it]}``, names
+    sorted, each game once.
+
+    Imports every registered environment's game (its rules state at the start, seed 0); cached
+    after the first call.
+    """
+    return {name: list(games) for name, games in _game_agent_factories().items()}
+
+
+def game_agent_factories(name: str) -> dict[str, Callable]:
+    """The factories of the agent ``name``: ``{long name of a game offering it: factory}``
+    (empty when no registered game offers it)."""
+    return dict(_game_agent_factories().get(name, {}))
+
+
+def game_agent_names() -> list[str]:
+    """The names of :func:`game_agents`, sorted (e.g. ``["robot"]``)."""
+    return list(game_agents())
+
+
+def load_record_formats() -> None:
+    """Import every registered game's record module (``GameInfo.records``, which registers the
+    game's older JSON formats and file imports with :mod:`envs.core.records`), the first time only.
+
+    A game whose environment or record module cannot be imported is skipped: a broken plug-in
+    must not stop reading other games' records.
+    """
+    global _RECORD_FORMATS_LOADED
+    if _RECORD_FORMATS_LOADED:
+        return
+    from envs.core.plugins import load_module
+
+    for env_id in env_ids():
+        try:
+            module = spec(env_id).game_info().records
+            if module:
+                load_module(module, f"{env_id}'s record module")
+        except ImportError:
+            pass
+    _RECORD_FORMATS_LOADED = True
 
 
 register("ataxx_v0", "envs.ataxx_v0", variants={

@@ -13,12 +13,12 @@ from envs.ataxx.records import (
     AtaxxRecord,
     iter_pgn,
     read_pgn,
-    read_record,
-    read_records,
+    read_pgn_file,
+    read_pgn_file_games,
     pgn_record_from_state,
     replay,
     write_pgn,
-    write_record,
+    write_pgn_file,
 )
 from envs.core.state import IllegalActionError, InvalidPositionError, ParameterError
 
@@ -160,21 +160,21 @@ def test_record_from_state_and_files(tmp_path):
     rec = pgn_record_from_state(final, {"Black": "engine"}, start_fen=fen)
     assert isinstance(rec, AtaxxRecord) and replay(rec) == final and rec.tags == {"Black": "engine"}
     path = tmp_path / "games.pgn"
-    write_record(final, path, {"Round": "1"}, start_fen=fen)
-    write_record(["f2", "a1c3"], path, {"Round": "2"}, append=True)
-    write_record(GAMES[0][1], path, {"Round": "3"}, append=True)
-    recs = read_records(path)
+    write_pgn_file(final, path, {"Round": "1"}, start_fen=fen)
+    write_pgn_file(["f2", "a1c3"], path, {"Round": "2"}, append=True)
+    write_pgn_file(GAMES[0][1], path, {"Round": "3"}, append=True)
+    recs = read_pgn_file_games(path)
     assert [r.tags["Round"] for r in recs] == ["1", "2", "3"]
     assert recs[1].moves == ["f2", "a1c3"] and recs[2].replay() == GAMES[0][1]
     with pytest.raises(InvalidPositionError, match="expected one game in the PGN text, found 3"):
-        read_record(path)
+        read_pgn_file(path)
     before = path.read_text()
     with pytest.raises(IllegalActionError):
-        write_record(["f2", "f2"], path, append=True)
+        write_pgn_file(["f2", "f2"], path, append=True)
     assert path.read_text() == before  # a failed write leaves the file alone
     one = tmp_path / "one.pgn"
-    write_record(rec, one)
-    assert read_record(one).replay() == final
+    write_pgn_file(rec, one)
+    assert read_pgn_file(one).replay() == final
 
 
 # ---------------------------------------------------------------------------- differential

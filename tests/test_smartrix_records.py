@@ -9,7 +9,7 @@ import pytest
 from conftest import play_random
 from envs import IllegalActionError, InvalidPositionError, ParameterError
 from envs.smartrix import SmartrixState
-from envs.smartrix.records import read_record, record_from_state, replay, write_record
+from envs.smartrix.records import read_smartrix_file, record_from_state, replay, write_smartrix_file
 
 
 def _game(seed, players=2, moves=None, **kw):
@@ -52,22 +52,22 @@ def test_hand_built_start_replays():
 
 
 def test_write_record_accepts_a_state_or_a_record(tmp_path):
-    write_record(FINISHED, tmp_path / "a.json")
-    rec = read_record(tmp_path / "a.json")
+    write_smartrix_file(FINISHED, tmp_path / "a.json")
+    rec = read_smartrix_file(tmp_path / "a.json")
     assert rec == record_from_state(FINISHED) and replay(rec) == FINISHED
-    write_record(rec, tmp_path / "b.json")
-    assert read_record(tmp_path / "b.json") == rec
+    write_smartrix_file(rec, tmp_path / "b.json")
+    assert read_smartrix_file(tmp_path / "b.json") == rec
     with pytest.raises(TypeError, match="SmartrixState or a record dict, got int"):
-        write_record(42, tmp_path / "c.json")
+        write_smartrix_file(42, tmp_path / "c.json")
     with pytest.raises(InvalidPositionError, match="'moves' must be a list"):
-        write_record(dict(rec, moves="pass"), tmp_path / "c.json")
+        write_smartrix_file(dict(rec, moves="pass"), tmp_path / "c.json")
     assert not (tmp_path / "c.json").exists()
     (tmp_path / "d.json").write_text(json.dumps(dict(rec, start={"deck": None})), encoding="utf-8")
     with pytest.raises(InvalidPositionError, match=r"'start.deck' must be a list of the 70 card numbers"):
-        read_record(tmp_path / "d.json")
+        read_smartrix_file(tmp_path / "d.json")
     (tmp_path / "e.json").write_text("{oops", encoding="utf-8")
     with pytest.raises(InvalidPositionError, match="not valid JSON"):
-        read_record(tmp_path / "e.json")
+        read_smartrix_file(tmp_path / "e.json")
 
 
 def _bad_cases():

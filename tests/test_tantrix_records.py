@@ -10,7 +10,7 @@ import pytest
 from conftest import play_random
 from envs import InvalidPositionError
 from envs.tantrix import TantrixState
-from envs.tantrix.records import read_record, record_from_state, record_to_json, replay, write_record
+from envs.tantrix.records import read_tantrix_file, record_from_state, record_to_json, replay, write_tantrix_file
 
 
 def _game(seed, players=2, moves=None, **kw):
@@ -20,8 +20,8 @@ def _game(seed, players=2, moves=None, **kw):
 def test_record_file_round_trip(tmp_path):
     s = _game(3, 4, teams=True, colors=("blue", "green"))
     path = tmp_path / "game.json"
-    write_record(s, path)
-    rec = read_record(path)
+    write_tantrix_file(s, path)
+    rec = read_tantrix_file(path)
     assert rec["settings"] == {"num_players": 4, "teams": True, "colors": ["B", "G"], "window_radius": 16}
     assert rec["bag"] == s.initial_bag and rec["moves"] == s.moves() and len(rec["moves"]) == 56
     assert rec["result"]["scores"] == s.scores() and rec["result"]["outcome"] == str(s.outcome())
@@ -138,14 +138,14 @@ def test_read_and_write_record_check_the_structure(tmp_path):
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(dict(rec, moves="pass")), encoding="utf-8")
     with pytest.raises(InvalidPositionError, match="'moves' must be a list"):
-        read_record(path)
+        read_tantrix_file(path)
     with pytest.raises(InvalidPositionError, match="'bag' must be a list"):
-        write_record(dict(rec, bag=None), tmp_path / "out.json")
+        write_tantrix_file(dict(rec, bag=None), tmp_path / "out.json")
     assert not (tmp_path / "out.json").exists()
     with pytest.raises(TypeError, match="TantrixState or a record dict, got int"):
-        write_record(42, tmp_path / "out.json")
-    write_record(rec, tmp_path / "ok.json")
-    assert read_record(tmp_path / "ok.json") == rec
+        write_tantrix_file(42, tmp_path / "out.json")
+    write_tantrix_file(rec, tmp_path / "ok.json")
+    assert read_tantrix_file(tmp_path / "ok.json") == rec
 
 
 def test_illegal_move_names_its_number_and_why():

@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from envs.core.heuristics import game_agent_names, game_agents
+from envs.registry import game_agent_names, game_agents
 from envs.registry import spec
 from envs.tantrix.heuristics import tantrix_greedy_action
 from envs.tantrix.robot import GROWTH_ONE, GROWTH_TWO, TantrixRobot, line_prospects, predict_scores, robot_value
@@ -232,14 +232,14 @@ def test_robot_w_sets_the_search_width_and_refuses_bad_settings():
 
 
 def test_a_game_agent_without_a_setting_refuses_one(monkeypatch):
-    import envs.core.heuristics as heuristics
+    import envs.registry as registry
 
     def plain():
         """An agent that takes no setting."""
 
-    monkeypatch.setattr(heuristics, "_GAME_AGENTS", {"plain": {"Tantrix": plain}})
-    assert heuristics.game_agent_factories("plain") == {"Tantrix": plain}
-    assert heuristics.game_agent_factories("nobody") == {}
+    monkeypatch.setattr(registry, "_GAME_AGENTS", {"plain": {"Tantrix": plain}})
+    assert registry.game_agent_factories("plain") == {"Tantrix": plain}
+    assert registry.game_agent_factories("nobody") == {}
     with pytest.raises(ValueError, match=r"^agent 'plain' of Tantrix takes no setting, got plain:3$"):
         make_agent("plain:3", seed=0)
 

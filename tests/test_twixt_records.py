@@ -24,10 +24,10 @@ from envs.twixt.records import (
     parse_moves,
     parse_t1,
     parse_tsgf,
-    read_record,
+    read_twixt_file,
     record_from_state,
     replay,
-    write_record,
+    write_twixt_file,
 )
 
 LG_1 = ["d4", "t8", "k10", "j16", "p16", "m13", "o12", "n11", "n10", "o14", "p14", "p18", "o18", "n19",
@@ -44,7 +44,7 @@ def _files(data_dir):
 
 def test_every_sample_record_replays_legally(data_dir):
     for path in _files(data_dir):
-        rec = read_record(path)
+        rec = read_twixt_file(path)
         st = replay(rec)  # raises IllegalActionError on the first illegal move
         assert st.moves() == rec.moves and st.turn_number == len(rec.moves)
         assert not st.is_terminal()  # all three games end by resignation
@@ -57,8 +57,8 @@ def test_every_sample_record_replays_legally(data_dir):
 
 
 def test_little_golem_games_decoded(data_dir):
-    r1 = read_record(data_dir / "twixt" / "lg_game2206555.tsgf")
-    r2 = read_record(data_dir / "twixt" / "lg_game2220939.tsgf")
+    r1 = read_twixt_file(data_dir / "twixt" / "lg_game2206555.tsgf")
+    r2 = read_twixt_file(data_dir / "twixt" / "lg_game2220939.tsgf")
     assert r1.moves == LG_1 and r2.moves == LG_2
     assert r1.event == "twixt.DEFAULT.mc.2020.dec.1.2" and r1.players == ["", ""]
     st = replay(r2)
@@ -68,7 +68,7 @@ def test_little_golem_games_decoded(data_dir):
 
 
 def test_sample_t1_decoded(data_dir):
-    rec = read_record(data_dir / "twixt" / "sample.T1")
+    rec = read_twixt_file(data_dir / "twixt" / "sample.T1")
     assert rec.moves == ["e15", "swap", "f17", "h18", "p12"]
     assert rec.players == [] and rec.game_over is None
     st = replay(rec)
@@ -82,7 +82,7 @@ def test_sample_t1_decoded(data_dir):
 def test_mapping_evidence_each_side_builds_along_its_direction(data_dir):
     along = {0: [0, 0], 1: [0, 0]}  # colour -> [links long in its own direction, all links]
     for name in ("lg_game2206555.tsgf", "lg_game2220939.tsgf"):
-        st = replay(read_record(data_dir / "twixt" / name))
+        st = replay(read_twixt_file(data_dir / "twixt" / name))
         for (r1, c1), (r2, c2), colour in st.links():
             own_axis = abs(r2 - r1) if colour == 0 else abs(c2 - c1)
             along[colour][0] += own_axis == 2
@@ -95,7 +95,7 @@ def test_mapping_evidence_each_side_builds_along_its_direction(data_dir):
 def test_other_mappings_are_also_legal(data_dir, first_is_red, transposed):
     """Legality alone cannot pick the mapping: every sample move is an interior hole."""
     for name in ("lg_game2206555.tsgf", "lg_game2220939.tsgf"):
-        moves = read_record(data_dir / "twixt" / name).moves
+        moves = read_twixt_file(data_dir / "twixt" / name).moves
         if transposed:
             moves = [hole_name(*parse_hole(m, 24)[::-1]) for m in moves]
         if not first_is_red:  # give black the first move: red opens with a far-away filler
@@ -114,7 +114,7 @@ def test_lg_files_write_back_byte_for_byte(data_dir):
 
 
 def test_sample_t1_reads_back_after_writing(data_dir):
-    rec = read_record(data_dir / "twixt" / "sample.T1")
+    rec = read_twixt_file(data_dir / "twixt" / "sample.T1")
     text = format_t1(rec)
     assert text.splitlines()[-1] == "resign" and "E15" in text.splitlines()
     assert parse_t1(text) == rec
@@ -158,8 +158,8 @@ def test_own_records_round_trip_in_every_format(settings, tmp_path):
                 assert back == expect, suffix
             assert replay(back, draw=st.draw) == st
             path = tmp_path / f"game{i}{suffix}"
-            write_record(back, path)
-            assert read_record(path) == back
+            write_twixt_file(back, path)
+            assert read_twixt_file(path) == back
 
 
 def test_comma_separated_and_double_twixt_move_lists():

@@ -4,7 +4,7 @@
 played through, an :class:`AtaxxRecord`, or a list of moves) into PGN text; :func:`read_pgn`
 reads one game back into an :class:`AtaxxRecord`, replaying and checking every move with this
 project's rules core; :func:`iter_pgn` reads every game of a text with several.
-:func:`read_record` / :func:`read_records` / :func:`write_record` do the same with files.
+:func:`read_pgn_file` / :func:`read_pgn_file_games` / :func:`write_pgn_file` do the same with files.
 
 Format
 ------
@@ -58,17 +58,17 @@ text. Also read: cuteataxx's ``FinalFEN`` tag, whose board and side to move must
 
 Errors (the message names the game, from 1, and the line):
 
-* :class:`~envs.core.state.InvalidPositionError`: malformed PGN (a bad tag, an unclosed comment or
+* :class:`~envs.core.errors.InvalidPositionError`: malformed PGN (a bad tag, an unclosed comment or
   variation, a stray character, a bad ``FEN``), a ``Result`` tag that differs from the termination
   marker, or a result that contradicts a finished final position (a ``1-0`` where o has won).
   A result on a position that is not over is accepted: games end by adjudication, resignation or
   time forfeit too (cuteataxx writes an ``Adjudicated`` tag then).
-* :class:`~envs.core.state.IllegalActionError` (or the subclass the rules core raises for
+* :class:`~envs.core.errors.IllegalActionError` (or the subclass the rules core raises for
   malformed text): a move that is not Ataxx notation or is illegal where it stands; the message
   gives the ply (from 1), the move number as written in PGN (``12.`` / ``12...``) and the move.
 
 Importing this module registers ``.pgn`` with :func:`envs.core.records.register_import_format`
-(:func:`pgn_to_common_record`), so ``envs.core.records.import_record("game.pgn", text)`` (the play
+(:func:`import_pgn`), so ``envs.core.records.import_record("game.pgn", text)`` (the play
 room's uploads) reads one Ataxx PGN game as a common JSON record.
 """
 
@@ -83,7 +83,7 @@ import numpy as np
 
 import envs.core.records as _core
 from envs.ataxx.state import START_FEN, AtaxxState
-from envs.core.state import IllegalActionError, InvalidPositionError, ParameterError
+from envs.core.errors import IllegalActionError, InvalidPositionError, ParameterError
 
 __all__ = [
     "AtaxxRecord",
@@ -92,11 +92,12 @@ __all__ = [
     "iter_pgn",
     "read_pgn",
     "write_pgn",
-    "read_record",
-    "read_records",
-    "write_record",
+    "read_pgn_file",
+    "read_pgn_file_games",
+    "write_pgn_file",
     "pgn_record_from_state",
-    "pgn_to_common_record",
+    "to_common_record",
+    "import_pgn",
     "replay",
 ]
 
@@ -493,23 +494,23 @@ def read_pgn(text: str) -> AtaxxRecord:
     games = list(iter_pgn(text))
     if len(games) != 1:
         raise InvalidPositionError(f"expected one game in the PGN text, found {len(games)}"
-                                   + ("; iter_pgn() or read_records() read several" if games else ""))
+                                   + ("; iter_pgn() or read_pgn_file_games() read several" if games else ""))
     return games[0]
 
 
 # ---------------------------------------------------------------------------- files
-def read_record(path) -> AtaxxRecord:
+def read_pgn_file(path) -> AtaxxRecord:
     """The one game of a PGN file (UTF-8). Errors as :func:`read_pgn`."""
     return read_pgn(Path(path).read_text(encoding="utf-8"))
 
 
-def read_records(path) -> list[AtaxxRecord]:
+def read_pgn_file_games(path) -> list[AtaxxRecord]:
     """Every game of a PGN file (UTF-8), in order. Errors as :func:`iter_pgn`."""
     return list(iter_pgn(Path(path).read_text(encoding="utf-8")))
 
 
-def write_record(game, path, tags: dict | None = None, *, start_fen: str | None = None,
-                 result: str | None = None, append: bool = False) -> None:
+def write_pgn_file(game, path, tags: dict | None = None, *, start_fen: str | None = None,
+                   result: str | None = None, append: bool = False) -> None:
     """Write one game to a PGN file (UTF-8); ``append=True`` adds it after the games already there,
     separated by a blank line (as cuteataxx does). Arguments and errors as :func:`write_pgn`; the
     file is not touched when an error is raised."""
@@ -522,29 +523,35 @@ def write_record(game, path, tags: dict | None = None, *, start_fen: str | None 
 
 
 # ---------------------------------------------------------------------------- the common JSON record
-def pgn_to_common_record(text: str) -> dict:
-    """The one game of a PGN text as a record of the common JSON format (:mod:`envs.core.records`):
+def import_pgn(text: str) -> dict:
+    """The one game of a PGN text as a record of the common JSON format: :func:`to_common_record`
+    of :func:`read_pgn`. Registered for the suffix ``.pgn`` (see the module docstring).
+
+    Raises: as :func:`read_pgn` and :func:`to_common_record`.
+    """
+    return to_common_record(read_pgn(text))
+
+
+def to_common_record(rec: AtaxxRecord) -> dict:
+    """A PGN game (an :class:`AtaxxRecord`) as a record of the common JSON format (:mod:`envs.core.records`):
     env id ``ataxx_v0``; ``env_kwargs`` ``{"fen": start}`` for a game that does not start from the
     standard position (the environment starts from any FEN the rules core accepts) and
     ``{"halfmove_clock": False}`` for a ``[HalfmoveClock "off"]`` game; the moves in UAI notation;
     ``result`` the replay's :meth:`~envs.core.state.GameState.outcome` (``null`` for a game not over
     by the rules, e.g. adjudicated); ``meta`` ``{"imported_from": "PGN", "pgn_result": "1-0",
-    "pgn_tags": {...every tag as read...}}``. Registered for the suffix ``.pgn`` (see the module
-    docstring).
+    "pgn_tags": {...every tag as read...}}``.
 
     Args:
-        text: PGN text holding exactly one game.
+        rec: the game, as :func:`read_pgn` returns it.
 
     Returns:
         ``dict``: the record, checked by replaying it (``record_from_state(..., check=True)``).
 
     Raises:
-        InvalidPositionError: no game or several, malformed PGN, a bad ``FEN`` tag (a start the
-            environment cannot take), a result the final position contradicts (see
-            :func:`read_pgn`).
+        InvalidPositionError: a start the environment cannot take, a result the final position
+            contradicts, or a record that does not replay.
         IllegalActionError: a malformed or illegal move (the ply, move number and move named).
     """
-    rec = read_pgn(text)
     state = rec.replay()
     kwargs: dict = {}
     if rec.start_fen != START_FEN:
@@ -558,4 +565,4 @@ def pgn_to_common_record(text: str) -> dict:
         raise InvalidPositionError(f"the PGN game cannot be a record of ataxx_v0: {e}") from None
 
 
-_core.register_import_format(".pgn", "Ataxx PGN", pgn_to_common_record)
+_core.register_import_format(".pgn", "Ataxx PGN", import_pgn)

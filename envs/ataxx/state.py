@@ -33,8 +33,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core.state import (GameInfo, GameState, IllegalActionError, InvalidMoveError, InvalidPositionError,
-                              ParameterError)
+from envs.core.checks import is_int, require_bool
+from envs.core.errors import IllegalActionError, InvalidMoveError, InvalidPositionError
+from envs.core.state import GameInfo, GameState
 
 __all__ = [
     "AtaxxState",
@@ -202,7 +203,7 @@ class AtaxxState(GameState):
         short_name="ataxx", long_name="Ataxx", perfect_information=True, chance=False,
         min_players=2, max_players=2, teams=False, seat_names=("x", "o"),
         notation="Ataxx (UAI): g2 = clone to g2, a1c3 = jump from a1 to c3, 0000 = pass when you have no move",
-        heuristics="envs.ataxx.heuristics", board="envs.ataxx.svg",
+        heuristics="envs.ataxx.heuristics", board="envs.ataxx.svg", records="envs.ataxx.records",
     )
     num_players = 2
     num_actions = NUM_ACTIONS
@@ -210,8 +211,7 @@ class AtaxxState(GameState):
     __slots__ = ("_bb", "_gaps", "_turn", "_clock", "_fullmove", "_clock_rule", "history", "_st")
 
     def __init__(self, fen: str | None = None, *, halfmove_clock: bool = True):
-        if not isinstance(halfmove_clock, bool):
-            raise ParameterError(f"halfmove_clock must be True or False, got {halfmove_clock!r}")
+        require_bool("halfmove_clock", halfmove_clock, numpy=False)
         self._clock_rule = halfmove_clock
         #: Actions played since this state was created (list of int).
         self.history: list[int] = []
@@ -341,7 +341,7 @@ class AtaxxState(GameState):
         """``'x'``, ``'o'``, ``'-'`` (gap) or ``'.'`` (empty)."""
         if isinstance(square, str):
             sq = parse_square(square)
-        elif isinstance(square, (int, np.integer)) and not isinstance(square, (bool, np.bool_)):
+        elif is_int(square):
             sq = int(square)
         else:
             raise ValueError(f"square must be a name like 'c3' or an index 0..48, got {square!r}")
@@ -494,7 +494,7 @@ class AtaxxState(GameState):
         """
         if isinstance(action, np.ndarray) and action.ndim == 0 and np.issubdtype(action.dtype, np.integer):
             action = action.item()
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        if not is_int(action):
             raise IllegalActionError(f"action must be an integer in [0, {NUM_ACTIONS}), got {action!r}")
         a = int(action)
         if not 0 <= a < NUM_ACTIONS:
@@ -572,7 +572,7 @@ class AtaxxState(GameState):
         Raises:
             ValueError: ``depth`` is not a non-negative integer.
         """
-        if isinstance(depth, (bool, np.bool_)) or not isinstance(depth, (int, np.integer)) or depth < 0:
+        if not is_int(depth) or depth < 0:
             raise ValueError(f"perft depth must be a non-negative integer, got {depth!r}")
         depth = int(depth)
         if depth == 0:

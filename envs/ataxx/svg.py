@@ -33,11 +33,9 @@ is ``WIDTH`` x ``HEIGHT`` (504 x 548), each square ``CELL`` (64) units wide.
 
 from __future__ import annotations
 
-import numpy as np
-
-from envs.ataxx.state import (FILES, JUMP_OFFSETS, NEAR, NUM_SQUARES, PASS_ACTION, SIZE, AtaxxState,
-                              _bits, square_name)
-from envs.core.state import IllegalActionError
+from envs.ataxx.state import FILES, JUMP_OFFSETS, NEAR, NUM_SQUARES, PASS_ACTION, SIZE, AtaxxState, _bits, square_name
+from envs.core.checks import is_int
+from envs.core.errors import IllegalActionError
 from envs.core.svg import MovePaths, esc, hit, svg_document
 
 __all__ = ["to_svg", "action_paths", "status", "CONFIRM", "COLOURS", "CELL", "WIDTH", "HEIGHT"]
@@ -173,7 +171,7 @@ def to_svg(state: AtaxxState, viewer: int | None = None, *, pending: int | None 
     """
     _check_state(state)
     if viewer is not None:
-        if isinstance(viewer, (bool, np.bool_)) or not isinstance(viewer, (int, np.integer)) \
+        if not is_int(viewer) \
                 or not 0 <= viewer < 2:
             raise ValueError(f"viewer must be None (a spectator) or a seat 0 (x) or 1 (o), got {viewer!r}")
         viewer = int(viewer)

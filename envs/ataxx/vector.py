@@ -25,7 +25,7 @@ The clock rule (``halfmove_clock``) is a setting of the core, not a per-game arr
 
 Covered: every setting of ``ataxx_v0`` (any FEN start, gaps or none, ``halfmove_clock`` on or
 off), and any :class:`~envs.ataxx.state.AtaxxState` of the same clock rule through ``set_states``
-(its own gaps included). Refused with :class:`~envs.core.state.ParameterError` (the message names
+(its own gaps included). Refused with :class:`~envs.core.errors.ParameterError` (the message names
 ``backend='reference'``): a start FEN or a loaded state whose halfmove clock or fullmove number does
 not fit in ``int64`` (beyond 2**62), which the reference's Python ints allow.
 
@@ -44,7 +44,8 @@ from numba import njit
 from envs.ataxx.observation import NUM_PLANES, AtaxxObservation
 from envs.ataxx.state import (CLOCK_LIMIT, FULL, JUMP_OFFSETS, NEAR, NUM_ACTIONS, NUM_SQUARES, PASS_ACTION, SIZE,
                               AtaxxState, _NOT_FILE_A, _NOT_FILE_G, _PLANE_SHIFT, _PLANE_SRC)
-from envs.core.state import GameState, ParameterError
+from envs.core.errors import ParameterError
+from envs.core.state import GameState
 from envs.core.vector import VectorCore
 
 __all__ = ["AtaxxVectorCore", "vector_core", "SPEED"]

@@ -16,7 +16,7 @@ encoder (:class:`envs.core.observation.ObservationEncoder`, from the game's own
   ``last()`` gives each agent its own final reward; rule draws are terminations, the optional
   ``max_steps`` limit is a truncation;
 * ``reset(seed=...)`` seeds every source of chance; ``copy.deepcopy`` and ``pickle`` work mid-game;
-* an illegal action raises :class:`~envs.core.state.IllegalActionError` (a ``ValueError``) naming
+* an illegal action raises :class:`~envs.core.errors.IllegalActionError` (a ``ValueError``) naming
   the action and the reason, and leaves the environment unchanged. ``env()`` wrappers instead
   follow PettingZoo Classic (``TerminateIllegalWrapper``: the offender gets -1, the episode ends).
 """
@@ -32,8 +32,10 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from envs.core.checks import is_bool, is_int
+from envs.core.errors import IllegalActionError, ParameterError
 from envs.core.observation import ActionLayout, ObservationEncoder
-from envs.core.state import GameState, IllegalActionError, ParameterError
+from envs.core.state import GameState
 
 __all__ = ["TabletopAECEnv", "wrap_classic"]
 
@@ -79,7 +81,7 @@ class TabletopAECEnv(AECEnv):
             raise ParameterError(
                 f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}"
             )
-        if max_steps is not None and (isinstance(max_steps, (bool, np.bool_)) or not isinstance(max_steps, (int, np.integer))
+        if max_steps is not None and (not is_int(max_steps)
                                       or max_steps < 1):
             raise ParameterError(f"max_steps must be None or a positive integer, got {max_steps!r}")
         max_steps = None if max_steps is None else int(max_steps)
@@ -201,7 +203,7 @@ class TabletopAECEnv(AECEnv):
         if isinstance(action, np.ndarray) and action.ndim == 0 and np.issubdtype(action.dtype, np.integer):
             action = action.item()  # SB3's predict() returns 0-d arrays
         given = action
-        if isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)) and 0 <= action < self.num_actions:
+        if is_int(action) and 0 <= action < self.num_actions:
             action = self.state.to_state_action(player, int(action))
         try:
             self.state.apply(action)  # raises IllegalActionError (bad type, range or move), state unchanged
@@ -355,7 +357,7 @@ class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
         super().__init__(env)
 
     def step(self, action) -> None:
-        if isinstance(action, (bool, np.bool_)):  # Discrete.contains(True) holds: refuse it here, clearly
+        if is_bool(action):  # Discrete.contains(True) holds: refuse it here, clearly
             raise AssertionError(f"action is not in action space: {action!r} is a bool, expected an integer "
                                  f"in [0, {self.action_space(self.agent_selection).n})")
         if type(action) is int and action >= 0:

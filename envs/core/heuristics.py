@@ -12,26 +12,26 @@ names (and declares its path once, in its ``GameInfo.heuristics``):
 * ``VALUE_SCALE: float``: evaluation units per unit of ``atanh`` value, used by MCTS to turn an
   evaluation into a value in ``(-1, 1)`` (``tanh(evaluate / VALUE_SCALE)``).
 
-and may export a fourth, optional name:
-
-* ``agents: dict[str, Callable[..., GamePlayer]]``: named agents of the game's own (e.g. Tantrix's
-  ``"robot"``), each a factory callable with no argument (the spec ``NAME``) and, where the agent
-  has a setting, with one integer (the spec ``NAME:N``; the factory raises ``ValueError`` for a
-  value outside its domain and documents what it sets), whose product has
-  ``choose(state, rng) -> int`` (an action of the state's absolute frame for
-  ``state.current_player``; ``rng`` a ``numpy.random.Generator``) and optionally
-  ``check(state)`` (raises ``ValueError`` for a setting it cannot play). The first line of the
-  factory's docstring is the agent's summary for people. ``training.agents`` offers each name as
-  an agent spec (:func:`game_agent_names` lists them across the registered games).
+A game may also offer named agents of its own (e.g. Tantrix's ``"robot"``), declared in its
+``GameInfo.agents`` as ``(name, "module:factory")`` pairs and loaded by name (:func:`load_agents`;
+the heuristics module does not import them, so an agent may use the heuristics without an import
+cycle). A factory is a callable with no argument (the spec ``NAME``) and, where the agent has a
+setting, with one integer (the spec ``NAME:N``; the factory raises ``ValueError`` for a value
+outside its domain and documents what it sets), whose product has ``choose(state, rng) -> int``
+(an action of the state's absolute frame for ``state.current_player``; ``rng`` a
+``numpy.random.Generator``) and optionally ``check(state)`` (raises ``ValueError`` for a setting
+it cannot play). The first line of the factory's docstring is the agent's summary for people.
+``training.agents`` offers each name as an agent spec (:func:`envs.registry.game_agent_names`
+lists them across the registered games). A heuristics module may still export ``agents``
+(``{name: factory}``); those join the declared ones.
 
 Consumers reach them through the state: ``state.heuristics()`` returns a :class:`Heuristics`
-(or ``None`` for a game that declares none), so nothing outside the game's package names the
-module.
+(or ``None`` for a game that declares none) and ``state.agents()`` the named agents, so nothing
+outside the game's package names the modules.
 """
 
 from __future__ import annotations
 
-import importlib
 import math
 import re
 from dataclasses import dataclass, field
@@ -42,8 +42,10 @@ import numpy as np
 if TYPE_CHECKING:
     from envs.core.state import GameState
 
-__all__ = ["Heuristics", "load_heuristics", "terminal_or", "one_ply_greedy", "WIN_VALUE", "game_agents", "game_agent_factories",
-           "game_agent_names"]
+from envs.core.checks import is_plain_number
+from envs.core.plugins import check_path, load_module, load_object
+
+__all__ = ["Heuristics", "load_heuristics", "load_agents", "terminal_or", "one_ply_greedy", "WIN_VALUE"]
 
 #: Value of a won game in :func:`terminal_or` (``-WIN_VALUE`` lost, 0 drawn): beyond any heuristic.
 WIN_VALUE = 1e6
@@ -58,8 +60,8 @@ class Heuristics:
         greedy_action: ``f(state, rng) -> int``, the greedy move (state's absolute frame).
         value_scale: evaluation units per unit of ``atanh`` value (a finite number ``> 0``).
         module: the module's dotted path (``""`` when built by hand).
-        agents: the game's own named agents, ``{name: factory}`` (the module's optional
-            ``agents``; empty when it has none).
+        agents: the game's own named agents, ``{name: factory}`` (its ``GameInfo.agents``, and
+            the module's optional ``agents``; empty when it has none).
     """
 
     evaluate: Callable[["GameState", int], float]
@@ -69,38 +71,72 @@ class Heuristics:
     agents: dict = field(default_factory=dict, hash=False)
 
 
-_CACHE: dict[str, Heuristics] = {}
+_CACHE: dict[tuple, Heuristics] = {}
+_AGENTS: dict[tuple, dict[str, Callable]] = {}
 _AGENT_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
-def load_heuristics(module: str) -> Heuristics:
-    """The :class:`Heuristics` exported by the module at dotted path ``module`` (cached).
+def load_agents(declared) -> dict[str, Callable]:
+    """The named agents a ``GameInfo.agents`` declares, ``{name: factory}``, each factory imported
+    by name (:func:`envs.core.plugins.load_object`); cached.
+
+    Args:
+        declared: pairs ``(name, "module:factory")``; a name is lower case (letters, digits, ``_``).
+
+    Raises:
+        TypeError: not such pairs, a name used twice, or a factory that is not callable.
+        ImportError: a factory's module cannot be imported or lacks it.
+    """
+    key = tuple(declared) if isinstance(declared, (tuple, list)) else declared
+    if isinstance(key, tuple) and key in _AGENTS:
+        return dict(_AGENTS[key])
+    if not isinstance(key, tuple) or not all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str)
+                                             and _AGENT_NAME.match(p[0]) for p in key):
+        raise TypeError(f"GameInfo.agents must be pairs (name, 'module:factory') with lower-case names "
+                        f"(letters, digits, '_'), got {declared!r:.200}")
+    out: dict[str, Callable] = {}
+    for name, path in key:
+        if name in out:
+            raise TypeError(f"GameInfo.agents declares {name!r} twice")
+        factory = load_object(check_path(path, f"agent {name!r}", attribute=True), f"agent {name!r}")
+        if not callable(factory):
+            raise TypeError(f"agent {name!r}: {path} is not callable")
+        out[name] = factory
+    _AGENTS[key] = out
+    return dict(out)
+
+
+def load_heuristics(module: str, agents=()) -> Heuristics:
+    """The :class:`Heuristics` exported by the module at dotted path ``module`` (cached), with the
+    named agents ``agents`` declares (a ``GameInfo.agents``, see :func:`load_agents`) added to the
+    module's own optional ``agents``.
 
     Raises:
         ImportError: the module does not exist.
         TypeError: it lacks ``evaluate``, ``greedy_action`` or ``VALUE_SCALE``, or one has the
             wrong kind (the message names the module and what is missing); its ``agents`` is not a
-            dict of lower-case names (letters, digits, ``_``) to functions.
+            dict of lower-case names (letters, digits, ``_``) to functions; as :func:`load_agents`.
     """
-    if module in _CACHE:
-        return _CACHE[module]
-    mod = importlib.import_module(module)
+    key = (module, tuple(agents))
+    if key in _CACHE:
+        return _CACHE[key]
+    mod = load_module(module, "heuristics module")
     missing = [n for n in ("evaluate", "greedy_action", "VALUE_SCALE") if not hasattr(mod, n)]
     if missing:
         raise TypeError(f"heuristics module {module} must export evaluate, greedy_action and VALUE_SCALE; "
                         f"it lacks {', '.join(missing)}")
     scale = mod.VALUE_SCALE
-    if not callable(mod.evaluate) or not callable(mod.greedy_action) or isinstance(scale, bool) \
-            or not isinstance(scale, (int, float)) or not math.isfinite(scale) or scale <= 0:
+    if not callable(mod.evaluate) or not callable(mod.greedy_action) or not is_plain_number(scale) \
+            or not math.isfinite(scale) or scale <= 0:
         raise TypeError(f"heuristics module {module}: evaluate and greedy_action must be functions and "
                         f"VALUE_SCALE a finite number > 0, got VALUE_SCALE={scale!r}")
-    agents = getattr(mod, "agents", {})
-    if not isinstance(agents, dict) or not all(isinstance(k, str) and _AGENT_NAME.match(k) and callable(v)
-                                               for k, v in agents.items()):
+    own = getattr(mod, "agents", {})
+    if not isinstance(own, dict) or not all(isinstance(k, str) and _AGENT_NAME.match(k) and callable(v)
+                                            for k, v in own.items()):
         raise TypeError(f"heuristics module {module}: agents must be a dict of lower-case names (letters, digits, "
-                        f"'_') to factories, got {agents!r:.200}")
-    h = Heuristics(mod.evaluate, mod.greedy_action, float(scale), module, dict(agents))
-    _CACHE[module] = h
+                        f"'_') to factories, got {own!r:.200}")
+    h = Heuristics(mod.evaluate, mod.greedy_action, float(scale), module, {**own, **load_agents(agents)})
+    _CACHE[key] = h
     return h
 
 
@@ -133,43 +169,3 @@ def one_ply_greedy(state: "GameState", rng: np.random.Generator,
         elif v == best:
             best_actions.append(a)
     return int(best_actions[rng.integers(len(best_actions))])
-
-
-def game_agents() -> dict[str, list[str]]:
-    """The named agents the registered games offer through their heuristics modules:
-    ``{agent name: [long names of the games offering it]}``, names sorted, each game once.
-
-    Imports every registered environment's game (its rules state at the start, seed 0); cached
-    after the first call.
-    """
-    return {name: list(games) for name, games in _game_agent_factories().items()}
-
-
-def game_agent_factories(name: str) -> dict[str, Callable]:
-    """The factories of the agent ``name``: ``{long name of a game offering it: factory}``
-    (empty when no registered game offers it)."""
-    return dict(_game_agent_factories().get(name, {}))
-
-
-def _game_agent_factories() -> dict[str, dict[str, Callable]]:
-    global _GAME_AGENTS
-    if _GAME_AGENTS is not None:
-        return _GAME_AGENTS
-    from envs.registry import env_ids, spec
-
-    out: dict[str, dict[str, Callable]] = {}
-    for env_id in env_ids():
-        state = spec(env_id).initial_state()
-        h = state.heuristics()
-        for name, factory in (h.agents if h is not None else {}).items():
-            out.setdefault(name, {}).setdefault(state.info.long_name, factory)
-    _GAME_AGENTS = {k: out[k] for k in sorted(out)}
-    return _GAME_AGENTS
-
-
-_GAME_AGENTS: dict[str, dict[str, Callable]] | None = None
-
-
-def game_agent_names() -> list[str]:
-    """The names of :func:`game_agents`, sorted (e.g. ``["robot"]``)."""
-    return list(game_agents())

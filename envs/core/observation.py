@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from envs.core.checks import is_int
+
 __all__ = ["ActionLayout", "ObservationEncoder"]
 
 
@@ -67,7 +69,7 @@ class ActionLayout:
         if index.ndim != 3 or not np.issubdtype(index.dtype, np.integer):
             raise ValueError(f"ActionLayout.index must be an int array (planes, H, W), got {index.dtype} {index.shape}")
         n = self.num_actions
-        if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or n < 1:
+        if not is_int(n) or n < 1:
             raise ValueError(f"ActionLayout.num_actions must be a positive integer, got {n!r}")
         acts = index[index >= 0]
         if (index < -1).any() or (acts.size and acts.max() >= n) or np.unique(acts).size != acts.size:

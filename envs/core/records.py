@@ -37,12 +37,33 @@ far as it goes); ``"result": null`` says the game is not over, and is checked to
 
 **Older files.** :func:`read_record` (and :func:`replay`) also read the formats written before
 this one (``"format": "tantrix-record"`` from :mod:`envs.tantrix.records`, ``"game":
-"smartrix"`` from :mod:`envs.smartrix.records`), converted by the reader each game package
-registers with :func:`register_legacy_reader` when it is imported. TwixT's Little Golem / T1
+"smartrix"`` from :mod:`envs.smartrix.records`), converted by the reader each game's record module
+(declared in its ``GameInfo.records``) registers with :func:`register_legacy_reader` when it is
+imported; the registry imports them when such a record is read. TwixT's Little Golem / T1
 files and Ataxx's PGN stay in their games' own modules.
 
-Every malformed record raises :class:`~envs.core.state.InvalidPositionError` (a ``ValueError``)
+Every malformed record raises :class:`~envs.core.errors.InvalidPositionError` (a ``ValueError``)
 naming the key (or the move number) and what was expected.
+
+**Names.** The same names mean the same thing in every game:
+
+* here, the common format: :func:`record_from_state`, :func:`replay`, :func:`read_record` (a
+  file), :func:`write_record`, :func:`check_record`, :func:`import_record` (any readable file);
+* a game's own record module (``envs/<game>/records.py``, declared as its ``GameInfo.records``)
+  names its file functions after its format, ``read_<format>_file(path)`` and
+  ``write_<format>_file(...)`` (Ataxx ``read_pgn_file``, TwixT ``read_twixt_file`` for its
+  ``.tsgf`` / ``.T1`` / move-list files, Tantrix ``read_tantrix_file``, Smartrix
+  ``read_smartrix_file``); its ``record_from_state``, ``replay`` and ``check_record`` (Ataxx:
+  ``pgn_record_from_state``, ``AtaxxRecord.replay``) are those of its own record;
+* ``to_common_record(record)`` turns the game's own record into a common one in every game
+  (Ataxx: an ``AtaxxRecord``; TwixT: a ``TwixtRecord``; Tantrix, Smartrix: an older-format dict,
+  ``None`` when the dict is not of that format);
+* ``import_<suffix>(text)`` turns another program's file text into a common record and is what
+  the game registers with :func:`register_import_format` (Ataxx ``import_pgn``, TwixT
+  ``import_tsgf`` and ``import_t1``).
+
+``envs.twixt.records.read_record`` remains as the former name of ``read_twixt_file`` (the
+README's figure command uses it).
 """
 
 from __future__ import annotations
@@ -51,7 +72,9 @@ import json
 from pathlib import Path
 from typing import Callable
 
-from envs.core.state import GameState, IllegalActionError, InvalidPositionError, ParameterError
+from envs.core.checks import is_plain_int, is_plain_number
+from envs.core.errors import IllegalActionError, InvalidPositionError, ParameterError
+from envs.core.state import GameState
 
 __all__ = ["FORMAT", "VERSION", "record_from_state", "replay", "write_record", "read_record", "check_record",
            "record_to_json", "register_legacy_reader", "register_import_format", "import_formats", "import_record",
@@ -67,19 +90,15 @@ _REQUIRED = ("format", "version", "env_id", "moves")
 _RESULT_KEYS = ("result", "termination", "winners", "returns", "scores")
 
 
+#: Former names of :func:`envs.core.checks.is_plain_int` and :func:`~envs.core.checks.is_plain_number`
+#: (kept for existing imports: ``training.train`` reads ``is_int`` from here).
+is_int = is_plain_int
+is_number = is_plain_number
+
+
 def few(xs: list) -> str:
     """``xs`` as text, the first 8 items only when there are more (for error messages)."""
     return str(xs) if len(xs) <= 8 else str(xs[:8])[:-1] + f", ... ({len(xs)} in all)]"
-
-
-def is_int(x) -> bool:
-    """An ``int`` that is not a ``bool`` (JSON ``true`` must not pass as 1)."""
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def is_number(x) -> bool:
-    """An ``int`` or ``float`` that is not a ``bool``."""
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
 def check_permutation(seq, n: int, what: str, item: str = "number") -> list[int]:
@@ -91,7 +110,7 @@ def check_permutation(seq, n: int, what: str, item: str = "number") -> list[int]
         InvalidPositionError: naming ``what``: not a list of integers, or not a permutation (with
             the count, the missing numbers and those out of range or repeated).
     """
-    if not isinstance(seq, list) or not all(is_int(x) for x in seq):
+    if not isinstance(seq, list) or not all(is_plain_int(x) for x in seq):
         raise InvalidPositionError(f"{what} must be a list of the {n} {item} numbers, got {seq!r:.80}")
     if sorted(seq) != list(range(1, n + 1)):
         missing = sorted(set(range(1, n + 1)) - set(seq))
@@ -203,7 +222,7 @@ def check_record(rec) -> None:
     if kwargs is not None and not isinstance(kwargs, dict):
         _bad(f"record 'env_kwargs' must be an object of the environment's arguments (or null), got {kwargs!r:.80}")
     seed = rec.get("seed")
-    if seed is not None and (not is_int(seed) or seed < 0):
+    if seed is not None and (not is_plain_int(seed) or seed < 0):
         _bad(f"record 'seed' must be null or an integer >= 0, got {seed!r}")
     moves = rec["moves"]
     if not isinstance(moves, list):
@@ -224,18 +243,17 @@ def check_record(rec) -> None:
     for k in ("result", "termination"):
         if k in res and not isinstance(res[k], str):
             _bad(f"record 'result.{k}' must be a string, got {res[k]!r}")
-    if "winners" in res and (not isinstance(res["winners"], list) or not all(is_int(x) for x in res["winners"])):
+    if "winners" in res and (not isinstance(res["winners"], list) or not all(is_plain_int(x) for x in res["winners"])):
         _bad(f"record 'result.winners' must be a list of seat numbers, got {res['winners']!r}")
-    if "returns" in res and (not isinstance(res["returns"], list) or not all(is_number(x) for x in res["returns"])):
+    if "returns" in res and (not isinstance(res["returns"], list) or not all(is_plain_number(x) for x in res["returns"])):
         _bad(f"record 'result.returns' must be a list of numbers, got {res['returns']!r}")
     if "scores" in res and res["scores"] is not None and (
-            not isinstance(res["scores"], list) or not all(is_int(x) for x in res["scores"])):
+            not isinstance(res["scores"], list) or not all(is_plain_int(x) for x in res["scores"])):
         _bad(f"record 'result.scores' must be null or a list of integers, got {res['scores']!r}")
 
 
 # ---------------------------------------------------------------------------------- older formats
 _LEGACY: dict[str, Callable[[dict], dict | None]] = {}
-_ALL_GAMES_LOADED = False
 
 
 def register_legacy_reader(name: str, convert: Callable[[dict], dict | None]) -> None:
@@ -278,7 +296,7 @@ def register_import_format(suffix: str, name: str, convert: Callable[[str], dict
 def import_formats() -> dict[str, str]:
     """Every readable record suffix and its format's name: ``.json`` (the library's records, older
     formats included) and those the game packages registered."""
-    _legacy_readers()  # imports every game package, which register their formats
+    _legacy_readers()  # the registry imports every game's record module, which registers its formats
     return {".json": "tabletop-rl JSON record", **{k: v[0] for k, v in sorted(_IMPORTERS.items())}}
 
 
@@ -332,18 +350,11 @@ def import_record(filename: str, data: bytes | str) -> dict:
 
 
 def _legacy_readers() -> dict:
-    """The registered readers, after importing every registered environment (whose game packages
-    register theirs) the first time it is needed."""
-    global _ALL_GAMES_LOADED
-    if not _ALL_GAMES_LOADED:
-        from envs.registry import env_ids, spec
+    """The registered readers, after the registry has imported every game's record module
+    (:func:`envs.registry.load_record_formats`, once)."""
+    from envs.registry import load_record_formats
 
-        for env_id in env_ids():
-            try:
-                spec(env_id).module()
-            except ImportError:  # a broken plug-in must not stop reading other games' records
-                pass
-        _ALL_GAMES_LOADED = True
+    load_record_formats()
     return _LEGACY
 
 
@@ -400,7 +411,7 @@ def replay(record, upto: int | None = None) -> GameState:
         record = _loads(record, "not a JSON game record")
     rec = _to_common(record)
     moves = rec["moves"]
-    if upto is not None and (not is_int(upto) or not 0 <= upto <= len(moves)):
+    if upto is not None and (not is_plain_int(upto) or not 0 <= upto <= len(moves)):
         raise ParameterError(f"upto must be an int from 0 to the number of moves ({len(moves)}), got {upto!r}")
     try:
         sp = spec(rec["env_id"])

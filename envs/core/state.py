@@ -1,4 +1,4 @@
-"""The interface every rules core implements, and the errors it raises.
+"""The interface every rules core implements (its errors: :mod:`envs.core.errors`).
 
 A *state* object is a mutable game position that knows the rules (like python-chess's ``Board``
 or OpenSpiel's ``State``). The generic PettingZoo adapter (:mod:`envs.core.aec`), the agents and
@@ -13,25 +13,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+# The errors live in envs.core.errors; re-exported here (their older home) for existing imports.
+from envs.core.checks import is_int
+from envs.core.errors import IllegalActionError, InvalidMoveError, InvalidPositionError, ParameterError
+
 __all__ = ["GameState", "GameInfo", "Outcome", "IllegalActionError", "InvalidMoveError", "InvalidPositionError",
            "ParameterError"]
-
-
-class IllegalActionError(ValueError):
-    """An action or move that is not legal in the current state.
-
-    Raised by :meth:`GameState.apply` (and by ``push`` / ``string_to_action`` where a game has
-    them). The message names the action and says why it is illegal. The state is left unchanged.
-    """
-
-
-class InvalidMoveError(IllegalActionError):
-    """Text that is not a well-formed move of the game (``string_to_action`` / ``push``).
-
-    A subclass of :class:`IllegalActionError`, so callers catching that still catch it. A
-    well-formed move that the position does not allow raises a plain :class:`IllegalActionError`
-    (with the reason) instead. The state is left unchanged.
-    """
 
 
 @dataclass(frozen=True)
@@ -59,6 +46,18 @@ class GameInfo:
         board: dotted path of the game's board module (``"envs.ataxx.svg"``, exporting
             ``to_svg``, ``action_paths``, ``CONFIRM`` and ``status``; see :mod:`envs.core.svg`),
             ``""`` for a game without one. Reached through :meth:`GameState.board_ui`.
+        agents: the game's own named agents (e.g. Tantrix's ``"robot"``), as pairs
+            ``(name, "module:factory")``: each factory is imported by name on first use (see
+            :mod:`envs.core.plugins`; the factory's contract is in :mod:`envs.core.heuristics`).
+            Reached through :meth:`GameState.agents`; ``()`` for a game without any.
+        records: dotted path of the game's record module (``"envs.tantrix.records"``), which
+            registers its older JSON formats and the other programs' files it imports with
+            :mod:`envs.core.records` when imported; ``""`` for a game without one. The registry
+            imports it when a record of an unknown format is read
+            (:func:`envs.registry.load_record_formats`).
+
+    Every plug-in is named by its import path, never imported by the rules module, and loaded
+    lazily (:mod:`envs.core.plugins`): the rules core imports nothing that is built on it.
     """
 
     short_name: str
@@ -72,6 +71,8 @@ class GameInfo:
     notation: str
     heuristics: str = ""
     board: str = ""
+    agents: tuple[tuple[str, str], ...] = ()
+    records: str = ""
 
 
 @dataclass(frozen=True)
@@ -97,14 +98,6 @@ class Outcome:
 
     def __str__(self) -> str:
         return self.result
-
-
-class InvalidPositionError(ValueError):
-    """A malformed position description (FEN, record, ...). No half-built state is left behind."""
-
-
-class ParameterError(ValueError):
-    """A constructor argument outside its documented domain."""
 
 
 class GameState(ABC):
@@ -312,8 +305,9 @@ class GameState(ABC):
 
     def heuristics(self):
         """The game's own knowledge for agents: an :class:`envs.core.heuristics.Heuristics`
-        (``evaluate(state, player)``, ``greedy_action(state, rng)``, ``value_scale``) loaded from
-        the module named by ``info.heuristics``, or ``None`` when the game declares none.
+        (``evaluate(state, player)``, ``greedy_action(state, rng)``, ``value_scale``, and its
+        ``agents``: those of ``info.agents``, see :meth:`agents`) loaded from the module named by
+        ``info.heuristics``, or ``None`` when the game declares none.
 
         A game (or a test's toy game) may override this method to return its own
         :class:`~envs.core.heuristics.Heuristics` instead of declaring a module.
@@ -327,7 +321,22 @@ class GameState(ABC):
             return None
         from envs.core.heuristics import load_heuristics
 
-        return load_heuristics(module)
+        return load_heuristics(module, getattr(self.info, "agents", ()))
+
+    def agents(self) -> dict:
+        """The game's own named agents, ``{name: factory}`` (see :mod:`envs.core.heuristics` for
+        a factory's contract), loaded by name from ``info.agents``; ``{}`` when it declares none.
+
+        Raises:
+            ImportError, TypeError: a declared factory is missing or not callable, or the
+                declaration is malformed (see :func:`envs.core.heuristics.load_agents`).
+        """
+        declared = getattr(self.info, "agents", ())
+        if not declared:
+            return {}
+        from envs.core.heuristics import load_agents
+
+        return load_agents(declared)
 
     def board_ui(self):
         """How people see and play the game: an :class:`envs.core.svg.BoardUI` (``to_svg``,
@@ -415,7 +424,7 @@ class GameState(ABC):
         return self.clone()
 
     def _check_seat(self, player, what: str) -> None:
-        if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)) \
+        if not is_int(player) \
                 or not 0 <= player < self.num_players:
             raise ValueError(f"{what} must be a seat in [0, {self.num_players}), got {player!r}")
 
@@ -446,7 +455,7 @@ class GameState(ABC):
         """
         if isinstance(action, np.ndarray) and action.ndim == 0 and np.issubdtype(action.dtype, np.integer):
             action = action.item()
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        if not is_int(action):
             raise IllegalActionError(
                 f"action must be an integer in [0, {self.num_actions}), got {action!r} "
                 f"of type {type(action).__name__}"

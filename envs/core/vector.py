@@ -38,7 +38,9 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from numba import njit
 
-from envs.core.state import GameState, IllegalActionError, ParameterError
+from envs.core.checks import is_int
+from envs.core.errors import IllegalActionError, ParameterError
+from envs.core.state import GameState
 
 __all__ = ["VecStep", "VectorCore", "StateCore", "TabletopVectorEnv", "AUTORESET_MODES", "pack_mask",
            "unpack_mask", "sample_legal", "obs_take", "obs_put", "obs_zeros", "obs_equal"]
@@ -443,7 +445,7 @@ class TabletopVectorEnv:
     ``i`` are dealt exactly as the AEC environment's, one after another.
 
     Illegal actions (``illegal="raise"``, default): an action of the wrong shape or dtype, out of
-    range, or illegal in any live game raises :class:`~envs.core.state.IllegalActionError` naming
+    range, or illegal in any live game raises :class:`~envs.core.errors.IllegalActionError` naming
     the game index, the action and the mover, and the batch is unchanged. ``illegal="penalty"``
     (the fast mode, PettingZoo's ``TerminateIllegalWrapper``): a game given an illegal action ends
     there, the offender receiving -1 and the others 0 (shape, dtype and range errors still raise).
@@ -462,7 +464,7 @@ class TabletopVectorEnv:
             raise ParameterError(f"autoreset must be one of {', '.join(AUTORESET_MODES)}, got {autoreset!r}")
         if illegal not in ("raise", "penalty"):
             raise ParameterError(f"illegal must be 'raise' or 'penalty', got {illegal!r}")
-        if max_steps is not None and (isinstance(max_steps, (bool, np.bool_)) or not isinstance(max_steps, (int, np.integer))
+        if max_steps is not None and (not is_int(max_steps)
                                       or max_steps < 1):
             raise ParameterError(f"max_steps must be None or a positive integer, got {max_steps!r}")
         self.core = core
@@ -491,7 +493,7 @@ class TabletopVectorEnv:
 
     # ------------------------------------------------------------------ generators
     def _seed_all(self, seed, index=None) -> None:
-        if seed is not None and (isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0):
+        if seed is not None and (not is_int(seed) or seed < 0):
             raise ParameterError(f"seed must be None or an integer >= 0, got {seed!r}")
         idx = range(self.num_envs) if index is None else index
         if not self._rngs:
@@ -530,7 +532,7 @@ class TabletopVectorEnv:
         Raises:
             ParameterError: ``player`` is not a seat.
         """
-        if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)) \
+        if not is_int(player) \
                 or not 0 <= player < self.num_players:
             raise ParameterError(f"player must be a seat in [0, {self.num_players}), got {player!r}")
         self._check_started("observe")
@@ -586,7 +588,7 @@ class TabletopVectorEnv:
     def _check_actions(self, actions) -> np.ndarray:
         a = actions
         if not isinstance(a, np.ndarray):
-            if isinstance(a, (list, tuple)) and all(isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+            if isinstance(a, (list, tuple)) and all(is_int(x)
                                                     for x in a):
                 a = np.asarray(a, dtype=np.int64)
             else:

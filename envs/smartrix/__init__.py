@@ -14,7 +14,7 @@ from envs.smartrix.state import (
     card_pattern,
     rotate_pattern,
 )
-from envs.smartrix.records import record_from_state, read_record, replay, write_record
+from envs.smartrix.records import read_smartrix_file, record_from_state, replay, write_smartrix_file
 
 __all__ = [
     "SmartrixState",
@@ -27,7 +27,7 @@ __all__ = [
     "card_pattern",
     "rotate_pattern",
     "record_from_state",
-    "read_record",
-    "write_record",
+    "read_smartrix_file",
+    "write_smartrix_file",
     "replay",
 ]

@@ -26,12 +26,13 @@ import json
 from pathlib import Path
 
 from envs.core import records as _core
+from envs.core.checks import is_plain_int, is_plain_number
+from envs.core.errors import IllegalActionError, InvalidPositionError, ParameterError
 from envs.core.records import check_result, write_json_record
-from envs.core.records import few as _few, is_int as _is_int, is_number as _is_number
-from envs.core.state import IllegalActionError, InvalidPositionError, ParameterError
+from envs.core.records import few as _few
 from envs.smartrix.state import NUM_CARDS, SmartrixState
 
-__all__ = ["record_from_state", "check_record", "replay", "read_record", "write_record", "FORMAT_VERSION",
+__all__ = ["record_from_state", "check_record", "replay", "read_smartrix_file", "write_smartrix_file", "FORMAT_VERSION",
            "to_common_record"]
 
 FORMAT_VERSION = 1
@@ -90,7 +91,7 @@ def check_record(record) -> None:
                                    f"got {start!r}")
     if "deck" in start:
         deck = start["deck"]
-        if not isinstance(deck, list) or not all(_is_int(x) for x in deck):
+        if not isinstance(deck, list) or not all(is_plain_int(x) for x in deck):
             raise InvalidPositionError(f"record 'start.deck' must be a list of the {NUM_CARDS} card numbers in "
                                        f"deal order, got {deck!r}")
         if sorted(deck) != list(range(1, NUM_CARDS + 1)):
@@ -130,9 +131,9 @@ def check_record(record) -> None:
     unknown = [k for k in res if k not in _RESULT]
     if unknown:
         raise InvalidPositionError(f"record 'result' has unknown keys {unknown}: expected only {list(_RESULT)}")
-    if "scores" in res and (not isinstance(res["scores"], list) or not all(_is_int(x) for x in res["scores"])):
+    if "scores" in res and (not isinstance(res["scores"], list) or not all(is_plain_int(x) for x in res["scores"])):
         raise InvalidPositionError(f"record 'result.scores' must be a list of integers, got {res['scores']!r}")
-    if "returns" in res and (not isinstance(res["returns"], list) or not all(_is_number(x) for x in res["returns"])):
+    if "returns" in res and (not isinstance(res["returns"], list) or not all(is_plain_number(x) for x in res["returns"])):
         raise InvalidPositionError(f"record 'result.returns' must be a list of numbers, got {res['returns']!r}")
 
 
@@ -153,7 +154,7 @@ def replay(record: dict, upto: int | None = None) -> SmartrixState:
             raise InvalidPositionError(f"not a JSON Smartrix record: {e}") from None
     check_record(record)
     moves = record["moves"]
-    if upto is not None and (not _is_int(upto) or not 0 <= upto <= len(moves)):
+    if upto is not None and (not is_plain_int(upto) or not 0 <= upto <= len(moves)):
         raise ParameterError(f"upto must be an int from 0 to the number of moves ({len(moves)}), got {upto!r}")
     settings = record.get("settings", {})
     start = record["start"]
@@ -179,7 +180,7 @@ def replay(record: dict, upto: int | None = None) -> SmartrixState:
     return state
 
 
-def write_record(state_or_record, path) -> None:
+def write_smartrix_file(state_or_record, path) -> None:
     """Write a game record as JSON: ``state_or_record`` is a :class:`SmartrixState` or a record dict.
 
     Raises:
@@ -188,8 +189,8 @@ def write_record(state_or_record, path) -> None:
     write_json_record(state_or_record, path, SmartrixState, record_from_state, check_record)
 
 
-def read_record(path) -> dict:
-    """Read a record written by :func:`write_record` and check its structure (:func:`check_record`).
+def read_smartrix_file(path) -> dict:
+    """Read a record written by :func:`write_smartrix_file` and check its structure (:func:`check_record`).
 
     Raises:
         InvalidPositionError: not JSON, or not a well-formed record.

@@ -6,7 +6,7 @@ players). Summary and the decisions this implementation takes:
 * **The deck** (:data:`CARD_SQUARES`): the 70 patterns of 8 border squares distinct under 90°
   rotation; a card's value is its number of spots (0..8; 280 points in all). Internally a card is an
   index ``0..69``; in notation, records and ``position()`` it is its *number* ``1..70`` (the row of
-  ``shared/data/smartrix_cards.tsv``). Squares are numbered clockwise from the top-left corner:
+  ``tests/data/smartrix_cards.tsv``). Squares are numbered clockwise from the top-left corner:
   0 TL, 1 T, 2 TR, 3 R, 4 BR, 5 B, 6 BL, 7 L; a pattern is an 8-bit int, bit ``i`` = square ``i``.
   Rotation ``k`` turns the card ``k * 90°`` clockwise (square ``i`` moves to ``i + 2k``).
 * **Distinct orientations only.** A card whose pattern repeats after 90° or 180° (period 1 or 2)
@@ -81,7 +81,9 @@ import re
 
 import numpy as np
 
-from envs.core.state import GameInfo, GameState, IllegalActionError, InvalidMoveError, InvalidPositionError, ParameterError
+from envs.core.checks import is_int, require_bool
+from envs.core.errors import IllegalActionError, InvalidMoveError, InvalidPositionError, ParameterError
+from envs.core.state import GameInfo, GameState
 
 __all__ = [
     "SmartrixState",
@@ -96,7 +98,7 @@ __all__ = [
 ]
 
 #: The 70 cards: border squares clockwise from the top-left corner (1 = spot), card ``n`` is
-#: ``CARD_SQUARES[n - 1]`` (``shared/data/smartrix_cards.tsv``).
+#: ``CARD_SQUARES[n - 1]`` (``tests/data/smartrix_cards.tsv``).
 CARD_SQUARES: tuple[str, ...] = (
     "00000000", "10000000", "01000000", "11000000", "10100000", "10010000", "10001000", "10000100",
     "10000001", "01010000", "01000100", "11100000", "11010000", "11001000", "11000100", "11000010",
@@ -176,10 +178,6 @@ _MOVE_RE = re.compile(r"^\s*(\d+)\s*r\s*(\d)\s*@\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s
 _PILE, _HAND, _TABLE, _COLLECTED = 0, 1, 2, 3
 
 
-def _is_int(x) -> bool:
-    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-
-
 class SmartrixState(GameState):
     """A Smartrix game in progress (see the module docstring for the rules and encodings).
 
@@ -216,7 +214,7 @@ class SmartrixState(GameState):
         short_name="smartrix", long_name="Smartrix", perfect_information=False, chance=True,
         min_players=2, max_players=MAX_PLAYERS, teams=True, seat_names=(),
         notation="Smartrix: 17r1@-1,+2 = card 17 turned 1 quarter clockwise on row -1, column +2, pass",
-        heuristics="envs.smartrix.heuristics", board="envs.smartrix.svg",
+        heuristics="envs.smartrix.heuristics", board="envs.smartrix.svg", records="envs.smartrix.records",
     )
 
     def __init__(self, num_players: int = 2, rng: np.random.Generator | None = None, *, grid_limit: bool = True,
@@ -225,7 +223,7 @@ class SmartrixState(GameState):
         if rng is not None and not isinstance(rng, np.random.Generator):
             raise ParameterError(f"rng must be a numpy.random.Generator or None, got {type(rng).__name__}")
         if seed is not None:
-            if not _is_int(seed) or seed < 0:
+            if not is_int(seed) or seed < 0:
                 raise ParameterError(f"seed must be an int >= 0 (or None), got {seed!r}")
             if rng is not None:
                 raise ParameterError(f"give either seed= or rng=, not both (got seed={seed!r} and an rng)")
@@ -235,7 +233,7 @@ class SmartrixState(GameState):
             order = (rng.permutation(NUM_CARDS)).tolist()
         else:
             try:
-                numbers = [int(x) for x in deck] if all(_is_int(x) for x in deck) else None
+                numbers = [int(x) for x in deck] if all(is_int(x) for x in deck) else None
             except TypeError:
                 numbers = None
             if numbers is None or sorted(numbers) != list(range(1, NUM_CARDS + 1)):
@@ -255,17 +253,15 @@ class SmartrixState(GameState):
 
     # ------------------------------------------------------------------ construction
     def _setup(self, num_players, grid_limit, teams, window) -> None:
-        if not _is_int(num_players) or not 2 <= num_players <= MAX_PLAYERS:
+        if not is_int(num_players) or not 2 <= num_players <= MAX_PLAYERS:
             raise ParameterError(f"num_players must be an integer from 2 to {MAX_PLAYERS}, got {num_players!r}")
-        if not isinstance(grid_limit, (bool, np.bool_)):
-            raise ParameterError(f"grid_limit must be True or False, got {grid_limit!r}")
-        if not isinstance(teams, (bool, np.bool_)):
-            raise ParameterError(f"teams must be True or False, got {teams!r}")
+        require_bool("grid_limit", grid_limit)
+        require_bool("teams", teams)
         if teams and num_players != 4:
             raise ParameterError(f"teams=True needs exactly 4 players (two teams of two), got num_players={num_players}")
         if window is None:
             window = 7 if grid_limit else 21
-        if not _is_int(window) or window % 2 == 0:
+        if not is_int(window) or window % 2 == 0:
             raise ParameterError(f"window must be an odd integer, got {window!r}")
         if grid_limit and window != 7:
             raise ParameterError(f"with the 5x5 rule the window is 7 (exactly what every legal square needs), got {window}")
@@ -340,7 +336,7 @@ class SmartrixState(GameState):
             except TypeError:
                 raise InvalidPositionError(f"{what} must be a list of card numbers, got {seq!r}") from None
             for x in seq:
-                if not _is_int(x) or not 1 <= x <= NUM_CARDS:
+                if not is_int(x) or not 1 <= x <= NUM_CARDS:
                     raise InvalidPositionError(f"{what}: {x!r} is not a card number 1..70")
             return [int(x) - 1 for x in seq]
 
@@ -368,9 +364,9 @@ class SmartrixState(GameState):
             except (TypeError, ValueError):
                 raise InvalidPositionError(f"table entries are (number, rotation, row, col), got {entry!r}") from None
             (card,) = numbers([num], "table")
-            if not _is_int(rot) or not 0 <= rot <= 3:
+            if not is_int(rot) or not 0 <= rot <= 3:
                 raise InvalidPositionError(f"table card {num}: rotation must be 0..3, got {rot!r}")
-            if not (_is_int(r) and _is_int(c)) or abs(r) > _MAX_COORD or abs(c) > _MAX_COORD:
+            if not (is_int(r) and is_int(c)) or abs(r) > _MAX_COORD or abs(c) > _MAX_COORD:
                 raise InvalidPositionError(f"table card {num}: position must be integers within +-{_MAX_COORD}, got {(r, c)!r}")
             claim(card, "table")
             tab.append((card, int(rot) % _PER_L[card], int(r), int(c)))
@@ -392,7 +388,7 @@ class SmartrixState(GameState):
         out_l = [False] * n if out is None else [bool(x) for x in out]
         if len(out_l) != n:
             raise InvalidPositionError(f"out must have one flag per player ({n}), got {len(out_l)}")
-        if not _is_int(current_player) or not 0 <= current_player < n:
+        if not is_int(current_player) or not 0 <= current_player < n:
             raise InvalidPositionError(f"current_player must be 0..{n - 1}, got {current_player!r}")
         if out_l[current_player]:
             raise InvalidPositionError(f"current_player {current_player} is out")
@@ -652,9 +648,9 @@ class SmartrixState(GameState):
         Raises:
             IllegalActionError: not a card or rotation, or the square lies outside the window.
         """
-        if not (_is_int(number) and 1 <= number <= NUM_CARDS):
+        if not (is_int(number) and 1 <= number <= NUM_CARDS):
             raise IllegalActionError(f"{number!r} is not a card number 1..70")
-        if not (_is_int(rotation) and 0 <= rotation <= 3):
+        if not (is_int(rotation) and 0 <= rotation <= 3):
             raise IllegalActionError(f"rotation must be 0..3, got {rotation!r}")
         r0, c0 = self.window_origin()
         wr, wc = row - r0, col - c0
@@ -1040,7 +1036,7 @@ class SmartrixState(GameState):
         Raises:
             ParameterError: ``player`` is not a seat (``ParameterError`` is a ``ValueError``).
         """
-        if not _is_int(player) or not 0 <= player < self.num_players:
+        if not is_int(player) or not 0 <= player < self.num_players:
             raise ParameterError(f"player must be 0..{self.num_players - 1}, got {player!r}")
         new = self.clone()
         others = [q for q in range(self.num_players) if q != player]
@@ -1112,7 +1108,7 @@ class SmartrixState(GameState):
         Raises:
             ValueError: ``viewer`` is not ``None`` or a seat number.
         """
-        if viewer is not None and (not _is_int(viewer) or not 0 <= viewer < self.num_players):
+        if viewer is not None and (not is_int(viewer) or not 0 <= viewer < self.num_players):
             raise ValueError(f"viewer must be None or a seat in [0, {self.num_players}), got {viewer!r}")
         lines = [f"Smartrix, {self.num_players} players{', teams' if self.team_game else ''}, "
                  f"{'5x5 rule' if self.grid_limit else f'kids (no 5x5 rule, window {self.window})'}"]

@@ -33,9 +33,8 @@ the pile's order), not even the number of elements: the contract test redraws ev
 
 from __future__ import annotations
 
-import numpy as np
-
-from envs.core.state import IllegalActionError
+from envs.core.checks import is_int
+from envs.core.errors import IllegalActionError
 from envs.core.svg import MovePaths, esc, hit, svg_document
 from envs.smartrix.state import CARD_PATTERNS, CARD_VALUES, HAND_SIZE, SmartrixState
 
@@ -74,7 +73,7 @@ def _check(state, viewer, pending) -> int | None:
     """Validate ``state``, ``viewer`` and ``pending`` (as :meth:`GameState.to_svg` does)."""
     if not isinstance(state, SmartrixState):
         raise TypeError(f"envs.smartrix.svg draws a SmartrixState, got {type(state).__name__}")
-    if viewer is not None and (isinstance(viewer, (bool, np.bool_)) or not isinstance(viewer, (int, np.integer))
+    if viewer is not None and (not is_int(viewer)
                                or not 0 <= viewer < state.num_players):
         raise ValueError(f"viewer must be None (a spectator) or a seat in [0, {state.num_players}), got {viewer!r}")
     if pending is None:

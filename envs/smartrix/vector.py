@@ -64,7 +64,7 @@ import numpy as np
 from gymnasium import spaces
 from numba import njit
 
-from envs.core.state import ParameterError
+from envs.core.errors import ParameterError
 from envs.core.vector import VectorCore
 from envs.smartrix.observation import PLAYER_FEATURES, TABLE_PLANES
 from envs.smartrix.state import (CARD_PATTERNS, CARD_PERIODS, CARD_VALUES, DIRS, HAND_SIZE, NUM_CARDS, NUM_PLANES,

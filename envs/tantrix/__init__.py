@@ -30,7 +30,7 @@ from envs.tantrix.state import (
     tile_edges,
 )
 from envs.tantrix.heuristics import tantrix_greedy_action, tantrix_score_gap
-from envs.tantrix.records import read_record, record_from_state, replay, write_record
+from envs.tantrix.records import read_tantrix_file, record_from_state, replay, write_tantrix_file
 
 __all__ = [
     "TantrixState",
@@ -49,6 +49,6 @@ __all__ = [
     "tantrix_greedy_action",
     "record_from_state",
     "replay",
-    "read_record",
-    "write_record",
+    "read_tantrix_file",
+    "write_tantrix_file",
 ]

@@ -1,9 +1,9 @@
 """Tantrix heuristics: score gap (search evaluation) and a greedy one-ply policy.
 
 The contract of :mod:`envs.core.heuristics`: ``evaluate`` is :func:`tantrix_score_gap`,
-``greedy_action`` is :func:`tantrix_greedy_action`, ``VALUE_SCALE`` is 5 points, and the game
-offers one named agent, ``agents = {"robot": ...}``: the robot of :mod:`envs.tantrix.robot`
-(agent spec ``robot``).
+``greedy_action`` is :func:`tantrix_greedy_action`, ``VALUE_SCALE`` is 5 points. The game's
+named agent ``robot`` (agent spec ``robot``) is :func:`envs.tantrix.robot.robot_agent`, declared in
+``TantrixState.info.agents`` (this module does not import the robot, which uses it).
 
 * :func:`tantrix_score_gap` — the player's (team's) current score minus the best opponent's.
 * :func:`tantrix_greedy_action` — the placement that makes the player's own colour grow most: it
@@ -19,7 +19,7 @@ import numpy as np
 
 from envs.tantrix.state import TR_SEG, TantrixState
 
-__all__ = ["evaluate", "greedy_action", "VALUE_SCALE", "agents", "tantrix_score_gap", "tantrix_greedy_action",
+__all__ = ["evaluate", "greedy_action", "VALUE_SCALE", "tantrix_score_gap", "tantrix_greedy_action",
            "placement_value"]
 
 #: Score points (tiles of line) per unit of ``atanh`` value for MCTS leaf evaluation.
@@ -69,20 +69,3 @@ def tantrix_greedy_action(state: TantrixState, rng: np.random.Generator) -> int:
 #: The contract of :mod:`envs.core.heuristics`: the score gap evaluates, the line-growth move is greedy.
 evaluate = tantrix_score_gap
 greedy_action = tantrix_greedy_action
-
-
-def _robot(width: int = 2):
-    """Tantrix robot: predicts each colour's final score (line ends' prospects, loops, blocked and
-    forced spaces, tiles left), looks through whole turns and answers, bag orders sampled.
-
-    ``width`` (spec ``robot:W``, default 2): the placements searched a turn deeper, against the
-    next opponent's answers; 0 keeps the whole-turn lookahead alone (much faster, weaker; README,
-    Results, **Tantrix robot**), and 1 plays as 0. Raises ``ValueError`` below 0.
-    """
-    from envs.tantrix.robot import TantrixRobot
-
-    return TantrixRobot(width=width)
-
-
-#: The game's own named agents (optional part of the contract): ``robot``, :mod:`envs.tantrix.robot`.
-agents = {"robot": _robot}

@@ -20,7 +20,7 @@ initial draws and each replacement), the moves (``t23@0,-1r2`` notation, see
 
 ``result`` is ``null`` for an unfinished game; :func:`replay` checks it when present. Malformed
 records (missing, unknown or ill-typed keys, a bag that is not an order of the 56 tiles, moves that
-are not a list of strings) raise :class:`~envs.core.state.InvalidPositionError`.
+are not a list of strings) raise :class:`~envs.core.errors.InvalidPositionError`.
 """
 
 from __future__ import annotations
@@ -29,13 +29,13 @@ import json
 from pathlib import Path
 
 from envs.core import records as _core
+from envs.core.checks import is_plain_int, is_plain_number
+from envs.core.errors import IllegalActionError, InvalidPositionError, ParameterError
 from envs.core.records import check_permutation, check_result, write_json_record
-from envs.core.records import is_int as _is_int, is_number as _is_number
-from envs.core.state import IllegalActionError, InvalidPositionError, ParameterError
 from envs.tantrix.state import COLOURS, NUM_TILES, TantrixState
 
-__all__ = ["record_from_state", "record_to_json", "record_from_json", "check_record", "replay", "write_record",
-           "read_record", "to_common_record"]
+__all__ = ["record_from_state", "record_to_json", "record_from_json", "check_record", "replay", "write_tantrix_file",
+           "read_tantrix_file", "to_common_record"]
 
 FORMAT = "tantrix-record"
 VERSION = 1
@@ -128,9 +128,9 @@ def check_record(rec) -> None:
         raise InvalidPositionError(f"record 'result' has unknown keys {unknown}: expected only {list(_RESULT)}")
     if "outcome" in res and not isinstance(res["outcome"], str):
         raise InvalidPositionError(f"record 'result.outcome' must be a string, got {res['outcome']!r}")
-    if "scores" in res and (not isinstance(res["scores"], list) or not all(_is_int(x) for x in res["scores"])):
+    if "scores" in res and (not isinstance(res["scores"], list) or not all(is_plain_int(x) for x in res["scores"])):
         raise InvalidPositionError(f"record 'result.scores' must be a list of integers, got {res['scores']!r}")
-    if "returns" in res and (not isinstance(res["returns"], list) or not all(_is_number(x) for x in res["returns"])):
+    if "returns" in res and (not isinstance(res["returns"], list) or not all(is_plain_number(x) for x in res["returns"])):
         raise InvalidPositionError(f"record 'result.returns' must be a list of numbers, got {res['returns']!r}")
 
 
@@ -157,7 +157,7 @@ def replay(record: dict) -> TantrixState:
     return state
 
 
-def write_record(state_or_record, path) -> None:
+def write_tantrix_file(state_or_record, path) -> None:
     """Write a game record as JSON: ``state_or_record`` is a :class:`TantrixState` or a record dict.
 
     Raises:
@@ -166,7 +166,13 @@ def write_record(state_or_record, path) -> None:
     write_json_record(state_or_record, path, TantrixState, record_from_state, check_record)
 
 
-def read_record(path) -> dict:
+def read_tantrix_file(path) -> dict:
+    """Read a ``tantrix-record`` file written by :func:`write_tantrix_file` and check its structure
+    (:func:`record_from_json`).
+
+    Raises:
+        InvalidPositionError: not JSON, or not a well-formed record. OSError: the file cannot be read.
+    """
     return record_from_json(Path(path).read_text(encoding="utf-8"))
 
 

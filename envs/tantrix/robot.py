@@ -46,9 +46,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.core.checks import is_plain_int
 from envs.tantrix.state import NUM_TILES, TantrixState, _fits
 
-__all__ = ["predict_scores", "line_prospects", "robot_value", "TantrixRobot", "make_robot"]
+__all__ = ["predict_scores", "line_prospects", "robot_value", "TantrixRobot", "make_robot", "robot_agent"]
 
 #: Growth per own turn of a line with two live ends / one live end (fitted by play, see README).
 GROWTH_TWO = 0.75
@@ -306,7 +307,7 @@ class TantrixRobot:
     def __init__(self, samples: int = 1, width: int = 2, reply_width: int = 4, budget: int = 300):
         for name, v, lo in (("samples", samples, 1), ("width", width, 0), ("reply_width", reply_width, 1),
                             ("budget", budget, 0)):
-            if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+            if not is_plain_int(v) or v < lo:
                 raise ValueError(f"robot {name} must be an integer >= {lo}, got {v!r}")
         self.samples, self.width, self.reply_width, self.budget = samples, width, reply_width, budget
 
@@ -380,6 +381,18 @@ class TantrixRobot:
         return robot_value(best_after, player)
 
 
+def robot_agent(width: int = 2) -> TantrixRobot:
+    """Tantrix robot: predicts each colour's final score (line ends' prospects, loops, blocked and
+    forced spaces, tiles left), looks through whole turns and answers, bag orders sampled.
+
+    ``width`` (spec ``robot:W``, default 2): the placements searched a turn deeper, against the
+    next opponent's answers; 0 keeps the whole-turn lookahead alone (much faster, weaker; README,
+    Results, **Tantrix robot**), and 1 plays as 0. Raises ``ValueError`` below 0.
+    """
+    return TantrixRobot(width=width)
+
+
 def make_robot(**kwargs) -> TantrixRobot:
-    """The ``robot`` agent's factory (``agents`` of :mod:`envs.tantrix.heuristics`)."""
+    """A :class:`TantrixRobot` with these settings (the ``robot`` agent's factory is :func:`robot_agent`,
+    declared in ``TantrixState.info.agents``)."""
     return TantrixRobot(**kwargs)

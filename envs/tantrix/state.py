@@ -1,6 +1,6 @@
 """Tantrix (the strategy game) rules core: :class:`TantrixState`.
 
-Rules: ``envs/tantrix/RULES.md`` (a copy of ``shared/rules/tantrix.md``). Pure Python + numpy.
+Rules: ``envs/tantrix/RULES.md``. Pure Python + numpy.
 
 **Geometry.** Pointy-top hexagons in axial coordinates ``(q, r)``: ``q`` grows to the right, ``r``
 downwards (down-right). The six edges of a hexagon, and the six neighbour directions, are numbered
@@ -48,7 +48,9 @@ import re
 
 import numpy as np
 
-from envs.core.state import GameInfo, GameState, IllegalActionError, InvalidMoveError, InvalidPositionError, ParameterError
+from envs.core.checks import is_int, require_bool
+from envs.core.errors import IllegalActionError, InvalidMoveError, InvalidPositionError, ParameterError
+from envs.core.state import GameInfo, GameState
 
 __all__ = [
     "TantrixState",
@@ -175,7 +177,7 @@ def _check_seed(seed, rng=None) -> None:
     """
     if seed is None:
         return
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)) or seed < 0:
+    if not is_int(seed) or seed < 0:
         raise ParameterError(f"seed must be an int >= 0 (or None), got {seed!r}")
     if rng is not None:
         raise ParameterError(f"give either seed= or rng=, not both (got seed={seed!r} and an rng)")
@@ -285,6 +287,7 @@ class TantrixState(GameState):
         min_players=2, max_players=4, teams=True, seat_names=("red", "yellow", "blue", "green"),
         notation="Tantrix: t23@0,-1r2 = tile 23 on hex q=0, r=-1, turned 2 sixths clockwise",
         heuristics="envs.tantrix.heuristics", board="envs.tantrix.svg",
+        agents=(("robot", "envs.tantrix.robot:robot_agent"),), records="envs.tantrix.records",
     )
 
     def __init__(self, num_players: int = 2, *, teams: bool = False, colors=None,
@@ -314,14 +317,13 @@ class TantrixState(GameState):
 
     # ------------------------------------------------------------------ construction helpers
     def _setup(self, num_players, teams, colors, window_radius) -> None:
-        if isinstance(num_players, (bool, np.bool_)) or not isinstance(num_players, (int, np.integer)) \
+        if not is_int(num_players) \
                 or num_players not in (2, 3, 4):
             raise ParameterError(f"num_players must be 2, 3 or 4, got {num_players!r}")
-        if not isinstance(teams, (bool, np.bool_)):
-            raise ParameterError(f"teams must be True or False, got {teams!r}")
+        require_bool("teams", teams)
         if teams and num_players != 4:
             raise ParameterError(f"teams=True (Doubles) needs num_players=4, got {num_players}")
-        if isinstance(window_radius, (bool, np.bool_)) or not isinstance(window_radius, (int, np.integer)) \
+        if not is_int(window_radius) \
                 or not 3 <= window_radius <= MAX_WINDOW_RADIUS:
             raise ParameterError(f"window_radius must be an int from 3 to {MAX_WINDOW_RADIUS}, got {window_radius!r}")
         self.num_players = int(num_players)
@@ -409,7 +411,7 @@ class TantrixState(GameState):
             raise InvalidPositionError(f"hands must give one hand per player ({self.num_players}), got {len(hands)}")
         if phase not in PHASES:
             raise InvalidPositionError(f"phase must be one of {PHASES}, got {phase!r}")
-        if isinstance(current_player, bool) or not isinstance(current_player, (int, np.integer)) \
+        if not is_int(current_player) \
                 or not 0 <= current_player < self.num_players:
             raise InvalidPositionError(f"current_player must be 0-{self.num_players - 1}, got {current_player!r}")
         placed = []
@@ -850,7 +852,7 @@ class TantrixState(GameState):
         return (f"team {self.team_of(p)} won" if self.team_game else f"player {p} won"), why
 
     def setting_name(self) -> str:
-        """``"Tantrix"``, or ``"Tantrix Doubles"`` for two teams (``teams=True``; rules/tantrix.md)."""
+        """``"Tantrix"``, or ``"Tantrix Doubles"`` for two teams (``teams=True``; ``envs/tantrix/RULES.md``)."""
         return f"{self.info.long_name} Doubles" if self.team_game else self.info.long_name
 
     def seat_name(self, player: int) -> str:
@@ -1083,7 +1085,7 @@ class TantrixState(GameState):
         Raises:
             ValueError: ``player`` is not a seat.
         """
-        if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 0 <= player < self.num_players:
+        if not is_int(player) or not 0 <= player < self.num_players:
             raise ValueError(f"player must be a seat in [0, {self.num_players}), got {player!r}")
         c = self.clone()
         rest = c._bag[c._bpos:]

@@ -85,7 +85,7 @@ def _centre(q: int, r: int) -> tuple[float, float]:
 
 def _line_path(e1: int, e2: int, s: float) -> str:
     """SVG path data of the line joining edges ``e1 < e2`` of a tile of circumradius ``s``
-    centred on the origin (note web_room.md, "Drawing")."""
+    centred on the origin."""
     mid = s * _SQ3 / 2
 
     def at(angle_deg: float, dist: float) -> tuple[float, float]:

@@ -45,7 +45,7 @@ from typing import Sequence
 import numpy as np
 from numba import njit
 
-from envs.core.state import ParameterError
+from envs.core.errors import ParameterError
 from envs.core.vector import VectorCore
 from envs.tantrix.observation import NUM_PLANES, TantrixObservation
 from envs.tantrix.state import NUM_TILES, PHASES, TR_EDGES, TR_SEG, TantrixState, _geo

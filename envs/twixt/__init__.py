@@ -17,7 +17,7 @@ from envs.twixt.state import (
     parse_hole,
     segments_cross,
 )
-from envs.twixt.records import TwixtRecord, read_record, record_from_state, replay, write_record
+from envs.twixt.records import TwixtRecord, read_twixt_file, record_from_state, replay, write_twixt_file
 
 __all__ = [
     "TwixtState",
@@ -33,8 +33,8 @@ __all__ = [
     "geometry",
     "segments_cross",
     "TwixtRecord",
-    "read_record",
-    "write_record",
+    "read_twixt_file",
+    "write_twixt_file",
     "replay",
     "record_from_state",
 ]

@@ -66,7 +66,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.aec import TabletopAECEnv, wrap_classic
-from envs.core.state import ParameterError
+from envs.core.checks import require_bool
 from envs.twixt.observation import NUM_DISTANCE_PLANES, NUM_PLANES, TwixtObservation
 from envs.twixt.render import twixt_picture
 from envs.twixt.state import TwixtState
@@ -103,8 +103,7 @@ class raw_env(TabletopAECEnv):
     def __init__(self, board_size: int = 24, rules: str = "standard", swap: bool = False, draw: str = "early",
                  distance_planes: bool = False, max_steps: int | None = None, render_mode: str | None = None,
                  links: str = "auto"):
-        if not isinstance(distance_planes, bool):
-            raise ParameterError(f"distance_planes must be True or False, got {distance_planes!r}")
+        require_bool("distance_planes", distance_planes, numpy=False)
         self.distance_planes = distance_planes
         self._kwargs = dict(board_size=board_size, rules=rules, swap=swap, draw=draw, num_players=self._num_players,
                             links=links)

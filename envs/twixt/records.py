@@ -3,9 +3,9 @@
 Every reader returns a :class:`TwixtRecord` (settings, moves in this project's notation, and what
 the file says about the result); :func:`replay` plays a record into a
 :class:`~envs.twixt.state.TwixtState`; the writers produce text that reads back into an equal
-record. :func:`read_record` / :func:`write_record` pick the format from the file name.
+record. :func:`read_twixt_file` / :func:`write_twixt_file` pick the format from the file name.
 
-Conventions (worked out by replaying ``shared/data/twixt/``; see ``tests/test_twixt_records.py``):
+Conventions (worked out by replaying ``tests/data/twixt/``; see ``tests/test_twixt_records.py``):
 
 **Plain move lists** (``.txt`` or anything else): moves in our notation (``c5``, ``swap``, ``c5!``),
 one per line or separated by commas / white space, case-insensitive; a final ``resign`` (the
@@ -48,7 +48,7 @@ with the transposing swap (``e15`` becomes a black peg on ``o5``; black resigns 
 **Uploads** (the play room's replay, :func:`envs.core.records.import_record`): importing this
 module registers ``.tsgf`` and ``.t1`` (any case: ``sample.T1``) with
 :func:`envs.core.records.register_import_format`; :func:`import_tsgf` / :func:`import_t1` turn
-a file's text into a common-format record (:func:`common_record`).
+a file's text into a common-format record (:func:`to_common_record`).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from envs.core import records as _core
-from envs.core.state import IllegalActionError, InvalidPositionError, ParameterError
+from envs.core.errors import IllegalActionError, InvalidPositionError, ParameterError
 from envs.twixt.state import TwixtState, colour_of, column_label, parse_hole
 
 __all__ = [
@@ -69,11 +69,11 @@ __all__ = [
     "format_tsgf",
     "parse_t1",
     "format_t1",
-    "read_record",
-    "write_record",
+    "read_twixt_file",
+    "write_twixt_file",
     "replay",
     "record_from_state",
-    "common_record",
+    "to_common_record",
     "import_tsgf",
     "import_t1",
 ]
@@ -452,7 +452,7 @@ _READERS = {".tsgf": parse_tsgf, ".t1": parse_t1}
 _WRITERS = {".tsgf": format_tsgf, ".t1": format_t1}
 
 
-def read_record(path, **settings) -> TwixtRecord:
+def read_twixt_file(path, **settings) -> TwixtRecord:
     """Read a record file: ``.tsgf`` (Little Golem), ``.T1`` (T1j), anything else a move list
     (``settings`` are the move list's defaults)."""
     p = Path(path)
@@ -463,8 +463,8 @@ def read_record(path, **settings) -> TwixtRecord:
     return reader(text)
 
 
-def write_record(record: TwixtRecord, path) -> None:
-    """Write a record in the format named by the file's suffix (as :func:`read_record`)."""
+def write_twixt_file(record: TwixtRecord, path) -> None:
+    """Write a record in the format named by the file's suffix (as :func:`read_twixt_file`)."""
     p = Path(path)
     writer = _WRITERS.get(p.suffix.lower(), format_moves)
     p.write_text(writer(record), encoding="utf-8")
@@ -496,7 +496,7 @@ def record_from_state(state: TwixtState, *, players=(), event: str = "", source:
 
 
 # ---------------------------------------------------------------------------- the common record format
-def common_record(record: TwixtRecord, source_format: str = "") -> dict:
+def to_common_record(record: TwixtRecord, source_format: str = "") -> dict:
     """``record`` as a record of the library's common JSON format (:mod:`envs.core.records`),
     which :func:`envs.core.records.replay` replays to the same position.
 
@@ -548,14 +548,19 @@ def common_record(record: TwixtRecord, source_format: str = "") -> dict:
 
 def import_tsgf(text: str) -> dict:
     """A Little Golem ``.tsgf`` file's text as a common-format record (:func:`parse_tsgf`, then
-    :func:`common_record`). Raises ``InvalidPositionError`` for a malformed file or an illegal move."""
-    return common_record(parse_tsgf(text), "Little Golem TSGF")
+    :func:`to_common_record`). Raises ``InvalidPositionError`` for a malformed file or an illegal move."""
+    return to_common_record(parse_tsgf(text), "Little Golem TSGF")
 
 
 def import_t1(text: str) -> dict:
     """A T1 (T1j) file's text as a common-format record (:func:`parse_t1`, then
-    :func:`common_record`). Raises ``InvalidPositionError`` for a malformed file or an illegal move."""
-    return common_record(parse_t1(text), "T1j")
+    :func:`to_common_record`). Raises ``InvalidPositionError`` for a malformed file or an illegal move."""
+    return to_common_record(parse_t1(text), "T1j")
+
+
+#: Former name of :func:`read_twixt_file` (the README's figure command uses it); ``read_record`` is
+#: otherwise the common format's reader, :func:`envs.core.records.read_record`.
+read_record = read_twixt_file
 
 
 _core.register_import_format(".tsgf", "Little Golem TSGF (TwixT)", import_tsgf)

@@ -59,9 +59,8 @@ from __future__ import annotations
 import re
 import textwrap
 
-import numpy as np
-
-from envs.core.state import IllegalActionError
+from envs.core.checks import is_int
+from envs.core.errors import IllegalActionError
 from envs.core.svg import HIT_ATTRIBUTES, MovePaths, esc, svg_document
 from envs.twixt.render import _BACKGROUND, _BLACK, _HOLE, _LAST, _RED, _last_hole
 from envs.twixt.state import COLOUR_NAMES, column_label, hole_name, parse_hole
@@ -115,13 +114,13 @@ def is_turned(viewer: int | None) -> bool:
 def _check_viewer(state, viewer) -> None:
     if viewer is None:
         return
-    if isinstance(viewer, bool) or not isinstance(viewer, (int, np.integer)) \
+    if not is_int(viewer) \
             or not 0 <= viewer < state.num_players:
         raise ValueError(f"viewer must be None (a spectator) or a seat 0..{state.num_players - 1}, got {viewer!r}")
 
 
 def _check_legal(state, action, what: str) -> int:
-    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+    if not is_int(action):
         raise ValueError(f"{what} must be an action index (int), got {action!r}")
     a = int(action)
     if not 0 <= a < state.num_actions:

@@ -83,7 +83,8 @@ from typing import Sequence
 import numpy as np
 from numba import njit
 
-from envs.core.state import ParameterError
+from envs.core.checks import require_bool
+from envs.core.errors import ParameterError
 from envs.core.vector import VectorCore
 from envs.twixt.observation import TwixtObservation
 from envs.twixt.state import KNIGHT_DIRS, MAX_SIZE, MIN_SIZE, TwixtState, geometry
@@ -629,8 +630,7 @@ class TwixtVectorCore(VectorCore):
         if links == "manual":
             raise ParameterError("the batched TwixT core does not cover the box rules (links='manual'); "
                                  "use backend='reference' (one rules state per game, same API)")
-        if not isinstance(distance_planes, (bool, np.bool_)):
-            raise ParameterError(f"distance_planes must be True or False, got {distance_planes!r}")
+        require_bool("distance_planes", distance_planes)
         probe = TwixtState(board_size, rules=rules, swap=swap, draw=draw, num_players=num_players, links=links)
         self._settings = (probe.board_size, probe.num_players, probe.rules, probe.swap, probe.draw, probe.linking)
         self._kwargs = dict(board_size=probe.board_size, rules=rules, swap=bool(swap), draw=draw,

@@ -1,5 +1,5 @@
-"""Agents that a game offers by name through its heuristics module (``agents`` of
-``envs/<game>/heuristics.py``, see :mod:`envs.core.heuristics`), e.g. Tantrix's ``robot``.
+"""Agents that a game offers by name (``agents`` of its ``GameInfo``, loaded by name; see
+:mod:`envs.core.heuristics`), e.g. Tantrix's ``robot``.
 
 No game is named here: :class:`GameAgent` looks the name up in the heuristics of the game it is
 asked to play, on first use, and refuses a game that does not offer it, naming the games that do.
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import inspect
 
-from envs.core.heuristics import game_agent_factories, game_agents
+from envs.registry import game_agent_factories, game_agents
 from training.agents.base import Agent
 
 __all__ = ["GameAgent"]
@@ -19,7 +19,7 @@ class GameAgent(Agent):
     """The agent ``name`` of the game being played (thinks in the state's absolute frame).
 
     Args:
-        name: a name some registered game offers (:func:`envs.core.heuristics.game_agent_names`).
+        name: a name some registered game offers (:func:`envs.registry.game_agent_names`).
         seed: seed of the generator handed to the game's agent (sampled deals, tie-breaks).
         arg: the integer handed to the game's factory (spec ``NAME:N``; what it sets is the
             factory's: the Tantrix robot's search width), or ``None`` for the factory's default.

@@ -98,9 +98,9 @@ def _load_rllib(seed, path, deterministic):
 
 
 def _game_agent(spec: str) -> dict | None:
-    """Parser of ``NAME`` or ``NAME:N``: an agent a game offers (``agents`` of its heuristics), with
+    """Parser of ``NAME`` or ``NAME:N``: an agent a game offers (``agents`` of its ``GameInfo``), with
     the integer its factory takes (what it means is the factory's: the Tantrix robot's search width)."""
-    from envs.core.heuristics import game_agent_names
+    from envs.registry import game_agent_names
 
     if parse_checkpoint_spec(spec) is not None:
         return None
@@ -135,7 +135,7 @@ SPECS: tuple[AgentSpec, ...] = (
     AgentSpec("alphabeta[:D]", "alpha-beta search D plies deep (default 2) with the game's `evaluate`, for games "
                                "of two players or two teams; one sampled deal where something is hidden",
               _named("alphabeta", "D", 2), lambda seed, arg: AlphaBetaAgent(arg, seed=seed)),
-    AgentSpec("robot[:N]", "the game's own robot, where the game offers one (`agents` of `envs/<game>/heuristics.py`: "
+    AgentSpec("robot[:N]", "the game's own robot, where the game offers one (`agents` of the game's `GameInfo`: "
                            "a search written for that game), N its setting where it takes one (Tantrix: the search "
                            "width, default 2; 0: the whole-turn lookahead alone, much faster); any other agent "
                            "a game offers goes by its name the same way; refused, naming the games that offer it, in "

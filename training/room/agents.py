@@ -21,7 +21,7 @@ import re
 import threading
 from dataclasses import dataclass
 
-from envs.core.heuristics import game_agents
+from envs.registry import game_agents
 from training.agents import Agent, make_agent, parse_checkpoint_spec
 
 __all__ = ["RoomAgents", "MenuEntry", "BASELINES", "MAX_DEPTH", "MAX_SIMULATIONS", "parse_agent_option"]
