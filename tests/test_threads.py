@@ -48,14 +48,17 @@ def test_the_count_holds_in_threads_started_later():
     assert seen == [wanted]
 
 
-@pytest.mark.parametrize("bad, error, text", [
-    (0, ValueError, "got 0"),
-    (-1, ValueError, "got -1"),
-    (True, TypeError, "got True (bool)"),
-    ("2", TypeError, "got '2' (str)"),
-    (1.0, TypeError, "got 1.0 (float)"),
-    (None, TypeError, "got None (NoneType)"),
-])
+@pytest.mark.parametrize(
+    "bad, error, text",
+    [
+        (0, ValueError, "got 0"),
+        (-1, ValueError, "got -1"),
+        (True, TypeError, "got True (bool)"),
+        ("2", TypeError, "got '2' (str)"),
+        (1.0, TypeError, "got 1.0 (float)"),
+        (None, TypeError, "got None (NoneType)"),
+    ],
+)
 def test_set_torch_threads_refuses_what_is_not_a_count(bad, error, text):
     before = torch.get_num_threads()
     with pytest.raises(error, match="torch's thread count must be an integer >= 1") as info:
@@ -128,8 +131,8 @@ def test_evaluate_sets_the_threads_before_the_games(tmp_path, monkeypatch):
     for n in (2, None):  # None: the option left out, the default 1
         torch.set_num_threads(3)
         option = [] if n is None else ["--threads", str(n)]
-        assert ev.main(["ataxx_v0", "--agents", "random", "random", "--games", "1", "--seed", "0",
-                        "--max-steps", "4", "--no-progress", "--out", str(tmp_path / f"out{n}"), *option]) == 0
+        args = "ataxx_v0 --agents random random --games 1 --seed 0 --max-steps 4 --no-progress".split()
+        assert ev.main([*args, "--out", str(tmp_path / f"out{n}"), *option]) == 0
     assert seen == [2, 1]
 
 

@@ -90,6 +90,11 @@ def thread_count(text: str) -> int:
 
 def add_threads_argument(parser: argparse.ArgumentParser) -> None:
     """Add ``--threads N`` (:func:`thread_count`; default :data:`DEFAULT_THREADS`) to ``parser``."""
-    parser.add_argument("--threads", type=thread_count, default=DEFAULT_THREADS, metavar="N",
-                        help=f"torch threads of the networks in this process (default {DEFAULT_THREADS}: "
-                             "fastest for these small networks, and when other jobs share the cores)")
+    parser.add_argument(
+        "--threads",
+        type=thread_count,
+        default=DEFAULT_THREADS,
+        metavar="N",
+        help=f"torch threads of the networks in this process (default {DEFAULT_THREADS}: "
+        "fastest for these small networks, and when other jobs share the cores)",
+    )
