@@ -3,7 +3,7 @@
 Command line::
 
     python -m training.evaluate ENV_ID --agents SPEC [SPEC ...] --games N
-        [--seed S] [--out DIR] [--max-steps M] [--env-kwargs JSON] [--no-progress]
+        [--seed S] [--out DIR] [--max-steps M] [--env-kwargs JSON] [--no-progress] [--threads N]
 
     python -m training.evaluate ataxx_v0 --agents random greedy alphabeta:1 alphabeta:2 --games 20
 
@@ -30,6 +30,9 @@ checkpoint agents are labelled there by a short name, the last folder and the fi
 CSV and JSON files keep the full names). The folder is created, and checked to be writable, before
 any game is played; ``--out`` naming an existing file, or a place where no folder can be created,
 is an error. The terminal shows a win/draw/loss table and the ladder (``rich``).
+
+``--threads N`` (default 1) is torch's thread count for the networks of the tournament
+(:func:`training.threads.set_torch_threads`).
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from training.cli import MissingExtraError, add_env_arguments, ensure_writable_d
     require_extra
 from training.ratings import Z95, elo_ratings, elo_ratings_with_intervals, openskill_ratings, pair_table
 from training.report import OUTPUT_FILES, MAX_LABEL, chart_labels, plot_ratings, print_report, write_outputs
+from training.threads import add_threads_argument, set_torch_threads
 from training.tournament import run_tournament, schedule
 
 __all__ = ["run_tournament", "schedule", "pair_table", "openskill_ratings", "elo_ratings", "elo_ratings_with_intervals",
@@ -76,6 +80,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="replace the tournament files (results.json, pairs.csv, ratings.*) already in --out")
     p.add_argument("--max-steps", type=positive_int, default=None, metavar="M", help="truncate games after M plies (a draw)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_threads_argument(p)
     return p
 
 
@@ -99,9 +104,9 @@ def main(argv: list[str] | None = None) -> int:
 
     Raises:
         SystemExit: with status 2 (a usage message on standard error) for bad arguments: an
-            unknown environment, ``--games`` below 1, a bad agent spec, a missing or foreign
-            checkpoint, a bad seed or ``--max-steps``, bad ``--env-kwargs``, or an ``--out``
-            that is a file or cannot be created or written; or the ``train`` extra not installed
+            unknown environment, ``--games`` or ``--threads`` below 1, a bad agent spec, a
+            missing or foreign checkpoint, a bad seed or ``--max-steps``, bad ``--env-kwargs``, or
+            an ``--out`` that is a file or cannot be created or written; or the ``train`` extra not installed
             (the message says what to install). These are all detected before any game is played.
     """
     require_extra("train", "training.evaluate", as_command=True)
@@ -116,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     if earlier and not args.overwrite:
         parser.error(f"--out {out} already holds an earlier tournament's {', '.join(earlier)}: give another "
                      "folder, or --overwrite to replace them")
+    set_torch_threads(args.threads)
     console = Console()
 
     bar = None

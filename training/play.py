@@ -3,7 +3,7 @@
 Command line::
 
     python -m training.play ENV_ID --opponent SPEC [SPEC ...] [--seat 0|1|...|random] [--seed S]
-        [--env-kwargs JSON] [--save-images DIR] [--record FILE]
+        [--env-kwargs JSON] [--save-images DIR] [--record FILE] [--threads N]
 
     python -m training.play ataxx_v0 --opponent alphabeta:2 --seat 0
     printf 'g2\\nquit\\n' | python -m training.play ataxx_v0 --opponent random --seat 0
@@ -30,6 +30,9 @@ the final position. Both paths are checked (and the folders created) before the 
 images folder that is an existing file, a record path that is an existing folder, or a place that
 cannot be created or written is an error.
 
+``--threads N`` (default 1) is torch's thread count for network opponents
+(:func:`training.threads.set_torch_threads`; nothing to set when torch is not installed).
+
 Exit status: 0 when the game ended or was abandoned (``quit``, end of input), 2 for bad arguments
 (a negative ``--seed`` included).
 """
@@ -50,6 +53,7 @@ from training.agents import make_agent
 from training.arena import play_game
 from training.cli import MissingExtraError, add_env_arguments, check_output_file, ensure_writable_dir, non_negative_int
 from training.human import HumanAgent, help_text, seat_label
+from training.threads import add_threads_argument, set_torch_threads
 
 __all__ = ["play", "main", "help_text"]
 
@@ -223,6 +227,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="seed of the game, the seat draw and the agents (an integer >= 0)")
     p.add_argument("--save-images", default=None, metavar="DIR", help="save a PNG of every position into this folder")
     p.add_argument("--record", default=None, metavar="FILE", help="write the game (moves, result) as JSON to this file")
+    add_threads_argument(p)
     return p
 
 
@@ -239,11 +244,13 @@ def main(argv: list[str] | None = None, stdin: IO[str] | None = None, stdout: IO
 
     Raises:
         SystemExit: with status 2 (a usage message on standard error) for bad arguments, as
-            listed under :func:`play` (plus argparse's own checks, e.g. a negative ``--seed``);
+            listed under :func:`play` (plus argparse's own checks, e.g. a negative ``--seed`` or
+            ``--threads`` below 1);
             all are detected before the game starts.
     """
     parser = _parser()
     args = parser.parse_args(argv)
+    set_torch_threads(args.threads, missing_ok=True)
     try:
         play(args.env_id, args.opponent, seat=args.seat, seed=args.seed, env_kwargs=args.env_kwargs,
              save_images=args.save_images, record=args.record, stdin=stdin, stdout=stdout)

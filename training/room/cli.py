@@ -1,11 +1,13 @@
 """The command line of the play room::
 
     python -m training.room [--host 127.0.0.1] [--port 8000] [--records DIR] [--agent NAME=SPEC ...]
-        [--agent-delay SECONDS]
+        [--agent-delay SECONDS] [--threads N]
 
 It prints the room's URL and serves until interrupted. ``--records`` (default ``./room_records``)
 holds one journal per game; ``--agent`` adds a named agent to the seat menus (a checkpoint
 path or any spec of ``training.agents.make_agent``: only the command line names files).
+``--threads`` (default 1) is torch's thread count for the agents' networks, in every agent thread
+(:func:`training.threads.set_torch_threads`; nothing to set when torch is not installed).
 Exit status 2 for bad arguments, a missing ``room`` extra, or an ``--agent`` checkpoint without
 the ``train`` extra (torch), each told in one ``error:`` line.
 """
@@ -16,6 +18,7 @@ import argparse
 import sys
 
 from training.cli import MissingExtraError, require_extra
+from training.threads import add_threads_argument, set_torch_threads
 
 __all__ = ["main", "ROOM_MODULES"]
 
@@ -34,6 +37,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="add an agent to the seat menus, e.g. mine=runs/x/checkpoints/final.zip (repeatable)")
     p.add_argument("--agent-delay", type=float, default=0.5, metavar="SECONDS",
                    help="pause before each agent move in games without a person (0 to 60; default 0.5)")
+    add_threads_argument(p)
     return p
 
 
@@ -47,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 <= args.agent_delay <= 60:  # also refuses nan and inf
         print(f"error: --agent-delay must be a number of seconds from 0 to 60, got {args.agent_delay}", file=sys.stderr)
         return 2
+    set_torch_threads(args.threads, missing_ok=True)
     import uvicorn
 
     from training.room.agents import RoomAgents, parse_agent_option
