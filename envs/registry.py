@@ -44,7 +44,7 @@ class EnvSpec:
             ``None`` for none; a ``max_steps`` given to :meth:`make` wins.
         variants: named keyword arguments (``{name: kwargs}``) that together cover the
             environment's settings (board sizes, rule options, player counts, teams); the contract
-            suite (``tests/test_contract.py``) runs every check on each, so a new id is tested as
+            suite (``tests/envs/test_contract.py``) runs every check on each, so a new id is tested as
             soon as it is registered. ``{"default": {}}`` unless given.
     """
 

@@ -184,7 +184,7 @@ def tiny_checkpoint(path: Path, env_id: str = "ataxx_v0", env_kwargs: dict | Non
 def contract_cases() -> list:
     """Every registered environment id with each of its variants (``EnvSpec.variants``), as
     ``pytest.param(env_id, kwargs, id="<env_id>-<variant>")``: the parametrization of the
-    contract suite (tests/test_contract.py, tests/test_state_contract.py). A new id is covered as
+    contract suite (tests/envs/test_contract.py, tests/envs/test_state_contract.py). A new id is covered as
     soon as it is registered."""
     import envs
 

@@ -164,7 +164,7 @@ class SelfPlayEnv(gym.Env):
     ``action_space.sample()`` (some before it resets the env), which knows nothing of the
     legal-action mask, and an illegal action is an error here (``IllegalActionError``, as in
     ``raw_env``). With those actions replaced by legal ones every check passes, reset and step
-    determinism included (``tests/test_selfplay.py``).
+    determinism included (``tests/training/test_selfplay.py``).
 
     Args:
         env_id: a registered environment id (``envs.env_ids()``); the environment is made by

@@ -31,7 +31,7 @@ unknown keys are an error. The run directory (default ``runs/<config name>-<seed
 ``--smoke`` (:func:`smoke_config`) shrinks every budget — one rollout of 64 timesteps, two
 warm-start games, two games per periodic evaluation, one per pair in the final tournament,
 every period one rollout — so that any config
-runs end to end in seconds; ``tests/test_training.py`` smoke-runs every file in ``configs/``.
+runs end to end in seconds; ``tests/training/test_training.py`` smoke-runs every file in ``configs/``.
 
 A config with ``engine: rllib`` (``configs/<game>_rllib.yaml``) trains on Ray RLlib instead, with
 the same options and run directory: :mod:`training.rllib.trainer` (its keys:
@@ -53,7 +53,7 @@ choice of the opponents; :class:`~training.vector_selfplay.SelfPlayVectorEnv`), 
 (:func:`training.pretrain.pretrain`), and the final tournament (``10_000 + seed``); periodic
 evaluations are seeded by the timestep. With the same ``torch_threads``, machine and library
 versions, two runs write byte-identical tensors in every checkpoint and identical evaluations
-(``tests/test_determinism.py``); wall-clock figures differ. Another thread count, machine or
+(``tests/training/test_determinism.py``); wall-clock figures differ. Another thread count, machine or
 torch version may change the floating-point sums, and the runs then drift apart. A resumed run
 repeats itself but differs from the uninterrupted one: games in progress, generator positions
 and the pool's snapshots are not saved in a checkpoint.

@@ -4,7 +4,7 @@
 call per method over the whole batch). The reference rules core :class:`envs.smartrix.state.SmartrixState`
 is the specification: the masks are exact, the observations bit-exact with
 :class:`envs.smartrix.observation.SmartrixObservation`, and ``to_state(i) ==`` the reference game
-(tests/test_vector_differential.py, tests/test_smartrix_vector.py).
+(tests/envs/test_vector_differential.py, tests/envs/test_smartrix_vector.py).
 
 Covered: every setting of the raw environment (``num_players`` 2-7, ``teams``, ``grid_limit``
 (the 5x5 rule) on or off, ``window`` 5-35 in the kids variant). Nothing is refused.

@@ -5,7 +5,7 @@ the file says about the result); :func:`replay` plays a record into a
 :class:`~envs.twixt.state.TwixtState`; the writers produce text that reads back into an equal
 record. :func:`read_twixt_file` / :func:`write_twixt_file` pick the format from the file name.
 
-Conventions (worked out by replaying ``tests/data/twixt/``; see ``tests/test_twixt_records.py``):
+Conventions (worked out by replaying ``tests/data/twixt/``; see ``tests/envs/test_twixt_records.py``):
 
 **Plain move lists** (``.txt`` or anything else): moves in our notation (``c5``, ``swap``, ``c5!``),
 one per line or separated by commas / white space, case-insensitive; a final ``resign`` (the

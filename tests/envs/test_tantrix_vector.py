@@ -1,0 +1,238 @@
+"""Targeted checks of Tantrix's batched core (envs/tantrix/vector.py) against the reference state.
+
+Positions are hand-built with ``TantrixState.from_position`` or taken from seeded reference games at
+the first point where a rule edge of ``envs/tantrix/RULES.md`` applies (a forced space to fill, a
+placement refused by restriction 1, 2 or 3, the forced steps after the free move, the bag running
+out, a deadlock, a skip, a clipped placement at the window edge, a closed loop), loaded into the
+batch with ``vec.from_states``, then every legal action there (one game per action) is stepped on
+both sides and everything compared: mask, current player, every seat's observation, rewards,
+``to_state``, and a few plies further.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import envs
+from envs import ParameterError
+from envs.tantrix.state import TantrixState
+from envs.tantrix.vector import TantrixVectorCore, vector_core
+
+
+def _kw(st: TantrixState) -> dict:
+    return dict(num_players=st.num_players, teams=st.team_game, colors=["RYBG"[c - 1] for c in st._colour_of_team], window_radius=st.window_radius)
+
+
+def _encoder(st):
+    return envs.make_raw("tantrix_v0", **_kw(st)).encoder
+
+
+def _compare(vec, refs, enc, rewards=None):
+    cp = vec.current_player()
+    assert cp.tolist() == [s.current_player for s in refs]
+    mask = vec.action_mask()
+    for i, s in enumerate(refs):
+        want = np.zeros(vec.single_action_space.n, bool)
+        want[s.legal_actions()] = True
+        assert np.array_equal(mask[i], want), f"game {i}: masks differ"
+        assert vec.to_state(i) == s
+        if rewards is not None and s.is_terminal():
+            assert np.array_equal(rewards[i], s.returns().astype(np.float32))
+    for p in range(vec.num_players):
+        obs = vec.observe(p)
+        for i, s in enumerate(refs):
+            one = enc.encode(s, p)
+            for k in one:
+                assert obs[k].dtype == one[k].dtype and np.array_equal(obs[k][i], one[k]), f"game {i} seat {p}: {k}"
+
+
+def check_position(st: TantrixState, plies: int = 3, seed: int = 0) -> int:
+    """Load ``st`` once per legal action, play that action and ``plies - 1`` random ones on both
+    sides, comparing after each; returns the number of games checked."""
+    enc = _encoder(st)
+    legal = st.legal_actions()[:48] or [0]
+    proto = envs.make_vec("tantrix_v0", 1, autoreset="disabled", **_kw(st))
+    vec = proto.from_states([st] * len(legal))
+    refs = [st.clone() for _ in legal]
+    _compare(vec, refs, enc)
+    if st.is_terminal():
+        return len(legal)
+    rng = np.random.default_rng(seed)
+    actions = np.array(legal, dtype=np.int64)
+    for ply in range(plies):
+        live = np.array([not s.is_terminal() for s in refs])
+        if not live.any():
+            break
+        if ply > 0:
+            actions = np.array([rng.choice(s.legal_actions()) if not s.is_terminal() else 0 for s in refs], np.int64)
+        for i, s in enumerate(refs):
+            if live[i]:
+                s.apply(int(actions[i]))
+        out = vec.step(actions)
+        _compare(vec, refs, enc, out.rewards)
+        assert np.array_equal(out.terminated, np.array([s.is_terminal() for s in refs]) & live)
+    return len(legal)
+
+
+def _why(st: TantrixState) -> set:
+    """Which restrictions refuse some colour-matching placement of the mover now."""
+    out = set()
+    if st.is_terminal() or not st.restrictions_active:
+        return out
+    p = st.current_player
+    for q, r in st.candidate_cells():
+        if max(abs(q), abs(r), abs(q + r)) > st.window_radius:
+            continue
+        for slot, t in enumerate(st.hand(p)):
+            if t == -1:
+                continue
+            for rot in range(6):
+                a = st.encode(slot, rot, q, r)
+                if a in st._legal_set:
+                    continue
+                why = st._why_illegal(a)
+                if why.startswith("restriction"):
+                    out.add(why.split(":")[0])
+    return out
+
+
+def mine(pred, *, seeds=range(60), **kwargs) -> TantrixState:
+    """The first position of a seeded random reference game where ``pred(state)`` holds."""
+    for seed in seeds:
+        st = TantrixState(**kwargs, rng=np.random.default_rng(seed))
+        rng = np.random.default_rng(1000 + seed)
+        while not st.is_terminal():
+            if pred(st):
+                return st
+            st.apply(int(rng.choice(st.legal_actions())))
+        if pred(st):
+            return st
+    pytest.fail("no position found")
+
+
+# ---------------------------------------------------------------------------- rule edges
+# (the start and the deal against the AEC env: tests/envs/test_vector_contract.py::test_spaces_and_seeding)
+def test_forced_space_before_the_free_move():
+    st = mine(lambda s: s.phase == "forced_before" and s.forced_spaces() and s.legal_actions())
+    cells = {(q, r) for _, q, r, _ in st.placements()}
+    assert cells <= set(st.forced_spaces())
+    assert check_position(st) > 0
+
+
+def test_forced_after_the_free_move_same_seat_again():
+    st = mine(lambda s: s.phase == "forced_after" and len(s.history) > 0)
+    assert check_position(st) > 0
+
+
+@pytest.mark.parametrize("which", ["restriction 1", "restriction 2", "restriction 3"])
+def test_each_restriction_refuses_a_placement(which):
+    st = mine(lambda s: which in _why(s), seeds=range(200))
+    assert which in _why(st)
+    assert check_position(st) > 0
+
+
+def test_restrictions_lift_when_the_bag_empties():
+    # the last tile is about to be drawn: after this placement the restrictions are off mid-turn
+    st = mine(lambda s: s.bag_size == 1 and not s.is_terminal())
+    assert st.restrictions_active
+    check_position(st, plies=4)
+    after = mine(lambda s: s.bag_size == 0 and not s.is_terminal() and s.blocked_spaces() == [])
+    assert not after.restrictions_active
+    check_position(after, plies=4)
+
+
+def test_deadlock_draw():
+    st = mine(lambda s: s.deadlock, window_radius=3, seeds=range(300))
+    assert st.is_terminal() and st.restrictions_active
+    assert check_position(st) == 1
+    # the position one move before the deadlock: stepping into it gives 0 for everyone
+    tiles = st.placed
+    pre = mine(lambda s: not s.is_terminal() and len(s.placed) == len(tiles) - 1 and s.placed == tiles[:-1],
+               window_radius=3, seeds=range(300))
+    check_position(pre, plies=1)
+
+
+def test_skips_once_the_bag_is_empty_and_the_end():
+    # 4 players on a table of radius 4 (61 hexes): the bag empties after 32 tiles, then seats skip
+    st = mine(lambda s: s._skips > 0 and not s.is_terminal(), num_players=4, window_radius=4)
+    assert st.bag_size == 0
+    check_position(st, plies=8)
+    end = mine(lambda s: s.is_terminal() and not s.deadlock and len(s.placed) < 56, num_players=4, window_radius=4)
+    assert check_position(end) == 1
+    assert end._skips == 4 and not end.restrictions_active
+    # the last placement before such an end: stepping into it, every seat then skips
+    pre = mine(lambda s: not s.is_terminal() and s.placed == end.placed[:-1], num_players=4, window_radius=4)
+    check_position(pre, plies=1)
+
+
+def test_clipped_placements_at_the_window_edge():
+    st = mine(lambda s: s.clipped_now > 0, window_radius=3, seeds=range(200))
+    vec = envs.make_vec("tantrix_v0", 1, window_radius=3).from_states([st])
+    assert vec.observe(st.current_player)["globals"][0, 7] == 1.0
+    check_position(st)
+
+
+def test_a_loop_scores_double_and_rewards():
+    st = mine(lambda s: any(s.colour_score(c)[1] > 0 for c in range(1, 5)), seeds=range(300))
+    check_position(st, plies=2)
+
+
+def test_doubles_and_colours():
+    st = mine(lambda s: len(s.placed) == 20, num_players=4, teams=True, colors=["G", "B"])
+    check_position(st)
+    st = mine(lambda s: len(s.placed) == 12, num_players=3, colors="GRB")
+    check_position(st)
+
+
+def test_hand_built_small_game_to_its_end():
+    # one tile on the table, two per hand, empty bag: the game ends when all five are placed (or
+    # nobody can place), restrictions off
+    st = TantrixState.from_position(tiles=[(1, 0, 0, 0)], hands=[[2, 3], [4, 5]], bag=[], current_player=0,
+                                    phase="free")
+    assert st._total == 5 and not st.restrictions_active
+    n = 0
+    frontier = [st]
+    for _ in range(4):  # play every line of the game, comparing at each step
+        nxt = []
+        for s in frontier:
+            if s.is_terminal():
+                continue
+            n += check_position(s, plies=1)
+            for a in s.legal_actions()[:3]:
+                c = s.clone()
+                c.apply(a)
+                nxt.append(c)
+        frontier = nxt
+    assert n > 0
+
+
+def test_set_states_refuses_another_setting():
+    vec = envs.make_vec("tantrix_v0", 2, seed=0)
+    vec.reset()
+    with pytest.raises(ParameterError, match="num_players"):
+        vec.from_states([TantrixState(3, seed=0)])
+    with pytest.raises(ParameterError, match="window_radius"):
+        vec.from_states([TantrixState(2, seed=0, window_radius=6)])
+    with pytest.raises(ParameterError, match="colors"):
+        vec.from_states([TantrixState(2, seed=0, colors="GB")])
+    with pytest.raises(ParameterError):
+        vec.from_states([object()])
+
+
+def test_take_put_and_the_core_arrays():
+    vec = envs.make_vec("tantrix_v0", 4, seed=3)
+    out = vec.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        a = np.array([rng.choice(np.flatnonzero(m)) for m in out.action_mask])
+        out = vec.step(a)
+    t = vec.take([2, 2, 0])
+    assert t.to_state(0) == vec.to_state(2) and t.to_state(2) == vec.to_state(0)
+    vec.put([1], t.take([2]))
+    assert vec.to_state(1) == vec.to_state(0)
+    core = vector_core(2, num_players=4)
+    assert isinstance(core, TantrixVectorCore) and core.num_actions == 39204
+    assert all(v.shape[0] == 2 for v in core.arrays.values())
+    with pytest.raises(ParameterError):
+        vector_core(2, num_players=5)
