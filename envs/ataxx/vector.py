@@ -162,13 +162,6 @@ def _step_kernel(x, o, gaps, turn, clock, fullmove, status, actions, active, clo
         status[i] = _status(xi, oi, gaps[i], clock[i], clock_rule)
 
 
-@njit(cache=True)
-def _status_kernel(x, o, gaps, clock, status, index, clock_rule):
-    for j in range(index.shape[0]):
-        i = index[j]
-        status[i] = _status(x[i], o[i], gaps[i], clock[i], clock_rule)
-
-
 @njit(cache=True, inline="always")
 def _mask_one(i, x, o, gaps, turn, status, out8, out64, w):
     """Game i's mask is bytes ``834 * i .. 834 * i + 833`` of the flat buffer (``out8`` and

@@ -101,7 +101,7 @@ class TabletopAECEnv(AECEnv):
         }
         self._zero_mask = np.zeros(self.num_actions, dtype=np.int8)
         self._zero_mask.flags.writeable = False
-        self._np_random, self._np_random_seed = None, None
+        self._np_random = None
         self.state: GameState | None = None
         self._figure = None
         self._layout: ActionLayout | None = None  # built on the first action_layout() call
@@ -139,7 +139,7 @@ class TabletopAECEnv(AECEnv):
     # ------------------------------------------------------------------ API
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None or self._np_random is None:
-            self._np_random, self._np_random_seed = seeding.np_random(seed)
+            self._np_random, _ = seeding.np_random(seed)
         self.state = self._new_state(self._np_random)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}

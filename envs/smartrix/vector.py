@@ -128,22 +128,6 @@ def _area(bbox, ntab, i, r0, c0, W, H, grid_limit):
 
 
 @njit(cache=True)
-def _reqs(board, crot, i, r, c, G, PAT, R1, R0, DR, DC):
-    """(req1, req0, neighbours) of the empty square (r, c) of game i."""
-    q1 = 0
-    q0 = 0
-    nn = 0
-    for d in range(8):
-        v = board[i, _sq(r + DR[d], c + DC[d], G)]
-        if v:
-            q = PAT[v - 1, crot[i, v - 1]]
-            q1 |= R1[d, q]
-            q0 |= R0[d, q]
-            nn += 1
-    return q1, q0, nn
-
-
-@njit(cache=True)
 def _deal(idx, orders, n, board, where, owner, crot, crow, ccol, pile, pile_n, hand_n, points, out, cur, over, ntab,
           bbox, turn, G):
     for j in range(idx.shape[0]):

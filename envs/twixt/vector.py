@@ -647,7 +647,6 @@ class TwixtVectorCore(VectorCore):
         self._early = draw == "early"
         self._four = probe.num_players == 4
         self._swap = bool(swap)
-        self._pad = bytes(probe.num_actions - t.n)
         B, n, nl = self.num_envs, t.n, t.nl
         w = n if self._early else 0
         wlw = nl + 1 if self._early else 0
