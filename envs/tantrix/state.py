@@ -12,7 +12,7 @@ clockwise from the upper-right side::
 Edge ``d`` of one hex touches edge ``(d + 3) % 6`` of its neighbour in direction ``d``. The first
 tile lies on ``(0, 0)``. A tile in rotation ``k`` (0-5) is turned ``k`` sixths of a turn
 clockwise: its edge ``i`` shows the colour of edge ``(i - k) % 6`` of the tile as listed in
-``data/tantrix_tiles.tsv`` (:data:`TILES`). Tiles never flip.
+``tests/data/tantrix_tiles.tsv`` (:data:`TILES`). Tiles never flip.
 
 **The table (window).** Play happens on the hexagon of radius ``window_radius`` (``R``, default
 :data:`DEFAULT_WINDOW_RADIUS`) around the first tile: ``max(|q|, |r|, |q + r|) <= R``. A placement
