@@ -25,6 +25,7 @@ from typing import Any, Callable
 
 from envs.core.checks import is_int, is_plain_int
 from envs.core.errors import ParameterError, UnknownEnvError
+from envs.core.records import use_registry
 
 __all__ = ["ENV_IDS", "EnvSpec", "UnknownEnvError", "register", "spec", "env_ids", "make", "make_raw", "make_vec",
            "game_agents", "game_agent_factories", "game_agent_names", "load_record_formats"]
@@ -363,6 +364,9 @@ def load_record_formats() -> None:
             pass
     _RECORD_FORMATS_LOADED = True
 
+
+# envs.core.records reaches the registry through this hook (core modules never import it)
+use_registry(spec, load_record_formats)
 
 register("ataxx_v0", "envs.ataxx_v0", variants={
     "standard": {},

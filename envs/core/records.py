@@ -73,7 +73,7 @@ from pathlib import Path
 from typing import Callable
 
 from envs.core.checks import is_plain_int, is_plain_number
-from envs.core.errors import IllegalActionError, InvalidPositionError, ParameterError
+from envs.core.errors import IllegalActionError, InvalidPositionError, ParameterError, UnknownEnvError
 from envs.core.state import GameState
 
 __all__ = ["FORMAT", "VERSION", "record_from_state", "replay", "write_record", "read_record", "check_record",
@@ -164,11 +164,9 @@ def record_from_state(state: GameState, env_id: str, env_kwargs: dict | None = N
             a bad ``seed`` or ``meta``, a state whose start has no deal (e.g. a Tantrix
             ``from_position``), or (``check``) a record that does not replay to ``state``.
     """
-    from envs.registry import spec
-
     if not isinstance(state, GameState):
         raise TypeError(f"record_from_state needs a GameState, got {type(state).__name__}")
-    sp = spec(env_id)
+    sp = _registry_spec(env_id)
     kwargs = {} if env_kwargs is None else env_kwargs
     sp.resolve_kwargs(kwargs)  # a dict naming only the environment's arguments
     kwargs = _json_copy(kwargs, "env_kwargs")
@@ -349,12 +347,35 @@ def import_record(filename: str, data: bytes | str) -> dict:
     return rec
 
 
+#: The environment registry's two entry points this module uses (``spec`` and
+#: ``load_record_formats``), plugged in by :mod:`envs.registry` when it is imported
+#: (:func:`use_registry`). The registry sits above the games, which sit above ``envs.core``: a core
+#: module reaches it through this hook, never by import.
+_REGISTRY: dict[str, Callable] = {}
+
+
+def use_registry(spec: Callable, load_record_formats: Callable[[], None]) -> None:
+    """Plug the environment registry in: ``spec(env_id)`` returns the ``EnvSpec`` of a registered
+    id (raising :class:`~envs.core.errors.UnknownEnvError`), ``load_record_formats()`` imports every
+    game's record module once. Called by :mod:`envs.registry` at import (``import envs`` does it)."""
+    _REGISTRY["spec"] = spec
+    _REGISTRY["load_record_formats"] = load_record_formats
+
+
+def _registry(name: str) -> Callable:
+    if name not in _REGISTRY:  # envs/__init__.py imports envs.registry before any submodule runs
+        raise RuntimeError("envs.core.records needs the environment registry: import envs first")
+    return _REGISTRY[name]
+
+
+def _registry_spec(env_id: str):
+    return _registry("spec")(env_id)
+
+
 def _legacy_readers() -> dict:
     """The registered readers, after the registry has imported every game's record module
     (:func:`envs.registry.load_record_formats`, once)."""
-    from envs.registry import load_record_formats
-
-    load_record_formats()
+    _registry("load_record_formats")()
     return _LEGACY
 
 
@@ -405,8 +426,6 @@ def replay(record, upto: int | None = None) -> GameState:
             why), or a result that differs from the replay's.
         ParameterError: ``upto`` is not an int from 0 to the number of moves.
     """
-    from envs.registry import UnknownEnvError, spec
-
     if isinstance(record, str):
         record = _loads(record, "not a JSON game record")
     rec = _to_common(record)
@@ -414,7 +433,7 @@ def replay(record, upto: int | None = None) -> GameState:
     if upto is not None and (not is_plain_int(upto) or not 0 <= upto <= len(moves)):
         raise ParameterError(f"upto must be an int from 0 to the number of moves ({len(moves)}), got {upto!r}")
     try:
-        sp = spec(rec["env_id"])
+        sp = _registry_spec(rec["env_id"])
     except UnknownEnvError as e:
         raise InvalidPositionError(f"record 'env_id': {e}") from None
     kwargs = rec.get("env_kwargs") or {}
