@@ -448,7 +448,7 @@ def _network(cfg: dict) -> tuple[dict, object]:
     """The network the config's ``policy`` describes, as SB3 ``policy_kwargs`` (the feature
     extractor's class and kwargs, ``net_arch``), and the environment's :class:`ActionLayout`."""
     from envs.registry import spec
-    from training.features import FEATURE_EXTRACTORS
+    from training.sb3_policy import FEATURE_EXTRACTORS
 
     pol = cfg["policy"]
     layout = spec(cfg["env_id"]).make_raw(**cfg["env_kwargs"]).action_layout()
@@ -462,7 +462,7 @@ def _network(cfg: dict) -> tuple[dict, object]:
 def _build_model(cfg: dict, vec_env, seed: int):
     from sb3_contrib import MaskablePPO
 
-    from training.features import SpatialMaskablePolicy
+    from training.sb3_policy import SpatialMaskablePolicy
 
     pol = cfg["policy"]  # checked by validate_config
     policy_kwargs, layout = _network(cfg)
