@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from functools import partial
 
+import inspect
+
 import gymnasium as gym
 import numpy as np
 import torch
@@ -45,6 +47,7 @@ __all__ = [
     "SPATIAL_TRUNKS",
     "SpatialActionHead",
     "mlp",
+    "extractor_kwargs",
     "orthogonal_init",
     "spatial_action_head",
 ]
@@ -501,6 +504,31 @@ def spatial_action_head(trunk: nn.Module, layout: ActionLayout, num_actions: int
                              extra_dim=trunk.appended_dim)
 
 
+def extractor_kwargs(pol: dict, layout: ActionLayout | None) -> dict:
+    """The trunk's keyword arguments: a config's ``policy.features_kwargs`` completed with what the
+    environment's :class:`~envs.core.observation.ActionLayout` already says, so configs need not
+    repeat it (``pol``: the config's ``policy`` section, with ``features``, ``features_kwargs``
+    and ``head``).
+
+    * ``board_key`` (extractors over a ``Dict`` observation): the layout's ``obs_key``;
+    * ``features_dim``: 0 with a spatial or factored head (the head reads the whole map);
+    * ``append``: with a factored head whose plane descriptions come from the observation, the
+      layout's ``plane_key`` is added (the head reads those values after the map).
+
+    A value given in the config is kept (validation rejects the contradictory ones).
+    """
+    kwargs = dict(pol["features_kwargs"])
+    params = inspect.signature(FEATURE_EXTRACTORS[pol["features"]].__init__).parameters
+    if layout is not None and layout.obs_key is not None and "board_key" in params:
+        kwargs.setdefault("board_key", layout.obs_key)
+    if pol["head"] != "linear":
+        kwargs.setdefault("features_dim", 0)
+        if pol["head"] == "factored" and layout.plane_key is not None and "append" in params:
+            append = list(kwargs.get("append", []))
+            kwargs["append"] = append + ([layout.plane_key] if layout.plane_key not in append else [])
+    return kwargs
+
+
 class ActorCriticNet(nn.Module):
     """A whole policy-and-value network from a config's ``policy:`` section, as plain modules.
 
@@ -526,8 +554,8 @@ class ActorCriticNet(nn.Module):
             and factored heads; may be ``None`` with head ``linear``).
         num_actions: the size of the action space.
         features: a name of :data:`FEATURE_EXTRACTORS`, or a trunk class.
-        features_kwargs: the trunk's keyword arguments (complete: ``training.train.extractor_kwargs``
-            fills in what the layout says).
+        features_kwargs: the trunk's keyword arguments (complete: :func:`extractor_kwargs` fills in
+            what the layout says; :meth:`from_policy` does it).
         head: ``"spatial"``, ``"factored"`` or ``"linear"``.
         net_arch: ``{"pi": [...], "vf": [...]}`` (anything else: no hidden layers).
         value_head: ``"dense"`` or ``"pooled"``.
@@ -579,6 +607,16 @@ class ActorCriticNet(nn.Module):
             self.action_net.init_orthogonal()
         else:
             self.action_net.apply(partial(orthogonal_init, gain=0.01))
+
+    @classmethod
+    def from_policy(cls, observation_space: gym.Space, layout: ActionLayout | None, num_actions: int,
+                    policy: dict) -> ActorCriticNet:
+        """The network of a config's (validated) ``policy`` section: ``features``,
+        ``features_kwargs`` (completed by :func:`extractor_kwargs`), ``head``, ``net_arch``,
+        ``value_head``."""
+        return cls(observation_space, layout, num_actions, features=policy["features"],
+                   features_kwargs=extractor_kwargs(policy, layout), head=policy["head"],
+                   net_arch=policy["net_arch"], value_head=policy["value_head"])
 
     def logits(self, features: torch.Tensor) -> torch.Tensor:
         """``float32 (B, features_extractor.out_dim)`` -> unmasked logits ``float32 (B, num_actions)``."""

@@ -5,7 +5,7 @@ needs) made of the plain modules of a :class:`training.features.ActorCriticNet`,
 config's ``policy:`` section as the SB3 trainer builds its ``SpatialMaskablePolicy`` /
 ``MaskableActorCriticPolicy`` (``training.train._network``; neither stable-baselines3 nor
 sb3-contrib is imported here): the same trunk and keyword arguments
-(:func:`training.train.extractor_kwargs`), one trunk shared by the policy and the value function
+(:func:`training.features.extractor_kwargs`), one trunk shared by the policy and the value function
 (SB3's default), and
 
 * head ``spatial`` / ``factored``: :class:`~training.features.SpatialActionHead` over the
@@ -57,15 +57,12 @@ class GameRLModule(TorchRLModule, ValueFunctionAPI):
     def setup(self):
         from envs.registry import spec
         from training.features import ActorCriticNet
-        from training.train import extractor_kwargs
 
         cfg = self.model_config
         pol = cfg["policy"]
         raw = spec(cfg["env_id"]).make_raw(**(cfg.get("env_kwargs") or {}))
         layout = raw.action_layout()
-        net = ActorCriticNet(self.observation_space["observations"], layout, int(self.action_space.n),
-                             features=pol["features"], features_kwargs=extractor_kwargs(pol, layout), head=pol["head"],
-                             net_arch=pol["net_arch"], value_head=pol["value_head"])
+        net = ActorCriticNet.from_policy(self.observation_space["observations"], layout, int(self.action_space.n), pol)
         # Its parts become this module's own children, under the same names: the parameter
         # names (features_extractor.*, action_net.*, ...) and so the checkpoints stay as they were.
         for name, part in net.named_children():
