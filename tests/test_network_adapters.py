@@ -151,7 +151,7 @@ def test_an_sb3_adapter_is_its_trunk_and_nothing_more(name, trunk, space, kwargs
     plain = trunk(space, **kwargs)
     torch.manual_seed(3)
     sb3 = adapter(space, **kwargs)
-    assert isinstance(sb3, BaseFeaturesExtractor) and isinstance(sb3, nets.SPATIAL_TRUNKS)
+    assert isinstance(sb3, BaseFeaturesExtractor) and isinstance(sb3, trunk)
     assert sb3.features_dim == plain.out_dim == sb3.out_dim
     a, b = plain.state_dict(), sb3.state_dict()
     assert list(a) == list(b) and all(torch.equal(a[k], b[k]) for k in a)

@@ -62,8 +62,9 @@ class BoardVectorNet(BaseFeaturesExtractor, nets.BoardVectorTrunk):
         _as_extractor(self, observation_space)
 
 
-class HexBoardNet(BoardVectorNet):
-    """:class:`~training.features.HexBoardTrunk` (hexagonal kernels) as an SB3 features extractor."""
+class HexBoardNet(BoardVectorNet, nets.HexBoardTrunk):
+    """:class:`~training.features.HexBoardTrunk` (hexagonal kernels) as an SB3 features extractor
+    (a :class:`BoardVectorNet`, as the shipped checkpoints' policy code expects, and a ``HexBoardTrunk``)."""
 
     def __init__(self, observation_space: gym.spaces.Dict, board_key: str | None = None, channels: int = 64,
                  blocks: int = 3, features_dim: int = 0, append: list[str] | tuple = ()):
@@ -71,8 +72,9 @@ class HexBoardNet(BoardVectorNet):
                          features_dim=features_dim, append=append)
 
 
-class CardTableNet(BoardVectorNet):
-    """:class:`~training.features.CardTableTrunk` (square kernels) as an SB3 features extractor."""
+class CardTableNet(BoardVectorNet, nets.CardTableTrunk):
+    """:class:`~training.features.CardTableTrunk` (square kernels) as an SB3 features extractor
+    (a :class:`BoardVectorNet`, as the shipped checkpoints' policy code expects, and a ``CardTableTrunk``)."""
 
     def __init__(self, observation_space: gym.spaces.Dict, board_key: str | None = None, channels: int = 64,
                  blocks: int = 3, features_dim: int = 0, append: list[str] | tuple = ()):
