@@ -21,8 +21,8 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import torch
-
 from conftest import REPO_ROOT
+
 from envs.core.observation import ActionLayout
 from training import features as nets
 

@@ -24,9 +24,8 @@ a ``dict`` of such tensors.
 
 from __future__ import annotations
 
-from functools import partial
-
 import inspect
+from functools import partial
 
 import gymnasium as gym
 import numpy as np
@@ -91,7 +90,8 @@ def mlp(n_in: int, sizes) -> tuple[nn.Sequential, int]:
 
 def _check_sizes(owner: str, channels, blocks, features_dim, allow_bool: bool = False) -> None:
     for name, v in (("channels", channels), ("blocks", blocks), ("features_dim", features_dim)):
-        if (isinstance(v, bool) and not allow_bool) or not isinstance(v, int) or v < (0 if name == "features_dim" else 1):
+        bad_type = (isinstance(v, bool) and not allow_bool) or not isinstance(v, int)
+        if bad_type or v < (0 if name == "features_dim" else 1):
             raise ValueError(f"{owner} {name} must be a positive integer (features_dim may be 0), got {v!r}")
 
 
@@ -124,6 +124,7 @@ class BoardCNNTrunk(nn.Module):
     append_keys: tuple[str, ...] = ()
     append_sizes: tuple[int, ...] = ()
     appended_dim = 0
+    out_dim: int
 
     def __init__(self, observation_space: gym.spaces.Box, channels: int = 64, blocks: int = 3, features_dim: int = 256):
         owner = type(self).__name__
@@ -208,6 +209,8 @@ class BoardVectorTrunk(nn.Module):
         ValueError: the space is not a ``Dict`` with one 3-D ``Box`` board, a bad size, or a bad
             ``append``.
     """
+
+    out_dim: int
 
     def __init__(self, observation_space: gym.spaces.Dict, board_key: str | None = None, hex_grid: bool = False,
                  channels: int = 64, blocks: int = 3, features_dim: int = 0, append: list[str] | tuple = ()):
@@ -462,7 +465,7 @@ FEATURE_EXTRACTORS: dict[str, type[nn.Module]] = {
 SPATIAL_TRUNKS = (BoardCNNTrunk, BoardVectorTrunk)
 
 
-def spatial_action_head(trunk: nn.Module, layout: ActionLayout, num_actions: int) -> SpatialActionHead:
+def spatial_action_head(trunk: nn.Module, layout: ActionLayout | None, num_actions: int) -> SpatialActionHead:
     """The :class:`SpatialActionHead` that reads ``trunk``'s convolution map where ``layout`` puts
     the actions (factored when the layout describes its planes).
 
@@ -523,9 +526,10 @@ def extractor_kwargs(pol: dict, layout: ActionLayout | None) -> dict:
         kwargs.setdefault("board_key", layout.obs_key)
     if pol["head"] != "linear":
         kwargs.setdefault("features_dim", 0)
-        if pol["head"] == "factored" and layout.plane_key is not None and "append" in params:
+        plane_key = layout.plane_key if layout is not None else None
+        if pol["head"] == "factored" and plane_key is not None and "append" in params:
             append = list(kwargs.get("append", []))
-            kwargs["append"] = append + ([layout.plane_key] if layout.plane_key not in append else [])
+            kwargs["append"] = append + ([plane_key] if plane_key not in append else [])
     return kwargs
 
 
@@ -582,6 +586,9 @@ class ActorCriticNet(nn.Module):
             features = FEATURE_EXTRACTORS[features]
         fe = features(observation_space, **(features_kwargs or {}))
         self.features_extractor = fe
+        self.policy_net: nn.Module
+        self.action_net: nn.Module
+        self.value_trunk: nn.Module
         arch = net_arch if isinstance(net_arch, dict) else {}
         dim = fe.out_dim
         if head in ("spatial", "factored"):

@@ -34,7 +34,7 @@ from training import features as nets
 __all__ = ["BoardCNN", "BoardVectorNet", "CardTableNet", "FEATURE_EXTRACTORS", "HexBoardNet", "SpatialMaskablePolicy"]
 
 
-def _as_extractor(extractor: BaseFeaturesExtractor, observation_space: gym.Space) -> None:
+def _as_extractor(extractor: nets.BoardCNNTrunk | nets.BoardVectorTrunk, observation_space: gym.Space) -> None:
     """What ``BaseFeaturesExtractor.__init__`` sets (the trunk's ``__init__`` ran in its place:
     both start from ``nn.Module.__init__``, which must run once)."""
     assert extractor.out_dim > 0
@@ -47,7 +47,8 @@ class BoardCNN(BaseFeaturesExtractor, nets.BoardCNNTrunk):
     ``float32 (B, H, W, C)``, output ``float32 (B, features_dim)``; arguments and errors as the trunk's."""
 
     def __init__(self, observation_space: gym.spaces.Box, channels: int = 64, blocks: int = 3, features_dim: int = 256):
-        nets.BoardCNNTrunk.__init__(self, observation_space, channels=channels, blocks=blocks, features_dim=features_dim)
+        nets.BoardCNNTrunk.__init__(self, observation_space, channels=channels, blocks=blocks,
+                                    features_dim=features_dim)
         _as_extractor(self, observation_space)
 
 
