@@ -1,57 +1,139 @@
-"""Feature extractors for Stable-Baselines3 policies."""
+"""The policy and value networks, as plain torch modules (no stable-baselines3 or Ray import).
+
+Every engine builds its networks from these pieces:
+
+* a *trunk* (what a config calls ``policy.features``) reads one observation and gives a latent
+  vector: :class:`BoardCNNTrunk` (a ``Box`` board), :class:`HexBoardTrunk` and
+  :class:`CardTableTrunk` (a ``Dict`` of a board and side information, :class:`BoardVectorTrunk`);
+* a policy head: :class:`SpatialActionHead`, built by :func:`spatial_action_head` from the game's
+  :class:`~envs.core.observation.ActionLayout`, or a linear layer;
+* a value trunk: an MLP (:func:`mlp`) or :class:`PooledValueTrunk`;
+* :class:`ActorCriticNet`: all of them from one ``policy:`` section, initialised as SB3 does.
+
+The RLlib module (:mod:`training.rllib.module`) uses these modules directly. Stable-Baselines3
+needs its own base classes: :mod:`training.sb3_policy` holds the adapters (the features
+extractors ``BoardCNN``, ``BoardVectorNet``, ``HexBoardNet``, ``CardTableNet`` and the policy
+``SpatialMaskablePolicy``). Those five names can still be imported from this module, which
+imports the adapters (and stable-baselines3) only when one of them is asked for: checkpoints name
+them at ``training.features.<name>``.
+
+Batches: observations are ``float32`` tensors with a leading batch dimension ``B``; a ``Box``
+board is ``(B, H, W, C)`` (channels last, as the environments emit them), a ``Dict`` observation
+a ``dict`` of such tensors.
+"""
 
 from __future__ import annotations
+
+import inspect
+from functools import partial
 
 import gymnasium as gym
 import numpy as np
 import torch
 from torch import nn
-from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
 from envs.core.observation import ActionLayout
 
 __all__ = [
-    "PooledValueTrunk",
-    "BoardCNN",
-    "BoardVectorNet",
-    "HexBoardNet",
-    "CardTableNet",
-    "HexConv2d",
+    "ActorCriticNet",
+    "BoardCNNTrunk",
+    "BoardVectorTrunk",
+    "CardTableTrunk",
     "FEATURE_EXTRACTORS",
+    "HexBoardTrunk",
+    "HexConv2d",
+    "PooledValueTrunk",
+    "SPATIAL_TRUNKS",
     "SpatialActionHead",
-    "SpatialMaskablePolicy",
+    "mlp",
+    "extractor_kwargs",
+    "orthogonal_init",
+    "spatial_action_head",
 ]
 
+#: The Stable-Baselines3 adapters importable from here (from :mod:`training.sb3_policy`, on first use).
+_SB3_NAMES = ("BoardCNN", "BoardVectorNet", "HexBoardNet", "CardTableNet", "SpatialMaskablePolicy")
 
-class BoardCNN(BaseFeaturesExtractor):
-    """A small CNN for square-board observations.
 
-    Input: ``float32 (batch, H, W, C)`` (channels last, as the environments emit them).
+def __getattr__(name: str):
+    """The SB3 adapters by their old names (checkpoints pickle ``training.features.<name>``);
+    importing them needs stable-baselines3 and sb3-contrib (the ``train`` extra)."""
+    if name in _SB3_NAMES:
+        from training import sb3_policy
+
+        return getattr(sb3_policy, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def orthogonal_init(module: nn.Module, gain: float = 1.0) -> None:
+    """SB3's ``ActorCriticPolicy.init_weights``: orthogonal weights of the given gain and zero
+    biases for a ``Linear`` or ``Conv2d`` layer; other modules are left alone (use with
+    ``module.apply(partial(orthogonal_init, gain=...))``)."""
+    if isinstance(module, (nn.Linear, nn.Conv2d)):
+        nn.init.orthogonal_(module.weight, gain=gain)
+        if module.bias is not None:
+            module.bias.data.fill_(0.0)
+
+
+def mlp(n_in: int, sizes) -> tuple[nn.Sequential, int]:
+    """``Linear + Tanh`` layers of the given sizes (SB3's ``MlpExtractor`` branches).
+
+    Returns the ``nn.Sequential`` (input ``float32 (B, n_in)``, output ``float32 (B, out)``;
+    empty, the identity, when ``sizes`` is) and ``out``, its output size (``n_in`` when empty).
+    """
+    layers: list[nn.Module] = []
+    for n in sizes:
+        layers += [nn.Linear(n_in, n), nn.Tanh()]
+        n_in = n
+    return nn.Sequential(*layers), n_in
+
+
+def _check_sizes(owner: str, channels, blocks, features_dim, allow_bool: bool = False) -> None:
+    for name, v in (("channels", channels), ("blocks", blocks), ("features_dim", features_dim)):
+        bad_type = (isinstance(v, bool) and not allow_bool) or not isinstance(v, int)
+        if bad_type or v < (0 if name == "features_dim" else 1):
+            raise ValueError(f"{owner} {name} must be a positive integer (features_dim may be 0), got {v!r}")
+
+
+class BoardCNNTrunk(nn.Module):
+    """A small CNN for square-board observations (``policy.features: board_cnn``).
+
+    Input: ``float32 (B, H, W, C)`` (channels last, as the environments emit them).
     Layers: ``blocks`` convolutions 3x3 with ``channels`` filters, zero padding (so the board's
     edge is visible to the network), ReLU; then flatten and one linear layer to
-    ``features_dim`` with ReLU. Output: ``float32 (batch, features_dim)``. With
-    ``features_dim=0`` there is no linear layer and the output is the flattened convolution map,
-    ``float32 (batch, channels * H * W)`` in ``(channel, row, column)`` order — what
-    :class:`SpatialMaskablePolicy` expects.
+    ``features_dim`` with ReLU. Output: ``float32 (B, out_dim)`` with ``out_dim = features_dim``.
+    With ``features_dim=0`` there is no linear layer and the output is the flattened
+    convolution map, ``float32 (B, channels * H * W)`` in ``(channel, row, column)`` order —
+    what :class:`SpatialActionHead` reads.
 
     Args:
         observation_space: a ``Box`` of shape ``(H, W, C)``.
         channels: filters per convolution.
         blocks: number of convolutions (>= 1).
-        features_dim: size of the output vector.
+        features_dim: size of the output vector (0: the map itself).
+
+    Attributes: ``channels``, ``height``, ``width``, ``out_dim``; ``board_key`` (``None``: the
+    observation is the board), ``append_keys`` (empty) and ``appended_dim`` (0), as
+    :class:`BoardVectorTrunk` has them.
 
     Raises:
         ValueError: the observation space is not a 3-D ``Box``, or a size is not positive.
     """
 
+    board_key = None
+    append_keys: tuple[str, ...] = ()
+    append_sizes: tuple[int, ...] = ()
+    appended_dim = 0
+    out_dim: int
+
     def __init__(self, observation_space: gym.spaces.Box, channels: int = 64, blocks: int = 3, features_dim: int = 256):
+        owner = type(self).__name__
         if not isinstance(observation_space, gym.spaces.Box) or len(observation_space.shape) != 3:
-            raise ValueError(f"BoardCNN needs a Box observation of shape (H, W, C), got {observation_space}")
-        for name, v in (("channels", channels), ("blocks", blocks), ("features_dim", features_dim)):
-            if not isinstance(v, int) or v < (0 if name == "features_dim" else 1):
-                raise ValueError(f"BoardCNN {name} must be a positive integer (features_dim may be 0), got {v!r}")
+            raise ValueError(f"{owner} needs a Box observation of shape (H, W, C), got {observation_space}")
+        _check_sizes(owner, channels, blocks, features_dim, allow_bool=True)
         h, w, c = observation_space.shape
-        super().__init__(observation_space, features_dim or channels * h * w)
+        super().__init__()
+        self.out_dim = features_dim or channels * h * w
         layers: list[nn.Module] = []
         in_ch = c
         for _ in range(blocks):
@@ -63,6 +145,7 @@ class BoardCNN(BaseFeaturesExtractor):
         self.linear = nn.Sequential(nn.Linear(channels * h * w, features_dim), nn.ReLU()) if features_dim else nn.Identity()
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
+        """``float32 (B, H, W, C)`` -> ``float32 (B, out_dim)``."""
         return self.linear(self.cnn(observations.permute(0, 3, 1, 2)))
 
 
@@ -76,7 +159,8 @@ class HexConv2d(nn.Conv2d):
     held at zero, so every filter sees exactly a hexagon (the cell and its six neighbours) and
     the network is equivariant to the board's translations.
 
-    Args: as ``torch.nn.Conv2d`` with ``kernel_size=3`` and ``padding=1`` fixed.
+    Args: as ``torch.nn.Conv2d`` with ``kernel_size=3`` and ``padding=1`` fixed. Input
+    ``float32 (B, in_channels, H, W)``, output ``float32 (B, out_channels, H, W)``.
     """
 
     def __init__(self, in_channels: int, out_channels: int):
@@ -92,32 +176,33 @@ class HexConv2d(nn.Conv2d):
         return self._conv_forward(x, self.weight * self.hex_mask, self.bias)
 
 
-class BoardVectorNet(BaseFeaturesExtractor):
+class BoardVectorTrunk(nn.Module):
     """A CNN over a board plus an MLP over everything else, for ``Dict`` observations.
 
     For games whose observation is a board and side information (hands, scores, counters):
-    the ``Dict`` entry ``board_key`` is a ``float32 (H, W, C)`` board (channels last); every
+    the ``Dict`` entry ``board_key`` is a ``float32 (B, H, W, C)`` board (channels last); every
     other entry is flattened and concatenated into one vector (in the order of the ``Dict``'s
     keys), encoded by a linear layer with ReLU to ``channels`` values and added to every cell of
     the first convolution's output (a learned, board-wide bias: each cell's features can then
     depend on the hands). ``blocks`` convolutions with ``channels`` filters and ReLU follow the
-    same pattern as :class:`BoardCNN`; ``hex_grid=True`` uses :class:`HexConv2d` (boards in
+    same pattern as :class:`BoardCNNTrunk`; ``hex_grid=True`` uses :class:`HexConv2d` (boards in
     axial coordinates), otherwise plain 3x3 convolutions (which see diagonal neighbours, as
     Smartrix's matching rule does).
 
-    Output: ``float32 (batch, features_dim)`` after a final linear layer with ReLU over the
-    flattened map concatenated with the vector's encoding; with ``features_dim=0`` the
-    flattened convolution map itself, ``float32 (batch, channels * H * W)`` in
-    ``(channel, row, column)`` order, as :class:`SpatialMaskablePolicy` expects, followed by the
-    raw (flattened) entries named in ``append`` (for a factored head whose plane features come
-    from the observation, such as Tantrix's hand slots).
+    Output: ``float32 (B, out_dim)``. With ``features_dim > 0``: ``out_dim = features_dim``,
+    after a final linear layer with ReLU over the flattened map concatenated with the vector's
+    encoding. With ``features_dim=0``: the flattened convolution map itself,
+    ``channels * H * W`` values in ``(channel, row, column)`` order, as
+    :class:`SpatialActionHead` reads it, followed by the raw (flattened) entries named in
+    ``append`` (``appended_dim`` values, for a factored head whose plane features come from the
+    observation, such as Tantrix's hand slots).
 
     Args:
         observation_space: a ``Dict`` holding ``board_key`` (a 3-D ``Box``) and 1 or more other
             ``Box`` entries.
         board_key: the board's key (default: the only 3-D ``Box`` entry).
         hex_grid: hexagonal 3x3 kernels (see :class:`HexConv2d`).
-        channels, blocks, features_dim: as :class:`BoardCNN`.
+        channels, blocks, features_dim: as :class:`BoardCNNTrunk`.
         append: vector entries to pass through raw after the map (``features_dim=0`` only).
 
     Raises:
@@ -125,38 +210,40 @@ class BoardVectorNet(BaseFeaturesExtractor):
             ``append``.
     """
 
+    out_dim: int
+
     def __init__(self, observation_space: gym.spaces.Dict, board_key: str | None = None, hex_grid: bool = False,
                  channels: int = 64, blocks: int = 3, features_dim: int = 0, append: list[str] | tuple = ()):
+        owner = type(self).__name__
         if not isinstance(observation_space, gym.spaces.Dict):
-            raise ValueError(f"{type(self).__name__} needs a Dict observation space, got {observation_space}")
+            raise ValueError(f"{owner} needs a Dict observation space, got {observation_space}")
         boards = [k for k, sp in observation_space.spaces.items() if isinstance(sp, gym.spaces.Box) and len(sp.shape) == 3]
         if board_key is None:
             if len(boards) != 1:
-                raise ValueError(f"{type(self).__name__}: give board_key; 3-D Box entries: {boards}")
+                raise ValueError(f"{owner}: give board_key; 3-D Box entries: {boards}")
             board_key = boards[0]
         if board_key not in boards:
-            raise ValueError(f"{type(self).__name__}: board_key {board_key!r} is not a 3-D Box entry of the "
+            raise ValueError(f"{owner}: board_key {board_key!r} is not a 3-D Box entry of the "
                              f"observation; 3-D Box entries: {boards}")
         others = [k for k in observation_space.spaces if k != board_key]
         for k in others:
             if not isinstance(observation_space.spaces[k], gym.spaces.Box):
-                raise ValueError(f"{type(self).__name__}: entry {k!r} must be a Box, got {observation_space.spaces[k]}")
-        for name, v in (("channels", channels), ("blocks", blocks), ("features_dim", features_dim)):
-            if isinstance(v, bool) or not isinstance(v, int) or v < (0 if name == "features_dim" else 1):
-                raise ValueError(f"{type(self).__name__} {name} must be a positive integer (features_dim may be 0), "
-                                 f"got {v!r}")
+                raise ValueError(f"{owner}: entry {k!r} must be a Box, got {observation_space.spaces[k]}")
+        _check_sizes(owner, channels, blocks, features_dim)
         append = list(append)
         for k in append:
             if k not in others:
-                raise ValueError(f"{type(self).__name__}: append entry {k!r} is not a vector entry of the observation; "
+                raise ValueError(f"{owner}: append entry {k!r} is not a vector entry of the observation; "
                                  f"vector entries: {others}")
         if append and features_dim:
-            raise ValueError(f"{type(self).__name__}: append needs features_dim=0 (it feeds a spatial action head)")
+            raise ValueError(f"{owner}: append needs features_dim=0 (it feeds a spatial action head)")
         h, w, c = observation_space.spaces[board_key].shape
         vec = sum(int(np.prod(observation_space.spaces[k].shape)) for k in others)
+        super().__init__()
         self.append_keys = append
-        self.appended_dim = sum(int(np.prod(observation_space.spaces[k].shape)) for k in append)
-        super().__init__(observation_space, features_dim or channels * h * w + self.appended_dim)
+        self.append_sizes = tuple(int(np.prod(observation_space.spaces[k].shape)) for k in append)
+        self.appended_dim = sum(self.append_sizes)
+        self.out_dim = features_dim or channels * h * w + self.appended_dim
         conv = HexConv2d if hex_grid else (lambda i, o: nn.Conv2d(i, o, kernel_size=3, padding=1))
         self.board_key, self.vector_keys = board_key, others
         self.channels, self.height, self.width = channels, h, w
@@ -170,6 +257,7 @@ class BoardVectorNet(BaseFeaturesExtractor):
                        if features_dim else None)
 
     def forward(self, observations: dict[str, torch.Tensor]) -> torch.Tensor:
+        """``{key: float32 (B, ...)}`` -> ``float32 (B, out_dim)``."""
         board = observations[self.board_key].permute(0, 3, 1, 2)
         x = self.first(board)
         if self.vector is not None:
@@ -186,9 +274,11 @@ class BoardVectorNet(BaseFeaturesExtractor):
         return self.linear(torch.cat([x, e], dim=1))
 
 
-class HexBoardNet(BoardVectorNet):
-    """:class:`BoardVectorNet` with hexagonal kernels, for a board in axial coordinates (the entry
-    ``board_key``: training passes the action layout's ``obs_key``); every other entry is the vector."""
+class HexBoardTrunk(BoardVectorTrunk):
+    """:class:`BoardVectorTrunk` with hexagonal kernels, for a board in axial coordinates
+    (``policy.features: hex_board_net``; the entry ``board_key``: training passes the action
+    layout's ``obs_key``); every other entry is the vector. Input and output as
+    :class:`BoardVectorTrunk`."""
 
     def __init__(self, observation_space: gym.spaces.Dict, board_key: str | None = None, channels: int = 64,
                  blocks: int = 3, features_dim: int = 0, append: list[str] | tuple = ()):
@@ -196,10 +286,11 @@ class HexBoardNet(BoardVectorNet):
                          features_dim=features_dim, append=append)
 
 
-class CardTableNet(BoardVectorNet):
-    """:class:`BoardVectorNet` with square 3x3 kernels (which see diagonal neighbours), for a grid of
-    cards or squares (the entry ``board_key``: training passes the action layout's ``obs_key``);
-    every other entry is the vector."""
+class CardTableTrunk(BoardVectorTrunk):
+    """:class:`BoardVectorTrunk` with square 3x3 kernels (which see diagonal neighbours), for a grid
+    of cards or squares (``policy.features: card_table_net``; the entry ``board_key``: training
+    passes the action layout's ``obs_key``); every other entry is the vector. Input and output
+    as :class:`BoardVectorTrunk`."""
 
     def __init__(self, observation_space: gym.spaces.Dict, board_key: str | None = None, channels: int = 64,
                  blocks: int = 3, features_dim: int = 0, append: list[str] | tuple = ()):
@@ -230,10 +321,11 @@ class SpatialActionHead(nn.Module):
         plane_dim: size of the factored head's embeddings.
         plane_index: optional ``int (planes, F)``: the factored head reads plane ``p``'s
             description from the observation: positions in the ``extra_dim`` values that follow
-            the map in the latent vector (see ``BoardVectorNet``'s ``append``).
+            the map in the latent vector (see :class:`BoardVectorTrunk`'s ``append``).
         extra_dim: how many values follow the map in the latent vector.
 
-    Input ``float32 (batch, channels * height * width)``; output ``float32 (batch, num_actions)``.
+    Input ``float32 (B, channels * height * width + extra_dim)``; output ``float32 (B, num_actions)``.
+    Built with PyTorch's default initialisation; :meth:`init_orthogonal` gives SB3's.
 
     Raises:
         ValueError: a bad layout.
@@ -283,7 +375,29 @@ class SpatialActionHead(nn.Module):
         self.register_buffer("others", torch.as_tensor(others))
         self.other = nn.Linear(channels * height * width + self.extra_dim, len(others)) if len(others) else None
 
+    @property
+    def factored(self) -> bool:
+        """Whether the logits are products of cell and plane embeddings (no ``conv``)."""
+        return not hasattr(self, "conv")
+
+    def init_orthogonal(self) -> None:
+        """SB3's initialisation for an action net (:func:`orthogonal_init`), adapted to the head.
+
+        Plain head: gain 0.01 everywhere (small initial logits, as SB3 does). Factored head: the
+        logits are a product of two embeddings, and shrinking both (SB3's 0.01 on every layer)
+        would also shrink each one's gradient (the other factor) and stall learning; so gain 1
+        everywhere, then 0.01 for the last layer of the plane embedding and the off-map layer.
+        """
+        if not self.factored:
+            self.apply(partial(orthogonal_init, gain=0.01))
+            return
+        self.apply(partial(orthogonal_init, gain=1.0))
+        orthogonal_init(self.plane[-1], gain=0.01)
+        if self.other is not None:
+            orthogonal_init(self.other, gain=0.01)
+
     def forward(self, latent: torch.Tensor) -> torch.Tensor:
+        """``float32 (B, channels * height * width + extra_dim)`` -> ``float32 (B, num_actions)``."""
         b = latent.shape[0]
         n_map = self.shape[0] * self.shape[1] * self.shape[2]
         grid = latent[:, :n_map].reshape(b, *self.shape)
@@ -334,6 +448,7 @@ class PooledValueTrunk(nn.Module):
         self.out_dim = n_in
 
     def forward(self, latent: torch.Tensor) -> torch.Tensor:
+        """``float32 (B, C*H*W + extra)`` -> ``float32 (B, out_dim)``."""
         b = latent.shape[0]
         n_map = self.shape[0] * self.shape[1] * self.shape[2]
         grid = latent[:, :n_map].reshape(b, *self.shape)
@@ -341,107 +456,184 @@ class PooledValueTrunk(nn.Module):
         return self.mlp(torch.cat(parts, dim=1))
 
 
-def _spatial_policy_class():
-    from functools import partial
+#: The trunks by their names in a config's ``policy.features``.
+FEATURE_EXTRACTORS: dict[str, type[nn.Module]] = {
+    "board_cnn": BoardCNNTrunk, "hex_board_net": HexBoardTrunk, "card_table_net": CardTableTrunk,
+}
 
-    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-
-    class SpatialMaskablePolicy(MaskableActorCriticPolicy):
-        """MaskablePPO policy whose action net is a :class:`SpatialActionHead`.
-
-        Extra keyword argument ``action_layout``: the environment's
-        :class:`~envs.core.observation.ActionLayout` (``env.unwrapped.action_layout()``). Its
-        ``index`` places the logits on the convolution map; with ``plane_features`` or
-        ``plane_index`` the head is factored (see :class:`SpatialActionHead`); ``plane_index``
-        reads the observation entry ``plane_key``, which the features extractor must ``append``.
-        Use with a features extractor that outputs the flattened convolution map of the
-        layout's ``obs_key`` (``BoardCNN`` for a plain ``Box``, ``HexBoardNet`` or
-        ``CardTableNet`` with ``board_key=obs_key``, all with ``features_dim=0``) and
-        ``net_arch={"pi": [], "vf": [...]}``. Works with ``Box`` and ``Dict`` observations.
-
-        ``value_head``: ``"dense"`` (default; SB3's value MLP of sizes ``net_arch["vf"]`` over
-        the whole flattened map) or ``"pooled"`` (:class:`PooledValueTrunk` with those sizes:
-        use it for large boards, where the dense one saturates).
-        """
-
-        def __init__(self, *args, action_layout: ActionLayout | None = None, value_head="dense", **kwargs):
-            if not isinstance(action_layout, ActionLayout):
-                raise ValueError("SpatialMaskablePolicy needs action_layout, an ActionLayout (the environment's "
-                                 f"env.unwrapped.action_layout()), got {type(action_layout).__name__}")
-            if value_head not in ("dense", "pooled"):
-                raise ValueError(f"value_head must be 'dense' or 'pooled', got {value_head!r}")
-            self.value_head = value_head
-            self.action_layout = action_layout
-            super().__init__(*args, **kwargs)
-
-        def _build(self, lr_schedule) -> None:
-            # SB3 first builds (and orthogonally initialises) a dense action net of
-            # latent x num_actions, which this class replaces: with 20k+ actions that costs tens
-            # of seconds of QR decompositions per policy. Build a weightless placeholder instead.
-            self.action_dist.proba_distribution_net = lambda latent_dim: nn.Identity()
-            try:
-                super()._build(lr_schedule)
-            finally:
-                del self.action_dist.proba_distribution_net  # back to the class's method
-            fe = self.pi_features_extractor
-            spatial = isinstance(fe, (BoardCNN, BoardVectorNet))
-            channels, h, w = (fe.channels, fe.height, fe.width) if spatial else (None, 0, 0)
-            extra = getattr(fe, "appended_dim", 0)
-            if channels is None or self.mlp_extractor.latent_dim_pi != channels * h * w + extra:
-                raise ValueError("SpatialMaskablePolicy needs a convolutional features extractor (BoardCNN, "
-                                 "HexBoardNet, CardTableNet) with features_dim=0, and net_arch pi=[]")
-            layout = self.action_layout
-            map_key = getattr(fe, "board_key", None)  # BoardCNN reads a plain Box: None
-            if map_key != layout.obs_key:
-                raise ValueError(f"the action layout lies on the observation entry {layout.obs_key!r} but the features "
-                                 f"extractor's map is {map_key!r}: give it board_key={layout.obs_key!r}")
-            plane_index = None
-            if layout.plane_index is not None:  # positions in the observation entry plane_key
-                key = layout.plane_key
-                if key not in getattr(fe, "append_keys", []):
-                    raise ValueError(f"the factored head reads {key!r} from the observation: add it to the "
-                                     f"features extractor's append list")
-                offset = 0
-                for k in fe.append_keys:
-                    if k == key:
-                        break
-                    offset += int(np.prod(self.observation_space.spaces[k].shape))
-                plane_index = layout.plane_index + offset
-            self.action_net = SpatialActionHead(channels, h, w, layout.index, int(self.action_space.n),
-                                                plane_features=layout.plane_features, plane_index=plane_index,
-                                                extra_dim=extra)
-            if self.ortho_init:
-                head = self.action_net
-                if hasattr(head, "conv"):  # small initial logits, as SB3 does for its action net
-                    head.apply(partial(self.init_weights, gain=0.01))
-                else:
-                    # Factored head: logits are a product of two embeddings. Shrinking both (SB3's
-                    # 0.01 on every layer) would also shrink each one's gradient (the other factor)
-                    # and stall learning; shrink only the last layer of the plane embedding.
-                    head.apply(partial(self.init_weights, gain=1.0))
-                    self.init_weights(head.plane[-1], gain=0.01)
-                    if head.other is not None:
-                        self.init_weights(head.other, gain=0.01)
-            if self.value_head == "pooled":
-                sizes = list(self.net_arch.get("vf", [])) if isinstance(self.net_arch, dict) else []
-                if not sizes:
-                    raise ValueError("value_head 'pooled' needs net_arch vf sizes, e.g. {'pi': [], 'vf': [64]}")
-                self.mlp_extractor.value_net = PooledValueTrunk(channels, h, w, extra, sizes=sizes)
-            self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
-
-        def _get_constructor_parameters(self):
-            data = super()._get_constructor_parameters()
-            data["action_layout"] = self.action_layout
-            data["value_head"] = self.value_head
-            return data
-
-    return SpatialMaskablePolicy
+#: The trunks whose output starts with a flattened convolution map (what a spatial head reads).
+SPATIAL_TRUNKS = (BoardCNNTrunk, BoardVectorTrunk)
 
 
-try:
-    SpatialMaskablePolicy = _spatial_policy_class()
-except ImportError:  # pragma: no cover - sb3-contrib is in the "train" extra
-    SpatialMaskablePolicy = None
+def spatial_action_head(trunk: nn.Module, layout: ActionLayout | None, num_actions: int) -> SpatialActionHead:
+    """The :class:`SpatialActionHead` that reads ``trunk``'s convolution map where ``layout`` puts
+    the actions (factored when the layout describes its planes).
 
-#: Names usable as ``policy.features`` in the YAML configs.
-FEATURE_EXTRACTORS = {"board_cnn": BoardCNN, "hex_board_net": HexBoardNet, "card_table_net": CardTableNet}
+    Args:
+        trunk: a :data:`SPATIAL_TRUNKS` instance (or an adapter of one) built with
+            ``features_dim=0`` on the layout's ``obs_key`` (its ``board_key``); a layout with
+            ``plane_index`` needs the entry ``plane_key`` among the trunk's ``append`` entries
+            (the head reads it after the map).
+        layout: the environment's :class:`~envs.core.observation.ActionLayout`.
+        num_actions: the size of the action space.
+
+    Returns:
+        the head, with PyTorch's default initialisation (see :meth:`SpatialActionHead.init_orthogonal`):
+        input ``float32 (B, trunk.out_dim)``, output ``float32 (B, num_actions)``.
+
+    Raises:
+        ValueError: ``layout`` is not an ``ActionLayout``, or the trunk does not fit it (the message says how).
+    """
+    if not isinstance(layout, ActionLayout):
+        raise ValueError(f"a spatial action head needs an ActionLayout, got {type(layout).__name__}")
+    if (not isinstance(trunk, SPATIAL_TRUNKS)
+            or trunk.out_dim != trunk.channels * trunk.height * trunk.width + trunk.appended_dim):
+        raise ValueError("a spatial or factored head needs a convolutional features extractor (board_cnn, "
+                         "hex_board_net, card_table_net) with features_dim 0")
+    map_key = trunk.board_key  # a trunk over a plain Box: None
+    if map_key != layout.obs_key:
+        raise ValueError(f"the action layout lies on the observation entry {layout.obs_key!r} but the features "
+                         f"extractor's map is {map_key!r}: give it board_key={layout.obs_key!r}")
+    plane_index = None
+    if layout.plane_index is not None:  # positions in the observation entry plane_key
+        key = layout.plane_key
+        if key not in trunk.append_keys:
+            raise ValueError(f"the factored head reads {key!r} from the observation: add it to the "
+                             f"features extractor's append list")
+        offset = sum(trunk.append_sizes[:list(trunk.append_keys).index(key)])
+        plane_index = layout.plane_index + offset
+    return SpatialActionHead(trunk.channels, trunk.height, trunk.width, layout.index, num_actions,
+                             plane_features=layout.plane_features, plane_index=plane_index,
+                             extra_dim=trunk.appended_dim)
+
+
+def extractor_kwargs(pol: dict, layout: ActionLayout | None) -> dict:
+    """The trunk's keyword arguments: a config's ``policy.features_kwargs`` completed with what the
+    environment's :class:`~envs.core.observation.ActionLayout` already says, so configs need not
+    repeat it (``pol``: the config's ``policy`` section, with ``features``, ``features_kwargs``
+    and ``head``).
+
+    * ``board_key`` (extractors over a ``Dict`` observation): the layout's ``obs_key``;
+    * ``features_dim``: 0 with a spatial or factored head (the head reads the whole map);
+    * ``append``: with a factored head whose plane descriptions come from the observation, the
+      layout's ``plane_key`` is added (the head reads those values after the map).
+
+    A value given in the config is kept (validation rejects the contradictory ones).
+    """
+    kwargs = dict(pol["features_kwargs"])
+    params = inspect.signature(FEATURE_EXTRACTORS[pol["features"]].__init__).parameters
+    if layout is not None and layout.obs_key is not None and "board_key" in params:
+        kwargs.setdefault("board_key", layout.obs_key)
+    if pol["head"] != "linear":
+        kwargs.setdefault("features_dim", 0)
+        plane_key = layout.plane_key if layout is not None else None
+        if pol["head"] == "factored" and plane_key is not None and "append" in params:
+            append = list(kwargs.get("append", []))
+            kwargs["append"] = append + ([plane_key] if plane_key not in append else [])
+    return kwargs
+
+
+class ActorCriticNet(nn.Module):
+    """A whole policy-and-value network from a config's ``policy:`` section, as plain modules.
+
+    Children (in this order; their names are the parameter names' first part):
+
+    * ``features_extractor``: the trunk ``features`` (:data:`FEATURE_EXTRACTORS`), shared by the
+      policy and the value function (SB3's default);
+    * ``policy_net``: head ``spatial`` / ``factored``: empty; head ``linear``: :func:`mlp` of the
+      ``net_arch["pi"]`` sizes;
+    * ``action_net``: head ``spatial`` / ``factored``: :func:`spatial_action_head` (factored when
+      the layout describes its planes); head ``linear``: ``Linear(., num_actions)``;
+    * ``value_trunk``: :func:`mlp` of the ``net_arch["vf"]`` sizes, or with ``value_head="pooled"``
+      (spatial heads only) :class:`PooledValueTrunk` of those sizes;
+    * ``value_net``: ``Linear(., 1)``.
+
+    Initialisation follows SB3's ``ortho_init`` (:func:`orthogonal_init`): gain ``sqrt(2)`` for
+    the trunk, ``policy_net`` and ``value_trunk``, ``1`` for ``value_net``, ``0.01`` for the
+    action head (:meth:`SpatialActionHead.init_orthogonal` for a spatial one).
+
+    Args:
+        observation_space: the game's observation space (``Box`` or ``Dict``).
+        layout: the game's :class:`~envs.core.observation.ActionLayout` (needed by the spatial
+            and factored heads; may be ``None`` with head ``linear``).
+        num_actions: the size of the action space.
+        features: a name of :data:`FEATURE_EXTRACTORS`, or a trunk class.
+        features_kwargs: the trunk's keyword arguments (complete: :func:`extractor_kwargs` fills in
+            what the layout says; :meth:`from_policy` does it).
+        head: ``"spatial"``, ``"factored"`` or ``"linear"``.
+        net_arch: ``{"pi": [...], "vf": [...]}`` (anything else: no hidden layers).
+        value_head: ``"dense"`` or ``"pooled"``.
+
+    Input: an observation batch (see the module docstring); :meth:`forward` returns
+    ``(logits float32 (B, num_actions), values float32 (B,))``.
+
+    Raises:
+        ValueError: an unknown ``features``, ``head`` or ``value_head``, or pieces that do not fit
+            (see the trunks and :func:`spatial_action_head`).
+    """
+
+    def __init__(self, observation_space: gym.Space, layout: ActionLayout | None, num_actions: int,
+                 features: str | type = "board_cnn", features_kwargs: dict | None = None, head: str = "spatial",
+                 net_arch: dict | None = None, value_head: str = "dense"):
+        super().__init__()
+        if head not in ("spatial", "factored", "linear"):
+            raise ValueError(f"head must be 'spatial', 'factored' or 'linear', got {head!r}")
+        if value_head not in ("dense", "pooled"):
+            raise ValueError(f"value_head must be 'dense' or 'pooled', got {value_head!r}")
+        if isinstance(features, str):
+            if features not in FEATURE_EXTRACTORS:
+                raise ValueError(f"features must be one of {sorted(FEATURE_EXTRACTORS)}, got {features!r}")
+            features = FEATURE_EXTRACTORS[features]
+        fe = features(observation_space, **(features_kwargs or {}))
+        self.features_extractor = fe
+        self.policy_net: nn.Module
+        self.action_net: nn.Module
+        self.value_trunk: nn.Module
+        arch = net_arch if isinstance(net_arch, dict) else {}
+        dim = fe.out_dim
+        if head in ("spatial", "factored"):
+            self.policy_net = nn.Sequential()
+            self.action_net = spatial_action_head(fe, layout, num_actions)
+            if value_head == "pooled":
+                self.value_trunk = PooledValueTrunk(fe.channels, fe.height, fe.width, fe.appended_dim,
+                                                    sizes=list(arch.get("vf", [])))
+                vdim = self.value_trunk.out_dim
+            else:
+                self.value_trunk, vdim = mlp(dim, arch.get("vf", []))
+        else:
+            if value_head == "pooled":
+                raise ValueError("value_head 'pooled' needs a spatial or factored head")
+            self.policy_net, pdim = mlp(dim, arch.get("pi", []))
+            self.action_net = nn.Linear(pdim, num_actions)
+            self.value_trunk, vdim = mlp(dim, arch.get("vf", []))
+        self.value_net = nn.Linear(vdim, 1)
+        for part, gain in ((self.features_extractor, np.sqrt(2)), (self.policy_net, np.sqrt(2)),
+                           (self.value_trunk, np.sqrt(2)), (self.value_net, 1.0)):
+            part.apply(partial(orthogonal_init, gain=gain))
+        if isinstance(self.action_net, SpatialActionHead):
+            self.action_net.init_orthogonal()
+        else:
+            self.action_net.apply(partial(orthogonal_init, gain=0.01))
+
+    @classmethod
+    def from_policy(cls, observation_space: gym.Space, layout: ActionLayout | None, num_actions: int,
+                    policy: dict) -> ActorCriticNet:
+        """The network of a config's (validated) ``policy`` section: ``features``,
+        ``features_kwargs`` (completed by :func:`extractor_kwargs`), ``head``, ``net_arch``,
+        ``value_head``."""
+        return cls(observation_space, layout, num_actions, features=policy["features"],
+                   features_kwargs=extractor_kwargs(policy, layout), head=policy["head"],
+                   net_arch=policy["net_arch"], value_head=policy["value_head"])
+
+    def logits(self, features: torch.Tensor) -> torch.Tensor:
+        """``float32 (B, features_extractor.out_dim)`` -> unmasked logits ``float32 (B, num_actions)``."""
+        return self.action_net(self.policy_net(features))
+
+    def value(self, features: torch.Tensor) -> torch.Tensor:
+        """``float32 (B, features_extractor.out_dim)`` -> values ``float32 (B,)``."""
+        return self.value_net(self.value_trunk(features)).squeeze(-1)
+
+    def forward(self, observations) -> tuple[torch.Tensor, torch.Tensor]:
+        """An observation batch -> ``(logits float32 (B, num_actions), values float32 (B,))``."""
+        features = self.features_extractor(observations)
+        return self.logits(features), self.value(features)

@@ -285,7 +285,7 @@ def validate_config(cfg: dict, check_teacher: bool = True) -> None:
     """
     from envs.registry import env_ids, spec
     from training.agents import make_agent
-    from training.features import FEATURE_EXTRACTORS
+    from training.features import FEATURE_EXTRACTORS, extractor_kwargs
 
     rllib = cfg.get("engine") == "rllib"  # an RLlib config: its own sections checked at the end
     _require(isinstance(cfg["env_id"], str) and cfg["env_id"] != "", "env_id",
@@ -418,37 +418,12 @@ def validate_config(cfg: dict, check_teacher: bool = True) -> None:
         validate_rllib(cfg, probe)
 
 
-def extractor_kwargs(pol: dict, layout) -> dict:
-    """The features extractor's keyword arguments: ``policy.features_kwargs`` completed with what
-    the environment's :class:`~envs.core.observation.ActionLayout` already says, so configs need
-    not repeat it.
-
-    * ``board_key`` (extractors over a ``Dict`` observation): the layout's ``obs_key``;
-    * ``features_dim``: 0 with a spatial or factored head (the head reads the whole map);
-    * ``append``: with a factored head whose plane descriptions come from the observation, the
-      layout's ``plane_key`` is added (the head reads those values after the map).
-
-    A value given in the config is kept (validation rejects the contradictory ones).
-    """
-    from training.features import FEATURE_EXTRACTORS
-
-    kwargs = dict(pol["features_kwargs"])
-    params = inspect.signature(FEATURE_EXTRACTORS[pol["features"]].__init__).parameters
-    if layout is not None and layout.obs_key is not None and "board_key" in params:
-        kwargs.setdefault("board_key", layout.obs_key)
-    if pol["head"] != "linear":
-        kwargs.setdefault("features_dim", 0)
-        if pol["head"] == "factored" and layout.plane_key is not None and "append" in params:
-            append = list(kwargs.get("append", []))
-            kwargs["append"] = append + ([layout.plane_key] if layout.plane_key not in append else [])
-    return kwargs
-
-
 def _network(cfg: dict) -> tuple[dict, object]:
     """The network the config's ``policy`` describes, as SB3 ``policy_kwargs`` (the feature
     extractor's class and kwargs, ``net_arch``), and the environment's :class:`ActionLayout`."""
     from envs.registry import spec
-    from training.features import FEATURE_EXTRACTORS
+    from training.features import extractor_kwargs
+    from training.sb3_policy import FEATURE_EXTRACTORS
 
     pol = cfg["policy"]
     layout = spec(cfg["env_id"]).make_raw(**cfg["env_kwargs"]).action_layout()
@@ -462,7 +437,7 @@ def _network(cfg: dict) -> tuple[dict, object]:
 def _build_model(cfg: dict, vec_env, seed: int):
     from sb3_contrib import MaskablePPO
 
-    from training.features import SpatialMaskablePolicy
+    from training.sb3_policy import SpatialMaskablePolicy
 
     pol = cfg["policy"]  # checked by validate_config
     policy_kwargs, layout = _network(cfg)

@@ -9,9 +9,10 @@ import torch
 
 from envs.core.observation import ActionLayout
 from training.agents import policy_action
-from training.features import BoardVectorNet, CardTableNet, HexBoardNet, HexConv2d
 
 pytest.importorskip("sb3_contrib")
+
+from training.features import BoardVectorNet, CardTableNet, HexBoardNet, HexConv2d  # noqa: E402  (SB3 adapters)
 
 
 def _space(h=5, w=5, c=3, extra=(4,)):

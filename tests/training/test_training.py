@@ -144,7 +144,7 @@ def test_cli_validates_the_config_once_and_still_refuses_bad_values(tmp_path, mo
     ("policy: {features: [board_cnn]}\n", "policy.features"),
     # found by a newcomer's test: an extractor that cannot read the game's observation, a misleading hint
     ("policy: {features: hex_board_net, features_kwargs: {}}\n",
-     "policy.features' 'hex_board_net' cannot read the observation of ataxx_v0: HexBoardNet needs a Dict"),
+     "policy.features' 'hex_board_net' cannot read the observation of ataxx_v0: HexBoardTrunk needs a Dict"),
     ("ppo: {learning_rate: -1}\n", "ppo.learning_rate' must be a positive number, got -1$"),
 ])
 def test_every_bad_config_value_fails_before_training(tmp_path, yaml_text, message):
@@ -387,7 +387,7 @@ def test_render_mode_in_the_config_env_kwargs_is_refused(tmp_path):
 def test_extractor_kwargs_come_from_the_action_layout(config, expected):
     """Configs give only the architecture's sizes; the rest comes from the environment's ActionLayout."""
     import envs
-    from training.train import extractor_kwargs
+    from training.features import extractor_kwargs
 
     cfg = load_config(config, validate=False)
     assert set(cfg["policy"]["features_kwargs"]) == {"channels", "blocks"}

@@ -1,10 +1,12 @@
 """The networks of :mod:`training.features` as RLlib RLModules, with action masking.
 
 :class:`GameRLModule` is a ``TorchRLModule`` with the ``ValueFunctionAPI`` (what RLlib's PPO
-needs) built from a config's ``policy:`` section exactly as the SB3 trainer builds its
-``SpatialMaskablePolicy`` / ``MaskableActorCriticPolicy`` (``training.train._network``): the same
-features extractor class and keyword arguments (:func:`training.train.extractor_kwargs`), one
-extractor shared by the policy and the value function (SB3's default), and
+needs) made of the plain modules of a :class:`training.features.ActorCriticNet`, built from a
+config's ``policy:`` section as the SB3 trainer builds its ``SpatialMaskablePolicy`` /
+``MaskableActorCriticPolicy`` (``training.train._network``; neither stable-baselines3 nor
+sb3-contrib is imported here): the same trunk and keyword arguments
+(:func:`training.features.extractor_kwargs`), one trunk shared by the policy and the value function
+(SB3's default), and
 
 * head ``spatial`` / ``factored``: :class:`~training.features.SpatialActionHead` over the
   flattened convolution map (the env's :class:`~envs.core.observation.ActionLayout`);
@@ -31,11 +33,7 @@ with no legal action — a final observation — becomes uniform instead of NaN)
 
 from __future__ import annotations
 
-from functools import partial
-
-import numpy as np
 import torch
-from torch import nn
 
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
@@ -45,22 +43,6 @@ __all__ = ["GameRLModule", "MASKED_LOGIT", "module_spec"]
 
 #: The logit given to illegal actions.
 MASKED_LOGIT = -1.0e9
-
-
-def _mlp(n_in: int, sizes) -> tuple[nn.Module, int]:
-    layers = []
-    for n in sizes:
-        layers += [nn.Linear(n_in, n), nn.Tanh()]
-        n_in = n
-    return nn.Sequential(*layers), n_in
-
-
-def _init(module: nn.Module, gain: float) -> None:
-    """SB3's ``ActorCriticPolicy.init_weights``: orthogonal weights, zero biases."""
-    if isinstance(module, (nn.Linear, nn.Conv2d)):
-        nn.init.orthogonal_(module.weight, gain=gain)
-        if module.bias is not None:
-            module.bias.data.fill_(0.0)
 
 
 def _float(x):
@@ -74,57 +56,17 @@ class GameRLModule(TorchRLModule, ValueFunctionAPI):
 
     def setup(self):
         from envs.registry import spec
-        from training.features import FEATURE_EXTRACTORS, BoardCNN, BoardVectorNet, PooledValueTrunk, SpatialActionHead
-        from training.train import extractor_kwargs
+        from training.features import ActorCriticNet
 
         cfg = self.model_config
         pol = cfg["policy"]
         raw = spec(cfg["env_id"]).make_raw(**(cfg.get("env_kwargs") or {}))
         layout = raw.action_layout()
-        game_space = self.observation_space["observations"]
-        n_actions = int(self.action_space.n)
-        fe = FEATURE_EXTRACTORS[pol["features"]](game_space, **extractor_kwargs(pol, layout))
-        self.features_extractor = fe
-        arch = pol["net_arch"] if isinstance(pol["net_arch"], dict) else {}
-        dim = fe.features_dim
-        if pol["head"] in ("spatial", "factored"):
-            if not isinstance(fe, (BoardCNN, BoardVectorNet)) or dim != fe.channels * fe.height * fe.width + getattr(fe, "appended_dim", 0):
-                raise ValueError("a spatial or factored head needs a convolutional features extractor with features_dim 0")
-            extra = getattr(fe, "appended_dim", 0)
-            plane_index = None
-            if layout.plane_index is not None:
-                offset = 0
-                for k in fe.append_keys:
-                    if k == layout.plane_key:
-                        break
-                    offset += int(np.prod(game_space.spaces[k].shape))
-                plane_index = layout.plane_index + offset
-            self.policy_net = nn.Sequential()
-            self.action_net = SpatialActionHead(fe.channels, fe.height, fe.width, layout.index, n_actions,
-                                                plane_features=layout.plane_features, plane_index=plane_index,
-                                                extra_dim=extra)
-            if pol["value_head"] == "pooled":
-                self.value_trunk = PooledValueTrunk(fe.channels, fe.height, fe.width, extra, sizes=list(arch.get("vf", [])))
-                vdim = self.value_trunk.out_dim
-            else:
-                self.value_trunk, vdim = _mlp(dim, arch.get("vf", []))
-        else:
-            self.policy_net, pdim = _mlp(dim, arch.get("pi", []))
-            self.action_net = nn.Linear(pdim, n_actions)
-            self.value_trunk, vdim = _mlp(dim, arch.get("vf", []))
-        self.value_net = nn.Linear(vdim, 1)
-        # SB3's orthogonal initialisation (ActorCriticPolicy._build, SpatialMaskablePolicy._build)
-        for part, gain in ((self.features_extractor, np.sqrt(2)), (self.policy_net, np.sqrt(2)),
-                           (self.value_trunk, np.sqrt(2)), (self.value_net, 1.0)):
-            part.apply(partial(_init, gain=gain))
-        head = self.action_net
-        if isinstance(head, SpatialActionHead) and not hasattr(head, "conv"):
-            head.apply(partial(_init, gain=1.0))
-            _init(head.plane[-1], 0.01)
-            if head.other is not None:
-                _init(head.other, 0.01)
-        else:
-            head.apply(partial(_init, gain=0.01))
+        net = ActorCriticNet.from_policy(self.observation_space["observations"], layout, int(self.action_space.n), pol)
+        # Its parts become this module's own children, under the same names: the parameter
+        # names (features_extractor.*, action_net.*, ...) and so the checkpoints stay as they were.
+        for name, part in net.named_children():
+            self.add_module(name, part)
 
     # -- forward passes ------------------------------------------------------------------------
     def _features(self, batch):
