@@ -24,7 +24,8 @@ encoder (:class:`envs.core.observation.ObservationEncoder`, from the game's own
 from __future__ import annotations
 
 import sys
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from gymnasium import spaces
@@ -34,6 +35,9 @@ from pettingzoo.utils import wrappers
 
 from envs.core.observation import ActionLayout, ObservationEncoder
 from envs.core.state import GameState, IllegalActionError, ParameterError
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = ["TabletopAECEnv", "wrap_classic"]
 
@@ -59,7 +63,7 @@ class TabletopAECEnv(AECEnv):
         ParameterError: an argument outside its domain.
     """
 
-    metadata = {
+    metadata: dict[str, Any] = {
         "name": "tabletop",
         "render_modes": ["ansi", "rgb_array", "human"],
         "is_parallelizable": False,
@@ -87,7 +91,7 @@ class TabletopAECEnv(AECEnv):
         self.max_steps = max_steps
         self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
         self._agent_index = {a: i for i, a in enumerate(self.possible_agents)}
-        self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
+        self.action_spaces: dict[str, spaces.Discrete] = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
         self.observation_spaces = {
             a: spaces.Dict(
                 {
@@ -99,9 +103,10 @@ class TabletopAECEnv(AECEnv):
         }
         self._zero_mask = np.zeros(self.num_actions, dtype=np.int8)
         self._zero_mask.flags.writeable = False
-        self._np_random, self._np_random_seed = None, None
+        self._np_random: np.random.Generator | None = None
+        self._np_random_seed: int | None = None
         self.state: GameState | None = None
-        self._figure = None
+        self._figure: Figure | None = None
         self._layout: ActionLayout | None = None  # built on the first action_layout() call
 
     # ------------------------------------------------------------------ hooks
@@ -138,13 +143,14 @@ class TabletopAECEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None or self._np_random is None:
             self._np_random, self._np_random_seed = seeding.np_random(seed)
+        assert self._np_random is not None  # seeded above when it was None
         self.state = self._new_state(self._np_random)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.num_steps = 0
         self._skip_agent_selection = None
         self.agent_selection = self.possible_agents[0]
@@ -155,6 +161,7 @@ class TabletopAECEnv(AECEnv):
 
     def _after_change(self) -> None:
         """Recompute the mask and ``agent_selection`` after the state changed."""
+        assert self.state is not None  # called after reset()
         player = self.state.current_player
         if player >= 0:
             self.agent_selection = self.possible_agents[player]
@@ -166,6 +173,7 @@ class TabletopAECEnv(AECEnv):
             self.infos[a]["action_mask"] = self._mask if a == self.agent_selection else self._zero_mask
 
     def _finish(self) -> None:
+        assert self.state is not None  # called after reset()
         returns = self.state.returns()
         for a in self.agents:
             self.rewards[a] = float(returns[self._agent_index[a]])
@@ -194,6 +202,7 @@ class TabletopAECEnv(AECEnv):
 
     def step(self, action) -> None:
         self._check_live("step")
+        assert self.state is not None  # _check_live raised otherwise
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
@@ -229,6 +238,7 @@ class TabletopAECEnv(AECEnv):
     def action_to_string(self, action: int, agent: str | None = None) -> str:
         """An action of ``agent``'s frame (default: the agent to move) in the game's notation."""
         player = self._agent_index[agent or self.agent_selection]
+        assert self.state is not None, "call reset() before action_to_string()"
         return self.state.action_to_string(self.state.to_state_action(player, int(action)))
 
     def string_to_action(self, text: str, agent: str | None = None) -> int:
@@ -238,6 +248,7 @@ class TabletopAECEnv(AECEnv):
             IllegalActionError: malformed notation.
         """
         player = self._agent_index[agent or self.agent_selection]
+        assert self.state is not None, "call reset() before string_to_action()"
         return self.state.to_agent_action(player, self.state.string_to_action(text))
 
     def render(self):
@@ -256,6 +267,7 @@ class TabletopAECEnv(AECEnv):
         return None
 
     def _render_human(self) -> None:
+        matplotlib: ModuleType | None
         try:
             import matplotlib
         except ImportError:  # pragma: no cover - matplotlib is optional

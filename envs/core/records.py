@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Callable
+from typing import Callable, NoReturn
 
 from envs.core.state import GameState, IllegalActionError, InvalidPositionError, ParameterError
 
@@ -175,7 +175,7 @@ def record_from_state(state: GameState, env_id: str, env_kwargs: dict | None = N
     return rec
 
 
-def _bad(msg: str):
+def _bad(msg: str) -> NoReturn:
     raise InvalidPositionError(msg)
 
 

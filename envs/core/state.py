@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -149,6 +150,10 @@ class GameState(ABC):
     info: GameInfo
     num_players: int
     num_actions: int
+
+    if TYPE_CHECKING:  # declared for the checker only: subclasses define it as an attribute or a property
+        @property
+        def history(self) -> list[int]: ...
 
     # ------------------------------------------------------------------ actions
     @property
