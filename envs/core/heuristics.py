@@ -35,7 +35,7 @@ import importlib
 import math
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, TypeVar
 
 import numpy as np
 
@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Heuristics", "load_heuristics", "terminal_or", "one_ply_greedy", "WIN_VALUE", "game_agents", "game_agent_factories",
            "game_agent_names"]
+
+S = TypeVar("S", bound="GameState")  # one game's state type, for evaluation functions typed on it
 
 #: Value of a won game in :func:`terminal_or` (``-WIN_VALUE`` lost, 0 drawn): beyond any heuristic.
 WIN_VALUE = 1e6
@@ -104,14 +106,14 @@ def load_heuristics(module: str) -> Heuristics:
     return h
 
 
-def terminal_or(state: "GameState", player: int, evaluate: Callable[["GameState", int], float]) -> float:
+def terminal_or(state: S, player: int, evaluate: Callable[[S, int], float]) -> float:
     """``evaluate(state, player)``, or ``WIN_VALUE * returns()[player]`` (``+-1e6``, 0 for a draw)
     once the game is over: a finished game outranks every heuristic value."""
     return WIN_VALUE * float(state.returns()[player]) if state.is_terminal() else evaluate(state, player)
 
 
-def one_ply_greedy(state: "GameState", rng: np.random.Generator,
-                   evaluate: Callable[["GameState", int], float]) -> int:
+def one_ply_greedy(state: S, rng: np.random.Generator,
+                   evaluate: Callable[[S, int], float]) -> int:
     """The legal action after which ``evaluate`` (:func:`terminal_or`: a win first) is best for the
     mover; ties broken uniformly with one ``rng.integers`` draw over the tied actions in
     ``legal_actions()`` order. Absolute frame.

@@ -12,6 +12,9 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
 import numpy as np
 
 __all__ = ["GameState", "GameInfo", "Outcome", "IllegalActionError", "InvalidMoveError", "InvalidPositionError",
@@ -306,7 +309,7 @@ class GameState(ABC):
         (for transposition tables and ``==``)."""
 
     @abstractmethod
-    def clone(self) -> "GameState":
+    def clone(self) -> Self:
         """An independent copy that continues identically (chance state included)."""
 
     def __copy__(self) -> "GameState":
