@@ -73,6 +73,8 @@ class TabletopAECEnv(AECEnv):
     num_players: int
     num_actions: int
     encoder: ObservationEncoder
+    action_spaces: dict[str, spaces.Discrete]
+    infos: dict[str, dict[str, Any]]
 
     def __init__(self, render_mode: str | None = None, max_steps: int | None = None):
         super().__init__()
@@ -91,7 +93,7 @@ class TabletopAECEnv(AECEnv):
         self.max_steps = max_steps
         self.possible_agents = [f"player_{i}" for i in range(self.num_players)]
         self._agent_index = {a: i for i, a in enumerate(self.possible_agents)}
-        self.action_spaces: dict[str, spaces.Discrete] = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.num_actions) for a in self.possible_agents}
         self.observation_spaces = {
             a: spaces.Dict(
                 {
@@ -150,7 +152,7 @@ class TabletopAECEnv(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
         self.num_steps = 0
         self._skip_agent_selection = None
         self.agent_selection = self.possible_agents[0]

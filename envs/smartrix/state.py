@@ -962,7 +962,8 @@ class SmartrixState(GameState):
         if not isinstance(deal, dict) or len(deal) != 1 or not ("deck" in deal or "position" in deal):
             raise InvalidPositionError(f'a Smartrix deal must be an object {{"deck": [the {NUM_CARDS} card numbers in '
                                        f'deal order]}} or {{"position": {{...}}}}, got {deal!r:.80}')
-        settings: dict[str, Any] = {"num_players": self.num_players, "grid_limit": self.grid_limit, "teams": self.team_game,
+        settings: dict[str, Any]
+        settings = {"num_players": self.num_players, "grid_limit": self.grid_limit, "teams": self.team_game,
                     "window": self.window}
         if "deck" in deal:
             deck = check_permutation(deal["deck"], NUM_CARDS, "deal 'deck'", "card")
