@@ -331,7 +331,7 @@ def write_pgn(game, tags: dict | None = None, *, start_fen: str | None = None, r
             names the ply, the move number and the move).
     """
     rec = _to_record(game, tags, start_fen, result)
-    head = {k: rec.tags.get(k, _ROSTER_DEFAULTS.get(k)) for k in ROSTER[:-1]}
+    head = {k: rec.tags.get(k, _ROSTER_DEFAULTS[k]) for k in ROSTER[:-1]}
     head["Result"] = rec.result
     if rec.start_fen != START_FEN:
         head["SetUp"] = "1"
@@ -384,6 +384,7 @@ def _scan(text: str) -> Iterator[_Game]:
     pos, line = 0, 1
     while pos < len(text):
         m = _TOKEN.match(text, pos)
+        assert m is not None  # (?P<other>.) and \s+ match any character
         kind, tok = m.lastgroup, m.group(0)
         if kind == "suffix":
             kind = "move"

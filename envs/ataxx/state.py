@@ -597,7 +597,7 @@ class AtaxxState(GameState):
             return NotImplemented
         return self.fen() == other.fen() and self.halfmove_clock == other.halfmove_clock
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # unhashable (mutable); typeshed types object.__hash__ as a method
 
     def __repr__(self):
         return f"AtaxxState({self.fen()!r})"

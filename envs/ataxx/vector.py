@@ -302,7 +302,7 @@ class AtaxxVectorCore(VectorCore):
                 "status": state._status()}
 
     # ------------------------------------------------------------------ games
-    def reset_games(self, index: np.ndarray, rngs: Sequence[np.random.Generator]) -> None:
+    def reset_games(self, index: np.ndarray, rngs: Sequence[np.random.Generator | None]) -> None:
         """Every game ``index[j]`` back at the start position (Ataxx deals nothing: ``rngs``
         are not drawn from, as the AEC env's ``_new_state``)."""
         index = np.asarray(index, dtype=np.int64)

@@ -24,7 +24,8 @@ encoder (:class:`envs.core.observation.ObservationEncoder`, from the game's own
 from __future__ import annotations
 
 import sys
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from gymnasium import spaces
@@ -36,6 +37,9 @@ from envs.core.checks import is_bool, is_int
 from envs.core.errors import IllegalActionError, ParameterError
 from envs.core.observation import ActionLayout, ObservationEncoder
 from envs.core.state import GameState
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = ["TabletopAECEnv", "wrap_classic"]
 
@@ -61,7 +65,7 @@ class TabletopAECEnv(AECEnv):
         ParameterError: an argument outside its domain.
     """
 
-    metadata = {
+    metadata: dict[str, Any] = {
         "name": "tabletop",
         "render_modes": ["ansi", "rgb_array", "human"],
         "is_parallelizable": False,
@@ -71,6 +75,8 @@ class TabletopAECEnv(AECEnv):
     num_players: int
     num_actions: int
     encoder: ObservationEncoder
+    action_spaces: dict[str, spaces.Discrete]
+    infos: dict[str, dict[str, Any]]
 
     def __init__(self, render_mode: str | None = None, max_steps: int | None = None):
         super().__init__()
@@ -101,9 +107,9 @@ class TabletopAECEnv(AECEnv):
         }
         self._zero_mask = np.zeros(self.num_actions, dtype=np.int8)
         self._zero_mask.flags.writeable = False
-        self._np_random = None
+        self._np_random: np.random.Generator | None = None
         self.state: GameState | None = None
-        self._figure = None
+        self._figure: Figure | None = None
         self._layout: ActionLayout | None = None  # built on the first action_layout() call
 
     # ------------------------------------------------------------------ hooks
@@ -140,6 +146,7 @@ class TabletopAECEnv(AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
+        assert self._np_random is not None  # seeded above when it was None
         self.state = self._new_state(self._np_random)
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -157,6 +164,7 @@ class TabletopAECEnv(AECEnv):
 
     def _after_change(self) -> None:
         """Recompute the mask and ``agent_selection`` after the state changed."""
+        assert self.state is not None  # called after reset()
         player = self.state.current_player
         if player >= 0:
             self.agent_selection = self.possible_agents[player]
@@ -168,6 +176,7 @@ class TabletopAECEnv(AECEnv):
             self.infos[a]["action_mask"] = self._mask if a == self.agent_selection else self._zero_mask
 
     def _finish(self) -> None:
+        assert self.state is not None  # called after reset()
         returns = self.state.returns()
         for a in self.agents:
             self.rewards[a] = float(returns[self._agent_index[a]])
@@ -196,6 +205,7 @@ class TabletopAECEnv(AECEnv):
 
     def step(self, action) -> None:
         self._check_live("step")
+        assert self.state is not None  # _check_live raised otherwise
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
@@ -229,7 +239,13 @@ class TabletopAECEnv(AECEnv):
 
     # ------------------------------------------------------------------ helpers
     def action_to_string(self, action: int, agent: str | None = None) -> str:
-        """An action of ``agent``'s frame (default: the agent to move) in the game's notation."""
+        """An action of ``agent``'s frame (default: the agent to move) in the game's notation.
+
+        Raises:
+            RuntimeError: called before ``reset()``.
+        """
+        if self.state is None:
+            raise RuntimeError("call reset() before action_to_string()")
         player = self._agent_index[agent or self.agent_selection]
         return self.state.action_to_string(self.state.to_state_action(player, int(action)))
 
@@ -238,7 +254,10 @@ class TabletopAECEnv(AECEnv):
 
         Raises:
             IllegalActionError: malformed notation.
+            RuntimeError: called before ``reset()``.
         """
+        if self.state is None:
+            raise RuntimeError("call reset() before string_to_action()")
         player = self._agent_index[agent or self.agent_selection]
         return self.state.to_agent_action(player, self.state.string_to_action(text))
 
@@ -258,6 +277,7 @@ class TabletopAECEnv(AECEnv):
         return None
 
     def _render_human(self) -> None:
+        matplotlib: ModuleType | None
         try:
             import matplotlib
         except ImportError:  # pragma: no cover - matplotlib is optional

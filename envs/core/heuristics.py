@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, TypeVar
 
 import numpy as np
 
@@ -46,6 +46,8 @@ from envs.core.checks import is_plain_number
 from envs.core.plugins import check_path, load_module, load_object
 
 __all__ = ["Heuristics", "load_heuristics", "load_agents", "terminal_or", "one_ply_greedy", "WIN_VALUE"]
+
+S = TypeVar("S", bound="GameState")  # one game's state type, for evaluation functions typed on it
 
 #: Value of a won game in :func:`terminal_or` (``-WIN_VALUE`` lost, 0 drawn): beyond any heuristic.
 WIN_VALUE = 1e6
@@ -140,14 +142,14 @@ def load_heuristics(module: str, agents=()) -> Heuristics:
     return h
 
 
-def terminal_or(state: "GameState", player: int, evaluate: Callable[["GameState", int], float]) -> float:
+def terminal_or(state: S, player: int, evaluate: Callable[[S, int], float]) -> float:
     """``evaluate(state, player)``, or ``WIN_VALUE * returns()[player]`` (``+-1e6``, 0 for a draw)
     once the game is over: a finished game outranks every heuristic value."""
     return WIN_VALUE * float(state.returns()[player]) if state.is_terminal() else evaluate(state, player)
 
 
-def one_ply_greedy(state: "GameState", rng: np.random.Generator,
-                   evaluate: Callable[["GameState", int], float]) -> int:
+def one_ply_greedy(state: S, rng: np.random.Generator,
+                   evaluate: Callable[[S, int], float]) -> int:
     """The legal action after which ``evaluate`` (:func:`terminal_or`: a win first) is best for the
     mover; ties broken uniformly with one ``rng.integers`` draw over the tied actions in
     ``legal_actions()`` order. Absolute frame.

@@ -70,7 +70,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Callable
+from typing import Callable, NoReturn
 
 from envs.core.checks import is_plain_int, is_plain_number
 from envs.core.errors import IllegalActionError, InvalidPositionError, ParameterError, UnknownEnvError
@@ -192,7 +192,7 @@ def record_from_state(state: GameState, env_id: str, env_kwargs: dict | None = N
     return rec
 
 
-def _bad(msg: str):
+def _bad(msg: str) -> NoReturn:
     raise InvalidPositionError(msg)
 
 

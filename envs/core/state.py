@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 import numpy as np
 
@@ -142,6 +146,10 @@ class GameState(ABC):
     info: GameInfo
     num_players: int
     num_actions: int
+
+    if TYPE_CHECKING:  # declared for the checker only: subclasses define it as an attribute or a property
+        @property
+        def history(self) -> list[int]: ...
 
     # ------------------------------------------------------------------ actions
     @property
@@ -294,7 +302,7 @@ class GameState(ABC):
         (for transposition tables and ``==``)."""
 
     @abstractmethod
-    def clone(self) -> "GameState":
+    def clone(self) -> Self:
         """An independent copy that continues identically (chance state included)."""
 
     def __copy__(self) -> "GameState":

@@ -55,6 +55,8 @@ Version history: v0 — first release.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from envs.core.aec import TabletopAECEnv, wrap_classic
@@ -86,6 +88,7 @@ class raw_env(TabletopAECEnv):
         "is_parallelizable": False,
         "render_fps": 2,
     }
+    _kwargs: dict[str, Any]  # the state's constructor arguments
 
     def __init__(self, num_players: int = 2, grid_limit: bool = True, teams: bool = False, window: int | None = None,
                  max_steps: int | None = None, render_mode: str | None = None):

@@ -78,6 +78,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
+from typing import Any
 
 import numpy as np
 
@@ -246,7 +247,7 @@ class SmartrixState(GameState):
                 self._where[c] = _HAND
                 self._owner[c] = i
         self._pile = order[HAND_SIZE * n + 1:][::-1]  # top of the pile at the end (pop())
-        self._start = {"deck": [x + 1 for x in order]}
+        self._start: dict[str, Any] = {"deck": [x + 1 for x in order]}
         self._put(order[HAND_SIZE * n], 0, self._offr, self._offc)
         self._current = 0
         self._draw(0)
@@ -285,7 +286,7 @@ class SmartrixState(GameState):
         self._cells: list[int] = []
         self._minr = self._maxr = self._minc = self._maxc = 0
         n = self.num_players
-        self._collected = [[] for _ in range(n)]
+        self._collected: list[list[int]] = [[] for _ in range(n)]
         self._points = [0] * n
         self._out = [False] * n
         self._over = False
@@ -957,6 +958,7 @@ class SmartrixState(GameState):
         if not isinstance(deal, dict) or len(deal) != 1 or not ("deck" in deal or "position" in deal):
             raise InvalidPositionError(f'a Smartrix deal must be an object {{"deck": [the {NUM_CARDS} card numbers in '
                                        f'deal order]}} or {{"position": {{...}}}}, got {deal!r:.80}')
+        settings: dict[str, Any]
         settings = {"num_players": self.num_players, "grid_limit": self.grid_limit, "teams": self.team_game,
                     "window": self.window}
         if "deck" in deal:
@@ -1084,7 +1086,7 @@ class SmartrixState(GameState):
             return NotImplemented
         return self.position_key() == other.position_key()
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # unhashable (mutable); typeshed types object.__hash__ as a method
 
     def status_line(self) -> str:
         if self._over:
@@ -1114,7 +1116,9 @@ class SmartrixState(GameState):
                  f"{'5x5 rule' if self.grid_limit else f'kids (no 5x5 rule, window {self.window})'}"]
         g = self._G
         if self._cells:
-            rmin, rmax, cmin, cmax = self.bounding_box()
+            box = self.bounding_box()
+            assert box is not None  # the table has cards
+            rmin, rmax, cmin, cmax = box
             lines.append("      " + " ".join(f"{c:+d}".center(3) for c in range(cmin, cmax + 1)))
             for r in range(rmin, rmax + 1):
                 rows = ["", "", ""]

@@ -108,7 +108,9 @@ def action_paths(state: SmartrixState, action: int) -> MovePaths:
         raise IllegalActionError(f"action {a} ({state.action_to_string(a)}) is not legal here ({why}), so it has no path")
     if a == state.pass_action:
         return MovePaths((("pass",),)) if state.legal_placements() else MovePaths(())
-    number, _, r, c = state.decode(a)
+    placement = state.decode(a)
+    assert placement is not None  # not the pass action (returned above)
+    number, _, r, c = placement
     kind = "collect" if state.placement_collects(a) else "place"
     return MovePaths(((f"card:{number}", f"cell:{r},{c}"),), kind)
 
@@ -171,6 +173,7 @@ def to_svg(state: SmartrixState, viewer: int | None = None, *, pending: int | No
     pend = None if pending is None or pending == state.pass_action else state.decode(pending)
     pend_takes = set()
     if pend is not None:
+        assert pending is not None  # pend is its decoding
         taken = set(state.placement_collects(pending))
         pend_takes = {rc for rc, (n, _) in on_table.items() if n in taken}
 
@@ -201,8 +204,8 @@ def to_svg(state: SmartrixState, viewer: int | None = None, *, pending: int | No
                f'stroke="{_GRIDLINE}"/>')
     grid = []
     for k in range(1, cols):
-        x = _n(bx + k * CELL)
-        grid.append(f"M{x} {by}V{by + rows * CELL}")
+        gx = _n(bx + k * CELL)
+        grid.append(f"M{gx} {by}V{by + rows * CELL}")
     for k in range(1, rows):
         grid.append(f"M{_n(bx)} {by + k * CELL}H{_n(bx + board_w)}")
     if grid:
@@ -325,7 +328,9 @@ def _box(state: SmartrixState, on_table) -> tuple[int, int, int, int] | None:
     square of the table; the centre on an empty table."""
     if not on_table:
         return 0, 0, 0, 0
-    rmin, rmax, cmin, cmax = state.bounding_box()
+    box = state.bounding_box()
+    assert box is not None  # the table has cards
+    rmin, rmax, cmin, cmax = box
     return max(rmax - 4, rmin - 1), min(rmin + 4, rmax + 1), max(cmax - 4, cmin - 1), min(cmin + 4, cmax + 1)
 
 
@@ -369,6 +374,7 @@ def _caption(state: SmartrixState, over: bool, moved: bool, last, pending) -> li
     who = "team" if state.team_game else "player"
     if over:
         outcome = state.outcome()
+        assert outcome is not None  # the game is over
         scores = state.team_scores()
         first = f"Game over: {outcome.result}; {who} scores " + ", ".join(str(s) for s in scores)
     else:

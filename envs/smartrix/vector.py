@@ -65,6 +65,7 @@ from gymnasium import spaces
 from numba import njit
 
 from envs.core.errors import ParameterError
+from envs.core.state import GameState
 from envs.core.vector import VectorCore
 from envs.smartrix.observation import PLAYER_FEATURES, TABLE_PLANES
 from envs.smartrix.state import (CARD_PATTERNS, CARD_PERIODS, CARD_VALUES, DIRS, HAND_SIZE, NUM_CARDS, NUM_PLANES,
@@ -526,7 +527,7 @@ class SmartrixVectorCore(VectorCore):
               "over", "ntab", "bbox", "turn")
 
     def _deal_orders(self, index, orders) -> None:
-        _deal(np.asarray(index, dtype=np.int64), np.ascontiguousarray(orders, dtype=np.int64), self.num_players,
+        _deal(np.asarray(index, dtype=np.int64), np.ascontiguousarray(orders, dtype=np.int64), self.num_players,  # type: ignore[call-arg]  # mypy#14648: *args before positionals
               *self._a(*self._STATE), self.G)
 
     # ------------------------------------------------------------------ games
@@ -541,7 +542,7 @@ class SmartrixVectorCore(VectorCore):
 
     def step(self, actions: np.ndarray, active: np.ndarray) -> None:
         """Apply ``actions`` (``int64 (B,)``) where ``active`` (``bool (B,)``); legal actions only."""
-        _step(np.ascontiguousarray(actions, dtype=np.int64), np.ascontiguousarray(active, dtype=bool),
+        _step(np.ascontiguousarray(actions, dtype=np.int64), np.ascontiguousarray(active, dtype=bool),  # type: ignore[call-arg]  # mypy#14648: *args before positionals
               self.num_players, self.teams, *self._a(*self._STATE), self.window, self.H, self.G, _LR, _LC, _VAL)
 
     def current_player(self) -> np.ndarray:
@@ -614,7 +615,7 @@ class SmartrixVectorCore(VectorCore):
         st._start = {"position": st.position()}
         return st
 
-    def set_states(self, index: np.ndarray, states: Sequence[SmartrixState]) -> None:
+    def set_states(self, index: np.ndarray, states: Sequence[GameState]) -> None:
         """Load reference states into slots ``index`` (``int64 (k,)``).
 
         Raises:
@@ -632,6 +633,7 @@ class SmartrixVectorCore(VectorCore):
         a = self.arrays
         G = self.G
         for i, st in zip(index.tolist(), states):
+            assert isinstance(st, SmartrixState)  # checked above
             for k in ("board", "where", "owner", "crot", "crow", "ccol", "pile"):
                 a[k][i] = 0
             for num, rot, r, c in st.table():

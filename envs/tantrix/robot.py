@@ -158,7 +158,7 @@ def _analyse(state: TantrixState, rows: list | None) -> dict[int, float]:
                     rows.append({"colour": c, "first": i, "tiles": size[i], "loop": cyc[i], "ends": [],
                                  "closes_at": None, "value": float(2 * size[i] if cyc[i] else size[i])})
         best = max(best, float(loop_now))
-        meet_self = {}
+        meet_self: dict[int, float] = {}
         for r1, r2, w in meet[c]:
             if r1 == r2:
                 meet_self[r1] = max(meet_self.get(r1, 0.0), w)
@@ -251,7 +251,7 @@ def _finish_turn(state: TantrixState, player: int, budget: list | None = None) -
         if budget is not None and budget[0] < len(legal):
             colour = state.colour_of(player)
             for a in legal:
-                v = placement_value(state, a, colour)
+                v: float = placement_value(state, a, colour)
                 if v > best_v:
                     best, best_v = a, v
         else:
@@ -378,6 +378,7 @@ class TantrixRobot:
             v, after = _turn_value(state, a, opp, budget)
             if v > best_v:
                 best_v, best_after = v, after
+        assert best_after is not None  # reply_width >= 1 and a live game has a legal action
         return robot_value(best_after, player)
 
 

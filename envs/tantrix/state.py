@@ -45,6 +45,7 @@ every player, in seat order, draws five more.
 from __future__ import annotations
 
 import re
+from typing import Sequence
 
 import numpy as np
 
@@ -97,7 +98,7 @@ for _t in range(1, NUM_TILES + 1):
     for _k in range(6):
         _e = tuple(_base[(i - _k) % 6] for i in range(6))
         TR_EDGES[_t * 6 + _k] = _e
-        _seg = [None] * 5
+        _seg: list[tuple[int, ...] | None] = [None] * 5
         for _c in range(1, 5):
             _idx = tuple(i for i in range(6) if _e[i] == _c)
             if _idx:
@@ -119,7 +120,7 @@ def _fits(pattern: int) -> tuple:
     f = _FIT.get(pattern)
     if f is None:
         req = [(d, (pattern >> (3 * d)) & 7) for d in range(6) if (pattern >> (3 * d)) & 7]
-        out = [()]
+        out: list[tuple[int, ...]] = [()]
         for t in range(1, NUM_TILES + 1):
             rots = []
             for k in range(6):
@@ -343,17 +344,17 @@ class TantrixState(GameState):
         self._placed: list[tuple[int, int, int, int]] = []  # the tiles on the table, in order
         self.history: list[int] = []
         self._cells: list[int] = []
-        self._uf = [[], [], [], [], []]  # per colour code: parent over placement indices
-        self._usize = [[], [], [], [], []]
-        self._ucyc = [[], [], [], [], []]
+        self._uf: list[list[int]] = [[], [], [], [], []]  # per colour code: parent over placement indices
+        self._usize: list[list[int]] = [[], [], [], [], []]
+        self._ucyc: list[list[bool]] = [[], [], [], [], []]
         self._phase = 0
         self._over = False
         self._deadlock = False
         self._skips = 0
         self._legal: list[int] = []
         self._legal_set: frozenset = frozenset()
-        self._mask = None
-        self._scores = None
+        self._mask: np.ndarray | None = None
+        self._scores: list[int] | None = None
         self.clipped_placements = 0
         self.clipped_now = 0
         self._total = NUM_TILES
@@ -576,7 +577,7 @@ class TantrixState(GameState):
                         stack.append(n)
         return True
 
-    def _danger(self, c: int) -> list:
+    def _danger(self, c: int) -> list[tuple[int, int]]:
         """Restriction 1 for a tile on ``c``: ``(edge, colour)`` pairs the tile must not show."""
         out = []
         tile, need, nb = self._tile, self._need, self._g.nb
@@ -616,7 +617,7 @@ class TantrixState(GameState):
             if restricted:
                 if not self._geom_ok(c):
                     continue
-                danger = self._danger(c)
+                danger: Sequence[tuple[int, int]] = self._danger(c)
             else:
                 danger = ()
             for s, t, rots in opts:
@@ -920,7 +921,7 @@ class TantrixState(GameState):
         opts = [(s, t, fits[t]) for s, t in enumerate(self._hands[player]) if t != -1 and fits[t]]
         if not opts:
             return []
-        danger = ()
+        danger: Sequence[tuple[int, int]] = ()
         if self.restrictions_active:
             if not self._geom_ok(c):
                 return []
@@ -1111,7 +1112,7 @@ class TantrixState(GameState):
             return NotImplemented
         return self.position_key() == other.position_key()
 
-    __hash__ = None  # mutable
+    __hash__ = None  # type: ignore[assignment]  # mutable (typeshed types object.__hash__ as a method)
 
     def position_key(self) -> tuple:
         """Hashable summary of the whole state (table, hands, bag, turn): equal keys, equal futures."""

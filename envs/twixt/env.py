@@ -63,6 +63,8 @@ changing the default game.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from envs.core.aec import TabletopAECEnv, wrap_classic
@@ -99,6 +101,7 @@ class raw_env(TabletopAECEnv):
         "render_fps": 2,
     }
     _num_players = 2
+    _kwargs: dict[str, Any]  # the state's constructor arguments
 
     def __init__(self, board_size: int = 24, rules: str = "standard", swap: bool = False, draw: str = "early",
                  distance_planes: bool = False, max_steps: int | None = None, render_mode: str | None = None,

@@ -121,6 +121,7 @@ def manual_followup(state: TwixtState) -> int | None:
     if not state.placed or state.current_player < 0:
         return None
     g = geometry(state.board_size)
+    assert state.last_placed is not None  # state.placed: this turn's peg is down
     r, c = state.last_placed
     p = r * state.board_size + c
     legal = set(state.legal_actions())

@@ -76,7 +76,8 @@ class TwixtObservation(ObservationEncoder):
         self._link_cell_list = tuple(
             tuple(zip(*(a.tolist() for a in cells))) for cells in self._link_cells
         )
-        self._cache = [None, None]  # per view: (pegs bytearray (N,), links bytearray (L + 1,), planes (19, S, S))
+        # per view: (pegs bytearray (N,), links bytearray (L + 1,), planes (19, S, S))
+        self._cache: list[tuple[bytearray, bytearray, np.ndarray] | None] = [None, None]
 
     def _board_planes(self, state: TwixtState, colour: int) -> np.ndarray:
         """Planes 0-18 of ``colour``'s view, brought up to date with ``state`` (the cached array).

@@ -263,9 +263,9 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
     lo, hi = margin + half, margin + (s - 2) * cell + half
     bw = _f(max(2, cell / 8))
     vertical_owner = 1 if turned else 0  # the colour whose borders are at the top and bottom
-    for colour, lines in ((vertical_owner, ((lo, lo, hi, lo), (lo, hi, hi, hi))),
-                          (1 - vertical_owner, ((lo, lo, lo, hi), (hi, lo, hi, hi)))):
-        for x1, y1, x2, y2 in lines:
+    for colour, border in ((vertical_owner, ((lo, lo, hi, lo), (lo, hi, hi, hi))),
+                           (1 - vertical_owner, ((lo, lo, lo, hi), (hi, lo, hi, hi)))):
+        for x1, y1, x2, y2 in border:
             out.append(f'<line class="border {COLOUR_NAMES[colour]}" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" '
                        f'stroke="{_C_PEG[colour]}" stroke-width="{bw}" stroke-linecap="round"/>')
     # Labels on the four sides: the notation's letters and numbers of the holes they stand by.

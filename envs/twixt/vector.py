@@ -85,6 +85,7 @@ from numba import njit
 
 from envs.core.checks import require_bool
 from envs.core.errors import ParameterError
+from envs.core.state import GameState
 from envs.core.vector import VectorCore
 from envs.twixt.observation import TwixtObservation
 from envs.twixt.state import KNIGHT_DIRS, MAX_SIZE, MIN_SIZE, TwixtState, geometry
@@ -750,7 +751,7 @@ class TwixtVectorCore(VectorCore):
             ply=ply, status=int(a["status"][i]), priv=a["priv"][i].tolist(), navail=a["navail"][i].tolist(),
             history=history, ok=ok, can=a["can"][i].tolist())
 
-    def set_states(self, index, states: Sequence[TwixtState]) -> None:
+    def set_states(self, index, states: Sequence[GameState]) -> None:
         """Load reference states ``states[j]`` into slots ``index[j]``.
 
         Raises:
@@ -769,6 +770,7 @@ class TwixtVectorCore(VectorCore):
                 raise ParameterError(f"a TwixT state of another setting cannot join this batch: {diff}")
         a, t = self.arrays, self.t
         for i, s in zip(index.tolist(), states):
+            assert isinstance(s, TwixtState)  # checked above
             a["pegs"][i] = np.frombuffer(s._pegs, dtype=np.uint8)
             a["lc"][i] = np.frombuffer(s._lc, dtype=np.uint8)
             a["player"][i] = s._player

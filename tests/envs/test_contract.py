@@ -337,3 +337,16 @@ def test_golden_playthrough(env_id):
     trace = generate_playthrough(p)
     assert trace.count("\nmove ") > 10
     check_golden(trace, p.path)
+
+
+@pytest.mark.parametrize("env_id", envs.ENV_IDS)
+def test_notation_helpers_before_reset_say_so(env_id):
+    env = envs.make_raw(env_id)
+    agent = env.possible_agents[0]
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before action_to_string\(\)"):
+        env.action_to_string(0, agent)
+    with pytest.raises(RuntimeError, match=r"call reset\(\) before string_to_action\(\)"):
+        env.string_to_action("a1", agent)
+    env.reset(seed=0)  # and after reset both work, in the agent's frame
+    legal = int(np.flatnonzero(env.infos[env.agent_selection]["action_mask"])[0])
+    assert env.string_to_action(env.action_to_string(legal)) == legal
