@@ -163,6 +163,8 @@ class HexConv2d(nn.Conv2d):
     ``float32 (B, in_channels, H, W)``, output ``float32 (B, out_channels, H, W)``.
     """
 
+    hex_mask: torch.Tensor  # a buffer, registered in __init__
+
     def __init__(self, in_channels: int, out_channels: int):
         super().__init__(in_channels, out_channels, kernel_size=3, padding=1)
         mask = torch.ones(1, 1, 3, 3)
@@ -226,9 +228,12 @@ class BoardVectorTrunk(nn.Module):
             raise ValueError(f"{owner}: board_key {board_key!r} is not a 3-D Box entry of the "
                              f"observation; 3-D Box entries: {boards}")
         others = [k for k in observation_space.spaces if k != board_key]
+        vector_spaces: dict[str, gym.spaces.Box] = {}
         for k in others:
-            if not isinstance(observation_space.spaces[k], gym.spaces.Box):
-                raise ValueError(f"{owner}: entry {k!r} must be a Box, got {observation_space.spaces[k]}")
+            space = observation_space.spaces[k]
+            if not isinstance(space, gym.spaces.Box):
+                raise ValueError(f"{owner}: entry {k!r} must be a Box, got {space}")
+            vector_spaces[k] = space
         _check_sizes(owner, channels, blocks, features_dim)
         append = list(append)
         for k in append:
@@ -237,11 +242,13 @@ class BoardVectorTrunk(nn.Module):
                                  f"vector entries: {others}")
         if append and features_dim:
             raise ValueError(f"{owner}: append needs features_dim=0 (it feeds a spatial action head)")
-        h, w, c = observation_space.spaces[board_key].shape
-        vec = sum(int(np.prod(observation_space.spaces[k].shape)) for k in others)
+        board_space = observation_space.spaces[board_key]
+        assert isinstance(board_space, gym.spaces.Box)  # board_key is in boards
+        h, w, c = board_space.shape
+        vec = sum(int(np.prod(vector_spaces[k].shape)) for k in others)
         super().__init__()
         self.append_keys = append
-        self.append_sizes = tuple(int(np.prod(observation_space.spaces[k].shape)) for k in append)
+        self.append_sizes = tuple(int(np.prod(vector_spaces[k].shape)) for k in append)
         self.appended_dim = sum(self.append_sizes)
         self.out_dim = features_dim or channels * h * w + self.appended_dim
         conv = HexConv2d if hex_grid else (lambda i, o: nn.Conv2d(i, o, kernel_size=3, padding=1))
@@ -330,6 +337,13 @@ class SpatialActionHead(nn.Module):
     Raises:
         ValueError: a bad layout.
     """
+
+    # buffers, registered in __init__ (plane_index or plane_features only for a factored head)
+    pos: torch.Tensor
+    acts: torch.Tensor
+    others: torch.Tensor
+    plane_index: torch.Tensor
+    plane_features: torch.Tensor
 
     def __init__(self, channels: int, height: int, width: int, action_index, num_actions: int,
                  plane_features=None, plane_dim: int = 16, plane_index=None, extra_dim: int = 0):
@@ -497,6 +511,7 @@ def spatial_action_head(trunk: nn.Module, layout: ActionLayout | None, num_actio
     plane_index = None
     if layout.plane_index is not None:  # positions in the observation entry plane_key
         key = layout.plane_key
+        assert key is not None  # an ActionLayout gives plane_key with plane_index
         if key not in trunk.append_keys:
             raise ValueError(f"the factored head reads {key!r} from the observation: add it to the "
                              f"features extractor's append list")

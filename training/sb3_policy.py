@@ -23,6 +23,8 @@ goes.
 
 from __future__ import annotations
 
+from typing import cast
+
 import gymnasium as gym
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
@@ -34,7 +36,7 @@ from training import features as nets
 __all__ = ["BoardCNN", "BoardVectorNet", "CardTableNet", "FEATURE_EXTRACTORS", "HexBoardNet", "SpatialMaskablePolicy"]
 
 
-def _as_extractor(extractor: nets.BoardCNNTrunk | nets.BoardVectorTrunk, observation_space: gym.Space) -> None:
+def _as_extractor(extractor: BoardCNN | BoardVectorNet, observation_space: gym.Space) -> None:
     """What ``BaseFeaturesExtractor.__init__`` sets (the trunk's ``__init__`` ran in its place:
     both start from ``nn.Module.__init__``, which must run once)."""
     assert extractor.out_dim > 0
@@ -125,7 +127,8 @@ class SpatialMaskablePolicy(MaskableActorCriticPolicy):
         # SB3 first builds (and orthogonally initialises) a dense action net of
         # latent x num_actions, which this class replaces: with 20k+ actions that costs tens
         # of seconds of QR decompositions per policy. Build a weightless placeholder instead.
-        self.action_dist.proba_distribution_net = lambda latent_dim: nn.Identity()
+        # (patched on the instance, deleted below: mypy allows no assignment to a method)
+        self.action_dist.proba_distribution_net = lambda latent_dim: nn.Identity()  # type: ignore[method-assign,misc]
         try:
             super()._build(lr_schedule)
         finally:
@@ -135,16 +138,19 @@ class SpatialMaskablePolicy(MaskableActorCriticPolicy):
                 or self.mlp_extractor.latent_dim_pi != fe.channels * fe.height * fe.width + fe.appended_dim):
             raise ValueError("SpatialMaskablePolicy needs a convolutional features extractor (BoardCNN, "
                              "HexBoardNet, CardTableNet) with features_dim=0, and net_arch pi=[]")
-        self.action_net = nets.spatial_action_head(fe, self.action_layout, int(self.action_space.n))
+        n_actions = int(cast(gym.spaces.Discrete, self.action_space).n)  # MaskablePPO over a Discrete space
+        self.action_net = nets.spatial_action_head(fe, self.action_layout, n_actions)
         if self.ortho_init:
             self.action_net.init_orthogonal()  # small initial logits, as SB3 does for its action net
         if self.value_head == "pooled":
             sizes = list(self.net_arch.get("vf", [])) if isinstance(self.net_arch, dict) else []
             if not sizes:
                 raise ValueError("value_head 'pooled' needs net_arch vf sizes, e.g. {'pi': [], 'vf': [64]}")
-            self.mlp_extractor.value_net = nets.PooledValueTrunk(fe.channels, fe.height, fe.width, fe.appended_dim,
-                                                                 sizes=sizes)
-        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
+            # add_module: the same as assigning the attribute, which SB3 types as an nn.Sequential
+            self.mlp_extractor.add_module("value_net", nets.PooledValueTrunk(fe.channels, fe.height, fe.width,
+                                                                             fe.appended_dim, sizes=sizes))
+        # (as SB3 does: every optimizer takes lr, the base class Optimizer does not)
+        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)  # type: ignore[call-arg]
 
     def _get_constructor_parameters(self):
         data = super()._get_constructor_parameters()

@@ -41,6 +41,7 @@ def policy_action(policy, observation: np.ndarray | dict, mask: np.ndarray, dete
         raise ValueError("policy_action: the action mask has no legal action (the game is over?)")
     import torch
 
+    obs_t: torch.Tensor | dict[str, torch.Tensor]
     with torch.no_grad():
         if isinstance(observation, dict):
             obs_t = {k: torch.as_tensor(v, dtype=torch.float32).unsqueeze(0) for k, v in observation.items()}
@@ -126,6 +127,7 @@ class PolicyAgent(Agent):
         self.check_spaces(env.observation_space(first)["observation"], env.action_space(first).n)
 
     def _setting(self) -> str:
+        assert self.trained_on is not None  # called only when it is known
         return setting_words(*self.trained_on)
 
     def check_spaces(self, observation, num_actions: int) -> None:

@@ -42,7 +42,7 @@ import socket
 import subprocess
 import sys
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Any, Mapping
 
 from training.cli import TRAIN_MODULES, require_extra
 
@@ -299,14 +299,15 @@ def start_ray(address: str | None = None, *, num_cpus: int | None = None, num_gp
         quiet_logs()
     if not ray.is_initialized():
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-        common = dict(include_dashboard=False, log_to_driver=not quiet,
-                      logging_level=logging.ERROR if quiet else logging.INFO)
+        common: dict[str, Any] = dict(include_dashboard=False, log_to_driver=not quiet,
+                                      logging_level=logging.ERROR if quiet else logging.INFO)
         if address == "local":
             ray.init(address="local", num_cpus=num_cpus, num_gpus=num_gpus, **common)
         else:
             if num_cpus is not None or num_gpus is not None:
                 raise ClusterError(f"num_cpus/num_gpus describe a local Ray instance, not the cluster at {address}: "
                                    "each node declares its own (`ray start --num-cpus N --num-gpus M`)")
+            target: str | None  # None: nothing found for "auto"
             target = address
             if address == "auto":
                 from ray._private.services import canonicalize_bootstrap_address
@@ -467,7 +468,7 @@ def _sections(config) -> dict[str, list[str]]:
     try:
         from ray._common.deprecation import DEPRECATED_VALUE
     except ImportError:  # older Ray
-        from ray.rllib.utils.deprecation import DEPRECATED_VALUE
+        from ray.rllib.utils.deprecation import DEPRECATED_VALUE  # type: ignore[import-not-found,no-redef]
 
     out = {}
     for section in SETTING_SECTIONS:

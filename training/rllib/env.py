@@ -130,7 +130,7 @@ class GameMultiAgentEnv(MultiAgentEnv):
         self.agents = []
         self.observation_spaces = {a: space for a in self.possible_agents}
         self.action_spaces = {a: action_space for a in self.possible_agents}
-        self.lineup: list[object] = []  # per seat: a module id (str) or a baseline Agent
+        self.lineup: list[str | Agent] = []  # per seat: a module id (str) or a baseline Agent
         self.seat = 0
         self._seen: set[str] = set()
         self.last_mover = -1
@@ -206,6 +206,7 @@ class GameMultiAgentEnv(MultiAgentEnv):
             if not self._over():
                 player = self.raw.possible_agents.index(self.raw.agent_selection)
                 aid = self._aid(player)
+                assert aid is not None  # _advance stops at an RLlib agent's move
                 self.agents = [self._aid(p) for p in range(n) if self._aid(p) is not None]
                 self._seen = {aid}
                 return {aid: self._obs(player)}, {aid: {"seat": player, "lineup": self._names()}}
@@ -224,6 +225,7 @@ class GameMultiAgentEnv(MultiAgentEnv):
         if not self._over():
             nxt = raw.possible_agents.index(raw.agent_selection)
             naid = self._aid(nxt)
+            assert naid is not None  # _advance stops at an RLlib agent's move
             self._seen.add(naid)
             # RLlib wants a reward with every observation after an agent's first (0 until the end)
             return ({naid: self._obs(nxt)}, {naid: 0.0}, {"__all__": False}, {"__all__": False}, {})
