@@ -263,3 +263,188 @@ def test_twixt_black_one_move_win():
     vec = _copies("twixt_v0", st, 3, board_size=8)
     assert vec.current_player().tolist() == [1, 1, 1] and int(vec.action_mask()[0].sum()) == 44
     _check_wins(vec, 96, {"h3", "h5"}, seed=3)
+
+
+# ---------------------------------------------------------------------------- teams: Double TwixT
+def test_double_twixt_privilege_keeps_the_value_sign():
+    """Double TwixT: after a Privilege claim the claimer's partner moves, so the value passes
+    without a sign change; after an ordinary move an opponent moves and it flips. The evaluation
+    says red leads (+0.5 for a red mover, -0.5 for a black one: it spots red's peg d2 in the
+    mover's own plane), so every visited root action of red's must have q = +0.5 exactly."""
+    from envs.twixt.state import TwixtState
+
+    st = TwixtState.from_moves(["d2", "a4", "c6", "h5"], board_size=8, num_players=4)
+    vec = _copies("double_twixt_v0", st, 2, board_size=8)
+    assert seat_teams(vec).tolist() == [0, 1, 0, 1]
+    n_holes = 64
+
+    def evaluate(obs, masks):
+        red = obs[:, 1, 3, 0] == 1.0  # red's own peg at d2 (row 1, column 3 in red's frame)
+        return np.zeros(masks.shape, np.float32), np.where(red, 0.5, -0.5).astype(np.float32)
+
+    out = gumbel_search(vec, evaluate, np.random.default_rng(5), num_simulations=64, max_num_considered_actions=32)
+    visited = out.visit_counts > 0
+    assert visited[:, n_holes + 1:].any() and visited[:, :n_holes].any()  # Privilege claims and plain moves
+    np.testing.assert_allclose(out.qvalues[visited], 0.5)
+    assert out.root_value == pytest.approx(0.5)
+
+
+# ---------------------------------------------------------------------------- 4. determinism, batching
+def _ataxx_positions(n: int, plies: int, seed: int):
+    vec = envs.make_vec("ataxx_v0", n, seed=seed, autoreset="disabled")
+    out = vec.reset()
+    rng = np.random.default_rng(seed)
+    for _ in range(plies):
+        from envs.core.vector import sample_legal
+        out = vec.step(sample_legal(out.action_mask, rng.random(n)))
+    return vec
+
+
+def _projection_evaluate(num_actions: int, seed: int = 0):
+    """A fixed random linear 'network': logits and tanh value from the flattened observation."""
+    r = np.random.default_rng(seed)
+    w, u = None, None
+
+    def evaluate(obs, masks):
+        nonlocal w, u
+        x = obs.reshape(len(obs), -1)
+        if w is None:
+            w = r.normal(0, 0.3, (x.shape[1], num_actions)).astype(np.float32)
+            u = r.normal(0, 0.1, x.shape[1]).astype(np.float32)
+        return x @ w, np.tanh(x @ u)
+
+    return evaluate
+
+
+def _results_equal(a, b):
+    for f in ("action", "action_weights", "root_value", "raw_value", "qvalues", "completed_qvalues",
+              "visit_counts", "considered", "gumbel"):
+        np.testing.assert_array_equal(getattr(a, f), getattr(b, f), err_msg=f)
+
+
+def test_same_seed_same_result_and_env_untouched():
+    vec = _ataxx_positions(6, 6, seed=3)
+    before = [vec.to_state(i) for i in range(6)]
+    kw = dict(num_simulations=16, max_num_considered_actions=8)
+    a = gumbel_search(vec, _projection_evaluate(vec.num_actions), np.random.default_rng(11), **kw)
+    b = gumbel_search(vec, _projection_evaluate(vec.num_actions), np.random.default_rng(11), **kw)
+    c = gumbel_search(vec, _projection_evaluate(vec.num_actions), np.random.default_rng(12), **kw)
+    _results_equal(a, b)
+    assert not np.array_equal(a.gumbel, c.gumbel)
+    assert [vec.to_state(i) for i in range(6)] == before
+    assert (a.visit_counts.sum(axis=1) == 16).all() and (a.considered.sum(axis=1) == 8).all()
+    np.testing.assert_allclose(a.action_weights.sum(axis=1), 1.0, rtol=1e-5)
+    assert (a.action_weights[~vec.action_mask()] == 0).all()
+    assert a.num_evaluations <= 6 * 17
+
+
+def test_batch_equals_games_searched_alone():
+    """Lockstep batching changes nothing: each game searched alone with its row of the noise gives
+    the batch's row."""
+    vec = _ataxx_positions(5, 8, seed=4)
+    ev = _projection_evaluate(vec.num_actions)
+    kw = dict(num_simulations=12, max_num_considered_actions=4)
+    batch = gumbel_search(vec, ev, np.random.default_rng(0), **kw)
+    for i in range(5):
+        alone = gumbel_search(vec.take([i]), ev, None, gumbel=batch.gumbel[i:i + 1], **kw)
+        assert alone.action[0] == batch.action[i]
+        np.testing.assert_array_equal(alone.visit_counts[0], batch.visit_counts[i])
+        # (float32 matmuls of 1 and 5 rows round differently, hence the tolerance)
+        np.testing.assert_allclose(alone.action_weights[0], batch.action_weights[i], rtol=1e-4, atol=1e-6)
+
+
+def test_reference_backend_gives_the_same_search():
+    """The trees copy games with the core's take/put: the reference rules core (one state per game)
+    must give exactly the batched core's result."""
+    fast = _ataxx_positions(3, 5, seed=6)
+    slow = envs.make_vec("ataxx_v0", 3, seed=6, autoreset="disabled", backend="reference")
+    slow.reset()
+    slow = slow.from_states([fast.to_state(i) for i in range(3)])
+    ev = _projection_evaluate(fast.num_actions)
+    kw = dict(num_simulations=8, max_num_considered_actions=4)
+    _results_equal(gumbel_search(fast, ev, np.random.default_rng(1), **kw),
+                   gumbel_search(slow, ev, np.random.default_rng(1), **kw))
+
+
+def test_finished_games_are_skipped():
+    from envs.ataxx.state import AtaxxState
+
+    over = AtaxxState.from_fen("6o/5x1/7/7/7/7/x6 x 0 1")
+    over.apply(over.string_to_action("g6"))
+    assert over.is_terminal()
+    vec = _copies("ataxx_v0", AtaxxState.from_fen("6o/5x1/7/7/7/7/x6 x 0 1"), 1)
+    vec = vec.from_states([over, vec.to_state(0)])
+    calls = []
+
+    def ev(obs, masks):
+        calls.append(len(masks))
+        assert masks.any(axis=1).all()
+        return uniform_evaluate(obs, masks)
+
+    out = gumbel_search(vec, ev, np.random.default_rng(0), num_simulations=4)
+    assert out.action[0] == 0 and not out.action_weights[0].any() and not out.visit_counts[0].any()
+    assert out.visit_counts[1].sum() == 4 and calls[0] == 1
+
+
+# ---------------------------------------------------------------------------- errors
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(num_simulations=0), "num_simulations"),
+    (dict(num_simulations=2.0), "num_simulations"),
+    (dict(num_simulations=True), "num_simulations"),
+    (dict(max_num_considered_actions=0), "max_num_considered_actions"),
+    (dict(gumbel_scale=-1.0), "gumbel_scale"),
+    (dict(gumbel_scale=float("nan")), "gumbel_scale"),
+    (dict(value_scale=-0.1), "value_scale"),
+    (dict(rng=0), "numpy.random.Generator"),
+    (dict(evaluate=None), "callable"),
+    (dict(gumbel=np.zeros((2, 3))), "gumbel"),
+    (dict(teams=[[0], [1], []]), "exactly once|two sides"),
+    (dict(teams=[[0, 1]]), "two sides"),
+    (dict(teams=[[0], [0]]), "exactly once"),
+])
+def test_bad_arguments(kwargs, match):
+    vec = envs.make_vec("ataxx_v0", 2, seed=0)
+    vec.reset()
+    args = dict(env=vec, evaluate=uniform_evaluate, rng=np.random.default_rng(0), num_simulations=4)
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=match):
+        gumbel_search(**args)
+
+
+@pytest.mark.parametrize("answer, match", [
+    (lambda o, m: np.zeros(m.shape), "tuple"),
+    (lambda o, m: (np.zeros((len(m), 3)), np.zeros(len(m))), "logits of shape"),
+    (lambda o, m: (np.zeros(m.shape), np.zeros((len(m), 1))), "values of shape"),
+    (lambda o, m: (np.zeros(m.shape), np.full(len(m), 1.5)), r"\[-1, 1\]"),
+    (lambda o, m: (np.zeros(m.shape), np.full(len(m), np.nan)), r"\[-1, 1\]"),
+    (lambda o, m: (np.where(m, np.nan, 0.0), np.zeros(len(m))), "not finite"),
+])
+def test_bad_evaluate_answers(answer, match):
+    vec = envs.make_vec("ataxx_v0", 2, seed=0)
+    vec.reset()
+    with pytest.raises(ValueError, match=match):
+        gumbel_search(vec, answer, np.random.default_rng(0), num_simulations=2)
+
+
+def test_bad_env():
+    with pytest.raises(ValueError, match="make_vec"):
+        gumbel_search(object(), uniform_evaluate, np.random.default_rng(0), num_simulations=2)
+    with pytest.raises(ValueError, match="reset"):
+        gumbel_search(envs.make_vec("ataxx_v0", 2), uniform_evaluate, np.random.default_rng(0), num_simulations=2)
+    with pytest.raises(ValueError, match="two sides"):
+        vec = envs.make_vec("tantrix_v0", 1, seed=0, num_players=3)
+        vec.reset()
+        gumbel_search(vec, uniform_evaluate, np.random.default_rng(0), num_simulations=2)
+
+
+def test_illegal_logits_are_ignored():
+    """Logits of illegal actions may be anything (-inf, NaN): they are masked."""
+    vec = _ataxx_positions(2, 3, seed=8)
+    ev = _projection_evaluate(vec.num_actions)
+
+    def messy(obs, masks):
+        lg, v = ev(obs, masks)
+        return np.where(masks, lg, np.nan), v
+
+    _results_equal(gumbel_search(vec, ev, np.random.default_rng(0), num_simulations=6),
+                   gumbel_search(vec, messy, np.random.default_rng(0), num_simulations=6))
