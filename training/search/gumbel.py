@@ -160,13 +160,15 @@ def completed_qvalues(qvalues, visit_counts, raw_value, prior_logits, *, value_s
     Returns:
         ``float64 (k, A)``.
     """
-    q = np.asarray(qvalues, dtype=np.float64)
-    n = np.asarray(visit_counts)
-    raw = np.asarray(raw_value, dtype=np.float64)
-    if use_mixed_value:
-        value = mixed_value(raw, q, n, _softmax(np.asarray(prior_logits, dtype=np.float64)))
-    else:
-        value = raw
+    probs = _softmax(np.asarray(prior_logits, dtype=np.float64)) if use_mixed_value else None
+    return _completed(np.asarray(qvalues, dtype=np.float64), np.asarray(visit_counts),
+                      np.asarray(raw_value, dtype=np.float64), probs, value_scale=value_scale,
+                      maxvisit_init=maxvisit_init, rescale_values=rescale_values, epsilon=epsilon)
+
+
+def _completed(q, n, raw, probs, *, value_scale, maxvisit_init, rescale_values, epsilon=1e-8):
+    """:func:`completed_qvalues` with the prior's probabilities given (``None``: no mixed value)."""
+    value = raw if probs is None else mixed_value(raw, q, n, probs)
     completed = np.where(n > 0, q, value[:, None])
     if rescale_values:
         lo = completed.min(axis=-1, keepdims=True)
@@ -427,21 +429,21 @@ def gumbel_search(env, evaluate: Evaluate, rng: np.random.Generator, *, num_simu
         g = np.array(gumbel, dtype=np.float64)
         if g.shape != (B, A) or not np.isfinite(g).all():
             raise ValueError(f"gumbel must be a finite float array of shape ({B}, {A}), got {g.dtype} {g.shape}")
-    qkw = dict(value_scale=vscale, maxvisit_init=vinit, rescale_values=bool(rescale_values),
-               use_mixed_value=bool(use_mixed_value))
 
     root_player = np.asarray(env.current_player(), dtype=np.int64)
     live = (root_player >= 0) & root_mask.any(axis=1)
     trees = np.flatnonzero(live)
     N = S + 1
     # the trees (mctx's Tree fields, one row per game, node 0 the root)
-    child = np.full((B, N, A), -1, dtype=np.int32)
-    logits = np.full((B, N, A), _MIN_LOGIT, dtype=np.float64)
+    # (rows of the big arrays are only read once their node exists: "empty" ones are filled then)
+    child = np.empty((B, N, A), dtype=np.int32)       # children_index, -1: unvisited
+    logits = np.empty((B, N, A), dtype=np.float64)    # children_prior_logits (masked)
+    probs = np.empty((B, N, A), dtype=np.float64)     # their softmax (for the mixed value)
     legal = np.zeros((B, N, A), dtype=bool)
-    cvisits = np.zeros((B, N, A), dtype=np.int32)
-    cvalues = np.zeros((B, N, A), dtype=np.float64)
-    crewards = np.zeros((B, N, A), dtype=np.float64)
-    cdiscounts = np.zeros((B, N, A), dtype=np.float64)
+    cvisits = np.zeros((B, N, A), dtype=np.int32)     # children_visits
+    cq = np.zeros((B, N, A), dtype=np.float64)        # qvalues: children_rewards + discounts * values
+    reward = np.zeros((B, N), dtype=np.float64)       # of the edge into each node
+    discount = np.zeros((B, N), dtype=np.float64)
     nvisits = np.zeros((B, N), dtype=np.int32)
     raw = np.zeros((B, N), dtype=np.float64)
     nvalues = np.zeros((B, N), dtype=np.float64)
@@ -457,7 +459,9 @@ def gumbel_search(env, evaluate: Evaluate, rng: np.random.Generator, *, num_simu
         obs = _as_float32_obs(core.observe(np.where(root_player >= 0, root_player, 0).astype(np.int32)))
         lg, v = _call_evaluate(evaluate, _obs_rows(obs, trees), root_mask[trees], A)
         n_eval += trees.size
+        child[trees, 0] = -1
         logits[trees, 0] = lg
+        probs[trees, 0] = _softmax(lg)
         legal[trees, 0] = root_mask[trees]
         raw[trees, 0] = v
         nvalues[trees, 0] = v
@@ -468,8 +472,8 @@ def gumbel_search(env, evaluate: Evaluate, rng: np.random.Generator, *, num_simu
     nodes = core.take(np.repeat(np.arange(B), N))  # node n of game b is game b * N + n
 
     def sigma(bb, nn):
-        q = crewards[bb, nn] + cdiscounts[bb, nn] * cvalues[bb, nn]
-        return completed_qvalues(q, cvisits[bb, nn], raw[bb, nn], logits[bb, nn], **qkw)
+        return _completed(cq[bb, nn], cvisits[bb, nn], raw[bb, nn], probs[bb, nn] if use_mixed_value else None,
+                          value_scale=vscale, maxvisit_init=vinit, rescale_values=bool(rescale_values))
 
     for sim in range(S):
         if not trees.size:
@@ -493,8 +497,8 @@ def gumbel_search(env, evaluate: Evaluate, rng: np.random.Generator, *, num_simu
             b2, n2 = bb[r], nxt[r]
             sq2 = sigma(b2, n2)
             vis2 = cvisits[b2, n2]
-            probs = _softmax(logits[b2, n2] + sq2)
-            to_argmax = probs - vis2 / (1.0 + vis2.sum(axis=1, keepdims=True))
+            pi = _softmax(logits[b2, n2] + sq2)
+            to_argmax = pi - vis2 / (1.0 + vis2.sum(axis=1, keepdims=True))
             a2 = np.argmax(np.where(legal[b2, n2], to_argmax, -np.inf), axis=1)
             node[r] = n2
             act[r] = a2
@@ -516,12 +520,12 @@ def gumbel_search(env, evaluate: Evaluate, rng: np.random.Generator, *, num_simu
             over = (cp < 0) | np.asarray(sub.terminated(), dtype=bool)
             cp = np.where(over, -1, cp)
             pm = mover[b3, p3]
-            reward = np.zeros(r.size, dtype=np.float64)
+            rew = np.zeros(r.size, dtype=np.float64)
             if over.any():
                 rets = np.asarray(sub.returns(), dtype=np.float64)
-                reward = np.where(over, rets[np.arange(r.size), pm], 0.0)
+                rew = np.where(over, rets[np.arange(r.size), pm], 0.0)
             same = team_of[np.maximum(cp, 0)] == team_of[pm]
-            discount = np.where(over, 0.0, np.where(same, 1.0, -1.0))
+            disc = np.where(over, 0.0, np.where(same, 1.0, -1.0))
             value = np.zeros(r.size, dtype=np.float64)
             ev = np.flatnonzero(~over)
             if ev.size:
@@ -529,7 +533,9 @@ def gumbel_search(env, evaluate: Evaluate, rng: np.random.Generator, *, num_simu
                 obs = _as_float32_obs(sub.observe(np.maximum(cp, 0).astype(np.int32)))
                 lg, v = _call_evaluate(evaluate, _obs_rows(obs, ev), m3[ev], A)
                 n_eval += ev.size
+                child[b3[ev], n3[ev]] = -1
                 logits[b3[ev], n3[ev]] = lg
+                probs[b3[ev], n3[ev]] = _softmax(lg)
                 legal[b3[ev], n3[ev]] = m3[ev]
                 value[ev] = v
             raw[b3, n3] = value
@@ -539,8 +545,8 @@ def gumbel_search(env, evaluate: Evaluate, rng: np.random.Generator, *, num_simu
             from_action[b3, n3] = a3
             mover[b3, n3] = cp
             child[b3, p3, a3] = n3
-            crewards[b3, p3, a3] = reward
-            cdiscounts[b3, p3, a3] = discount
+            reward[b3, n3] = rew
+            discount[b3, n3] = disc
             leaf[r] = n3
         old = np.flatnonzero(~new)  # a finished game reached again: mctx's dummy child adds a visit of value 0
         if old.size:
@@ -554,11 +560,11 @@ def gumbel_search(env, evaluate: Evaluate, rng: np.random.Generator, *, num_simu
             b4, i4 = bb[r], idx[r]
             p4 = parent[b4, i4]
             a4 = from_action[b4, i4]
-            val[r] = crewards[b4, p4, a4] + cdiscounts[b4, p4, a4] * val[r]
+            val[r] = reward[b4, i4] + discount[b4, i4] * val[r]
             c = nvisits[b4, p4]
             nvalues[b4, p4] = (nvalues[b4, p4] * c + val[r]) / (c + 1.0)
             nvisits[b4, p4] = c + 1
-            cvalues[b4, p4, a4] = nvalues[b4, i4]
+            cq[b4, p4, a4] = reward[b4, i4] + discount[b4, i4] * nvalues[b4, i4]
             cvisits[b4, p4, a4] += 1
             idx[r] = p4
             up[r] = p4 != 0
@@ -572,7 +578,7 @@ def gumbel_search(env, evaluate: Evaluate, rng: np.random.Generator, *, num_simu
     if trees.size:
         bb = trees
         visits = cvisits[bb, 0]
-        q = crewards[bb, 0] + cdiscounts[bb, 0] * cvalues[bb, 0]
+        q = cq[bb, 0]
         sq = sigma(bb, 0)
         score = score_considered(visits.max(axis=1), g[bb], logits[bb, 0], sq, visits)
         action[bb] = np.argmax(np.where(legal[bb, 0], score, -np.inf), axis=1)
