@@ -48,8 +48,14 @@ NOISY = ((8, 4), (16, 16), (32, 4), (32, 16))
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "mctx_gumbel_cases.json")
 
 
-def f32(x):
-    return np.asarray(x, dtype=np.float32).astype(np.float64)
+def grid(x):
+    """Round to a multiple of 1/64: exact in float32 and float64, and short in JSON."""
+    return np.round(np.asarray(x, dtype=np.float64) * 64) / 64
+
+
+def short(x):
+    """Results to 1e-7 (the test compares to 1e-5)."""
+    return np.round(np.asarray(x, dtype=np.float64), 7).tolist()
 
 
 def make_forest(rng: np.random.Generator, num_players: int, teams: list[list[int]], num_trees: int) -> dict:
@@ -71,13 +77,13 @@ def make_forest(rng: np.random.Generator, num_players: int, teams: list[list[int
         return (p + 1) % num_players
 
     def node(depth, mover, num_legal=None):
-        if depth > 0 and (depth >= 5 or rng.random() < 0.15):
+        if depth > 0 and (depth >= 4 or rng.random() < 0.2):
             u = rng.random()
             return terminal(None if u < 0.2 else int(rng.integers(len(teams))))
-        k = int(num_legal if num_legal is not None else rng.integers(1, 5))
+        k = int(num_legal if num_legal is not None else rng.integers(1, 4))
         acts = sorted(rng.choice(A, size=k, replace=False).tolist())
         me = dict(mover=mover, legal=[a in acts for a in range(A)], children=[-1] * A,
-                  logits=f32(rng.normal(0, 1.5, A)).tolist(), value=float(f32(rng.uniform(-1, 1))),
+                  logits=grid(rng.normal(0, 1.5, A)).tolist(), value=float(grid(rng.uniform(-1, 1))),
                   returns=[0.0] * num_players)
         nodes.append(me)
         i = len(nodes) - 1
@@ -90,7 +96,7 @@ def make_forest(rng: np.random.Generator, num_players: int, teams: list[list[int
         roots.append(node(0, int(rng.integers(num_players)), num_legal=int(rng.integers(5, A + 1))))
     roots.append(node(0, 0, num_legal=1))  # one legal action
     # a winning move of low prior beside ordinary moves
-    me = dict(mover=1, legal=[True] * A, children=[-1] * A, logits=f32(rng.normal(0, 1.0, A)).tolist(),
+    me = dict(mover=1, legal=[True] * A, children=[-1] * A, logits=grid(rng.normal(0, 1.0, A)).tolist(),
               value=0.0, returns=[0.0] * num_players)
     me["logits"][5] = -3.0
     nodes.append(me)
@@ -154,9 +160,7 @@ def run_mctx(forest: dict, num_simulations: int, m: int, gumbel_scale: float, ke
     return dict(num_simulations=num_simulations, max_num_considered_actions=m, gumbel_scale=gumbel_scale,
                 gumbel=np.asarray(gumbel, dtype=np.float64).tolist() if gumbel_scale else None,
                 action=np.asarray(out.action).tolist(),
-                action_weights=np.asarray(out.action_weights, dtype=np.float64).tolist(),
-                value=np.asarray(s.value, dtype=np.float64).tolist(),
-                qvalues=np.asarray(s.qvalues, dtype=np.float64).tolist(),
+                action_weights=short(out.action_weights), value=short(s.value), qvalues=short(s.qvalues),
                 visit_counts=np.asarray(s.visit_counts).astype(int).tolist())
 
 
