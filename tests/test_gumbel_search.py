@@ -265,6 +265,46 @@ def test_twixt_black_one_move_win():
     _check_wins(vec, 96, {"h3", "h5"}, seed=3)
 
 
+def _wins_by_force(st, me: int, plies: int) -> bool:
+    """Whether seat ``me`` wins within ``plies`` plies whatever the opponent does (brute force)."""
+    if st.is_terminal():
+        return bool(st.returns()[me] == 1.0)
+    if plies == 0:
+        return False
+    results = []
+    for a in st.legal_actions():
+        s = st.clone()
+        s.apply(a)
+        results.append(_wins_by_force(s, me, plies - 1))
+    return any(results) if st.current_player == me else all(results)
+
+
+@pytest.mark.parametrize("fen, win", [
+    ("oxx1xx1/xxoooox/oxxxx1o/xoxooox/xxxxooo/ooxxxxo/xxxxxox x 0 1", "f5"),
+    ("ox1xxox/o1oxx1x/ooxxooo/xxxxxxx/xxoxoxo/xoxooxo/xxoxoox x 0 1", "c7"),
+])
+def test_ataxx_two_move_forced_win(fen, win):
+    """Three holes left, x to move: only one move wins by force (x, then any o reply, then x fills
+    the board ahead), checked here by brute force; no move wins at once. Uniform evaluation,
+    128 simulations, all moves considered, no noise: the search plays it."""
+    from envs.ataxx.state import AtaxxState
+
+    st = AtaxxState.from_fen(fen)
+    forced = []
+    for a in st.legal_actions():
+        s = st.clone()
+        s.apply(a)
+        assert not s.is_terminal()
+        if _wins_by_force(s, 0, 2):
+            forced.append(st.action_to_string(a))
+    assert forced == [win]
+    vec = _copies("ataxx_v0", st, 1)
+    out = gumbel_search(vec, uniform_evaluate, np.random.default_rng(0), num_simulations=128,
+                        max_num_considered_actions=vec.num_actions, gumbel_scale=0.0)
+    assert st.action_to_string(st.to_state_action(0, int(out.action[0]))) == win
+    assert out.qvalues[0, out.action[0]] > 0.8
+
+
 # ---------------------------------------------------------------------------- teams: Double TwixT
 def test_double_twixt_privilege_keeps_the_value_sign():
     """Double TwixT: after a Privilege claim the claimer's partner moves, so the value passes
