@@ -1,0 +1,490 @@
+"""The batched Gumbel search (training/search/gumbel.py): equal to DeepMind mctx's
+``gumbel_muzero_policy`` on tabular game trees (tests/data/mctx_gumbel_cases.json, made by
+tests/data/make_mctx_cases.py; no JAX needed here), the paper's formulas worked by hand, forced wins
+on real Ataxx and TwixT positions, determinism and argument errors."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+
+import numpy as np
+import pytest
+from gymnasium import spaces
+
+import envs
+from envs.core.vector import TabletopVectorEnv, VectorCore
+from training.search import (completed_qvalues, considered_visit_sequence, gumbel_search, improved_policy,
+                             mixed_value, score_considered, seat_teams, uniform_evaluate)
+
+DATA = os.path.join(os.path.dirname(__file__), "data", "mctx_gumbel_cases.json")
+
+
+# ---------------------------------------------------------------------------- a tabular game
+class TableCore(VectorCore):
+    """A game given as a table of nodes (the vector contract over a node id per game): slot ``i``
+    starts at ``roots[i]``; an action follows ``children``; the observation is the node id."""
+
+    backend = "table"
+
+    def __init__(self, forest: dict, num_envs: int, roots):
+        nodes = forest["nodes"]
+        self.num_envs = num_envs
+        self.num_players = forest["num_players"]
+        self.num_actions = forest["num_actions"]
+        self.observation_space = spaces.Box(0, len(nodes), (1,), np.float32)
+        self.mover = np.array([d["mover"] for d in nodes], dtype=np.int32)
+        self.legal = np.array([d["legal"] for d in nodes], dtype=bool)
+        self.children = np.array([d["children"] for d in nodes], dtype=np.int64)
+        self.ret = np.array([d["returns"] for d in nodes], dtype=np.float32)
+        self.roots = np.asarray(roots, dtype=np.int64)
+        self.arrays = {"node": np.array(self.roots[:num_envs], dtype=np.int64)}
+        self.steps = 0
+
+    def reset_games(self, index, rngs):
+        self.arrays["node"][index] = self.roots[index]
+
+    def step(self, actions, active):
+        node = self.arrays["node"]
+        nxt = self.children[node[active], actions[active]]
+        assert (nxt >= 0).all(), "an illegal action reached the core"
+        node[active] = nxt
+        self.steps += int(np.sum(active))
+
+    def current_player(self):
+        return self.mover[self.arrays["node"]].copy()
+
+    def legal_action_mask(self):
+        return self.legal[self.arrays["node"]].copy()
+
+    def terminated(self):
+        return self.mover[self.arrays["node"]] < 0
+
+    def returns(self):
+        node = self.arrays["node"]
+        return np.where((self.mover[node] < 0)[:, None], self.ret[node], 0.0).astype(np.float32)
+
+    def observe(self, players):
+        return self.arrays["node"][:, None].astype(np.float32)
+
+    def to_state(self, i):
+        raise NotImplementedError
+
+    def set_states(self, index, states):
+        raise NotImplementedError
+
+
+def table_env(forest: dict, roots) -> TabletopVectorEnv:
+    core = TableCore(forest, len(roots), roots)
+    env = TabletopVectorEnv(core, env_id="table", env_kwargs={}, seed=0, autoreset="disabled",
+                            single_observation_space=core.observation_space,
+                            single_action_space=spaces.Discrete(core.num_actions))
+    env.reset()
+    return env
+
+
+def table_evaluate(forest: dict):
+    logits = np.array([d["logits"] for d in forest["nodes"]], dtype=np.float32)
+    values = np.array([d["value"] for d in forest["nodes"]], dtype=np.float32)
+    calls = []
+
+    def evaluate(obs, masks):
+        assert obs.dtype == np.float32 and masks.dtype == bool
+        node = obs[:, 0].astype(np.int64)
+        assert (masks == np.array([d["legal"] for d in forest["nodes"]], dtype=bool)[node]).all()
+        calls.append(len(node))
+        return logits[node], values[node]
+
+    evaluate.calls = calls
+    return evaluate
+
+
+with open(DATA) as _f:
+    MCTX = json.load(_f)
+
+
+def _case_id(c):
+    return f"f{c['forest']}-S{c['num_simulations']}-m{c['max_num_considered_actions']}-g{c['gumbel_scale']:g}"
+
+
+# ---------------------------------------------------------------------------- 1. equal to mctx
+@pytest.mark.parametrize("case", MCTX["cases"], ids=_case_id)
+def test_equals_mctx(case):
+    forest = MCTX["forests"][case["forest"]]
+    env = table_env(forest, forest["roots"])
+    ev = table_evaluate(forest)
+    g = None if case["gumbel"] is None else np.array(case["gumbel"])
+    out = gumbel_search(env, ev, np.random.default_rng(0), num_simulations=case["num_simulations"],
+                        max_num_considered_actions=case["max_num_considered_actions"], gumbel_scale=0.0,
+                        teams=forest["teams"], gumbel=g)
+    np.testing.assert_array_equal(out.visit_counts, np.array(case["visit_counts"]))
+    np.testing.assert_array_equal(out.action, np.array(case["action"]))
+    np.testing.assert_allclose(out.action_weights, np.array(case["action_weights"]), atol=1e-5)
+    np.testing.assert_allclose(out.root_value, np.array(case["value"]), atol=1e-5)
+    np.testing.assert_allclose(out.qvalues, np.array(case["qvalues"]), atol=1e-5)
+    # one evaluation call for the roots and one per simulation, never more positions than games
+    assert len(ev.calls) <= 1 + case["num_simulations"] and max(ev.calls) <= len(forest["roots"])
+    assert (out.visit_counts.sum(axis=1) == case["num_simulations"]).all()
+
+
+def test_mctx_cases_cover_what_they_claim():
+    cases = MCTX["cases"]
+    assert {c["num_simulations"] for c in cases} >= {2, 4, 16, 32}
+    assert {c["max_num_considered_actions"] for c in cases} >= {2, 4, 16}
+    assert any(c["gumbel"] is not None for c in cases)
+    for forest in MCTX["forests"]:
+        mover = np.array([d["mover"] for d in forest["nodes"]])
+        kids = np.array([d["children"] for d in forest["nodes"]])
+        inner = np.flatnonzero(mover >= 0)
+        pairs = [(mover[p], mover[c]) for p in inner for c in kids[p] if c >= 0 and mover[c] >= 0]
+        assert any(a == b for a, b in pairs) and any(a != b for a, b in pairs)  # same-player turns too
+        assert (mover < 0).sum() > 10                                          # terminal nodes
+    assert MCTX["forests"][1]["teams"] == [[0, 2], [1, 3]]
+
+
+# ---------------------------------------------------------------------------- 2. by hand
+def test_formulas_by_hand():
+    # one node, three actions, priors p = softmax(logits), raw value v = 0.2
+    logits = np.log(np.array([[0.5, 0.3, 0.2]]))
+    q = np.array([[0.6, -0.4, 0.0]])
+    n = np.array([[2, 1, 0]])
+    v = np.array([0.2])
+    # mixed value: (v + sum N * sum_visited p q / sum_visited p) / (1 + sum N)
+    wq = (0.5 * 0.6 + 0.3 * -0.4) / 0.8                      # 0.225
+    vmix = (0.2 + 3 * wq) / 4                                # 0.21875
+    assert mixed_value(v, q, n, np.exp(logits))[0] == pytest.approx(vmix)
+    # completed q = [0.6, -0.4, vmix]; rescaled by min/max; times (50 + max N) * 0.1 = 5.2
+    cq = np.array([0.6, -0.4, vmix])
+    sig = (cq + 0.4) / 1.0 * 5.2                             # [5.2, 0, 3.2175]
+    got = completed_qvalues(q, n, v, logits)
+    np.testing.assert_allclose(got[0], sig)
+    np.testing.assert_allclose(got[0], [5.2, 0.0, 3.2175])
+    # without the mixed value the unvisited action takes v; without rescaling q is scaled only
+    np.testing.assert_allclose(completed_qvalues(q, n, v, logits, use_mixed_value=False)[0],
+                               (np.array([0.6, -0.4, 0.2]) + 0.4) * 5.2)
+    np.testing.assert_allclose(completed_qvalues(q, n, v, logits, rescale_values=False)[0], cq * 5.2)
+    # the improved policy: softmax(logits + sigma), and 0 for an illegal action
+    pi = np.array([0.5, 0.3, 0.2]) * np.exp(sig)
+    np.testing.assert_allclose(improved_policy(logits, got, np.ones((1, 3), bool))[0], pi / pi.sum())
+    pi2 = pi[:2] / pi[:2].sum()
+    np.testing.assert_allclose(improved_policy(logits, got, np.array([[True, True, False]]))[0], [*pi2, 0.0])
+    # the root score: g + logits - max logits + sigma where N == considered visit, -inf elsewhere
+    g = np.array([[0.1, 2.0, -0.3]])
+    s = score_considered(np.array([1]), g, logits, got, n)
+    assert s[0, 1] == pytest.approx(2.0 + math.log(0.3 / 0.5) + 0.0)
+    assert s[0, 0] == -np.inf and s[0, 2] == -np.inf
+    # the sequential-halving schedule (mctx's): m = 4, S = 8 -> 4 actions once, then 2 twice
+    assert considered_visit_sequence(4, 8) == (0, 0, 0, 0, 1, 1, 2, 2)
+    assert considered_visit_sequence(2, 5) == (0, 0, 1, 1, 2)
+    assert considered_visit_sequence(1, 3) == (0, 1, 2)
+    assert considered_visit_sequence(16, 16) == (0,) * 16
+
+
+def test_one_search_by_hand():
+    """Two actions, one simulation each (m = 2, S = 2), uniform priors, root value 0.5: action 0
+    ends the game won (reward +1), action 1 reaches an opponent node of value 0.5 (so q = -0.5)."""
+    forest = dict(num_players=2, teams=[[0], [1]], num_actions=2, roots=[0], nodes=[
+        dict(mover=0, legal=[True, True], children=[1, 2], logits=[0.0, 0.0], value=0.5, returns=[0, 0]),
+        dict(mover=-1, legal=[False, False], children=[-1, -1], logits=[0, 0], value=0, returns=[1.0, -1.0]),
+        dict(mover=1, legal=[True, True], children=[1, 1], logits=[0.0, 0.0], value=0.5, returns=[0, 0]),
+    ])
+    out = gumbel_search(table_env(forest, [0]), table_evaluate(forest), np.random.default_rng(0),
+                        num_simulations=2, max_num_considered_actions=2, gumbel_scale=0.0, teams=[[0], [1]])
+    np.testing.assert_array_equal(out.visit_counts[0], [1, 1])
+    np.testing.assert_allclose(out.qvalues[0], [1.0, -0.5])
+    # sigma: rescaled [1, 0] times (50 + 1) * 0.1 = 5.1; weights softmax([5.1, 0])
+    np.testing.assert_allclose(out.completed_qvalues[0], [5.1, 0.0], atol=1e-6)
+    w = np.exp([5.1, 0.0]) / np.exp([5.1, 0.0]).sum()
+    np.testing.assert_allclose(out.action_weights[0], w, atol=1e-6)
+    assert out.action[0] == 0
+    # root value: the mean of 0.5, 1 and -0.5
+    assert out.root_value[0] == pytest.approx(1.0 / 3.0, abs=1e-6)
+    assert out.raw_value[0] == pytest.approx(0.5)
+
+
+# ---------------------------------------------------------------------------- 3. forced wins
+def _copies(env_id: str, state, n: int, **kwargs):
+    vec = envs.make_vec(env_id, 1, seed=0, autoreset="disabled", **kwargs)
+    vec.reset()
+    return vec.from_states([state] * n)
+
+
+def _check_wins(vec, sims: int, wins: set[str], seed: int):
+    """Searched without noise (evaluation play), every game's action wins at once (the vector env
+    says so) and is one of ``wins``; searched with noise (self-play, each game its own draw), the
+    win's q is +1 wherever it was visited and the improved policy puts most weight on the wins."""
+    rows = np.arange(vec.num_envs)
+    mover = vec.current_player()
+    st = vec.to_state(0)
+    name = lambda a: st.action_to_string(st.to_state_action(int(mover[0]), int(a)))  # noqa: E731
+    win_actions = [a for a in np.flatnonzero(vec.action_mask()[0]) if name(a) in wins]
+    assert {name(a) for a in win_actions} == wins
+    out = gumbel_search(vec, uniform_evaluate, np.random.default_rng(seed), num_simulations=sims,
+                        max_num_considered_actions=vec.num_actions, gumbel_scale=0.0)
+    assert {name(a) for a in out.action} <= wins
+    step = vec.take(rows).step(out.action.copy())
+    assert step.terminated.all() and (step.rewards[rows, mover] == 1.0).all()
+    assert (out.qvalues[rows, out.action] == 1.0).all()
+    noisy = gumbel_search(vec, uniform_evaluate, np.random.default_rng(seed), num_simulations=sims,
+                          max_num_considered_actions=vec.num_actions, gumbel_scale=1.0)
+    assert (noisy.visit_counts[:, win_actions] > 0).all()
+    assert (noisy.qvalues[:, win_actions] == 1.0).all()
+    assert (noisy.action_weights[:, win_actions].sum(axis=1) > 0.5).all()
+    assert not np.array_equal(noisy.gumbel[0], noisy.gumbel[1])  # each game its own noise
+
+
+def test_ataxx_one_move_win():
+    """x to move with two stones; o's only stone is g7: the clones to g6 and f7 take it and win,
+    20 other moves do not. Uniform evaluation (zero logits and values), 48 simulations."""
+    from envs.ataxx.state import AtaxxState
+
+    vec = _copies("ataxx_v0", AtaxxState.from_fen("6o/5x1/7/7/7/7/x6 x 0 1"), 4)
+    assert int(vec.action_mask()[0].sum()) == 22
+    _check_wins(vec, 48, {"g6", "f7"}, seed=1)
+
+
+def test_twixt_one_move_win():
+    """TwixT 8x8, red to move with the chain d1-e3-d5-e7: c8 or g8 joins row 8 (2 of 44 moves)."""
+    from envs.twixt.state import TwixtState
+
+    st = TwixtState.from_moves(["d1", "a2", "e3", "a4", "d5", "a6", "e7", "h2"], board_size=8)
+    vec = _copies("twixt_v0", st, 4, board_size=8)
+    assert int(vec.action_mask()[0].sum()) == 44
+    _check_wins(vec, 96, {"c8", "g8"}, seed=2)
+
+
+def test_twixt_black_one_move_win():
+    """Black to move (its actions in its transposed frame): the chain a2-b4-d5-f4 joins column h
+    with h3 or h5 (2 of 44 moves)."""
+    from envs.twixt.state import TwixtState
+
+    st = TwixtState.from_moves(["c1", "a2", "e1", "b4", "g1", "d5", "c8", "f4", "e8"], board_size=8)
+    vec = _copies("twixt_v0", st, 3, board_size=8)
+    assert vec.current_player().tolist() == [1, 1, 1] and int(vec.action_mask()[0].sum()) == 44
+    _check_wins(vec, 96, {"h3", "h5"}, seed=3)
+
+
+def _wins_by_force(st, me: int, plies: int) -> bool:
+    """Whether seat ``me`` wins within ``plies`` plies whatever the opponent does (brute force)."""
+    if st.is_terminal():
+        return bool(st.returns()[me] == 1.0)
+    if plies == 0:
+        return False
+    results = []
+    for a in st.legal_actions():
+        s = st.clone()
+        s.apply(a)
+        results.append(_wins_by_force(s, me, plies - 1))
+    return any(results) if st.current_player == me else all(results)
+
+
+@pytest.mark.parametrize("fen, win", [
+    ("oxx1xx1/xxoooox/oxxxx1o/xoxooox/xxxxooo/ooxxxxo/xxxxxox x 0 1", "f5"),
+    ("ox1xxox/o1oxx1x/ooxxooo/xxxxxxx/xxoxoxo/xoxooxo/xxoxoox x 0 1", "c7"),
+])
+def test_ataxx_two_move_forced_win(fen, win):
+    """Three holes left, x to move: only one move wins by force (x, then any o reply, then x fills
+    the board ahead), checked here by brute force; no move wins at once. Uniform evaluation,
+    128 simulations, all moves considered, no noise: the search plays it."""
+    from envs.ataxx.state import AtaxxState
+
+    st = AtaxxState.from_fen(fen)
+    forced = []
+    for a in st.legal_actions():
+        s = st.clone()
+        s.apply(a)
+        assert not s.is_terminal()
+        if _wins_by_force(s, 0, 2):
+            forced.append(st.action_to_string(a))
+    assert forced == [win]
+    vec = _copies("ataxx_v0", st, 1)
+    out = gumbel_search(vec, uniform_evaluate, np.random.default_rng(0), num_simulations=128,
+                        max_num_considered_actions=vec.num_actions, gumbel_scale=0.0)
+    assert st.action_to_string(st.to_state_action(0, int(out.action[0]))) == win
+    assert out.qvalues[0, out.action[0]] > 0.8
+
+
+# ---------------------------------------------------------------------------- teams: Double TwixT
+def test_double_twixt_privilege_keeps_the_value_sign():
+    """Double TwixT: after a Privilege claim the claimer's partner moves, so the value passes
+    without a sign change; after an ordinary move an opponent moves and it flips. The evaluation
+    says red leads (+0.5 for a red mover, -0.5 for a black one: it spots red's peg d2 in the
+    mover's own plane), so every visited root action of red's must have q = +0.5 exactly."""
+    from envs.twixt.state import TwixtState
+
+    st = TwixtState.from_moves(["d2", "a4", "c6", "h5"], board_size=8, num_players=4)
+    vec = _copies("double_twixt_v0", st, 2, board_size=8)
+    assert seat_teams(vec).tolist() == [0, 1, 0, 1]
+    n_holes = 64
+
+    def evaluate(obs, masks):
+        red = obs[:, 1, 3, 0] == 1.0  # red's own peg at d2 (row 1, column 3 in red's frame)
+        return np.zeros(masks.shape, np.float32), np.where(red, 0.5, -0.5).astype(np.float32)
+
+    out = gumbel_search(vec, evaluate, np.random.default_rng(5), num_simulations=64, max_num_considered_actions=32)
+    visited = out.visit_counts > 0
+    assert visited[:, n_holes + 1:].any() and visited[:, :n_holes].any()  # Privilege claims and plain moves
+    np.testing.assert_allclose(out.qvalues[visited], 0.5)
+    assert out.root_value == pytest.approx(0.5)
+
+
+# ---------------------------------------------------------------------------- 4. determinism, batching
+def _ataxx_positions(n: int, plies: int, seed: int):
+    vec = envs.make_vec("ataxx_v0", n, seed=seed, autoreset="disabled")
+    out = vec.reset()
+    rng = np.random.default_rng(seed)
+    for _ in range(plies):
+        from envs.core.vector import sample_legal
+        out = vec.step(sample_legal(out.action_mask, rng.random(n)))
+    return vec
+
+
+def _projection_evaluate(num_actions: int, seed: int = 0):
+    """A fixed random linear 'network': logits and tanh value from the flattened observation."""
+    r = np.random.default_rng(seed)
+    w, u = None, None
+
+    def evaluate(obs, masks):
+        nonlocal w, u
+        x = obs.reshape(len(obs), -1)
+        if w is None:
+            w = r.normal(0, 0.3, (x.shape[1], num_actions)).astype(np.float32)
+            u = r.normal(0, 0.1, x.shape[1]).astype(np.float32)
+        return x @ w, np.tanh(x @ u)
+
+    return evaluate
+
+
+def _results_equal(a, b):
+    for f in ("action", "action_weights", "root_value", "raw_value", "qvalues", "completed_qvalues",
+              "visit_counts", "considered", "gumbel"):
+        np.testing.assert_array_equal(getattr(a, f), getattr(b, f), err_msg=f)
+
+
+def test_same_seed_same_result_and_env_untouched():
+    vec = _ataxx_positions(6, 6, seed=3)
+    before = [vec.to_state(i) for i in range(6)]
+    kw = dict(num_simulations=16, max_num_considered_actions=8)
+    a = gumbel_search(vec, _projection_evaluate(vec.num_actions), np.random.default_rng(11), **kw)
+    b = gumbel_search(vec, _projection_evaluate(vec.num_actions), np.random.default_rng(11), **kw)
+    c = gumbel_search(vec, _projection_evaluate(vec.num_actions), np.random.default_rng(12), **kw)
+    _results_equal(a, b)
+    assert not np.array_equal(a.gumbel, c.gumbel)
+    assert [vec.to_state(i) for i in range(6)] == before
+    assert (a.visit_counts.sum(axis=1) == 16).all() and (a.considered.sum(axis=1) == 8).all()
+    np.testing.assert_allclose(a.action_weights.sum(axis=1), 1.0, rtol=1e-5)
+    assert (a.action_weights[~vec.action_mask()] == 0).all()
+    assert a.num_evaluations <= 6 * 17
+
+
+def test_batch_equals_games_searched_alone():
+    """Lockstep batching changes nothing: each game searched alone with its row of the noise gives
+    the batch's row."""
+    vec = _ataxx_positions(5, 8, seed=4)
+    ev = _projection_evaluate(vec.num_actions)
+    kw = dict(num_simulations=12, max_num_considered_actions=4)
+    batch = gumbel_search(vec, ev, np.random.default_rng(0), **kw)
+    for i in range(5):
+        alone = gumbel_search(vec.take([i]), ev, None, gumbel=batch.gumbel[i:i + 1], **kw)
+        assert alone.action[0] == batch.action[i]
+        np.testing.assert_array_equal(alone.visit_counts[0], batch.visit_counts[i])
+        # (float32 matmuls of 1 and 5 rows round differently, hence the tolerance)
+        np.testing.assert_allclose(alone.action_weights[0], batch.action_weights[i], rtol=1e-4, atol=1e-6)
+
+
+def test_reference_backend_gives_the_same_search():
+    """The trees copy games with the core's take/put: the reference rules core (one state per game)
+    must give exactly the batched core's result."""
+    fast = _ataxx_positions(3, 5, seed=6)
+    slow = envs.make_vec("ataxx_v0", 3, seed=6, autoreset="disabled", backend="reference")
+    slow.reset()
+    slow = slow.from_states([fast.to_state(i) for i in range(3)])
+    ev = _projection_evaluate(fast.num_actions)
+    kw = dict(num_simulations=8, max_num_considered_actions=4)
+    _results_equal(gumbel_search(fast, ev, np.random.default_rng(1), **kw),
+                   gumbel_search(slow, ev, np.random.default_rng(1), **kw))
+
+
+def test_finished_games_are_skipped():
+    from envs.ataxx.state import AtaxxState
+
+    over = AtaxxState.from_fen("6o/5x1/7/7/7/7/x6 x 0 1")
+    over.apply(over.string_to_action("g6"))
+    assert over.is_terminal()
+    vec = _copies("ataxx_v0", AtaxxState.from_fen("6o/5x1/7/7/7/7/x6 x 0 1"), 1)
+    vec = vec.from_states([over, vec.to_state(0)])
+    calls = []
+
+    def ev(obs, masks):
+        calls.append(len(masks))
+        assert masks.any(axis=1).all()
+        return uniform_evaluate(obs, masks)
+
+    out = gumbel_search(vec, ev, np.random.default_rng(0), num_simulations=4)
+    assert out.action[0] == 0 and not out.action_weights[0].any() and not out.visit_counts[0].any()
+    assert out.visit_counts[1].sum() == 4 and calls[0] == 1
+
+
+# ---------------------------------------------------------------------------- errors
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(num_simulations=0), "num_simulations"),
+    (dict(num_simulations=2.0), "num_simulations"),
+    (dict(num_simulations=True), "num_simulations"),
+    (dict(max_num_considered_actions=0), "max_num_considered_actions"),
+    (dict(gumbel_scale=-1.0), "gumbel_scale"),
+    (dict(gumbel_scale=float("nan")), "gumbel_scale"),
+    (dict(value_scale=-0.1), "value_scale"),
+    (dict(rng=0), "numpy.random.Generator"),
+    (dict(evaluate=None), "callable"),
+    (dict(gumbel=np.zeros((2, 3))), "gumbel"),
+    (dict(teams=[[0], [1], []]), "exactly once|two sides"),
+    (dict(teams=[[0, 1]]), "two sides"),
+    (dict(teams=[[0], [0]]), "exactly once"),
+])
+def test_bad_arguments(kwargs, match):
+    vec = envs.make_vec("ataxx_v0", 2, seed=0)
+    vec.reset()
+    args = dict(env=vec, evaluate=uniform_evaluate, rng=np.random.default_rng(0), num_simulations=4)
+    args.update(kwargs)
+    with pytest.raises(ValueError, match=match):
+        gumbel_search(**args)
+
+
+@pytest.mark.parametrize("answer, match", [
+    (lambda o, m: np.zeros(m.shape), "tuple"),
+    (lambda o, m: (np.zeros((len(m), 3)), np.zeros(len(m))), "logits of shape"),
+    (lambda o, m: (np.zeros(m.shape), np.zeros((len(m), 1))), "values of shape"),
+    (lambda o, m: (np.zeros(m.shape), np.full(len(m), 1.5)), r"\[-1, 1\]"),
+    (lambda o, m: (np.zeros(m.shape), np.full(len(m), np.nan)), r"\[-1, 1\]"),
+    (lambda o, m: (np.where(m, np.nan, 0.0), np.zeros(len(m))), "not finite"),
+])
+def test_bad_evaluate_answers(answer, match):
+    vec = envs.make_vec("ataxx_v0", 2, seed=0)
+    vec.reset()
+    with pytest.raises(ValueError, match=match):
+        gumbel_search(vec, answer, np.random.default_rng(0), num_simulations=2)
+
+
+def test_bad_env():
+    with pytest.raises(ValueError, match="make_vec"):
+        gumbel_search(object(), uniform_evaluate, np.random.default_rng(0), num_simulations=2)
+    with pytest.raises(ValueError, match="reset"):
+        gumbel_search(envs.make_vec("ataxx_v0", 2), uniform_evaluate, np.random.default_rng(0), num_simulations=2)
+    with pytest.raises(ValueError, match="two sides"):
+        vec = envs.make_vec("tantrix_v0", 1, seed=0, num_players=3)
+        vec.reset()
+        gumbel_search(vec, uniform_evaluate, np.random.default_rng(0), num_simulations=2)
+
+
+def test_illegal_logits_are_ignored():
+    """Logits of illegal actions may be anything (-inf, NaN): they are masked."""
+    vec = _ataxx_positions(2, 3, seed=8)
+    ev = _projection_evaluate(vec.num_actions)
+
+    def messy(obs, masks):
+        lg, v = ev(obs, masks)
+        return np.where(masks, lg, np.nan), v
+
+    _results_equal(gumbel_search(vec, ev, np.random.default_rng(0), num_simulations=6),
+                   gumbel_search(vec, messy, np.random.default_rng(0), num_simulations=6))
