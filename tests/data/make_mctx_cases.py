@@ -1,5 +1,5 @@
 """Regenerate ``tests/data/mctx_gumbel_cases.json``: DeepMind mctx's Gumbel MuZero search on small
-tabular game trees, the reference ``tests/test_gumbel_search.py`` compares
+tabular game trees, the reference ``tests/training/test_gumbel_search.py`` compares
 :func:`training.search.gumbel_search` with.
 
 Made with jax 0.10.2 and mctx 0.0.71 (CPU), numpy 2.4. CI has no JAX: the test reads the JSON only.

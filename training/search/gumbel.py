@@ -3,7 +3,7 @@
 The search of "Policy improvement by planning with Gumbel" (Danihelka, Guez, Schrittwieser, Silver,
 ICLR 2022, https://openreview.net/forum?id=bERaNdoegnO), written in numpy after DeepMind's mctx
 (``mctx.gumbel_muzero_policy``, version 0.0.71), whose results it reproduces exactly on fixed priors
-and values (``tests/test_gumbel_search.py``, cases made by ``tests/data/make_mctx_cases.py``):
+and values (``tests/training/test_gumbel_search.py``, cases made by ``tests/data/make_mctx_cases.py``):
 
 * **Root** (paper section 3-4, mctx ``gumbel_muzero_root_action_selection``): Gumbel noise ``g`` is
   added to the prior logits; the ``m = min(max_num_considered_actions, #legal)`` actions with the

@@ -18,7 +18,7 @@ from envs.core.vector import TabletopVectorEnv, VectorCore
 from training.search import (completed_qvalues, considered_visit_sequence, gumbel_search, improved_policy,
                              mixed_value, score_considered, seat_teams, uniform_evaluate)
 
-DATA = os.path.join(os.path.dirname(__file__), "data", "mctx_gumbel_cases.json")
+DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "mctx_gumbel_cases.json")
 
 
 # ---------------------------------------------------------------------------- a tabular game
