@@ -75,7 +75,7 @@ class GameRLModule(TorchRLModule, ValueFunctionAPI):
     def setup(self):
         from envs.registry import spec
         from training.features import FEATURE_EXTRACTORS, BoardCNN, BoardVectorNet, PooledValueTrunk, SpatialActionHead
-        from training.train import extractor_kwargs
+        from training.config import extractor_kwargs
 
         cfg = self.model_config
         pol = cfg["policy"]
@@ -161,7 +161,7 @@ def module_spec(cfg: dict, observation_space=None, action_space=None):
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
     from envs.registry import spec
-    from training.rllib.env import obs_space
+    from training.engines.rllib.env import obs_space
 
     if observation_space is None or action_space is None:
         raw = spec(cfg["env_id"]).make_raw(**(cfg.get("env_kwargs") or {}))
