@@ -27,12 +27,12 @@ from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
 from training.selfplay import POOL_DEFAULTS
 
 __all__ = ["ConfigError", "Expect", "Section", "PolicyConfig", "PoolConfig", "EvalConfig", "FinalEvalConfig",
-           "RunConfig", "load_config", "validate_config", "extractor_kwargs", "config_error",
+           "RunConfig", "load_config", "validate_config", "extractor_kwargs", "config_error", "expect_text",
            "PositiveInt", "NonNegativeInt", "PositiveNumber", "NonNegativeNumber", "UnitNumber", "Probability"]
 
 
@@ -79,6 +79,9 @@ class Section(BaseModel):
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True, populate_by_name=True)
 
+    #: The section's key path from the top of the config (``"ppo."``), for messages.
+    _prefix: str = PrivateAttr("")
+
     @classmethod
     def field_of(cls, key: str) -> str | None:
         """The attribute that holds YAML key ``key`` (a field's name or its alias), or ``None``."""
@@ -104,11 +107,31 @@ class Section(BaseModel):
     def __setitem__(self, key: str, value) -> None:
         name = self.field_of(key)
         if name is None:
-            raise KeyError(f"unknown config key {key!r}; known keys here: {', '.join(sorted(self.yaml_keys()))}")
+            raise KeyError(f"unknown config key {self._prefix + key!r}; known keys here: "
+                           f"{', '.join(sorted(self.yaml_keys()))}")
+        setattr(self, name, value)
+
+    def __setattr__(self, name: str, value) -> None:
+        if name.startswith("_"):
+            return super().__setattr__(name, value)
         try:
-            setattr(self, name, value)
+            super().__setattr__(name, value)
         except ValidationError as e:
-            raise config_error(e, {key: value}, type(self)) from None
+            info = type(self).model_fields.get(name)
+            key = (info.alias if info is not None else None) or name
+            raise config_error(e, {key: value}, type(self), self._prefix) from None
+        self._name_sections()
+
+    def model_post_init(self, context) -> None:
+        self._name_sections()
+
+    def _name_sections(self) -> None:
+        """Tell the sections below where they are (their key path, for messages)."""
+        for name, info in type(self).model_fields.items():
+            value = self.__dict__.get(name)
+            if isinstance(value, Section):
+                value._prefix = f"{self._prefix}{info.alias or name}."
+                value._name_sections()
 
     def __contains__(self, key: object) -> bool:
         return isinstance(key, str) and self.field_of(key) is not None
@@ -209,7 +232,8 @@ class RunConfig(Section):
     name: Annotated[str, Field(min_length=1), Expect("a non-empty string")] = Field(
         "config", description="the run's name (default: the config file's stem)")
     engine: str = Field("sb3", description="the trainer: a name of training.engines.ENGINES")
-    env_id: str | None = Field(None, description="the registered environment id (required)")
+    env_id: Annotated[str | None, Expect("a registered environment id (required)")] = Field(
+        None, description="the game to train on (envs.registry)")
     env_kwargs: Annotated[dict[str, Any], Expect("a mapping")] = Field(
         default_factory=dict, description="keyword arguments of the environment (envs.make)")
     max_steps: Annotated[PositiveInt | None, Expect("null or a positive integer")] = Field(
@@ -258,9 +282,11 @@ def _yaml_hint(value) -> str:
     return f" (YAML reads {value} as text: write {fixed})"
 
 
-def _expect_of(annotation_metadata) -> str | None:
-    """The outermost :class:`Expect` of a field's metadata (the last one)."""
-    found = [m.text for m in annotation_metadata if isinstance(m, Expect)]
+def expect_text(info) -> str | None:
+    """What a field (its pydantic ``FieldInfo``) must be, as messages and docs say it: its
+    outermost :class:`Expect`, or ``None``."""
+    metadata = list(info.metadata) + list(getattr(info.annotation, "__metadata__", ()))
+    found = [m.text for m in metadata if isinstance(m, Expect)]
     return found[-1] if found else None
 
 
@@ -292,7 +318,7 @@ def config_error(error: ValidationError, data: dict, model: type[Section], prefi
         info = cls.model_fields[name]
         path.append(key)
         value = value.get(key) if isinstance(value, dict) else None
-        expected = _expect_of(info.metadata) or _expect_of(getattr(info.annotation, "__metadata__", ()))
+        expected = expect_text(info)
         sub = info.annotation
         if isinstance(sub, type) and issubclass(sub, Section):
             if err["type"] == "model_type" and i == len(loc) - 1:

@@ -79,7 +79,8 @@ class RLlibConfig(RunConfig):
         "engine", "env_id", "env_kwargs", "max_steps", "seed", "total_timesteps", "torch_threads", "policy", "rllib",
         "pool", "eval", "checkpoint_every", "final_eval", "name")
 
-    engine: Literal["rllib"] = Field("rllib", description="Ray RLlib's PPO")
+    engine: Annotated[Literal["rllib"], Expect("'rllib'")] = Field(
+        "rllib", description="the trainer: Ray RLlib's PPO (training.engines.rllib)")
     total_timesteps: PositiveInt = Field(100_000, description="timesteps of the main module (its own decisions), "
                                                               "as SB3 counts the learner's")
     rllib: RLlibSection = Field(default_factory=RLlibSection, description="RLlib's settings")

@@ -63,7 +63,8 @@ class SB3Config(RunConfig):
         "env_id", "env_kwargs", "max_steps", "seed", "total_timesteps", "n_envs", "torch_threads", "shaping",
         "policy", "ppo", "pool", "pretrain", "eval", "checkpoint_every", "final_eval", "name")
 
-    engine: Literal["sb3"] = Field("sb3", description="MaskablePPO (sb3-contrib)")
+    engine: Annotated[Literal["sb3"], Expect("'sb3' (or absent)")] = Field(
+        "sb3", description="the trainer: MaskablePPO of sb3-contrib (training.engines.sb3)")
     n_envs: PositiveInt = Field(8, description="games stepped together")
     shaping: Annotated[NonNegativeNumber, Expect("a number >= 0 (0: no reward shaping)")] = Field(
         0.0, description="weight of the potential-based shaping by the game's heuristic (0: none)")
