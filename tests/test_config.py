@@ -96,3 +96,19 @@ def test_smoke_is_a_method_of_the_config_and_keeps_the_original():
     small = rllib.smoke()
     assert (small.total_timesteps, small.rllib.train_batch_size, small.rllib["lambda"]) == (64, 64, 0.95)
     assert small.budgets()["train_batch_size"] == 64 and rllib.rllib.train_batch_size == 2048
+
+
+def test_an_engine_loads_its_checkpoint_as_an_agent(tmp_path):
+    pytest.importorskip("sb3_contrib")
+    from conftest import tiny_checkpoint
+
+    from training.agents import PolicyAgent
+    from training.engines import get_engine
+
+    engine = get_engine("sb3")
+    ckpt = tiny_checkpoint(tmp_path / "tiny.zip")
+    assert engine.is_checkpoint(ckpt) and not engine.is_checkpoint(tmp_path)
+    agent = engine.load_agent(ckpt)
+    assert isinstance(agent, PolicyAgent)
+    rllib = get_engine("rllib")
+    assert rllib.is_checkpoint(tmp_path) and not rllib.is_checkpoint(ckpt)

@@ -176,7 +176,7 @@ def games(n: int) -> str:
     return f"{n} game" if n == 1 else f"{n} games"
 
 
-def final_evaluation(cfg: dict, checkpoint: Path, out: Path, agent_spec: str | None = None) -> dict:
+def final_evaluation(cfg: RunConfig, checkpoint: Path, out: Path, agent_spec: str | None = None) -> dict:
     """Tournament of the trained agent and the configured opponents.
 
     Uses :func:`training.tournament.run_tournament` (seats rotated, OpenSkill ratings, Elo for
