@@ -121,7 +121,7 @@ def test_a_resumed_run_does_not_need_the_teacher_it_never_uses(tmp_path):
     assert resumed["timesteps"] == 512 and resumed["pretrain"] is None
     # the same through the config file, as `python -m training.train --resume` reads it
     path = tmp_path / "run.yaml"
-    path.write_text(yaml.safe_dump({k: v for k, v in cfg.items() if k != "name"}))
+    path.write_text(yaml.safe_dump({k: v for k, v in cfg.to_dict().items() if k != "name"}))
     with pytest.raises(ValueError, match="pretrain.teacher"):
         load_config(path)
     assert load_config(path, check_teacher=False)["pretrain"]["teacher"] == str(teacher)
