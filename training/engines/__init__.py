@@ -96,5 +96,5 @@ def get_engine(name: str) -> Engine:
     """
     if not isinstance(name, str) or name not in ENGINES:
         raise ValueError(f"config key 'engine' must be one of {', '.join(repr(n) for n in ENGINES)} "
-                         f"(default 'sb3': MaskablePPO; 'rllib': Ray RLlib), got {name!r}")
+                         f"(training.engines; default 'sb3'), got {name!r}")
     return importlib.import_module(ENGINES[name]).ENGINE
