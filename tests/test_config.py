@@ -112,3 +112,25 @@ def test_an_engine_loads_its_checkpoint_as_an_agent(tmp_path):
     assert isinstance(agent, PolicyAgent)
     rllib = get_engine("rllib")
     assert rllib.is_checkpoint(tmp_path) and not rllib.is_checkpoint(ckpt)
+
+
+def test_update_checks_its_keys_together():
+    cfg = load_config(REPO_ROOT / "configs" / "ataxx_rllib.yaml", validate=False)
+    cfg["rllib"].update(train_batch_size=64, minibatch_size=32)  # each alone would contradict the other
+    assert (cfg.rllib.train_batch_size, cfg.rllib.minibatch_size) == (64, 32)
+    with pytest.raises(ConfigError, match=r"config 'rllib.minibatch_size' must be at most rllib.train_batch_size \(64\), "
+                                          r"got 128"):
+        cfg["rllib"].update(minibatch_size=128)
+    with pytest.raises(ConfigError, match=r"config 'rllib.lambda' must be a number in \(0, 1\], got 2"):
+        cfg["rllib"].update({"lambda": 2})
+    assert cfg.rllib.minibatch_size == 32 and cfg.rllib["lambda"] == 0.95
+
+
+def test_validate_config_checks_sections_against_each_other_again():
+    from training.config import validate_config
+
+    cfg = load_config(REPO_ROOT / "configs" / "ataxx_quick.yaml")
+    cfg["ppo"]["batch_size"] = 4096  # fine for the section alone, more than a rollout of 8 x 256
+    with pytest.raises(ConfigError, match=r"config 'ppo.batch_size' must be an integer in \[2, n_steps \* n_envs = "
+                                          r"2048\], got 4096"):
+        validate_config(cfg)

@@ -140,9 +140,20 @@ class Section(BaseModel):
         return self[key] if key in self else default
 
     def update(self, values: dict | None = None, /, **kw) -> None:
-        """Assign several keys (each checked)."""
-        for k, v in {**(values or {}), **kw}.items():
-            self[k] = v
+        """Assign several keys at once, checked together (so that ``update(train_batch_size=64,
+        minibatch_size=32)`` passes no state where one contradicts the other)."""
+        changes = {**(values or {}), **kw}
+        for k in changes:
+            if k not in self:
+                raise KeyError(f"unknown config key {self._prefix + k!r}; known keys here: "
+                               f"{', '.join(sorted(self.yaml_keys()))}")
+        data = {**self.model_dump(by_alias=True), **changes}
+        try:
+            new = type(self).model_validate(data)
+        except ValidationError as e:
+            raise config_error(e, data, type(self), self._prefix) from None
+        self.__dict__.update(new.__dict__)
+        self._name_sections()
 
     def to_dict(self) -> dict:
         """The section as plain data (YAML names, the keys in declaration order)."""
@@ -396,7 +407,8 @@ def _require(cond: bool, key: str, expected: str, value) -> None:
 
 
 def validate_config(cfg: RunConfig, check_teacher: bool = True) -> None:
-    """Check a config against its game before anything runs (its values are checked by the model).
+    """Check a config against its game before anything runs (its values are checked by the model,
+    and again here as a whole: a section changed after loading may contradict another one).
 
     Builds the environment and every agent spec once, so a typo fails here and not hours into a
     run: the environment id and kwargs, the network against the game's observation and action
@@ -414,6 +426,11 @@ def validate_config(cfg: RunConfig, check_teacher: bool = True) -> None:
     from training.features import FEATURE_EXTRACTORS
 
     engine = get_engine(cfg.engine)
+    data = cfg.model_dump(by_alias=True)
+    try:  # again as a whole: a section changed after loading is checked against the others too
+        type(cfg).model_validate(data)
+    except ValidationError as e:
+        raise config_error(e, data, type(cfg)) from None
     _require(isinstance(cfg.env_id, str) and cfg.env_id != "", "env_id",
              f"a registered environment id ({', '.join(env_ids())})", cfg.env_id)
     _require("render_mode" not in cfg.env_kwargs, "env_kwargs.render_mode",
