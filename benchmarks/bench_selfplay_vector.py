@@ -50,7 +50,8 @@ import torch  # noqa: E402
 torch.set_num_threads(1)
 
 from training.selfplay import OpponentPool  # noqa: E402
-from training.train import _build_model, _make_callback, load_config, training_env  # noqa: E402
+from training.engines.sb3.trainer import build_model, make_callback, training_env  # noqa: E402
+from training.train import load_config  # noqa: E402
 
 
 def run_once(cfg: dict, kind: str, backend: str, timesteps: int, snapshots: int) -> dict:
@@ -59,7 +60,7 @@ def run_once(cfg: dict, kind: str, backend: str, timesteps: int, snapshots: int)
     pc = cfg["pool"]
     pool = OpponentPool(pc["baselines"], pc["baseline_prob"], pc["latest_prob"], pc["max_snapshots"], seed=seed)
     env = training_env(cfg, pool, kind=kind, backend=backend)
-    model = _build_model(cfg, env, seed)
+    model = build_model(cfg, env, seed)
     pool.set_latest(model.policy)
     for k in range(snapshots):
         pool.add_snapshot(model.policy, f"snapshot_{k}")
@@ -76,7 +77,7 @@ def run_once(cfg: dict, kind: str, backend: str, timesteps: int, snapshots: int)
     env.step_wait = timed_step_wait
     with tempfile.TemporaryDirectory() as out:
         (Path(out) / "checkpoints").mkdir()
-        callback = _make_callback(cfg, pool, Path(out))
+        callback = make_callback(cfg, pool, Path(out))
         t0 = time.perf_counter()
         model.learn(total_timesteps=timesteps, callback=callback)
         seconds = time.perf_counter() - t0

@@ -2,7 +2,7 @@
 training against the SB3 trainer on the same game and network, in the same run.
 
 Part 1 (``--skip-train`` runs only this one) builds the PPO algorithm of an RLlib config
-(``training.rllib.trainer.build_config``: our env, our RLModules, the self-play pool) for each
+(``training.engines.rllib.trainer.build_config``: our env, our RLModules, the self-play pool) for each
 layout and times sampling alone: every env runner samples ``--sample-steps / runners`` env steps
 with the policy (``EnvRunner.sample``, exploring), the remote runners in parallel; env steps/s
 count every agent's move sampled by RLlib. Layouts: the driver itself (``num_env_runners: 0``,
@@ -93,8 +93,8 @@ def measure_training(args) -> dict:
 
 def raw_env_rate(cfg: dict, steps: int, seed: int) -> float:
     """Env steps/s of ``GameMultiAgentEnv`` with uniformly random legal actions, no RLlib."""
-    from training.rllib.env import GameMultiAgentEnv
-    from training.rllib.trainer import env_config
+    from training.engines.rllib.env import GameMultiAgentEnv
+    from training.engines.rllib.trainer import env_config
 
     env = GameMultiAgentEnv(env_config(cfg, seed))
     rng = np.random.default_rng(seed)
@@ -112,7 +112,7 @@ def raw_env_rate(cfg: dict, steps: int, seed: int) -> float:
 
 def sample_rate(cfg: dict, runners: int, envs: int, steps: int, seed: int) -> float:
     """Env steps/s sampled by RLlib with ``runners`` env runners (0: the driver) x ``envs`` envs."""
-    from training.rllib.trainer import build_config
+    from training.engines.rllib.trainer import build_config
 
     c = copy.deepcopy(cfg)
     c["rllib"]["num_env_runners"] = runners
@@ -178,7 +178,7 @@ def main(argv=None):
 
     warnings.filterwarnings("ignore")
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    from training.rllib.cluster import require_rllib
+    from training.engines.rllib.cluster import require_rllib
 
     require_rllib("benchmarks/rllib_throughput.py", as_command=True)
     figures = {"cpus": os.cpu_count()}
@@ -194,7 +194,7 @@ def main(argv=None):
             print(f"ratio RLlib with {n} envs per runner / SB3: {r:.2f}")
         print()
     if not args.skip_sample:
-        from training.rllib.cluster import start_ray
+        from training.engines.rllib.cluster import start_ray
 
         info = start_ray()
         print(f"Sampling throughput, {args.sample_steps:,} env steps per layout (Ray: {info.cpus:g} CPUs; the policy "

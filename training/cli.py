@@ -25,7 +25,7 @@ __all__ = ["json_object", "non_negative_int", "positive_int", "env_id", "add_env
 
 #: The modules of the ``train`` extra (pyproject.toml), by import name.
 TRAIN_MODULES = ("torch", "stable_baselines3", "sb3_contrib", "yaml", "tqdm", "rich", "tensorboard",
-                 "matplotlib", "openskill", "scipy")
+                 "matplotlib", "openskill", "scipy", "pydantic")
 
 
 class MissingExtraError(ModuleNotFoundError):

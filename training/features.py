@@ -10,8 +10,8 @@ Every engine builds its networks from these pieces:
 * a value trunk: an MLP (:func:`mlp`) or :class:`PooledValueTrunk`;
 * :class:`ActorCriticNet`: all of them from one ``policy:`` section, initialised as SB3 does.
 
-The RLlib module (:mod:`training.rllib.module`) uses these modules directly. Stable-Baselines3
-needs its own base classes: :mod:`training.sb3_policy` holds the adapters (the features
+The RLlib module (:mod:`training.engines.rllib.module`) uses these modules directly. Stable-Baselines3
+needs its own base classes: :mod:`training.engines.sb3.policy` holds the adapters (the features
 extractors ``BoardCNN``, ``BoardVectorNet``, ``HexBoardNet``, ``CardTableNet`` and the policy
 ``SpatialMaskablePolicy``). Those five names can still be imported from this module, which
 imports the adapters (and stable-baselines3) only when one of them is asked for: checkpoints name
@@ -51,7 +51,7 @@ __all__ = [
     "spatial_action_head",
 ]
 
-#: The Stable-Baselines3 adapters importable from here (from :mod:`training.sb3_policy`, on first use).
+#: The Stable-Baselines3 adapters importable from here (from :mod:`training.engines.sb3.policy`, on first use).
 _SB3_NAMES = ("BoardCNN", "BoardVectorNet", "HexBoardNet", "CardTableNet", "SpatialMaskablePolicy")
 
 
@@ -59,7 +59,7 @@ def __getattr__(name: str):
     """The SB3 adapters by their old names (checkpoints pickle ``training.features.<name>``);
     importing them needs stable-baselines3 and sb3-contrib (the ``train`` extra)."""
     if name in _SB3_NAMES:
-        from training import sb3_policy
+        from training.engines.sb3 import policy as sb3_policy
 
         return getattr(sb3_policy, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -4,7 +4,7 @@ Policy-gradient self-play starts from a uniform policy over thousands of actions
 with long episodes and a weak signal per move (Tantrix: ~30 learner decisions a game, up to
 15,876 actions each) PPO barely moves it. The standard remedy (AlphaGo's supervised policy,
 "kickstarting" in Schmitt et al. 2018) is to start from a policy that imitates a known player.
-This module does it in two steps, run by :func:`training.train.train` when the config's
+This module does it in two steps, run by the SB3 engine (:mod:`training.engines.sb3.trainer`) when the config's
 ``pretrain.teacher`` is set (and never when resuming, where the checkpoint is already trained):
 
 1. :func:`collect_demonstrations` lets the teacher play the learner's seat of ``games`` self-play
@@ -41,7 +41,7 @@ def collect_demonstrations(cfg: dict, teacher: str, games: int, seed: int) -> di
     """Play ``games`` episodes with ``teacher`` in the learner's seat and record its decisions.
 
     Args:
-        cfg: a config from :func:`training.train.load_config` (env, episode limit, shaping,
+        cfg: a config from :func:`training.config.load_config` (env, episode limit, shaping,
             ``ppo.gamma``, ``pool.baselines`` used as the opponents; in team games the teacher
             also plays its partners' seats).
         teacher: an agent spec for :func:`training.agents.make_agent` (e.g. ``"greedy"``).

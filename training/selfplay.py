@@ -25,7 +25,7 @@ from envs.core.state import GameState
 from envs.registry import spec
 from training.agents import Agent, PolicyAgent, make_agent
 
-__all__ = ["OpponentPool", "SelfPlayEnv", "clone_policy", "act_with_rng"]
+__all__ = ["POOL_DEFAULTS", "OpponentPool", "SelfPlayEnv", "clone_policy", "act_with_rng"]
 
 _NO_RNG = object()  # an opponent without an ``rng`` attribute of its own
 
@@ -57,6 +57,10 @@ def clone_policy(policy):
     return new
 
 
+#: The pool's defaults, which run configs take too (:class:`training.config.PoolConfig`): one home.
+POOL_DEFAULTS = {"baseline_prob": 0.3, "latest_prob": 0.3, "max_snapshots": 10}
+
+
 class OpponentPool:
     """Where the non-learning seats get their players from.
 
@@ -72,7 +76,8 @@ class OpponentPool:
     Args:
         baselines: agent specs for :func:`training.agents.make_agent`, or
             :class:`~training.agents.Agent` objects (used as they are).
-        baseline_prob, latest_prob: probabilities in [0, 1], summing to at most 1.
+        baseline_prob, latest_prob: probabilities in [0, 1], summing to at most 1 (defaults:
+            :data:`POOL_DEFAULTS`, which run configs share).
         max_snapshots: how many past snapshots to keep (oldest dropped first).
         seed: seeds the baseline agents built from specs. (In a :class:`SelfPlayEnv` an
             opponent's random choices come from the env's generator instead; see there.)
@@ -81,8 +86,9 @@ class OpponentPool:
         ValueError: bad probabilities or sizes, unknown baseline spec.
     """
 
-    def __init__(self, baselines=("random", "greedy"), baseline_prob: float = 0.2, latest_prob: float = 0.3,
-                 max_snapshots: int = 10, seed: int | None = None):
+    def __init__(self, baselines=("random", "greedy"), baseline_prob: float = POOL_DEFAULTS["baseline_prob"],
+                 latest_prob: float = POOL_DEFAULTS["latest_prob"], max_snapshots: int = POOL_DEFAULTS["max_snapshots"],
+                 seed: int | None = None):
         for name, p in (("baseline_prob", baseline_prob), ("latest_prob", latest_prob)):
             if not 0.0 <= p <= 1.0:
                 raise ValueError(f"{name} must be in [0, 1], got {p}")

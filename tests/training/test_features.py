@@ -227,7 +227,8 @@ def test_pooled_value_head_fits_where_the_dense_one_saturates(tmp_path):
     from training.features import PooledValueTrunk
     from training.pretrain import collect_demonstrations
     from training.selfplay import OpponentPool, SelfPlayEnv
-    from training.train import _build_model, load_config
+    from training.engines.sb3.trainer import build_model
+    from training.train import load_config
 
     torch.set_num_threads(1)
     cfg = load_config("configs/tantrix_quick.yaml")
@@ -238,7 +239,7 @@ def test_pooled_value_head_fits_where_the_dense_one_saturates(tmp_path):
         cfg["policy"]["value_head"] = value_head
         pool = OpponentPool(["random"], 1.0, 0.0, 1, seed=0)
         venv = DummyVecEnv([lambda: SelfPlayEnv(cfg["env_id"], pool, env_kwargs=cfg["env_kwargs"])])
-        model = _build_model(cfg, venv, 0)
+        model = build_model(cfg, venv, 0)
         p = model.policy
         assert isinstance(p.mlp_extractor.value_net, PooledValueTrunk) == (value_head == "pooled")
         obs, _ = p.obs_to_tensor(data["obs"])

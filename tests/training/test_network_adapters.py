@@ -3,7 +3,7 @@
 * RLlib training needs no stable-baselines3: a fresh interpreter that cannot import
   ``stable_baselines3`` or ``sb3_contrib`` imports ``training.features`` and every module of the
   RLlib path, builds the RLlib network of a game and runs it.
-* The SB3 adapters (training/sb3_policy.py) add nothing to the trunks: the same parameter names,
+* The SB3 adapters (training/engines/sb3/policy.py) add nothing to the trunks: the same parameter names,
   the same weights from the same seed, the same outputs; the old import paths
   (``training.features.<name>``, which checkpoints pickle) give the adapters.
 * :class:`training.features.ActorCriticNet` and :func:`training.features.spatial_action_head`:
@@ -75,12 +75,12 @@ def test_the_rllib_network_imports_builds_and_runs_without_stable_baselines3():
 
         import training.features as nets
         import training.agents.rllib
-        import training.rllib.config
-        import training.rllib.env
-        import training.rllib.module
+        import training.engines.rllib.config
+        import training.engines.rllib.env
+        import training.engines.rllib.module
         from ray.rllib.core.columns import Columns
-        from training.rllib.env import GameMultiAgentEnv
-        from training.rllib.module import module_spec
+        from training.engines.rllib.env import GameMultiAgentEnv
+        from training.engines.rllib.module import module_spec
 
         for path, extra in (("configs/ataxx_rllib.yaml", {"features": "board_cnn", "head": "spatial"}),
                             ("configs/tantrix_rllib.yaml", {})):
@@ -143,7 +143,7 @@ def test_an_sb3_adapter_is_its_trunk_and_nothing_more(name, trunk, space, kwargs
     pytest.importorskip("sb3_contrib")
     from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
-    from training import sb3_policy
+    from training.engines.sb3 import policy as sb3_policy
 
     adapter = getattr(sb3_policy, name)
     assert getattr(nets, name) is adapter  # the old import path, which checkpoints pickle

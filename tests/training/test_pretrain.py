@@ -60,11 +60,11 @@ def _policy(cfg):
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from training.selfplay import OpponentPool, SelfPlayEnv
-    from training.train import _build_model
+    from training.engines.sb3.trainer import build_model
 
     pool = OpponentPool(["random"], 1.0, 0.0, 1, seed=0)
     venv = DummyVecEnv([lambda: SelfPlayEnv(cfg["env_id"], pool, env_kwargs=cfg["env_kwargs"])])
-    return _build_model(cfg, venv, 0).policy
+    return build_model(cfg, venv, 0).policy
 
 
 def test_cloning_makes_the_policy_agree_with_the_teacher():
@@ -106,7 +106,7 @@ def test_a_resumed_run_does_not_need_the_teacher_it_never_uses(tmp_path):
 
     import yaml
 
-    from training.train import ConfigError
+    from training.config import ConfigError
 
     first = train(ataxx_cfg(), tmp_path / "a", progress_bar=False)
     teacher = tmp_path / "teacher.zip"
@@ -121,7 +121,7 @@ def test_a_resumed_run_does_not_need_the_teacher_it_never_uses(tmp_path):
     assert resumed["timesteps"] == 512 and resumed["pretrain"] is None
     # the same through the config file, as `python -m training.train --resume` reads it
     path = tmp_path / "run.yaml"
-    path.write_text(yaml.safe_dump({k: v for k, v in cfg.items() if k != "name"}))
+    path.write_text(yaml.safe_dump({k: v for k, v in cfg.to_dict().items() if k != "name"}))
     with pytest.raises(ValueError, match="pretrain.teacher"):
         load_config(path)
     assert load_config(path, check_teacher=False)["pretrain"]["teacher"] == str(teacher)

@@ -1,4 +1,4 @@
-"""Ray start-up, joining a cluster, and the one-line errors of ``training/rllib/cluster.py`` (also
+"""Ray start-up, joining a cluster, and the one-line errors of ``training/engines/rllib/cluster.py`` (also
 through ``python -m training.train``); a two-node Ray cluster on this machine
 (``ray.cluster_utils.Cluster``, loopback only) where the RLlib trainer samples with one env runner
 on each node.
@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from training.cli import MissingExtraError
-from training.rllib.cluster import (ClusterError, apply_rllib_settings, check_address, check_resources, parse_address,
+from training.engines.rllib.cluster import (ClusterError, apply_rllib_settings, check_address, check_resources, parse_address,
                                     require_rllib, required_resources, rllib_setting_names, start_ray, stop_ray,
                                     validate_algo_config)
 
@@ -141,7 +141,7 @@ def test_a_cluster_with_token_authentication_is_named(rllib, monkeypatch):
     refused = subprocess.CompletedProcess([], 1, stdout="", stderr=(
         "Traceback (most recent call last):\nray.exceptions.AuthenticationError: InvalidAuthToken: the token "
         "is missing or does not match; set RAY_AUTH_MODE 'disabled' to opt out\n"))
-    monkeypatch.setattr("training.rllib.cluster.subprocess.run", lambda *a, **k: refused)
+    monkeypatch.setattr("training.engines.rllib.cluster.subprocess.run", lambda *a, **k: refused)
     try:
         with pytest.raises(ClusterError) as e:
             check_address(address)
@@ -293,9 +293,9 @@ def test_train_cli_address_errors_are_one_line(capsys):
 
 
 def test_train_with_an_unreachable_address_or_too_few_cpus_leaves_nothing(rllib, tmp_path):
-    from training.train import load_config, smoke_config, train
+    from training.train import load_config, train
 
-    cfg = smoke_config(load_config(REPO_ROOT / "configs" / "ataxx_rllib.yaml"))
+    cfg = load_config(REPO_ROOT / "configs" / "ataxx_rllib.yaml").smoke()
     port = free_port()
     with pytest.raises(ClusterError, match=f"no Ray cluster at 127.0.0.1:{port}: connection refused"):
         train(cfg, tmp_path / "a", progress_bar=False, address=f"127.0.0.1:{port}")
@@ -313,15 +313,15 @@ def test_train_with_an_unreachable_address_or_too_few_cpus_leaves_nothing(rllib,
 
 
 def _ataxx_smoke(**settings) -> dict:
-    from training.train import load_config, smoke_config
+    from training.train import load_config
 
-    cfg = smoke_config(load_config(REPO_ROOT / "configs" / "ataxx_rllib.yaml"))
+    cfg = load_config(REPO_ROOT / "configs" / "ataxx_rllib.yaml").smoke()
     cfg["rllib"]["settings"] = settings
     return cfg
 
 
 def test_rllib_settings_reach_the_trainer_s_config(rllib):
-    from training.rllib.trainer import build_config
+    from training.engines.rllib.trainer import build_config
 
     config = build_config(_ataxx_smoke(shuffle_batch_per_epoch=False, num_cpus_per_env_runner=2,
                                        metrics_num_episodes_for_smoothing=7))
@@ -372,9 +372,9 @@ def test_two_node_cluster_trains_with_sampling_on_both_nodes(rllib, tmp_path):
     from ray.rllib.core.rl_module.rl_module import RLModule
 
     from training.agents.rllib import module_dir
-    from training.train import load_config, smoke_config, train
+    from training.train import load_config, train
 
-    cfg = smoke_config(load_config(REPO_ROOT / "configs" / "ataxx_rllib.yaml"))
+    cfg = load_config(REPO_ROOT / "configs" / "ataxx_rllib.yaml").smoke()
     batch = cfg["rllib"]["train_batch_size"]  # 64 env steps per iteration
     cfg["rllib"].update(num_env_runners=2, num_envs_per_env_runner=1)
     cfg["total_timesteps"] = 2 * batch  # two iterations (or three: main's steps may fall short of 64)

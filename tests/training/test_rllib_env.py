@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("ray.rllib")
 torch = pytest.importorskip("torch")
 
-from training.rllib.env import MAIN, GameMultiAgentEnv, module_of  # noqa: E402
+from training.engines.rllib.env import MAIN, GameMultiAgentEnv, module_of  # noqa: E402
 
 #: One small setting per env id and variant (4 players, teams, repeated turns, hidden hands).
 SETTINGS = {
@@ -32,7 +32,7 @@ TINY = {"features_kwargs": {"channels": 4, "blocks": 1}, "net_arch": {"pi": [], 
 def ray_local():
     import ray
 
-    from training.rllib.trainer import start_ray
+    from training.engines.rllib.trainer import start_ray
 
     start_ray(num_cpus=2)
     yield
@@ -55,7 +55,7 @@ def _cfg(env_id: str, **pool) -> dict:
 def _runner(cfg: dict, num_envs: int = 2):
     from ray.rllib.env.multi_agent_env_runner import MultiAgentEnvRunner
 
-    from training.rllib.trainer import build_config
+    from training.engines.rllib.trainer import build_config
 
     return MultiAgentEnvRunner(config=build_config(cfg, cfg["seed"]).env_runners(num_envs_per_env_runner=num_envs))
 

@@ -11,7 +11,7 @@ pytest.importorskip("sb3_contrib")
 
 from ray.rllib.core.columns import Columns  # noqa: E402
 
-from training.rllib.module import MASKED_LOGIT, module_spec  # noqa: E402
+from training.engines.rllib.module import MASKED_LOGIT, module_spec  # noqa: E402
 
 #: (config, policy overrides): a spatial head (Box), a factored head with the pooled value trunk
 #: (Dict, hex), a factored card-table head (Dict, hidden hands), and SB3's linear head.
@@ -39,9 +39,9 @@ def _sb3_policy(cfg):
 
     from envs.registry import spec
     from training.features import SpatialMaskablePolicy
-    from training.train import _network
+    from training.engines.sb3.trainer import network
 
-    kwargs, layout = _network(cfg)
+    kwargs, layout = network(cfg)
     raw = spec(cfg["env_id"]).make_raw(**cfg["env_kwargs"])
     first = raw.possible_agents[0]
     space = raw.observation_space(first)["observation"]
@@ -73,13 +73,13 @@ def test_rllib_and_sb3_build_the_same_network_from_one_policy_section(path, over
     mine, theirs = _shapes(module.named_parameters()), _shapes(sb3_params.items())
     assert mine == theirs
     assert sum(p.numel() for p in module.parameters()) == sum(p.numel() for p in sb3.parameters())
-    # RLlib uses the plain trunk, SB3 its adapter of that very trunk (training/sb3_policy.py)
+    # RLlib uses the plain trunk, SB3 its adapter of that very trunk (training/engines/sb3/policy.py)
     assert isinstance(sb3.features_extractor, type(module.features_extractor))
     assert type(module.action_net) is type(sb3.action_net)
 
 
 def _batch(cfg, n=6, seed=0):
-    from training.rllib.env import GameMultiAgentEnv
+    from training.engines.rllib.env import GameMultiAgentEnv
 
     env = GameMultiAgentEnv({"env_id": cfg["env_id"], "env_kwargs": cfg["env_kwargs"], "baselines": [],
                              "baseline_prob": 0.0, "latest_prob": 1.0, "seed": seed})

@@ -26,7 +26,7 @@ REPORT_KEYS = {"vs", "ratings", "engine", "config", "env_id", "seed", "timesteps
 def ray_local():
     import ray
 
-    from training.rllib.trainer import start_ray
+    from training.engines.rllib.trainer import start_ray
 
     start_ray(num_cpus=2)
     yield
@@ -46,16 +46,17 @@ def ataxx_run(ray_local, tmp_path_factory):
 
 
 def test_every_rllib_config_is_a_valid_rllib_config():
-    from training.rllib.config import RLLIB_DEFAULTS
+    from training.engines.rllib.config import RLlibConfig
 
     for path in RLLIB_CONFIGS:
         cfg = load_config(REPO_ROOT / path)  # validated: the env, the network, every agent spec
-        assert cfg["engine"] == "rllib" and set(cfg) == set(RLLIB_DEFAULTS) | {"name"}
+        assert isinstance(cfg, RLlibConfig) and cfg["engine"] == "rllib"
+        assert set(cfg.to_dict()) == set(RLlibConfig.KEY_ORDER) and "name" in RLlibConfig.KEY_ORDER
 
 
 @pytest.mark.parametrize("config", RLLIB_CONFIGS)
 def test_every_rllib_config_smoke_runs_end_to_end(ray_local, tmp_path, config, monkeypatch, capsys):
-    from training.rllib.config import SMOKE
+    from training.engines.rllib.config import SMOKE
 
     monkeypatch.chdir(REPO_ROOT)
     out = tmp_path / "run"
@@ -219,7 +220,7 @@ def test_the_room_takes_an_rllib_agent(ataxx_run):
 def test_rllib_counts_that_are_nan_or_missing_count_as_zero():
     """RLlib reports NaN for ``num_episodes`` in an iteration where no episode ended (a 1,024-timestep
     smoke run of Ataxx crashed on it)."""
-    from training.rllib.trainer import _main_steps, _num
+    from training.engines.rllib.trainer import _main_steps, _num
 
     assert [_num(float("nan")), _num(None), _num("x"), _num(3), _num(2.5)] == [0.0, 0.0, 0.0, 3.0, 2.5]
     assert _main_steps({"env_runners": {"num_module_steps_sampled": {"main": 70, "snapshot_0": 12}}}) == 70
@@ -233,7 +234,7 @@ def test_a_copied_snapshot_reaches_the_env_runner_that_samples(ray_local):
     number is the learner's, and did so for every snapshot before the copy was made direct."""
     import torch
 
-    from training.rllib.trainer import _copy_module, build_algorithm
+    from training.engines.rllib.trainer import _copy_module, build_algorithm
 
     cfg = load_config(REPO_ROOT / "configs/ataxx_rllib.yaml", validate=False)
     cfg["policy"]["features_kwargs"] = {"channels": 4, "blocks": 1}

@@ -74,6 +74,7 @@ def test_config_errors(tmp_path):
 
 
 def test_cli_validates_the_config_once_and_still_refuses_bad_values(tmp_path, monkeypatch, capsys):
+    import training.runs as runs
     import training.train as tt
 
     bad = tmp_path / "bad.yaml"
@@ -84,13 +85,13 @@ def test_cli_validates_the_config_once_and_still_refuses_bad_values(tmp_path, mo
     assert not (tmp_path / "r").exists()  # refused before anything is written
 
     calls = []
-    real = tt.validate_config
-    monkeypatch.setattr(tt, "validate_config", lambda cfg, **kw: (calls.append(kw), real(cfg, **kw))[1])
+    real = runs.validate_config
+    monkeypatch.setattr(runs, "validate_config", lambda cfg, **kw: (calls.append(kw), real(cfg, **kw))[1])
 
     def stop(out, overwrite=False):  # train() prepares the run directory right after validating
         raise tt.ConfigError("stopped after validation")
 
-    monkeypatch.setattr(tt, "prepare_out_dir", stop)
+    monkeypatch.setattr(runs, "prepare_out_dir", stop)
     with pytest.raises(SystemExit):
         main(["configs/ataxx_quick.yaml", "--out", str(tmp_path / "r")])
     assert "stopped after validation" in capsys.readouterr().err
@@ -179,7 +180,8 @@ def test_cli_final_games_overrides_the_final_tournament_and_a_bad_out_is_a_clear
 
 
 def test_run_directory_must_be_empty_unless_overwrite(tmp_path):
-    from training.train import ConfigError, prepare_out_dir
+    from training.config import ConfigError
+    from training.runs import prepare_out_dir
 
     out = tmp_path / "run"
     out.mkdir()
@@ -206,10 +208,10 @@ def test_every_game_has_a_quick_and_a_full_config():
 
 
 def test_smoke_config_shrinks_every_budget_and_nothing_else():
-    from training.train import SMOKE, smoke_config
+    from training.engines.sb3.config import SMOKE
 
     cfg = load_config("configs/tantrix_4p_quick.yaml")
-    small = smoke_config(cfg)
+    small = cfg.smoke()
     assert cfg["total_timesteps"] == 32768 and cfg["pretrain"]["games"] == 1000  # the original is untouched
     rollout = SMOKE["n_envs"] * SMOKE["n_steps"]
     assert rollout == 64
@@ -262,7 +264,7 @@ def test_smoke_flag_default_run_directory_and_explicit_options_win(monkeypatch, 
 def test_every_config_smoke_runs_end_to_end(tmp_path, config, monkeypatch, capsys):
     """``python -m training.train CONFIG --smoke``: warm start, training, snapshots, periodic
     evaluation, checkpoints, the final tournament and the report, on every shipped config."""
-    from training.train import SMOKE
+    from training.engines.sb3.config import SMOKE
 
     monkeypatch.chdir(REPO_ROOT)
     out = tmp_path / "run"
@@ -357,7 +359,7 @@ def test_the_estimate_scales_with_the_timesteps_and_leaves_the_env_closed():
     from stable_baselines3.common.vec_env import DummyVecEnv
 
     from training.selfplay import SelfPlayEnv
-    from training.train import estimate_train_seconds
+    from training.engines.sb3.trainer import estimate_train_seconds
 
     def vec():
         return DummyVecEnv([lambda: SelfPlayEnv("ataxx_v0", ["random"]) for _ in range(2)])
@@ -426,9 +428,9 @@ def test_smoke_and_overrides_still_check_the_values_they_replace(tmp_path, capsy
 
 
 def test_game_counts_in_messages_are_singular_for_one():
-    from training.train import _games
+    from training.runs import games
 
-    assert (_games(1), _games(2), _games(400)) == ("1 game", "2 games", "400 games")
+    assert (games(1), games(2), games(400)) == ("1 game", "2 games", "400 games")
 
 
 def test_resume_with_a_config_describing_another_network_is_refused(tmp_path):

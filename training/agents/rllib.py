@@ -1,6 +1,6 @@
 """RLlib checkpoints as agents: ``rllib:PATH[:sample]``.
 
-:class:`RLlibAgent` plays the ``main`` RLModule (:class:`training.rllib.module.GameRLModule`) of
+:class:`RLlibAgent` plays the ``main`` RLModule (:class:`training.engines.rllib.module.GameRLModule`) of
 a checkpoint written by the RLlib trainer (``training.train`` with an ``engine: rllib``
 config): a directory holding ``tabletop_rl.json`` (the setting it was trained on) and RLlib's
 checkpoint tree. The module is restored on the CPU with ``RLModule.from_checkpoint``: no Ray
@@ -56,7 +56,7 @@ def module_dir(checkpoint: Path, module_id: str = "main") -> Path:
 
 
 class ModuleAgent(Agent):
-    """A :class:`~training.rllib.module.GameRLModule` (or any RLModule taking the same
+    """A :class:`~training.engines.rllib.module.GameRLModule` (or any RLModule taking the same
     ``{"observations", "action_mask"}`` dict) as an agent: the most probable legal action, or with
     ``deterministic=False`` a draw from the masked policy with ``self.rng``.
 
@@ -156,7 +156,7 @@ class RLlibAgent(ModuleAgent):
         if not path.is_dir() or not meta_file.is_file() or not module_dir(path).is_dir():
             raise ValueError(f"{path} is not an RLlib checkpoint of training.train (expected a directory with "
                              f"{META_FILE} and {'/'.join(_MODULE_PATH)}/main)")
-        from training.rllib.cluster import require_rllib
+        from training.engines.rllib.cluster import require_rllib
 
         require_rllib(f"the RLlib agent {path}")  # the same modules and message as the RLlib trainer's
         from ray.rllib.core.rl_module.rl_module import RLModule

@@ -103,7 +103,7 @@ class RayInfo:
     gpus: float
 
 
-def require_rllib(user: str = "training.rllib", *, as_command: bool = False) -> None:
+def require_rllib(user: str = "training.engines.rllib", *, as_command: bool = False) -> None:
     """Check that the ``rllib`` extra is installed (:func:`training.cli.require_extra`).
 
     Raises:

@@ -16,7 +16,7 @@ proportion, as :class:`~training.selfplay.OpponentPool` does.
 
 Observations (the RLlib layer's adaptation; the games are untouched): every agent id gets
 ``{"observations": <the game's observation, a Box or a nested Dict as the game emits it>,
-"action_mask": int8 (num_actions,)}`` — the keys :class:`training.rllib.module.GameRLModule`
+"action_mask": int8 (num_actions,)}`` — the keys :class:`training.engines.rllib.module.GameRLModule`
 reads. Only the agent to move observes (the same agent may observe several steps in a row:
 Tantrix's extra turns); a hidden-hand game shows each agent only its own observation.
 

@@ -11,11 +11,11 @@ directory as an SB3 run:
   (``Algorithm.save_to_path``: every module's weights, the optimizer, the env runners' state)
   plus ``tabletop_rl.json`` (the setting, the timesteps, the pool); each is an agent,
   ``rllib:<dir>`` (:class:`training.agents.rllib.RLlibAgent`);
-* ``eval/``: the final tournament (:func:`training.train.final_evaluation`);
+* ``eval/``: the final tournament (:func:`training.runs.final_evaluation`);
   ``learning_curve.png``; ``report.json`` (the SB3 report's keys, plus ``engine``, ``pool`` and
   ``throughput``).
 
-Self-play (:class:`training.rllib.env.GameMultiAgentEnv`): ``main`` (the only module trained,
+Self-play (:class:`training.engines.rllib.env.GameMultiAgentEnv`): ``main`` (the only module trained,
 ``policies_to_train=["main"]``) plays the learner's seat and its partners; opponents are drawn
 per episode among ``main`` itself, the baselines (played inside the env) and the active
 snapshot modules ``snapshot_0 .. snapshot_{K-1}`` (frozen RLModules, created with the
@@ -41,11 +41,11 @@ arrive, and so the train batches, depend on timing: such runs are not bit-reprod
 resumed run restores the weights, optimizer state, timestep count and pool, but not the
 episodes in progress or the envs' generators.
 
-Ray is started or joined by :func:`training.rllib.cluster.start_ray`: a local instance of its own
+Ray is started or joined by :func:`training.engines.rllib.cluster.start_ray`: a local instance of its own
 by default (never an existing one by accident), the cluster at ``address`` when given
 (``--address``), or the instance the caller already connected to. Before anything is built the
 config's actors are checked against the cluster's resources and RLlib's validation runs, each
-failure one line (:class:`~training.rllib.cluster.ClusterError`). ``report.json``'s ``ray`` says
+failure one line (:class:`~training.engines.rllib.cluster.ClusterError`). ``report.json``'s ``ray`` says
 what was used (address, nodes, CPUs, GPUs) and ``throughput.env_steps_by_node`` how many env steps
 each node sampled.
 """
@@ -57,15 +57,14 @@ import math
 import time
 from pathlib import Path
 
-import yaml
 
-from training.train import ConfigError, _duration, _games, _make_logger, _next_multiple, budgets, final_evaluation, \
-    plot_learning_curve
+from training.config import ConfigError, RunConfig
+from training.runs import final_report, make_logger, next_multiple, write_config, write_report
 
-__all__ = ["start_ray", "build_config", "build_algorithm", "env_config", "train_in", "META_FILE"]
+__all__ = ["start_ray", "build_config", "build_algorithm", "env_config", "as_dict", "train_in", "META_FILE"]
 
 from training.agents.rllib import META_FILE  # noqa: E402
-from training.rllib.cluster import apply_rllib_settings, check_resources, quiet_logs, record_sampling_node, \
+from training.engines.rllib.cluster import apply_rllib_settings, check_resources, quiet_logs, record_sampling_node, \
     start_ray, validate_algo_config  # noqa: E402
 
 #: The RLlib settings that :func:`build_config` takes from the config's own ``rllib`` keys (or sets
@@ -82,7 +81,7 @@ _SET_BY_KEYS = {"num_env_runners": "rllib.num_env_runners", "num_envs_per_env_ru
 
 
 def env_config(cfg: dict, seed: int) -> dict:
-    """The ``env_config`` of :class:`~training.rllib.env.GameMultiAgentEnv` for a config."""
+    """The ``env_config`` of :class:`~training.engines.rllib.env.GameMultiAgentEnv` for a config."""
     pool = cfg["pool"]
     return {"env_id": cfg["env_id"], "env_kwargs": dict(cfg["env_kwargs"]), "max_steps": cfg["max_steps"],
             "baselines": list(pool["baselines"]), "baseline_prob": pool["baseline_prob"],
@@ -99,9 +98,10 @@ def build_algorithm(cfg: dict, seed: int | None = None):
     return build_config(cfg, seed).build_algo()
 
 
-def build_config(cfg: dict, seed: int | None = None):
-    """The ``PPOConfig`` of a config: modules ``main`` (trained) and the snapshot slots (frozen),
-    the env (:func:`env_config`), env runners, learners and PPO's hyperparameters.
+def build_config(cfg, seed: int | None = None):
+    """The ``PPOConfig`` of a config (an :class:`~training.engines.rllib.config.RLlibConfig` or its
+    dict): modules ``main`` (trained) and the snapshot slots (frozen), the env
+    (:func:`env_config`), env runners, learners and PPO's hyperparameters.
 
     Returns:
         A ``ray.rllib.algorithms.ppo.PPOConfig``.
@@ -109,9 +109,10 @@ def build_config(cfg: dict, seed: int | None = None):
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 
-    from training.rllib.env import MAIN, GameMultiAgentEnv, module_of, snapshot_ids
-    from training.rllib.module import module_spec
+    from training.engines.rllib.env import MAIN, GameMultiAgentEnv, module_of, snapshot_ids
+    from training.engines.rllib.module import module_spec
 
+    cfg = as_dict(cfg)
     seed = cfg["seed"] if seed is None else seed
     r = cfg["rllib"]
     modules = [MAIN, *snapshot_ids(cfg["pool"]["max_snapshots"])]
@@ -133,6 +134,11 @@ def build_config(cfg: dict, seed: int | None = None):
         .callbacks(on_sample_end=record_sampling_node)  # env steps by node (report.json throughput)
     )
     return apply_rllib_settings(config, r.get("settings") or {}, where="rllib.settings", reserved=_SET_BY_KEYS)
+
+
+def as_dict(cfg) -> dict:
+    """A config as plain data (RLlib ships its env and module configs to its actors as such)."""
+    return cfg.to_dict() if isinstance(cfg, RunConfig) else cfg
 
 
 def _set_pool(algo, names: list[str]) -> None:
@@ -167,7 +173,7 @@ def _copy_module(algo, source: str, target: str) -> None:
 
 def _frozen_copy(cfg: dict, algo, module_id: str):
     """A driver-side copy of a module (eval mode), for the pool's evaluation games."""
-    from training.rllib.module import module_spec
+    from training.engines.rllib.module import module_spec
 
     module = module_spec(cfg).build()
     module.set_state(algo.get_module(module_id).get_state())
@@ -203,19 +209,20 @@ def _save(algo, cfg: dict, path: Path, t: int, pool_state: dict, seed: int) -> P
     return path
 
 
-def train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, started: list, smoke: bool,
+def train_in(cfg: RunConfig, out: Path, resume: str | None, progress_bar: bool, started: list, smoke: bool,
              address: str | None = None) -> dict:
-    """The body of :func:`training.train.train` for an RLlib config, in the prepared run
+    """The body of :func:`training.runs.train` for an RLlib config, in the prepared run
     directory ``out``; appends to ``started`` when training proper begins. ``address``: the Ray
-    cluster to join (:func:`training.rllib.cluster.start_ray`; default a local instance)."""
+    cluster to join (:func:`training.engines.rllib.cluster.start_ray`; default a local instance)."""
     import torch
 
     from training.agents import make_agent
     from training.agents.rllib import ModuleAgent
     from training.arena import head_to_head
-    from training.rllib.env import MAIN, snapshot_ids
+    from training.engines.rllib.env import MAIN, snapshot_ids
 
     torch.set_num_threads(int(cfg["torch_threads"]))
+    model, cfg = cfg, as_dict(cfg)
     seed = cfg["seed"]
     meta = None
     if resume:
@@ -229,8 +236,7 @@ def train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, start
         if differs:
             raise ConfigError(f"cannot resume from {resume}: the config's {', '.join(differs)} differ from the "
                               "checkpoint's; resume with the config of the run that wrote it (its config.yaml)")
-    (out / "checkpoints").mkdir(exist_ok=True)
-    (out / "config.yaml").write_text(yaml.safe_dump({k: v for k, v in cfg.items()}, sort_keys=False))
+    write_config(model, out)
     quiet_logs()
     config = build_config(cfg, seed)  # rllib.settings checked by name
     validate_algo_config(config)  # RLlib's own checks, before Ray starts
@@ -258,12 +264,12 @@ def train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, start
     # against sampling snapshots would win every game, admitting a snapshot at every check).
     snapshots = {slot: ModuleAgent(_frozen_copy(cfg, algo, slot), deterministic=False,
                                    name=pool_state["names"].get(slot, slot)) for slot in pool_state["active"]}
-    logger = _make_logger(out / "logs")
+    logger = make_logger(out / "logs")
     history: list[dict] = []
     checks: list[dict] = []
-    next_check = _next_multiple(t, pc["check_every"])
-    next_eval = _next_multiple(t, cfg["eval"]["every"])
-    next_ckpt = _next_multiple(t, cfg["checkpoint_every"])
+    next_check = next_multiple(t, pc["check_every"])
+    next_eval = next_multiple(t, cfg["eval"]["every"])
+    next_ckpt = next_multiple(t, cfg["checkpoint_every"])
     common = dict(env_kwargs=cfg["env_kwargs"], max_steps=cfg["max_steps"])
     r = cfg["rllib"]
     print(f"[run] directory {out} | env {cfg['env_id']} | RLlib PPO | {cfg['total_timesteps']:,} timesteps of main to "
@@ -305,7 +311,7 @@ def train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, start
             logger.record("time/timesteps", t)
             logger.record("pool/snapshots", len(pool_state["active"]))
             if t >= next_check:  # main against the pool in separate games: a snapshot when it wins enough
-                next_check = _next_multiple(t, pc["check_every"])
+                next_check = next_multiple(t, pc["check_every"])
                 agent = ModuleAgent(algo.get_module(MAIN), deterministic=False, name=MAIN)
                 members = {**{s: a for s, a in baselines.items()}, **{a.name: a for a in snapshots.values()}}
                 scores = {name: head_to_head(cfg["env_id"], agent, member, pc["check_games"], seed=t, **common)["score"]
@@ -327,10 +333,10 @@ def train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, start
                 logger.record("pool/win_rate", mean)
                 print(f"[pool] {json.dumps(row)}", flush=True)
             if t >= next_ckpt:
-                next_ckpt = _next_multiple(t, cfg["checkpoint_every"])
+                next_ckpt = next_multiple(t, cfg["checkpoint_every"])
                 _save(algo, cfg, out / "checkpoints" / f"step_{t}", t, pool_state, seed)
             if t >= next_eval:
-                next_eval = _next_multiple(t, cfg["eval"]["every"])
+                next_eval = next_multiple(t, cfg["eval"]["every"])
                 agent = ModuleAgent(algo.get_module(MAIN), name=MAIN)
                 row = {"timesteps": t, "episodes": episodes}
                 for spec in cfg["eval"]["opponents"]:
@@ -349,18 +355,12 @@ def train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, start
         final = _save(algo, cfg, out / "checkpoints" / "final", t, pool_state, seed)
     finally:
         algo.stop()
-    if not history:
-        print(f"[eval] no periodic evaluation: the run is shorter than eval.every = {cfg['eval']['every']} "
-              "timesteps, so no learning_curve.png", flush=True)
-    print(f"[final_eval] {_games(cfg['final_eval']['games'])} per pair of the trained agent and "
-          f"{', '.join(cfg['final_eval']['opponents'])} (--final-games to change)", flush=True)
-    t1 = time.time()
-    report = final_evaluation(cfg, final, out / "eval", agent_spec=f"rllib:{final}")
+    report, eval_seconds = final_report(model, final, out, history, agent_spec=f"rllib:{final}")
     report.update({
         "engine": "rllib", "config": cfg["name"], "env_id": cfg["env_id"], "seed": seed, "timesteps": t,
         "timesteps_this_run": t - start_t, "resumed_from": resume, "train_seconds": round(train_seconds, 1),
-        "eval_seconds": round(time.time() - t1, 1), "checkpoint": str(final), "pretrain": None,
-        "periodic_eval": history, "smoke": bool(smoke), "budgets": budgets(cfg),
+        "eval_seconds": eval_seconds, "checkpoint": str(final), "pretrain": None,
+        "periodic_eval": history, "smoke": bool(smoke), "budgets": model.budgets(),
         "pool": {"snapshots_added": pool_state["added"], "active": [pool_state["names"][s] for s in pool_state["active"]],
                  "checks": checks},
         "throughput": {"env_steps_sampled": env_steps, "env_steps_per_s": round(env_steps / max(train_seconds, 1e-9), 1),
@@ -369,7 +369,4 @@ def train_in(cfg: dict, out: Path, resume: str | None, progress_bar: bool, start
         "ray": {"address": ray_info.address, "joined": ray_info.joined, "nodes": ray_info.nodes, "cpus": ray_info.cpus,
                 "gpus": ray_info.gpus},
     })
-    (out / "report.json").write_text(json.dumps(report, indent=2))
-    if history:
-        plot_learning_curve(history, out / "learning_curve.png", title=f"{cfg['name']} (seed {seed})")
-    return report
+    return write_report(model, out, report, history)

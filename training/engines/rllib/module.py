@@ -3,7 +3,7 @@
 :class:`GameRLModule` is a ``TorchRLModule`` with the ``ValueFunctionAPI`` (what RLlib's PPO
 needs) made of the plain modules of a :class:`training.features.ActorCriticNet`, built from a
 config's ``policy:`` section as the SB3 trainer builds its ``SpatialMaskablePolicy`` /
-``MaskableActorCriticPolicy`` (``training.train._network``; neither stable-baselines3 nor
+``MaskableActorCriticPolicy`` (:func:`training.engines.sb3.trainer.network`; neither stable-baselines3 nor
 sb3-contrib is imported here): the same trunk and keyword arguments
 (:func:`training.features.extractor_kwargs`), one trunk shared by the policy and the value function
 (SB3's default), and
@@ -19,7 +19,7 @@ extractor and the MLPs, ``0.01`` for the action head (the factored head's last p
 ``1`` for the value output; zero biases. A test checks that both engines build the same
 parameter shapes from one ``policy:`` section.
 
-Input: the observation dict of :class:`training.rllib.env.GameMultiAgentEnv`,
+Input: the observation dict of :class:`training.engines.rllib.env.GameMultiAgentEnv`,
 ``{"observations": <Box or nested Dict of arrays>, "action_mask": (B, num_actions)}``; any dtype
 (cast to ``float32`` here). Masking: the logits of illegal actions are replaced by ``-1e9``
 (finite: softmax gives them probability 0, and the entropy and KL terms stay finite; a row
@@ -99,11 +99,11 @@ class GameRLModule(TorchRLModule, ValueFunctionAPI):
 
 def module_spec(cfg: dict, observation_space=None, action_space=None):
     """The ``RLModuleSpec`` of a config's network (``policy``, ``env_id``, ``env_kwargs``); the
-    spaces default to those of :class:`training.rllib.env.GameMultiAgentEnv` for that setting."""
+    spaces default to those of :class:`training.engines.rllib.env.GameMultiAgentEnv` for that setting."""
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
     from envs.registry import spec
-    from training.rllib.env import obs_space
+    from training.engines.rllib.env import obs_space
 
     if observation_space is None or action_space is None:
         raw = spec(cfg["env_id"]).make_raw(**(cfg.get("env_kwargs") or {}))
