@@ -32,7 +32,8 @@ from envs.core import records as _core
 from envs.core.records import check_permutation, check_result, write_json_record
 from envs.core.records import is_int as _is_int, is_number as _is_number
 from envs.core.state import IllegalActionError, InvalidPositionError, ParameterError
-from envs.tantrix.state import COLOURS, NUM_TILES, TantrixState
+from envs.tantrix.state import TantrixState
+from envs.tantrix.tiles import COLOURS, NUM_TILES
 
 __all__ = ["record_from_state", "record_to_json", "record_from_json", "check_record", "replay", "write_record",
            "read_record", "to_common_record"]
