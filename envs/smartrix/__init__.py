@@ -3,17 +3,16 @@ heuristics (:mod:`envs.smartrix.heuristics`). The environment (``smartrix_v0``) 
 :mod:`envs.smartrix.env`.
 """
 
-from envs.smartrix.state import (
+from envs.smartrix.cards import (
     CARD_PATTERNS,
     CARD_PERIODS,
     CARD_SQUARES,
     CARD_VALUES,
-    HAND_SIZE,
     NUM_CARDS,
-    SmartrixState,
     card_pattern,
     rotate_pattern,
 )
+from envs.smartrix.state import HAND_SIZE, SmartrixState
 from envs.smartrix.records import record_from_state, read_record, replay, write_record
 
 __all__ = [

@@ -29,7 +29,8 @@ from envs.core import records as _core
 from envs.core.records import check_result, write_json_record
 from envs.core.records import few as _few, is_int as _is_int, is_number as _is_number
 from envs.core.state import IllegalActionError, InvalidPositionError, ParameterError
-from envs.smartrix.state import NUM_CARDS, SmartrixState
+from envs.smartrix.cards import NUM_CARDS
+from envs.smartrix.state import SmartrixState
 
 __all__ = ["record_from_state", "check_record", "replay", "read_record", "write_record", "FORMAT_VERSION",
            "to_common_record"]
