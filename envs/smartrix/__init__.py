@@ -3,18 +3,17 @@ heuristics (:mod:`envs.smartrix.heuristics`). The environment (``smartrix_v0``) 
 :mod:`envs.smartrix.env`.
 """
 
-from envs.smartrix.state import (
+from envs.smartrix.cards import (
     CARD_PATTERNS,
     CARD_PERIODS,
     CARD_SQUARES,
     CARD_VALUES,
-    HAND_SIZE,
     NUM_CARDS,
-    SmartrixState,
     card_pattern,
     rotate_pattern,
 )
 from envs.smartrix.records import read_smartrix_file, record_from_state, replay, write_smartrix_file
+from envs.smartrix.state import HAND_SIZE, SmartrixState
 
 __all__ = [
     "SmartrixState",

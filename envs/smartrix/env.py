@@ -60,9 +60,10 @@ from typing import Any
 import numpy as np
 
 from envs.core.aec import TabletopAECEnv, wrap_classic
+from envs.smartrix.cards import NUM_CARDS
 from envs.smartrix.observation import PLAYER_FEATURES, TABLE_PLANES, SmartrixObservation
 from envs.smartrix.render import smartrix_picture
-from envs.smartrix.state import NUM_CARDS, SmartrixState
+from envs.smartrix.state import SmartrixState
 
 __all__ = ["raw_env", "env", "TABLE_PLANES", "PLAYER_FEATURES"]
 

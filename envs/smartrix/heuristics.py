@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.smartrix.state import CARD_VALUES, SmartrixState
+from envs.smartrix.cards import CARD_VALUES
+from envs.smartrix.state import SmartrixState
 
 __all__ = ["evaluate", "greedy_action", "VALUE_SCALE", "smartrix_score_gap", "smartrix_greedy_action",
            "expected_hand_value"]

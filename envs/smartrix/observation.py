@@ -15,7 +15,8 @@ import numpy as np
 from gymnasium import spaces
 
 from envs.core.observation import ActionLayout, ObservationEncoder
-from envs.smartrix.state import CARD_PATTERNS, CARD_VALUES, NUM_CARDS, NUM_PLANES, SmartrixState
+from envs.smartrix.cards import CARD_PATTERNS, CARD_VALUES, NUM_CARDS
+from envs.smartrix.state import NUM_PLANES, SmartrixState
 
 __all__ = ["SmartrixObservation", "TABLE_PLANES", "PLAYER_FEATURES", "PLANE_FEATURES"]
 

@@ -30,7 +30,8 @@ from envs.core.checks import is_plain_int, is_plain_number
 from envs.core.errors import IllegalActionError, InvalidPositionError, ParameterError
 from envs.core.records import check_result, write_json_record
 from envs.core.records import few as _few
-from envs.smartrix.state import NUM_CARDS, SmartrixState
+from envs.smartrix.cards import NUM_CARDS
+from envs.smartrix.state import SmartrixState
 
 __all__ = ["record_from_state", "check_record", "replay", "read_smartrix_file", "write_smartrix_file", "FORMAT_VERSION",
            "to_common_record"]

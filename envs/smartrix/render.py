@@ -33,7 +33,7 @@ def smartrix_picture(state, cell: int = 60) -> np.ndarray:
     Returns:
         ``uint8`` array ``(H, W, 3)``.
     """
-    from envs.smartrix.state import CARD_PATTERNS, CARD_VALUES
+    from envs.smartrix.cards import CARD_PATTERNS, CARD_VALUES
 
     w = state.window
     margin = cell // 2

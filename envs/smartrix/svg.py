@@ -36,7 +36,8 @@ from __future__ import annotations
 from envs.core.checks import is_int
 from envs.core.errors import IllegalActionError
 from envs.core.svg import MovePaths, esc, hit, svg_document
-from envs.smartrix.state import CARD_PATTERNS, CARD_VALUES, HAND_SIZE, SmartrixState
+from envs.smartrix.cards import CARD_PATTERNS, CARD_VALUES
+from envs.smartrix.state import HAND_SIZE, SmartrixState
 
 __all__ = ["to_svg", "action_paths", "CONFIRM", "status", "CELL"]
 

@@ -67,9 +67,9 @@ from numba import njit
 from envs.core.errors import ParameterError
 from envs.core.state import GameState
 from envs.core.vector import VectorCore
+from envs.smartrix.cards import CARD_PATTERNS, CARD_PERIODS, CARD_VALUES, NUM_CARDS
 from envs.smartrix.observation import PLAYER_FEATURES, TABLE_PLANES
-from envs.smartrix.state import (CARD_PATTERNS, CARD_PERIODS, CARD_VALUES, DIRS, HAND_SIZE, NUM_CARDS, NUM_PLANES,
-                                 _REQ0, _REQ1, SmartrixState)
+from envs.smartrix.state import DIRS, HAND_SIZE, NUM_PLANES, _REQ0, _REQ1, SmartrixState
 
 __all__ = ["SmartrixVectorCore", "vector_core"]
 

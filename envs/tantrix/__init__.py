@@ -16,19 +16,14 @@ The environment (``tantrix_v0``) lives in :mod:`envs.tantrix.env`.
 """
 
 from envs.tantrix.state import (
-    COLOUR_NAMES,
-    COLOURS,
     DEFAULT_WINDOW_RADIUS,
     DIRS,
-    NUM_TILES,
     PHASES,
-    TILES,
     TantrixState,
-    fitting_tiles,
     format_move,
     parse_move,
-    tile_edges,
 )
+from envs.tantrix.tiles import COLOUR_NAMES, COLOURS, NUM_TILES, TILES, fitting_tiles, tile_edges
 from envs.tantrix.heuristics import tantrix_greedy_action, tantrix_score_gap
 from envs.tantrix.records import read_tantrix_file, record_from_state, replay, write_tantrix_file
 

@@ -61,7 +61,8 @@ import numpy as np
 from envs.core.aec import TabletopAECEnv, wrap_classic
 from envs.tantrix.observation import NUM_PLANES, TantrixObservation
 from envs.tantrix.render import tantrix_picture
-from envs.tantrix.state import DEFAULT_WINDOW_RADIUS, NUM_TILES, TantrixState
+from envs.tantrix.state import DEFAULT_WINDOW_RADIUS, TantrixState
+from envs.tantrix.tiles import NUM_TILES
 
 __all__ = ["raw_env", "env", "NUM_PLANES"]
 

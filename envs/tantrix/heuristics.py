@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.tantrix.state import TR_SEG, TantrixState
+from envs.tantrix.state import TantrixState
+from envs.tantrix.tiles import TR_SEG
 
 __all__ = ["evaluate", "greedy_action", "VALUE_SCALE", "tantrix_score_gap", "tantrix_greedy_action",
            "placement_value"]

@@ -16,7 +16,8 @@ import numpy as np
 from gymnasium import spaces
 
 from envs.core.observation import ActionLayout, ObservationEncoder
-from envs.tantrix.state import NUM_TILES, TR_EDGES, TantrixState
+from envs.tantrix.state import TantrixState
+from envs.tantrix.tiles import NUM_TILES, TR_EDGES
 
 __all__ = ["TantrixObservation", "NUM_PLANES"]
 

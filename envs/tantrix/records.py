@@ -32,7 +32,8 @@ from envs.core import records as _core
 from envs.core.checks import is_plain_int, is_plain_number
 from envs.core.errors import IllegalActionError, InvalidPositionError, ParameterError
 from envs.core.records import check_permutation, check_result, write_json_record
-from envs.tantrix.state import COLOURS, NUM_TILES, TantrixState
+from envs.tantrix.state import TantrixState
+from envs.tantrix.tiles import COLOURS, NUM_TILES
 
 __all__ = ["record_from_state", "record_to_json", "record_from_json", "check_record", "replay", "write_tantrix_file",
            "read_tantrix_file", "to_common_record"]

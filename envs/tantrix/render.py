@@ -16,7 +16,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from envs.core.render import draw_text_block
-from envs.tantrix.state import COLOUR_NAMES, TR_EDGES, TR_SEG
+from envs.tantrix.tiles import COLOUR_NAMES, TR_EDGES, TR_SEG
 
 __all__ = ["tantrix_picture", "LINE_COLOURS"]
 

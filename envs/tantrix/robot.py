@@ -47,7 +47,8 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core.checks import is_plain_int
-from envs.tantrix.state import NUM_TILES, TantrixState, _fits
+from envs.tantrix.state import TantrixState
+from envs.tantrix.tiles import NUM_TILES, fit_table
 
 __all__ = ["predict_scores", "line_prospects", "robot_value", "TantrixRobot", "make_robot", "robot_agent"]
 
@@ -114,7 +115,7 @@ def _analyse(state: TantrixState, rows: list | None) -> dict[int, float]:
         cols_here = [(p >> (3 * d)) & 7 for d in range(6)]
         if not any(c in colours for c in cols_here):
             continue
-        fits = _fits(p)
+        fits = fit_table(p)
         nfit = 0
         for t in pool:
             if fits[t]:
@@ -208,7 +209,7 @@ _COLOURS_OF: list[frozenset] = []
 
 def _tile_colours(t: int) -> frozenset:
     if not _COLOURS_OF:
-        from envs.tantrix.state import TR_SEG
+        from envs.tantrix.tiles import TR_SEG
 
         _COLOURS_OF.append(frozenset())
         for k in range(1, NUM_TILES + 1):

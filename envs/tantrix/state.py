@@ -1,6 +1,7 @@
 """Tantrix (the strategy game) rules core: :class:`TantrixState`.
 
-Rules: ``envs/tantrix/RULES.md``. Pure Python + numpy.
+Rules: ``envs/tantrix/RULES.md``. Pure Python + numpy. The tile set (edge colours per rotation,
+which tiles fit): :mod:`envs.tantrix.tiles`.
 
 **Geometry.** Pointy-top hexagons in axial coordinates ``(q, r)``: ``q`` grows to the right, ``r``
 downwards (down-right). The six edges of a hexagon, and the six neighbour directions, are numbered
@@ -12,7 +13,7 @@ clockwise from the upper-right side::
 Edge ``d`` of one hex touches edge ``(d + 3) % 6`` of its neighbour in direction ``d``. The first
 tile lies on ``(0, 0)``. A tile in rotation ``k`` (0-5) is turned ``k`` sixths of a turn
 clockwise: its edge ``i`` shows the colour of edge ``(i - k) % 6`` of the tile as listed in
-``tests/data/tantrix_tiles.tsv`` (:data:`TILES`). Tiles never flip.
+``tests/data/tantrix_tiles.tsv`` (:data:`~envs.tantrix.tiles.TILES`). Tiles never flip.
 
 **The table (window).** Play happens on the hexagon of radius ``window_radius`` (``R``, default
 :data:`DEFAULT_WINDOW_RADIUS`) around the first tile: ``max(|q|, |r|, |q + r|) <= R``. A placement
@@ -52,6 +53,17 @@ import numpy as np
 from envs.core.checks import is_int, require_bool
 from envs.core.errors import IllegalActionError, InvalidMoveError, InvalidPositionError, ParameterError
 from envs.core.state import GameInfo, GameState
+from envs.tantrix.tiles import (
+    COLOUR_NAMES,
+    COLOURS,
+    NUM_TILES,
+    TILES,
+    TR_EDGES,
+    TR_SEG,
+    fit_table,
+    fitting_tiles,
+    tile_edges,
+)
 
 __all__ = [
     "TantrixState",
@@ -68,80 +80,11 @@ __all__ = [
     "format_move",
 ]
 
-#: Colour letters; colour code ``k`` (1-4) is ``COLOURS[k - 1]``; code 0 means "no colour".
-COLOURS = "RYBG"
-COLOUR_NAMES = ("red", "yellow", "blue", "green")
 #: Axial neighbour offsets ``(dq, dr)`` by edge number (clockwise from upper-right).
 DIRS = ((1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1))
-NUM_TILES = 56
 DEFAULT_WINDOW_RADIUS = 16
 MAX_WINDOW_RADIUS = 40
 PHASES = ("forced_before", "free", "forced_after")
-
-# number -> edge colours clockwise from edge 0 (data/tantrix_tiles.tsv).
-_TILE_TEXT = (
-    "YBRBRY RBYYBR RBBYYR RBRYBY YRBBRY BYBRYR BYRYRB BRYRYB BRBYRY YRBRBY RBYBYR RYBYBR BYRRYB RYYBBR "
-    "GRYYRG RYGGYR YGRGRY YRGRGY RGYGYR RYGYGR GRRYYG YGRRGY GYYRRG GBRRBG BGGRRB RGBBGR RBGBGR BRRGGB "
-    "RGBGBR BRGGRB GRYRYG YGYRGR GYRYRG YRYGRG RYRGYG GRBRBG BGRGRB BRGRGB BGBRGR GBGRBR GBRBRG GRGBRB "
-    "YGGBBY GYGBYB YBBGGY GBYBYG BYGGYB GBYYBG YGBBGY GBGYBY YGYBGB GYBYBG YGBGBY YBGBGY BGYGYB BYGYGB"
-).split()
-#: ``TILES[t]`` for ``t`` in 1..56: the tile's edge colour letters clockwise from edge 0 (index 0 unused).
-TILES = ("",) + tuple(_TILE_TEXT)
-assert len(TILES) == NUM_TILES + 1
-
-# TR_EDGES[t * 6 + k]: colour codes (1-4) of edges 0..5 of tile t in rotation k.
-TR_EDGES: list[tuple[int, ...]] = [()] * ((NUM_TILES + 1) * 6)
-# TR_SEG[t * 6 + k][c]: the two edges of colour code c (1-4), or None.
-TR_SEG: list[tuple] = [()] * ((NUM_TILES + 1) * 6)
-for _t in range(1, NUM_TILES + 1):
-    _base = [COLOURS.index(ch) + 1 for ch in TILES[_t]]
-    for _k in range(6):
-        _e = tuple(_base[(i - _k) % 6] for i in range(6))
-        TR_EDGES[_t * 6 + _k] = _e
-        _seg: list[tuple[int, ...] | None] = [None] * 5
-        for _c in range(1, 5):
-            _idx = tuple(i for i in range(6) if _e[i] == _c)
-            if _idx:
-                _seg[_c] = _idx
-        TR_SEG[_t * 6 + _k] = tuple(_seg)
-
-
-def tile_edges(tile: int, rot: int = 0) -> str:
-    """Edge colour letters of ``tile`` in rotation ``rot``, clockwise from edge 0."""
-    return "".join(COLOURS[c - 1] for c in TR_EDGES[tile * 6 + rot])
-
-
-# Fit table: requirement pattern (3 bits per edge: colour code or 0) -> tuple over tiles 0..56
-# of the fitting rotations. Filled lazily; patterns repeat a lot.
-_FIT: dict[int, tuple] = {}
-
-
-def _fits(pattern: int) -> tuple:
-    f = _FIT.get(pattern)
-    if f is None:
-        req = [(d, (pattern >> (3 * d)) & 7) for d in range(6) if (pattern >> (3 * d)) & 7]
-        out: list[tuple[int, ...]] = [()]
-        for t in range(1, NUM_TILES + 1):
-            rots = []
-            for k in range(6):
-                e = TR_EDGES[t * 6 + k]
-                for d, c in req:
-                    if e[d] != c:
-                        break
-                else:
-                    rots.append(k)
-            out.append(tuple(rots))
-        f = _FIT[pattern] = tuple(out)
-    return f
-
-
-def fitting_tiles(edges: dict[int, str]) -> list[tuple[int, int]]:
-    """Every ``(tile, rotation)`` whose edges show the given colours, e.g. ``{0: "R", 1: "Y"}``."""
-    pattern = 0
-    for d, ch in edges.items():
-        pattern |= (COLOURS.index(ch.upper()) + 1) << (3 * d)
-    f = _fits(pattern)
-    return [(t, k) for t in range(1, NUM_TILES + 1) for k in f[t]]
 
 
 _MOVE_RE = re.compile(r"^\s*t?\s*(\d+)\s*@\s*\(?\s*([-+]?\d+)\s*,\s*([-+]?\d+)\s*\)?\s*r\s*(\d)\s*$", re.I)
@@ -448,7 +391,7 @@ class TantrixState(GameState):
                 raise InvalidPositionError(f"two tiles on ({q}, {r})")
             if i > 0 and not self._cnt[c]:
                 raise InvalidPositionError(f"{format_move(t, q, r, k)} touches no earlier tile")
-            if k not in _fits(self._need[c])[t]:
+            if k not in fit_table(self._need[c])[t]:
                 raise InvalidPositionError(f"{format_move(t, q, r, k)}: colours do not match a neighbour")
             self._put(c, t, k)
             self._placed.append((t, q, r, k))
@@ -610,7 +553,7 @@ class TantrixState(GameState):
         clipped = 0
         for c in cells:
             w = widx[c]
-            fits = _fits(need[c])
+            fits = fit_table(need[c])
             opts = [(s, t, fits[t]) for s, t in tiles_in_hand if fits[t]]
             if not opts:
                 continue
@@ -917,7 +860,7 @@ class TantrixState(GameState):
         c = g.origin + q + r * g.S
         if self._tile[c] or c not in self._cand:
             return []
-        fits = _fits(self._need[c])
+        fits = fit_table(self._need[c])
         opts = [(s, t, fits[t]) for s, t in enumerate(self._hands[player]) if t != -1 and fits[t]]
         if not opts:
             return []

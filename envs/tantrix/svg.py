@@ -40,7 +40,8 @@ import math
 
 from envs.core.svg import MovePaths, esc, hit, svg_document
 from envs.tantrix.render import LINE_COLOURS
-from envs.tantrix.state import COLOUR_NAMES, PHASES, TR_EDGES, TR_SEG
+from envs.tantrix.state import PHASES
+from envs.tantrix.tiles import COLOUR_NAMES, TR_SEG
 
 __all__ = ["to_svg", "action_paths", "status", "CONFIRM", "SIDE", "tile_label"]
 

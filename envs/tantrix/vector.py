@@ -48,7 +48,8 @@ from numba import njit
 from envs.core.errors import ParameterError
 from envs.core.vector import VectorCore
 from envs.tantrix.observation import NUM_PLANES, TantrixObservation
-from envs.tantrix.state import NUM_TILES, PHASES, TR_EDGES, TR_SEG, TantrixState, _geo
+from envs.tantrix.state import TantrixState, _geo
+from envs.tantrix.tiles import NUM_TILES, TR_EDGES, TR_SEG
 
 __all__ = ["TantrixVectorCore", "vector_core"]
 

@@ -3,21 +3,11 @@
 The environments (``twixt_v0``, ``double_twixt_v0``) live in :mod:`envs.twixt.env`.
 """
 
-from envs.twixt.state import (
-    BLACK,
-    KNIGHT_DIRS,
-    MAX_SIZE,
-    MIN_SIZE,
-    RED,
-    TwixtState,
-    colour_of,
-    column_label,
-    geometry,
-    hole_name,
-    parse_hole,
-    segments_cross,
-)
+from envs.twixt.crossing import segments_cross
+from envs.twixt.geometry import BLACK, KNIGHT_DIRS, MAX_SIZE, MIN_SIZE, RED, colour_of, geometry
+from envs.twixt.notation import column_label, hole_name, parse_hole
 from envs.twixt.records import TwixtRecord, read_twixt_file, record_from_state, replay, write_twixt_file
+from envs.twixt.state import TwixtState
 
 __all__ = [
     "TwixtState",

@@ -10,14 +10,15 @@ rules — the graph of the early-draw test (``TwixtState.can_still_connect``), w
 It ignores that the opponent moves in between, so it is a lower bound, not a forecast.
 
 All searches run on Python-int bitboards (bit ``row * S + col``) with a 0-1 breadth-first
-search; the tables come from :func:`envs.twixt.state.geometry`.
+search; the tables come from :func:`envs.twixt.geometry.geometry`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from envs.twixt.state import TwixtState, geometry
+from envs.twixt.geometry import geometry
+from envs.twixt.state import TwixtState
 
 __all__ = ["evaluate", "greedy_action", "VALUE_SCALE", "distance_maps", "connection_distance", "distance_gap",
            "manual_followup", "UNREACHABLE"]
@@ -113,7 +114,7 @@ def manual_followup(state: TwixtState) -> int | None:
     """The greedy baseline's action after its placement with ``links="manual"`` (state frame).
 
     After the turn's placement (``state.placed``): add a legal link from the new peg, the first
-    in :data:`~envs.twixt.state.KNIGHT_DIRS` order; when none is left, ``end`` (never ``end!``:
+    in :data:`~envs.twixt.geometry.KNIGHT_DIRS` order; when none is left, ``end`` (never ``end!``:
     the greedy baseline claims no Privilege). So greedy plays the automatic game's links and
     never removes one. Returns ``None`` before the placement (choose the hole as in the
     automatic game: removals are never chosen) and with ``links="auto"``.

@@ -21,8 +21,9 @@ import numpy as np
 from gymnasium import spaces
 
 from envs.core.observation import ActionLayout, ObservationEncoder
+from envs.twixt.geometry import KNIGHT_DIRS, geometry
 from envs.twixt.heuristics import UNREACHABLE, distance_maps
-from envs.twixt.state import KNIGHT_DIRS, TwixtState, geometry
+from envs.twixt.state import TwixtState
 
 __all__ = ["TwixtObservation", "NUM_PLANES", "NUM_DISTANCE_PLANES", "NUM_MANUAL_PLANES"]
 

@@ -59,7 +59,9 @@ from pathlib import Path
 
 from envs.core import records as _core
 from envs.core.errors import IllegalActionError, InvalidPositionError, ParameterError
-from envs.twixt.state import TwixtState, colour_of, column_label, parse_hole
+from envs.twixt.geometry import colour_of
+from envs.twixt.notation import column_label, parse_hole
+from envs.twixt.state import TwixtState
 
 __all__ = [
     "TwixtRecord",

@@ -8,7 +8,8 @@ from PIL import Image, ImageDraw
 from envs.core.render import draw_text_block
 from envs.core.render import font as pil_font
 
-from envs.twixt.state import COLOUR_NAMES, column_label
+from envs.twixt.geometry import COLOUR_NAMES
+from envs.twixt.notation import column_label
 
 __all__ = ["twixt_picture"]
 

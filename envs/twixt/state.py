@@ -81,10 +81,12 @@ order when written), ``-c5e6`` (remove it), ``end``, ``end!`` (Double TwixT: end
 Privilege). Parsing is case-insensitive (``H18`` = ``h18``).
 
 Implementation (the hot path of training): per-board-size tables built once and cached at module
-level (:func:`geometry`: link ids, the links crossing each link from exact segment geometry, legal
-areas, border nodes); a state holds bytearrays (pegs, link colours, per-colour legal masks), a
-union-find list and, with ``draw="early"``, Python-int bitboards of the connect search and one
-witness path per colour. Records (move lists, Little Golem ``.tsgf``, T1): :mod:`envs.twixt.records`.
+level (:func:`envs.twixt.geometry.geometry`: link ids, the links crossing each link from exact
+segment geometry (:mod:`envs.twixt.crossing`), legal areas, border nodes); a state holds bytearrays
+(pegs, link colours, per-colour legal masks), a union-find list and, with ``draw="early"``,
+Python-int bitboards of the connect search (:mod:`envs.twixt.connect`) and one witness path per
+colour. The ``links="manual"`` turn lives in :mod:`envs.twixt.manual`, hole names in
+:mod:`envs.twixt.notation`. Records (move lists, Little Golem ``.tsgf``, T1): :mod:`envs.twixt.records`.
 
 Example:
     >>> s = TwixtState(8)
@@ -98,366 +100,35 @@ Example:
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 import numpy as np
 
 from envs.core.state import GameInfo, GameState, IllegalActionError, InvalidMoveError, ParameterError
+from envs.twixt.connect import (
+    STATUS_BLACK,
+    STATUS_DRAW,
+    STATUS_ONGOING,
+    STATUS_RED,
+    find_path,
+    find_root,
+    initial_witnesses,
+)
+from envs.twixt.geometry import COLOUR_NAMES, MAX_SIZE, MIN_SIZE, geometry
+from envs.twixt.manual import ManualLinkRules
+from envs.twixt.notation import LINK_RE, column_label, hole_name, parse_hole
 
-__all__ = [
-    "TwixtState",
-    "KNIGHT_DIRS",
-    "RED",
-    "BLACK",
-    "colour_of",
-    "column_label",
-    "hole_name",
-    "parse_hole",
-    "geometry",
-    "segments_cross",
-    "MIN_SIZE",
-    "MAX_SIZE",
-]
+__all__ = ["TwixtState"]
 
-MIN_SIZE = 5
-MAX_SIZE = 48
-RED = 0
-BLACK = 1
-COLOUR_NAMES = ("red", "black")
 PEG_CHARS = ".xo"  # empty, red, black
-
-#: The 8 knight steps ``(drow, dcol)`` in a fixed order (clockwise from "up 2, right 1"; row grows
-#: downwards). Direction ``d`` and ``(d + 4) % 8`` are opposite.
-KNIGHT_DIRS: tuple[tuple[int, int], ...] = ((-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1))
-# Canonical link directions: the 4 with a positive flat offset; a link is stored from its end with
-# the smaller hole index (its *base*) in one of these directions.
-_CANON = (2, 3, 4, 5)
-
-_STATUS_ONGOING, _STATUS_RED, _STATUS_BLACK, _STATUS_DRAW = 0, 1, 2, 3
 _TEAM_SEATS = ("A", "A", "B", "B")
 
 _RULES = ("standard", "pp")
 _DRAWS = ("early", "board_full")
 _LINKINGS = ("auto", "manual")
-_LINK_RE = re.compile(r"([+-])([a-z]{1,2}[0-9]{1,2})([a-z]{1,2}[0-9]{1,2})")
-
-
-def colour_of(player: int) -> int:
-    """Colour (0 red, 1 black) of a player: ``player % 2`` (Double TwixT: seats 0 & 2 red, 1 & 3 black)."""
-    return player % 2
-
-
-# ---------------------------------------------------------------------------- notation
-def column_label(col: int) -> str:
-    """``0 -> 'a'``, ``25 -> 'z'``, ``26 -> 'aa'``, ``27 -> 'ab'`` (bijective base 26)."""
-    label = ""
-    col += 1
-    while col:
-        col, rem = divmod(col - 1, 26)
-        label = chr(97 + rem) + label
-    return label
-
-
-def _column_index(letters: str) -> int:
-    """Inverse of :func:`column_label` (lower-case letters)."""
-    v = 0
-    for ch in letters:
-        v = v * 26 + (ord(ch) - 96)
-    return v - 1
-
-
-def hole_name(row: int, col: int) -> str:
-    """``(row, col) -> 'c5'``-style name; row 0 is row ``1`` (the top)."""
-    return f"{column_label(col)}{row + 1}"
-
-
-_HOLE_RE = re.compile(r"([a-z]{1,2})([0-9]{1,2})")
-
-
-def parse_hole(text: str, board_size: int) -> tuple[int, int]:
-    """``'c5' -> (4, 2)`` (row, col) on a ``board_size`` board; case-insensitive.
-
-    Raises:
-        InvalidMoveError: not a hole name, or off the board.
-    """
-    if not isinstance(text, str):
-        raise InvalidMoveError(f"a hole must be a string like 'c5', got {type(text).__name__}")
-    m = _HOLE_RE.fullmatch(text.strip().lower())
-    if m is None:
-        raise InvalidMoveError(f"{text!r} is not a hole: expected column letters and a row number, e.g. 'c5'")
-    col = _column_index(m.group(1))
-    row = int(m.group(2)) - 1
-    if not (0 <= col < board_size and 0 <= row < board_size) or m.group(2).startswith("0"):
-        last = hole_name(board_size - 1, board_size - 1)
-        raise InvalidMoveError(f"{text!r} is not a hole of a {board_size}x{board_size} board (a1 .. {last})")
-    return row, col
-
-
-# ---------------------------------------------------------------------------- geometry
-def segments_cross(a1, a2, b1, b2) -> bool:
-    """Exact test: do the open segments ``a1-a2`` and ``b1-b2`` (integer points) properly cross?
-
-    Segments sharing an end point do not cross. Used to build (and test) the crossing tables.
-    """
-
-    def orient(p, q, r):
-        v = (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
-        return (v > 0) - (v < 0)
-
-    return orient(a1, a2, b1) * orient(a1, a2, b2) < 0 and orient(b1, b2, a1) * orient(b1, b2, a2) < 0
-
-
-@lru_cache(maxsize=None)
-def _cross_pattern() -> tuple[tuple[tuple[int, int, int], ...], ...]:
-    """For each canonical direction index k: the ``(drow, dcol, k2)`` of every link (base offset,
-    canonical direction) crossing the link from ``(0, 0)`` along ``KNIGHT_DIRS[_CANON[k]]``."""
-    out = []
-    for d in _CANON:
-        a2 = KNIGHT_DIRS[d]
-        found = []
-        for dr in range(-4, 5):
-            for dc in range(-4, 5):
-                for k2, d2 in enumerate(_CANON):
-                    b1 = (dr, dc)
-                    b2 = (dr + KNIGHT_DIRS[d2][0], dc + KNIGHT_DIRS[d2][1])
-                    if segments_cross((0, 0), a2, b1, b2):
-                        found.append((dr, dc, k2))
-        out.append(tuple(found))
-    return tuple(out)
-
-
-class _Geometry:
-    """Precomputed tables of one board size (shared by every state of that size; read-only)."""
-
-    def __init__(self, size: int):
-        s = self.size = size
-        n = self.n = s * s
-        corners = {0, s - 1, n - s, n - 1}
-        self.valid = bytes(0 if p in corners else 1 for p in range(n))
-        # legal[c][p]: colour c may place on p (not a corner, not in the opponent's border).
-        red = bytearray(n)
-        black = bytearray(n)
-        for p in range(n):
-            r, c = divmod(p, s)
-            if p in corners:
-                continue
-            if c not in (0, s - 1):
-                red[p] = 1
-            if r not in (0, s - 1):
-                black[p] = 1
-        self.legal = (bytes(red), bytes(black))
-        self.legal_count = (sum(red), sum(black))
-        # Virtual border nodes n .. n+3: red top, red bottom, black left, black right.
-        bn_red = [-1] * n
-        bn_black = [-1] * n
-        for p in range(n):
-            r, c = divmod(p, s)
-            if p in corners:
-                continue
-            if r == 0:
-                bn_red[p] = n
-            elif r == s - 1:
-                bn_red[p] = n + 1
-            if c == 0:
-                bn_black[p] = n + 2
-            elif c == s - 1:
-                bn_black[p] = n + 3
-        self.border_node = (tuple(bn_red), tuple(bn_black))
-        # Links: id per unordered pair of non-corner holes a knight's move apart.
-        lid_of = {}  # (p, d) -> lid
-        ends, base, canon_k = [], [], []
-        for p in range(n):
-            if p in corners:
-                continue
-            r, c = divmod(p, s)
-            for k, d in enumerate(_CANON):
-                r2, c2 = r + KNIGHT_DIRS[d][0], c + KNIGHT_DIRS[d][1]
-                if 0 <= r2 < s and 0 <= c2 < s:
-                    q = r2 * s + c2
-                    if q in corners:
-                        continue
-                    lid = len(ends)
-                    ends.append((p, q))
-                    base.append(p)
-                    canon_k.append(k)
-                    lid_of[(p, d)] = lid
-                    lid_of[(q, (d + 4) % 8)] = lid
-        self.num_links = nl = len(ends)
-        self.link_ends = tuple(ends)
-        self.link_base = tuple(base)
-        self.link_k = tuple(canon_k)
-        # adj[p]: ((q, lid), ...) for every link slot at p, in KNIGHT_DIRS order.
-        adj = []
-        lid_dp = np.full((8, n), nl, dtype=np.intp)  # nl = sentinel (never a link)
-        for p in range(n):
-            row = []
-            r, c = divmod(p, s)
-            for d in range(8):
-                lid = lid_of.get((p, d))
-                if lid is not None:
-                    row.append(((r + KNIGHT_DIRS[d][0]) * s + c + KNIGHT_DIRS[d][1], lid))
-                    lid_dp[d, p] = lid
-            adj.append(tuple(row))
-        self.adj = tuple(adj)
-        self.lid_dp = lid_dp
-        # cross[lid]: ids of the links that cross it (exact geometry, translated pattern).
-        pattern = _cross_pattern()
-        cross = []
-        for lid in range(nl):
-            p = base[lid]
-            r, c = divmod(p, s)
-            found = []
-            for dr, dc, k2 in pattern[canon_k[lid]]:
-                r2, c2 = r + dr, c + dc
-                if 0 <= r2 < s and 0 <= c2 < s:
-                    x = lid_of.get((r2 * s + c2, _CANON[k2]))
-                    if x is not None:
-                        found.append(x)
-            cross.append(tuple(sorted(found)))
-        self.cross = tuple(cross)
-        self.cross_set = tuple(frozenset(x) for x in cross)
-        self.koff = tuple(KNIGHT_DIRS[d][0] * s + KNIGHT_DIRS[d][1] for d in _CANON)
-        self._bits = None
-        self._perm = {}
-
-    # -- bitboard tables for the "can still connect" search (built on first use)
-    def bits(self):
-        """Lazily built tables for :func:`_find_path`: see the attribute names below."""
-        if self._bits is None:
-            s, n = self.size, self.n
-            ok0 = [0, 0, 0, 0]
-            for lid, p in enumerate(self.link_base):
-                ok0[self.link_k[lid]] |= 1 << p
-            cross_clear = []
-            for lid in range(self.num_links):
-                masks = [0, 0, 0, 0]
-                for x in self.cross[lid]:
-                    masks[self.link_k[x]] |= 1 << self.link_base[x]
-                cross_clear.append(tuple((k, ~m) for k, m in enumerate(masks) if m))
-            area = [0, 0]
-            for c in (0, 1):
-                for p in range(n):
-                    if self.legal[c][p]:
-                        area[c] |= 1 << p
-            top = sum(1 << p for p in range(1, s - 1))
-            bottom = sum(1 << (n - s + p) for p in range(1, s - 1))
-            left = sum(1 << (r * s) for r in range(1, s - 1))
-            right = sum(1 << (r * s + s - 1) for r in range(1, s - 1))
-            self._bits = _Bits(tuple(ok0), tuple(cross_clear), tuple(area), (top, left), (bottom, right))
-            b = self._bits
-            b.init_witness = tuple(_find_path(self, c, b.area[c], b.ok0) for c in (0, 1))
-        return self._bits
-
-    def transposition(self, num_actions: int, manual: bool = False) -> np.ndarray:
-        """``intp (num_actions,)``: the action with row and column exchanged (swap unchanged).
-
-        ``manual=True``: the ``links="manual"`` layout (holes, swap, add link, remove link, end,
-        end!): a link maps to the link between the transposed holes."""
-        perm = self._perm.get((num_actions, manual))
-        if perm is None:
-            s, n = self.size, self.n
-            perm = np.arange(num_actions)
-            holes = np.arange(n).reshape(s, s).T.ravel()
-            perm[:n] = holes
-            if manual:
-                nl = self.num_links
-                lids = np.array([self.link_id(holes[p], holes[q]) for p, q in self.link_ends], dtype=np.intp)
-                perm[n + 1:n + 1 + nl] = lids + n + 1
-                perm[n + 1 + nl:n + 1 + 2 * nl] = lids + n + 1 + nl
-            elif num_actions > n + 1:
-                perm[n + 1:] = holes + n + 1
-            perm.flags.writeable = False
-            self._perm[(num_actions, manual)] = perm
-        return perm
-
-    def border_items(self) -> tuple[tuple[int, int, int], ...]:
-        """``(hole, colour, border node)`` for every hole on a border row of its colour."""
-        items = self.__dict__.get("_border_items")
-        if items is None:
-            items = self._border_items = tuple(
-                (p, c, self.border_node[c][p]) for c in (0, 1) for p in range(self.n) if self.border_node[c][p] >= 0)
-        return items
-
-    def link_id(self, p: int, q: int) -> int | None:
-        """The id of the link between holes ``p`` and ``q`` (``row * S + col``), ``None`` if none."""
-        for q2, lid in self.adj[p]:
-            if q2 == q:
-                return lid
-        return None
-
-
-class _Bits:
-    __slots__ = ("ok0", "cross_clear", "area", "src", "dst", "init_witness")
-
-    def __init__(self, ok0, cross_clear, area, src, dst):
-        self.ok0 = ok0  # ok0[k]: bit p set if the link from p along _CANON[k] exists on the board
-        self.cross_clear = cross_clear  # per link: ((k, ~mask of crossing link bases along k), ...)
-        self.area = area  # per colour: holes the colour may use
-        self.src = src  # per colour: first border (red row 1, black column a), corners excluded
-        self.dst = dst  # per colour: second border
-
-
-@lru_cache(maxsize=None)
-def geometry(board_size: int) -> _Geometry:
-    """The cached tables of a board size (links, crossings, legal areas, ...)."""
-    return _Geometry(board_size)
-
-
-def _find_path(g: _Geometry, colour: int, allowed: int, ok):
-    """Breadth-first search on bitboards for a knight path between ``colour``'s borders.
-
-    ``allowed``: holes the path may use; ``ok[k]``: bit ``p`` set if the step from ``p`` along
-    ``_CANON[k]`` is not blocked by an existing link. Returns ``(hole bitmask, frozenset of link
-    ids)`` of one shortest path, or ``None`` if there is none.
-    """
-    b = g._bits
-    src = b.src[colour] & allowed
-    dst = b.dst[colour] & allowed
-    if not src or not dst:
-        return None
-    ok0, ok1, ok2, ok3 = ok
-    o0, o1, o2, o3 = g.koff
-    free = allowed & ~src
-    frontier = src
-    layers = [src]
-    while not frontier & dst:
-        new = (
-            ((frontier & ok0) << o0) | ((frontier >> o0) & ok0)
-            | ((frontier & ok1) << o1) | ((frontier >> o1) & ok1)
-            | ((frontier & ok2) << o2) | ((frontier >> o2) & ok2)
-            | ((frontier & ok3) << o3) | ((frontier >> o3) & ok3)
-        ) & free
-        if not new:
-            return None
-        free ^= new
-        layers.append(new)
-        frontier = new
-    end = frontier & dst
-    q = (end & -end).bit_length() - 1
-    holes = 1 << q
-    lids = []
-    lbase, lk, adj = g.link_base, g.link_k, g.adj
-    for i in range(len(layers) - 2, -1, -1):
-        layer = layers[i]
-        for p, lid in adj[q]:
-            if (layer >> p) & 1 and (ok[lk[lid]] >> lbase[lid]) & 1:
-                q = p
-                holes |= 1 << p
-                lids.append(lid)
-                break
-        else:  # pragma: no cover - BFS layers guarantee a predecessor
-            raise AssertionError("broken BFS layers")
-    return holes, frozenset(lids)
-
-
-def _find(uf: list, x: int) -> int:
-    while uf[x] != x:
-        uf[x] = x = uf[uf[x]]
-    return x
 
 
 # ---------------------------------------------------------------------------- the state
-class TwixtState(GameState):
+class TwixtState(ManualLinkRules, GameState):
     """A mutable TwixT / Double TwixT position with the rules of ``envs/twixt/RULES.md``.
 
     Args:
@@ -554,7 +225,7 @@ class TwixtState(GameState):
         self._navail = list(g.legal_count)
         self._player = 0
         self._ply = 0
-        self._status = _STATUS_ONGOING
+        self._status = STATUS_ONGOING
         self._priv = [False, False]
         if self._early:
             self._reset_witnesses()
@@ -595,6 +266,7 @@ class TwixtState(GameState):
     # ------------------------------------------------------------------ early-draw witnesses
     def _reset_witnesses(self) -> None:
         b = self._g.bits()
+        witnesses = initial_witnesses(self._g)
         self._pbits = [0, 0]
         ok = list(b.ok0)
         self._ok = [ok, ok] if self._ownblock else [ok, list(b.ok0)]
@@ -603,14 +275,14 @@ class TwixtState(GameState):
         self._can = [True, True]
         self._wbad = [False, False]
         for c in (0, 1):
-            w = b.init_witness[c]
+            w = witnesses[c]
             if w is None:  # pragma: no cover - every supported size has a path on the empty board
                 self._can[c] = False
             else:
                 self._wholes[c], self._wlinks[c] = w
 
     def _recompute_witness(self, c: int) -> None:
-        w = _find_path(self._g, c, self._g._bits.area[c] & ~self._pbits[1 - c], self._ok[c])
+        w = find_path(self._g, c, self._g._bits.area[c] & ~self._pbits[1 - c], self._ok[c])
         if w is None:
             self._can[c] = False
             self._wholes[c] = 0
@@ -638,7 +310,7 @@ class TwixtState(GameState):
         if self._early:
             return self._connectable(colour)
         ok, _, allowed = self.connection_bitboards(colour)
-        return _find_path(self._g, colour, allowed, ok) is not None
+        return find_path(self._g, colour, allowed, ok) is not None
 
     def connection_bitboards(self, colour: int) -> tuple[tuple[int, int, int, int], int, int]:
         """The graph of :meth:`can_still_connect` for ``colour``, as Python-int bitboards (bit
@@ -762,7 +434,7 @@ class TwixtState(GameState):
         touched = False
         bnode = g.border_node[c][p]
         if bnode >= 0:
-            uf[p] = _find(uf, bnode)
+            uf[p] = find_root(uf, bnode)
             touched = True
         early = self._early
         if early:
@@ -782,8 +454,8 @@ class TwixtState(GameState):
                 else:
                     lc[lid] = cc
                     self._order.append(lid)
-                    ra = _find(uf, p)
-                    rb = _find(uf, q)
+                    ra = find_root(uf, p)
+                    rb = find_root(uf, q)
                     if ra != rb:
                         uf[ra] = rb
                     touched = True
@@ -792,8 +464,8 @@ class TwixtState(GameState):
         self._ply += 1
         if claim:
             self._priv[c] = True
-        if touched and _find(uf, g.n + 2 * c) == _find(uf, g.n + 2 * c + 1):
-            self._status = _STATUS_RED + c
+        if touched and find_root(uf, g.n + 2 * c) == find_root(uf, g.n + 2 * c + 1):
+            self._status = STATUS_RED + c
             self._player = -1
             return
         if self.num_players == 2:
@@ -818,11 +490,11 @@ class TwixtState(GameState):
         if self._early:
             first = 0 if (self._can[0] and not self._wbad[0]) else 1  # a still-valid witness first
             if not self._connectable(first) and not self._connectable(1 - first):
-                self._status = _STATUS_DRAW
+                self._status = STATUS_DRAW
                 self._player = -1
                 return
         if self._navail[self._player & 1] == 0:
-            self._status = _STATUS_DRAW
+            self._status = STATUS_DRAW
             self._player = -1
 
     def _swap_pegs(self) -> int:
@@ -865,243 +537,24 @@ class TwixtState(GameState):
             self._swap_witnesses(t)
         self._check_draw()
 
-    # ------------------------------------------------------------------ links="manual" (box rules)
-    # A turn: removals of own links (before the placement only), one placement or the swap,
-    # additions between any two own pegs, then ``end`` / ``end!``. ``_placed`` says whether the
-    # placement of this turn is done; ``_block[c][lid]`` counts the links that cross ``lid`` and
-    # block colour ``c`` (one shared array with rules="standard"); ``_cand[c]`` holds the link ids
-    # whose two ends are pegs of colour ``c`` and that are not linked (addable unless blocked).
-    def _manual_mask(self, pl: int) -> np.ndarray:
-        c = pl & 1
-        if self._placed:
-            m = np.zeros(self.num_actions, dtype=np.int8)
-            m[self.legal_actions()] = 1
-            return m
-        m = np.frombuffer(self._avail[c], dtype=np.int8).copy()
-        n, nl = self._n, self._g.num_links
-        if self._ply == 1 and self.swap:
-            m[n] = 1
-        if self._order:
-            lc = np.frombuffer(self._lc, dtype=np.uint8, count=nl)
-            np.equal(lc, c + 1, out=m[self._rem0:self._rem0 + nl], casting="unsafe")
-        return m
-
-    def _apply_manual(self, a: int) -> None:
-        pl = self._player
-        if pl >= 0:
-            c = pl & 1
-            n = self._n
-            if not self._placed:
-                if a < n:
-                    if self._avail[c][a]:
-                        self._m_place(a, c)
-                        self.history.append(a)
-                        return
-                elif a == n:
-                    if self._ply == 1 and self.swap:
-                        self._m_swap()
-                        self.history.append(a)
-                        return
-                elif self._rem0 <= a < self._end:
-                    lid = a - self._rem0
-                    if self._lc[lid] == c + 1:
-                        self._m_remove(lid, c)
-                        self.history.append(a)
-                        return
-            elif self._add0 <= a < self._rem0:
-                lid = a - self._add0
-                if lid in self._cand[c] and not self._block[c][lid]:
-                    self._m_add(lid, c)
-                    self.history.append(a)
-                    return
-            elif a == self._end or (a == self._end + 1 and not self._priv[c]):
-                self._m_end(pl, a != self._end)
-                self.history.append(a)
-                return
-        raise IllegalActionError(
-            f"illegal action {a} ({self.action_to_string(a)}) for {self._player_name(pl)}: {self._why_illegal(a)}"
-        )
-
-    def _m_place(self, p: int, c: int) -> None:
-        g = self._g
-        cc = c + 1
-        pegs = self._pegs
-        pegs[p] = cc
-        av0, av1 = self._avail
-        if av0[p]:
-            av0[p] = 0
-            self._navail[0] -= 1
-        if av1[p]:
-            av1[p] = 0
-            self._navail[1] -= 1
-        bnode = g.border_node[c][p]
-        if bnode >= 0:
-            self._uf[p] = _find(self._uf, bnode)
-        cand = self._cand[c]
-        for q, lid in g.adj[p]:
-            if pegs[q] == cc:
-                cand.add(lid)
-        self._placed = True
-        self._last = p
-        if self._early:
-            o = 1 - c
-            self._pbits[c] |= 1 << p
-            if self._can[o] and not self._wbad[o] and (self._wholes[o] >> p) & 1:
-                self._wbad[o] = True
-            self._check_early_draw()
-
-    def _m_swap(self) -> None:
-        t = self._swap_pegs()
-        self._cand = [set(), set()]
-        self._placed = True
-        self._last = t
-        if self._early:
-            self._swap_witnesses(t)
-            self._check_early_draw()
-
-    def _m_add(self, lid: int, c: int) -> None:
-        g = self._g
-        cc = c + 1
-        self._lc[lid] = cc
-        self._order.append(lid)
-        self._cand[c].discard(lid)
-        blk = self._block[1 - c]  # standard: the array shared by both colours
-        for x in g.cross[lid]:
-            blk[x] += 1
-        uf = self._uf
-        p, q = g.link_ends[lid]
-        ra = _find(uf, p)
-        rb = _find(uf, q)
-        if ra != rb:
-            uf[ra] = rb
-        if self._early:
-            self._link_added_early(lid, c)
-        if _find(uf, g.n + 2 * c) == _find(uf, g.n + 2 * c + 1):
-            self._status = _STATUS_RED + c
-            self._player = -1
-            self._ply += 1  # the turn ends here: it counts as played
-            return
-        if self._early:
-            self._check_early_draw()
-
-    def _m_remove(self, lid: int, c: int) -> None:
-        g = self._g
-        cc = c + 1
-        self._lc[lid] = 0
-        self._order.remove(lid)
-        self._cand[c].add(lid)
-        blk = self._block[1 - c]
-        for x in g.cross[lid]:
-            blk[x] -= 1
-        # Union-find cannot delete: rebuild it from the pegs on the borders and the links left.
-        uf = list(range(self._n + 4))
-        pegs = self._pegs
-        for p, colour, bnode in g.border_items():
-            if pegs[p] == colour + 1:
-                uf[p] = bnode
-        ends = g.link_ends
-        for x in self._order:
-            p, q = ends[x]
-            ra = _find(uf, p)
-            rb = _find(uf, q)
-            if ra != rb:
-                uf[ra] = rb
-        self._uf = uf
-        if self._early:
-            # The opponent's graph only grows: rebuild its step masks from this colour's links.
-            o = 1 - c
-            b = g.bits()
-            ok = list(b.ok0)
-            lc = self._lc
-            for x in self._order:
-                if lc[x] == cc:
-                    for k, nm in b.cross_clear[x]:
-                        ok[k] &= nm
-            self._ok[o][:] = ok
-            if not self._can[o]:
-                self._can[o] = True
-                self._wbad[o] = True
-
-    def _m_end(self, pl: int, claim: bool) -> None:
-        c = pl & 1
-        self._ply += 1
-        self._placed = False
-        self._last = -1
-        if claim:
-            self._priv[c] = True
-        if self.num_players == 2:
-            self._player = 1 - pl
-        else:
-            self._player = (pl + 2) % 4 if claim else (pl + 1) % 4
-        if self._navail[self._player & 1] == 0:
-            self._status = _STATUS_DRAW
-            self._player = -1
-
-    def _check_early_draw(self) -> None:
-        first = 0 if (self._can[0] and not self._wbad[0]) else 1  # a still-valid witness first
-        if not self._connectable(first) and not self._connectable(1 - first):
-            self._status = _STATUS_DRAW
-            self._player = -1
-            self._ply += 1  # the game ends within the turn: it counts as played
-
-    @property
-    def placed(self) -> bool:
-        """``links="manual"``: whether the player to move has placed its peg (or swapped) this
-        turn, so it may now add links and end the turn. Always ``False`` with ``links="auto"``."""
-        return self._placed
-
-    @property
-    def last_placed(self) -> tuple[int, int] | None:
-        """``links="manual"``: the hole ``(row, col)`` of the peg placed this turn (after a swap:
-        the swapped peg), ``None`` before the placement and with ``links="auto"``."""
-        return None if self._last < 0 else divmod(self._last, self.board_size)
-
-    def link_action(self, a: tuple[int, int], b: tuple[int, int], remove: bool = False) -> int:
-        """``links="manual"``: the action adding (or, ``remove=True``, removing) the link between
-        holes ``a`` and ``b`` (``(row, col)``, any order).
-
-        Raises:
-            InvalidMoveError: ``links="auto"``, or the holes are not a knight's move apart on the board.
-        """
-        if not self._manual:
-            raise InvalidMoveError("link actions exist only with links='manual' (links='auto' adds links itself)")
-        s = self.board_size
-        p, q = a[0] * s + a[1], b[0] * s + b[1]
-        lid = self._link_id(p, q)
-        if lid is None:
-            raise InvalidMoveError(f"{hole_name(*a)} and {hole_name(*b)} are not a knight's move apart on the board")
-        return (self._rem0 if remove else self._add0) + lid
-
-    def _link_id(self, p: int, q: int) -> int | None:
-        if 0 <= p < self._n:
-            for q2, lid in self._g.adj[p]:
-                if q2 == q:
-                    return lid
-        return None
-
-    def _link_name(self, lid: int) -> str:
-        p, q = self._g.link_ends[lid]
-        s = self.board_size
-        return hole_name(p // s, p % s) + hole_name(q // s, q % s)
-
     def is_terminal(self) -> bool:
-        return self._status != _STATUS_ONGOING
+        return self._status != STATUS_ONGOING
 
     def _winning_colour(self) -> int | None:
-        return self._status - 1 if self._status in (_STATUS_RED, _STATUS_BLACK) else None
+        return self._status - 1 if self._status in (STATUS_RED, STATUS_BLACK) else None
 
     def _end_text(self) -> tuple[str, str]:
         """``'1-0'`` (red won), ``'0-1'`` (black won) or ``'1/2-1/2'``, and why the game ended."""
         return ("*", "1-0", "0-1", "1/2-1/2")[self._status], self._termination()
 
     def _termination(self) -> str:
-        if self._status == _STATUS_DRAW:
+        if self._status == STATUS_DRAW:
             return "neither side can still connect" if self._early and not (self._can[0] or self._can[1]) \
                 else "the player to move has no legal hole"
         return f"{COLOUR_NAMES[self._status - 1]} connected its borders"
 
     def setting_name(self) -> str:
-        """``"TwixT"``, or ``"Double TwixT"`` with four players (rules/twixt.md)."""
+        """``"TwixT"``, or ``"Double TwixT"`` with four players (``envs/twixt/RULES.md``)."""
         return "Double TwixT" if self.num_players == 4 else self.info.long_name
 
     def seat_name(self, player: int) -> str:
@@ -1160,7 +613,7 @@ class TwixtState(GameState):
         Always ``False`` with two players."""
         if team not in (0, 1):
             raise ValueError(f"team must be 0 (red) or 1 (black), got {team!r}")
-        return self.num_players == 4 and not self._priv[team] and self._status == _STATUS_ONGOING
+        return self.num_players == 4 and not self._priv[team] and self._status == STATUS_ONGOING
 
     def privilege_used(self, team: int) -> bool:
         """Whether ``team`` (0 red or 1 black) has claimed its Privilege (Double TwixT).
@@ -1264,7 +717,7 @@ class TwixtState(GameState):
                     raise InvalidMoveError(f"{text!r}: a Privilege claim ('end!') exists only in Double TwixT (num_players=4)")
                 return self._end + (t == "end!")
             if t[:1] in "+-" and t:
-                m = _LINK_RE.fullmatch(t)
+                m = LINK_RE.fullmatch(t)
                 if m is None:
                     raise InvalidMoveError(f"{text!r} is not a link move: expected '+c5e6' (add) or '-c5e6' (remove)")
                 try:
@@ -1298,7 +751,7 @@ class TwixtState(GameState):
         return f"{COLOUR_NAMES[pl]} (player {pl})"
 
     def _why_illegal(self, a: int) -> str:
-        if self._status != _STATUS_ONGOING:
+        if self._status != STATUS_ONGOING:
             return f"the game is over ({self._result_text()})"
         n, s = self._n, self.board_size
         c = self._player & 1
@@ -1324,47 +777,11 @@ class TwixtState(GameState):
             return f"{self.action_to_string(p)} is in {COLOUR_NAMES[1 - c]}'s border {where}"
         return "not legal here"  # pragma: no cover
 
-    def _why_illegal_manual(self, a: int, c: int) -> str:
-        n = self._n
-        me = COLOUR_NAMES[c]
-        if self._placed:
-            if a <= n:
-                return (f"this turn's peg is already placed ({hole_name(*self.last_placed)}): add links "
-                        f"('+c5e6') or end the turn ('end')")
-            if self._rem0 <= a < self._end:
-                return "links may be removed only before the placement of the turn"
-            if a > self._end:
-                return f"team {me} has already claimed its Privilege"
-            lid = a - self._add0
-            name = self._link_name(lid)
-            if self._lc[lid]:
-                return f"{name} is already linked"
-            p, q = self._g.link_ends[lid]
-            for h in (p, q):
-                if self._pegs[h] != c + 1:
-                    return f"{self.action_to_string(h)} holds no {me} peg"
-            for x in self._g.cross[lid]:
-                v = self._lc[x]
-                if v and (self._std or v != c + 1):
-                    return f"{name} would cross the {COLOUR_NAMES[v - 1]} link {self._link_name(x)}"
-            return ""  # pragma: no cover
-        if a >= self._end:
-            return "'end' comes after the placement: place a peg (or swap) first"
-        if self._add0 <= a < self._rem0:
-            return "links are added after the placement of the turn: place a peg first"
-        if self._rem0 <= a:
-            lid = a - self._rem0
-            v = self._lc[lid]
-            if not v:
-                return f"there is no link {self._link_name(lid)} to remove"
-            return f"{self._link_name(lid)} is {COLOUR_NAMES[v - 1]}'s link: only your own colour's links may be removed"
-        return ""
-
     def _result_text(self) -> str:
         st = self._status
-        if st == _STATUS_ONGOING:
+        if st == STATUS_ONGOING:
             return "game on"
-        if st == _STATUS_DRAW:
+        if st == STATUS_DRAW:
             return "draw"
         return f"{COLOUR_NAMES[st - 1]} won"
 
@@ -1497,7 +914,7 @@ class TwixtState(GameState):
 
     def status_line(self) -> str:
         """One line: whose turn it is, or the result."""
-        if self._status == _STATUS_ONGOING:
+        if self._status == STATUS_ONGOING:
             text = f"ply {self._ply}: {self._player_name(self._player)} to move"
             if self._manual:
                 text += (f", placed {hole_name(*self.last_placed)}: add links or end" if self._placed
@@ -1508,7 +925,7 @@ class TwixtState(GameState):
                 left = [COLOUR_NAMES[t] for t in (0, 1) if not self._priv[t]]
                 text += f"; Privilege unclaimed: {', '.join(left) if left else 'none'}"
             return text
-        if self._status == _STATUS_DRAW:
+        if self._status == STATUS_DRAW:
             return f"game over after {self._ply} plies: draw ({self._termination()})"
         return f"game over after {self._ply} plies: {self._result_text()} ({self._end_text()[0]})"
 

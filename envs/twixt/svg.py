@@ -63,7 +63,8 @@ from envs.core.checks import is_int
 from envs.core.errors import IllegalActionError
 from envs.core.svg import HIT_ATTRIBUTES, MovePaths, esc, svg_document
 from envs.twixt.render import _BACKGROUND, _BLACK, _HOLE, _LAST, _RED, _last_hole
-from envs.twixt.state import COLOUR_NAMES, column_label, hole_name, parse_hole
+from envs.twixt.geometry import COLOUR_NAMES
+from envs.twixt.notation import column_label, hole_name, parse_hole
 
 __all__ = ["to_svg", "action_paths", "CONFIRM", "status", "SWAP", "CLAIM", "END", "END_CLAIM", "is_turned",
            "cell_size"]

@@ -14,12 +14,12 @@ runs them (one rules state per game, through the same vector API).
 
 Per-board-size tables (:func:`tables`, cached per size, shared by every batch of that size):
 knight neighbours and link ids per hole and direction, each link's crossing links (from
-:func:`envs.twixt.state.geometry`, exact segment geometry), legal areas, border nodes, the
+:func:`envs.twixt.geometry.geometry`, exact segment geometry), legal areas, border nodes, the
 transposition, the observation's link lookup per view, and the early-draw witnesses of the empty
 board.
 
 Per-game arrays (:attr:`TwixtVectorCore.arrays`, leading axis ``B``; ``N = S*S`` holes, ``L``
-links, :func:`envs.twixt.state.geometry`'s link ids; everything in the absolute board frame):
+links, :func:`envs.twixt.geometry.geometry`'s link ids; everything in the absolute board frame):
 
 ==========  =========  ================  ====================================================
 name        dtype      shape             meaning
@@ -87,8 +87,9 @@ from envs.core.checks import require_bool
 from envs.core.errors import ParameterError
 from envs.core.state import GameState
 from envs.core.vector import VectorCore
+from envs.twixt.geometry import KNIGHT_DIRS, geometry
 from envs.twixt.observation import TwixtObservation
-from envs.twixt.state import KNIGHT_DIRS, MAX_SIZE, MIN_SIZE, TwixtState, geometry
+from envs.twixt.state import TwixtState
 
 __all__ = ["TwixtVectorCore", "vector_core", "double_vector_core", "tables"]
 
