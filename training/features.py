@@ -25,7 +25,9 @@ a ``dict`` of such tensors.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Mapping
 from functools import partial
+from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 import numpy as np
@@ -33,6 +35,9 @@ import torch
 from torch import nn
 
 from envs.core.observation import ActionLayout
+
+if TYPE_CHECKING:
+    from training.config import PolicyConfig
 
 __all__ = [
     "ActorCriticNet",
@@ -522,7 +527,7 @@ def spatial_action_head(trunk: nn.Module, layout: ActionLayout | None, num_actio
                              extra_dim=trunk.appended_dim)
 
 
-def extractor_kwargs(pol: dict, layout: ActionLayout | None) -> dict:
+def extractor_kwargs(pol: Mapping[str, Any] | PolicyConfig, layout: ActionLayout | None) -> dict:
     """The trunk's keyword arguments: a config's ``policy.features_kwargs`` completed with what the
     environment's :class:`~envs.core.observation.ActionLayout` already says, so configs need not
     repeat it (``pol``: the config's ``policy`` section, with ``features``, ``features_kwargs``
@@ -632,7 +637,7 @@ class ActorCriticNet(nn.Module):
 
     @classmethod
     def from_policy(cls, observation_space: gym.Space, layout: ActionLayout | None, num_actions: int,
-                    policy: dict) -> ActorCriticNet:
+                    policy: Mapping[str, Any] | PolicyConfig) -> ActorCriticNet:
         """The network of a config's (validated) ``policy`` section: ``features``,
         ``features_kwargs`` (completed by :func:`extractor_kwargs`), ``head``, ``net_arch``,
         ``value_head``."""

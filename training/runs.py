@@ -120,7 +120,7 @@ def train(cfg: RunConfig, out: Path, resume: str | None = None, progress_bar: bo
     out = Path(out)
     created = not out.exists()
     prepare_out_dir(out, overwrite)
-    started = []  # the engine appends once training proper begins
+    started: list[bool] = []  # the engine appends once training proper begins
     try:
         return engine.train_in(cfg, out, resume=resume, progress_bar=progress_bar, started=started, smoke=smoke,
                                address=address)

@@ -16,7 +16,7 @@ row, and any number of seats is filled from the pool.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, TypedDict
 
 import gymnasium as gym
 import numpy as np
@@ -57,8 +57,14 @@ def clone_policy(policy):
     return new
 
 
+class _PoolDefaults(TypedDict):
+    baseline_prob: float
+    latest_prob: float
+    max_snapshots: int
+
+
 #: The pool's defaults, which run configs take too (:class:`training.config.PoolConfig`): one home.
-POOL_DEFAULTS = {"baseline_prob": 0.3, "latest_prob": 0.3, "max_snapshots": 10}
+POOL_DEFAULTS: _PoolDefaults = {"baseline_prob": 0.3, "latest_prob": 0.3, "max_snapshots": 10}
 
 
 class OpponentPool:
