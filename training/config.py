@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
+from training.engine_registry import get_engine
 from training.selfplay import POOL_DEFAULTS
 
 __all__ = ["ConfigError", "Expect", "Section", "PolicyConfig", "PoolConfig", "EvalConfig", "FinalEvalConfig",
@@ -379,8 +380,6 @@ def load_config(path: str | Path, *, validate: bool = True, check_teacher: bool 
         only ``name``), an unknown engine; :class:`ConfigError` (a ``ValueError``): an unknown key,
         a section that is not a mapping, a bad value; with ``validate``, a value the game refuses.
     """
-    from training.engines import get_engine
-
     p = Path(path)
     if not p.exists():
         raise FileNotFoundError(f"config file {p} does not exist")
@@ -434,7 +433,6 @@ def validate_config(cfg: RunConfig, check_teacher: bool = True) -> None:
     """
     from envs.registry import env_ids, spec
     from training.agents import make_agent
-    from training.engines import get_engine
     from training.features import FEATURE_EXTRACTORS, extractor_kwargs
 
     engine = get_engine(cfg.engine)

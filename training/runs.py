@@ -33,7 +33,7 @@ from pathlib import Path
 import yaml
 
 from training.config import ConfigError, RunConfig, validate_config
-from training.engines import get_engine
+from training.engine_registry import get_engine
 
 __all__ = ["train", "check_run_options", "prepare_out_dir", "write_config", "make_logger", "next_multiple",
            "duration", "games", "final_evaluation", "final_report", "write_report", "plot_learning_curve"]
