@@ -20,8 +20,8 @@ from pathlib import Path
 from envs.registry import env_ids, spec
 
 __all__ = ["json_object", "non_negative_int", "positive_int", "env_id", "add_env_arguments",
-           "ensure_writable_dir", "check_output_file", "MissingExtraError", "TRAIN_MODULES", "RLLIB_MODULES", "require_extra",
-           "require_rllib"]
+           "ensure_writable_dir", "check_output_file", "MissingExtraError", "TRAIN_MODULES", "RLLIB_MODULES",
+           "require_extra", "require_rllib"]
 
 
 #: The modules of the ``train`` extra (pyproject.toml), by import name.
