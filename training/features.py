@@ -34,6 +34,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from envs.core.checks import is_plain_int
 from envs.core.observation import ActionLayout
 
 if TYPE_CHECKING:
@@ -384,7 +385,7 @@ class SpatialActionHead(nn.Module):
         else:
             self.conv = nn.Conv2d(channels, index.shape[0], kernel_size=1)
         if not hasattr(self, "conv"):  # factored: an embedding + bias per cell and per plane
-            if isinstance(plane_dim, bool) or not isinstance(plane_dim, int) or plane_dim < 1:
+            if not is_plain_int(plane_dim) or plane_dim < 1:
                 raise ValueError(f"plane_dim must be a positive integer, got {plane_dim!r}")
             self.plane_dim = plane_dim
             self.cell = nn.Conv2d(channels, plane_dim + 1, kernel_size=1)

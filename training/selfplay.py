@@ -21,6 +21,7 @@ from typing import Callable, TypedDict
 import gymnasium as gym
 import numpy as np
 
+from envs.core.checks import is_plain_number
 from envs.core.state import GameState
 from envs.registry import spec
 from training.agents import Agent, PolicyAgent, make_agent
@@ -232,9 +233,9 @@ class SelfPlayEnv(gym.Env):
             raise ValueError(f"partner must be 'latest' or 'pool', got {partner!r}")
         self.partner = partner
         self.seed_salt = int(seed_salt)
-        if isinstance(shaping, bool) or not isinstance(shaping, (int, float)) or not np.isfinite(shaping) or shaping < 0:
+        if not is_plain_number(shaping) or not np.isfinite(shaping) or shaping < 0:
             raise ValueError(f"shaping must be a finite number >= 0, got {shaping!r}")
-        if isinstance(gamma, bool) or not isinstance(gamma, (int, float)) or not 0 < gamma <= 1:
+        if not is_plain_number(gamma) or not 0 < gamma <= 1:
             raise ValueError(f"gamma must be a number in (0, 1], got {gamma!r}")
         self.shaping, self.gamma = float(shaping), float(gamma)
         self._heuristic: Callable[[GameState, int], float] | None = None
