@@ -12,6 +12,7 @@ import sys
 import textwrap
 
 import pytest
+
 from conftest import REPO_ROOT
 
 pytest.importorskip("ray.rllib")
@@ -57,7 +58,8 @@ def test_an_rllib_smoke_run_needs_no_stable_baselines3(tmp_path):
     lines = (out / "logs" / "progress.csv").read_text().splitlines()
     assert lines[0].split(",") == sorted(lines[0].split(","))  # the keys of the first dump, sorted as SB3's logger
     assert {"train/policy_loss", "time/timesteps", "pool/win_rate", "eval/score_vs_random"} <= set(lines[0].split(","))
-    assert len(lines) == 2 and lines[1].split(",")[lines[0].split(",").index("time/timesteps")] == str(report["timesteps"])
+    header, row = lines[0].split(","), lines[1].split(",")
+    assert len(lines) == 2 and row[header.index("time/timesteps")] == str(report["timesteps"])
     assert list((out / "logs").glob("events.out.tfevents.*"))
 
 
