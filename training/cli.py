@@ -20,12 +20,19 @@ from pathlib import Path
 from envs.registry import env_ids, spec
 
 __all__ = ["json_object", "non_negative_int", "positive_int", "env_id", "add_env_arguments",
-           "ensure_writable_dir", "check_output_file", "MissingExtraError", "TRAIN_MODULES", "require_extra"]
+           "ensure_writable_dir", "check_output_file", "MissingExtraError", "TRAIN_MODULES", "SB3_MODULES",
+           "TRAIN_COMMON_MODULES", "require_extra"]
 
 
 #: The modules of the ``train`` extra (pyproject.toml), by import name.
 TRAIN_MODULES = ("torch", "stable_baselines3", "sb3_contrib", "yaml", "tqdm", "rich", "tensorboard",
                  "matplotlib", "openskill", "scipy", "pydantic")
+#: The ``train`` extra's modules that only the SB3 engine (and ``PATH.zip`` agents) import.
+SB3_MODULES = ("stable_baselines3", "sb3_contrib")
+#: The ``train`` extra's modules that every engine needs (all but :data:`SB3_MODULES`): what
+#: ``training.train`` and ``training.evaluate`` check before they know the engine or the agents;
+#: the engine's ``require`` checks the rest (SB3: :data:`TRAIN_MODULES`; RLlib: these and Ray).
+TRAIN_COMMON_MODULES = tuple(m for m in TRAIN_MODULES if m not in SB3_MODULES)
 
 
 class MissingExtraError(ModuleNotFoundError):

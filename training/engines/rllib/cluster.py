@@ -44,16 +44,17 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from training.cli import TRAIN_MODULES, require_extra
+from training.cli import TRAIN_COMMON_MODULES, require_extra
 
 __all__ = ["RLLIB_MODULES", "CONNECT_TIMEOUT_S", "GCS_TIMEOUT_S", "SETTING_SECTIONS", "ClusterError", "RayInfo",
            "require_rllib", "parse_address", "address_arg", "check_address", "start_ray", "stop_ray",
            "required_resources", "check_resources", "rllib_setting_names", "apply_rllib_settings",
            "validate_algo_config", "record_sampling_node", "SAMPLED_ON_NODE", "quiet_logs"]
 
-#: The import names of the ``rllib`` extra (pyproject.toml): the ``train`` extra's, Ray, and the
-#: packages ``ray[rllib]`` adds (``tree`` is dm-tree).
-RLLIB_MODULES = TRAIN_MODULES + ("ray", "tree", "lz4", "ormsgpack", "pyarrow", "pandas")
+#: The import names the RLlib engine needs, of the ``rllib`` extra (pyproject.toml): the ``train``
+#: extra's but stable-baselines3 and sb3-contrib (the RLlib engine never imports them), Ray, and
+#: the packages ``ray[rllib]`` adds (``tree`` is dm-tree).
+RLLIB_MODULES = TRAIN_COMMON_MODULES + ("ray", "tree", "lz4", "ormsgpack", "pyarrow", "pandas")
 
 #: Seconds allowed for a TCP connection to a cluster address (:func:`check_address`).
 CONNECT_TIMEOUT_S = 5.0
