@@ -11,6 +11,8 @@ def test_test_data_is_carried_in_the_repository():
     names = sorted(p.relative_to(DATA_DIR).as_posix() for p in DATA_DIR.rglob("*") if p.is_file())
     assert names == [
         "ataxx_perft.tsv",
+        "make_mctx_cases.py",  # how mctx_gumbel_cases.json was made (mctx, in a venv of its own)
+        "mctx_gumbel_cases.json",  # mctx's gumbel_muzero_policy on fixed game trees
         "records/smartrix-v1.json",  # old-format record files that must stay readable
         "records/tantrix-record-v1.json",
         "smartrix_cards.tsv",

@@ -20,16 +20,23 @@ from pathlib import Path
 from envs.registry import env_ids, spec
 
 __all__ = ["json_object", "non_negative_int", "positive_int", "env_id", "add_env_arguments",
-           "ensure_writable_dir", "check_output_file", "MissingExtraError", "TRAIN_MODULES", "RLLIB_MODULES",
-           "require_extra", "require_rllib"]
+           "ensure_writable_dir", "check_output_file", "MissingExtraError", "TRAIN_MODULES", "SB3_MODULES",
+           "TRAIN_COMMON_MODULES", "RLLIB_MODULES", "require_extra", "require_rllib"]
 
 
 #: The modules of the ``train`` extra (pyproject.toml), by import name.
 TRAIN_MODULES = ("torch", "stable_baselines3", "sb3_contrib", "yaml", "tqdm", "rich", "tensorboard",
                  "matplotlib", "openskill", "scipy", "pydantic")
-#: The import names of the ``rllib`` extra (pyproject.toml): the ``train`` extra's, Ray, and the
-#: packages ``ray[rllib]`` adds (``tree`` is dm-tree).
-RLLIB_MODULES = TRAIN_MODULES + ("ray", "tree", "lz4", "ormsgpack", "pyarrow", "pandas")
+#: The ``train`` extra's modules that only the SB3 engine (and ``PATH.zip`` agents) import.
+SB3_MODULES = ("stable_baselines3", "sb3_contrib")
+#: The ``train`` extra's modules that every engine needs (all but :data:`SB3_MODULES`): what
+#: ``training.train`` and ``training.evaluate`` check before they know the engine or the agents;
+#: the engine's ``require`` checks the rest (SB3: :data:`TRAIN_MODULES`; RLlib: these and Ray).
+TRAIN_COMMON_MODULES = tuple(m for m in TRAIN_MODULES if m not in SB3_MODULES)
+#: The import names the RLlib engine (and the RLlib agents) need, of the ``rllib`` extra
+#: (pyproject.toml): the ``train`` extra's but stable-baselines3 and sb3-contrib (the RLlib engine
+#: never imports them), Ray, and the packages ``ray[rllib]`` adds (``tree`` is dm-tree).
+RLLIB_MODULES = TRAIN_COMMON_MODULES + ("ray", "tree", "lz4", "ormsgpack", "pyarrow", "pandas")
 
 
 class MissingExtraError(ModuleNotFoundError):

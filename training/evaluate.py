@@ -43,8 +43,8 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-from training.cli import MissingExtraError, add_env_arguments, ensure_writable_dir, non_negative_int, positive_int, \
-    require_extra
+from training.cli import TRAIN_COMMON_MODULES, MissingExtraError, add_env_arguments, ensure_writable_dir, \
+    non_negative_int, positive_int, require_extra
 from training.ratings import Z95, elo_ratings, elo_ratings_with_intervals, openskill_ratings, pair_table
 from training.report import OUTPUT_FILES, MAX_LABEL, chart_labels, plot_ratings, print_report, write_outputs
 from training.threads import add_threads_argument, set_torch_threads
@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
             an ``--out`` that is a file or cannot be created or written; or the ``train`` extra not installed
             (the message says what to install). These are all detected before any game is played.
     """
-    require_extra("train", "training.evaluate", as_command=True)
+    require_extra("train", "training.evaluate", TRAIN_COMMON_MODULES, as_command=True)  # PATH.zip agents check SB3
     from rich.console import Console
 
     parser = _parser()

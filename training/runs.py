@@ -6,7 +6,8 @@ tournament, the plots and ``report.json``; and :func:`train`, which runs a confi
 
 * ``config.yaml`` — the resolved config, seed included (:func:`write_config`; it loads back as
   it was: :func:`training.config.load_config`);
-* ``logs/`` — ``progress.csv`` and TensorBoard event files (:func:`make_logger`), with the
+* ``logs/`` — ``progress.csv`` and TensorBoard event files (SB3: :func:`make_logger`; RLlib, which
+  needs no SB3: :class:`training.progress_log.ProgressLogger`, the same files), with the
   periodic evaluation win rates under ``eval/``;
 * ``checkpoints/`` — periodic checkpoints ``step_<N>`` and ``final`` (SB3: ``.zip`` files, with a
   warm start also ``pretrained.zip``, the clone alone before self-play; RLlib: folders);
@@ -141,7 +142,9 @@ def write_config(cfg: RunConfig, out: Path) -> None:
 
 
 def make_logger(folder: Path):
-    """SB3's logger writing ``progress.csv`` and TensorBoard event files to ``folder``, as
+    """SB3's logger (the SB3 engine's; an engine without SB3 uses
+    :class:`training.progress_log.ProgressLogger`, which writes the same files) writing
+    ``progress.csv`` and TensorBoard event files to ``folder``, as
     ``configure(folder, ["csv", "tensorboard"])`` does, except that the CSV columns come in sorted
     order: SB3's CSV writer adds new columns in the order of a ``set`` of key strings, which
     changes with Python's hash randomisation (``PYTHONHASHSEED``), so two identical runs wrote the

@@ -28,9 +28,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from training.cli import require_extra
+from training.cli import TRAIN_COMMON_MODULES, require_extra
 
-require_extra("train", "training.train", as_command=__name__ == "__main__")
+# What every engine needs; the config's engine checks its own libraries (SB3's, Ray) once known.
+require_extra("train", "training.train", TRAIN_COMMON_MODULES, as_command=__name__ == "__main__")
 
 from training.config import ConfigError, load_config, validate_config  # noqa: E402  (after the extra's check)
 from training.engines import get_engine  # noqa: E402

@@ -4,7 +4,8 @@
 ``--resume DIR``, ``--timesteps``, ``--final-games``, ``--overwrite``) writes the same run
 directory as an SB3 run:
 
-* ``config.yaml``; ``logs/`` (``progress.csv`` and TensorBoard events: RLlib's losses, entropy,
+* ``config.yaml``; ``logs/`` (``progress.csv`` and TensorBoard events, written as an SB3 run's
+  by :class:`training.progress_log.ProgressLogger` without stable-baselines3: RLlib's losses, entropy,
   KL, explained variance, episode returns, sampled env steps/s, the pool's win-rate checks and
   the periodic evaluations under ``eval/``);
 * ``checkpoints/step_<N>/`` and ``checkpoints/final/``: RLlib algorithm checkpoints
@@ -60,7 +61,8 @@ from typing import Any
 
 
 from training.config import ConfigError, RunConfig
-from training.runs import final_report, make_logger, next_multiple, write_config, write_report
+from training.progress_log import ProgressLogger
+from training.runs import final_report, next_multiple, write_config, write_report
 
 __all__ = ["start_ray", "build_config", "build_algorithm", "env_config", "as_dict", "train_in", "META_FILE"]
 
@@ -266,7 +268,7 @@ def train_in(model: RunConfig, out: Path, resume: str | None, progress_bar: bool
     # against sampling snapshots would win every game, admitting a snapshot at every check).
     snapshots = {slot: ModuleAgent(_frozen_copy(cfg, algo, slot), deterministic=False,
                                    name=pool_state["names"].get(slot, slot)) for slot in pool_state["active"]}
-    logger = make_logger(out / "logs")
+    logger = ProgressLogger(out / "logs")  # SB3's files, without SB3
     history: list[dict] = []
     checks: list[dict] = []
     next_check = next_multiple(t, pc["check_every"])
@@ -356,6 +358,7 @@ def train_in(model: RunConfig, out: Path, resume: str | None, progress_bar: bool
         train_seconds = time.time() - t0
         final = _save(algo, cfg, out / "checkpoints" / "final", t, pool_state, seed)
     finally:
+        logger.close()
         algo.stop()
     report, eval_seconds = final_report(model, final, out, history, agent_spec=f"rllib:{final}")
     report.update({

@@ -30,7 +30,12 @@ class SB3Engine:
     user_errors: tuple[type[BaseException], ...] = ()
 
     def require(self, user: str, *, as_command: bool = False) -> None:
-        """The ``train`` extra: checked when :mod:`training.train` is imported."""
+        """The whole ``train`` extra, stable-baselines3 and sb3-contrib included
+        (:data:`training.cli.TRAIN_MODULES`; :mod:`training.train` checks only the modules every
+        engine needs)."""
+        from training.cli import TRAIN_MODULES, require_extra
+
+        require_extra("train", user, TRAIN_MODULES, as_command=as_command)
 
     def validate(self, cfg: SB3Config, probe) -> None:
         """Reward shaping needs a game heuristic."""
