@@ -215,7 +215,7 @@ def train_step(network, optimizer, buffer: ReplayBuffer, rng: np.random.Generato
     optimizer.zero_grad(set_to_none=True)
     loss.backward()
     optimizer.step()
-    return {"policy_loss": float(policy_loss), "value_loss": float(value_loss), "loss": float(loss)}
+    return {"policy_loss": policy_loss.item(), "value_loss": value_loss.item(), "loss": loss.item()}
 
 
 def _symmetries(cfg):
