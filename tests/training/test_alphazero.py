@@ -196,3 +196,30 @@ def test_bad_values_are_clear_errors(tmp_path, section, key, value, message):
     p.write_text(yaml.safe_dump(data))
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
         load_config(p, validate=False)
+
+
+def test_symmetries_map_each_row_by_its_own_draw_and_train(tmp_path):
+    from training.engines.alphazero.symmetry import BatchSymmetries
+
+    import envs
+    from envs.registry import spec
+
+    syms = spec("ataxx_v0").make_raw().encoder.symmetries()
+    batch = BatchSymmetries(syms)
+    vec = envs.make_vec("ataxx_v0", 3, seed=0)
+    step = vec.reset()
+    step = vec.step(np.argmax(step.action_mask, axis=1))
+    obs, mask = step.observation, np.asarray(step.action_mask)
+    policy = mask / mask.sum(axis=1, keepdims=True)
+    k = np.array([1, 6, 0])
+    new_obs, new_mask, new_policy = batch.apply(k, obs, mask, policy)
+    for i, j in enumerate(k):
+        assert np.array_equal(new_obs[i].reshape(-1), obs[i].reshape(-1)[syms[j].obs_index])
+        assert np.array_equal(new_mask[i], mask[i][syms[j].action_index])
+        assert np.array_equal(new_policy[i], policy[i][syms[j].action_index])
+    with pytest.raises(ValueError, match="declares no board symmetries"):
+        BatchSymmetries.for_env("tantrix_v0", {})
+    cfg = tiny()
+    cfg.selfplay.symmetries = True
+    report = train(cfg, tmp_path / "sym", progress_bar=False)
+    assert report["train_steps"] > 0
