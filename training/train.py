@@ -12,8 +12,10 @@ Usage::
 The YAML config holds every hyperparameter (see ``configs/ataxx_quick.yaml``, each key commented,
 and ``docs/config.md``); unknown keys are an error (:func:`training.config.load_config`). Its
 ``engine`` (:mod:`training.engines`) trains: ``sb3`` (the default, MaskablePPO:
-:mod:`training.engines.sb3`) or ``rllib`` (Ray RLlib's PPO: :mod:`training.engines.rllib`;
-``--resume`` then takes a checkpoint directory). Both write the same run directory (default
+:mod:`training.engines.sb3`), ``rllib`` (Ray RLlib's PPO: :mod:`training.engines.rllib`;
+``--resume`` then takes a checkpoint directory) or ``alphazero`` (Gumbel AlphaZero self-play:
+:mod:`training.engines.alphazero`, ``configs/*_az.yaml``; ``--timesteps`` counts self-play positions
+and ``--resume`` takes a ``.pt`` checkpoint). Both write the same run directory (default
 ``runs/<config name>-<seed>``; what it holds: :mod:`training.runs`).
 
 ``--smoke`` (:meth:`training.config.RunConfig.smoke`) shrinks every budget — for the SB3 engine

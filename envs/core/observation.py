@@ -172,7 +172,8 @@ class Symmetry:
     def __post_init__(self) -> None:
         for key in ("obs_index", "action_index"):
             a = np.asarray(getattr(self, key))
-            if a.ndim != 1 or not np.issubdtype(a.dtype, np.integer) or not np.array_equal(np.sort(a), np.arange(a.size)):
+            is_perm = a.ndim == 1 and np.issubdtype(a.dtype, np.integer) and np.array_equal(np.sort(a), np.arange(a.size))
+            if not is_perm:
                 raise ValueError(f"Symmetry.{key} must be a permutation of 0 .. n - 1 (int, 1-D)")
             object.__setattr__(self, key, _frozen(a.astype(np.int64)))
 

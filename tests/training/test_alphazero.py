@@ -199,10 +199,9 @@ def test_bad_values_are_clear_errors(tmp_path, section, key, value, message):
 
 
 def test_symmetries_map_each_row_by_its_own_draw_and_train(tmp_path):
-    from training.engines.alphazero.symmetry import BatchSymmetries
-
     import envs
     from envs.registry import spec
+    from training.engines.alphazero.symmetry import BatchSymmetries
 
     syms = spec("ataxx_v0").make_raw().encoder.symmetries()
     batch = BatchSymmetries(syms)
@@ -223,3 +222,20 @@ def test_symmetries_map_each_row_by_its_own_draw_and_train(tmp_path):
     cfg.selfplay.symmetries = True
     report = train(cfg, tmp_path / "sym", progress_bar=False)
     assert report["train_steps"] > 0
+
+
+def test_playout_cap_stores_only_full_searches(tmp_path):
+    """KataGo's playout cap randomisation: moves searched cheaply are played but not stored."""
+    never = tiny()
+    never.search.playout_cap.full_prob = 0.0
+    report = train(never, tmp_path / "never", progress_bar=False)
+    assert report["episodes"] > 0 and report["train_steps"] == 0
+    assert checkpoint(tmp_path / "never" / "checkpoints" / "final.pt")["buffer"].added == 0
+    half = tiny()
+    half.search.playout_cap.full_prob = 0.5
+    train(half, tmp_path / "half", progress_bar=False)
+    always = tiny()
+    train(always, tmp_path / "always", progress_bar=False)
+    stored_half = checkpoint(tmp_path / "half" / "checkpoints" / "final.pt")["buffer"].added
+    stored_all = checkpoint(tmp_path / "always" / "checkpoints" / "final.pt")["buffer"].added
+    assert 0 < stored_half < stored_all

@@ -48,7 +48,7 @@ class AlphaZeroEngine:
             from training.engines.alphazero.symmetry import BatchSymmetries
 
             try:
-                BatchSymmetries.for_env(cfg.env_id, cfg.env_kwargs)
+                BatchSymmetries.for_env(str(cfg.env_id), cfg.env_kwargs)
             except ValueError as e:
                 raise ConfigError(f"config 'selfplay.symmetries': {e}") from None
 

@@ -12,8 +12,16 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from training.config import (ConfigError, Expect, NonNegativeNumber, PositiveInt, PositiveNumber, Probability,
-                             RunConfig, Section)
+from training.config import (
+    ConfigError,
+    Expect,
+    NonNegativeNumber,
+    PositiveInt,
+    PositiveNumber,
+    Probability,
+    RunConfig,
+    Section,
+)
 
 __all__ = ["SMOKE", "SearchConfig", "PlayoutCapConfig", "SelfPlayConfig", "LearnConfig", "AlphaZeroConfig"]
 
@@ -33,7 +41,8 @@ class PlayoutCapConfig(Section):
     ``full_prob: 1`` turns it off (every move searched in full and stored)."""
 
     full_prob: Probability = Field(1.0, description="probability that a move is searched in full (1: no playout cap)")
-    cheap_simulations: PositiveInt = Field(2, description="simulations of a cheap search (its positions are not stored)")
+    cheap_simulations: PositiveInt = Field(
+        2, description="simulations of a cheap search (its positions are not stored)")
 
 
 class SearchConfig(Section):
@@ -42,7 +51,8 @@ class SearchConfig(Section):
     simulations: PositiveInt = Field(16, description="simulations per move of self-play (a full search)")
     max_num_considered_actions: PositiveInt = Field(
         16, description="actions sampled at the root by Gumbel-top-k (mctx's default 16)")
-    gumbel_scale: NonNegativeNumber = Field(1.0, description="scale of the root's Gumbel noise in self-play (1: the paper's)")
+    gumbel_scale: NonNegativeNumber = Field(
+        1.0, description="scale of the root's Gumbel noise in self-play (1: the paper's)")
     eval_simulations: Annotated[int, Field(strict=True, ge=0), Expect("a non-negative integer")] = Field(
         16, description="simulations of the trained agent in evaluations (0: the raw policy's argmax)")
     playout_cap: PlayoutCapConfig = Field(default_factory=PlayoutCapConfig, description="playout cap randomisation")
