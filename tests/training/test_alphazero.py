@@ -150,7 +150,7 @@ def test_evaluate_and_play_take_the_az_spec(tmp_path, module):
     assert "az:PATH[:SIMS]" in " ".join(parser.format_help().split())
 
 
-def test_training_evaluate_runs_an_az_checkpoint(tmp_path, capsys):
+def test_training_evaluate_and_play_run_an_az_checkpoint(tmp_path, capsys, monkeypatch):
     from training.evaluate import main as evaluate_main
 
     train(tiny(), tmp_path / "r", progress_bar=False)
@@ -159,6 +159,14 @@ def test_training_evaluate_runs_an_az_checkpoint(tmp_path, capsys):
                           "--seed", "0", "--out", str(tmp_path / "ev"), "--no-progress"]) == 0
     results = json.loads((tmp_path / "ev" / "results.json").read_text())
     assert len(results["games"]) == 2
+    # training.play: the agent moves first, then the person quits
+    import io
+
+    from training.play import main as play_main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    play_main(["ataxx_v0", "--opponent", f"az:{path}:2", "--seat", "1", "--seed", "0"])
+    assert "plays" in capsys.readouterr().out
 
 
 def test_replay_buffer_is_a_ring():
