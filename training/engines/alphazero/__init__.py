@@ -37,13 +37,21 @@ class AlphaZeroEngine:
         """The ``train`` extra (torch; the run's logger is SB3's): checked when :mod:`training.train` is imported."""
 
     def validate(self, cfg: AlphaZeroConfig, probe) -> None:
-        """The search needs the game's batched simulator; symmetries need the game to declare them.
+        """The search copies the game whole, so it needs a game of perfect information without
+        chance (:attr:`envs.core.state.GameInfo.perfect_information`, ``chance``); symmetries need
+        the game to declare them.
 
         Raises:
-            ConfigError: ``selfplay.symmetries`` for a game without symmetries.
+            ConfigError: a game with hidden information or chance (Tantrix, Smartrix: their search
+                would see the bag and the hands); ``selfplay.symmetries`` for a game without symmetries.
         """
         from training.config import ConfigError
 
+        info = probe.state.info
+        if not info.perfect_information or info.chance:
+            raise ConfigError(f"config 'engine' alphazero needs a game of perfect information without chance: "
+                              f"{cfg.env_id} has {'hidden information' if not info.perfect_information else 'chance'} "
+                              "(its tree search would copy the bag and the hands); train it with engine sb3 or rllib")
         if cfg.selfplay.symmetries:
             from training.engines.alphazero.symmetry import BatchSymmetries
 
