@@ -53,7 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=non_negative_int, default=None, help="override seed (an integer >= 0)")
     parser.add_argument("--out", default=None, help="run directory (default runs/<config>-<seed>)")
     parser.add_argument("--resume", default=None,
-                        help="checkpoint .zip to continue from (an RLlib config: a checkpoint directory); --timesteps "
+                        help="checkpoint .zip to continue from (an RLlib config: a checkpoint directory; an AlphaZero "
+                             "config: a .pt file); --timesteps "
                              "then counts the steps to add")
     parser.add_argument("--overwrite", action="store_true", help="delete a non-empty run directory first")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
