@@ -34,7 +34,11 @@ class AlphaZeroEngine:
     user_errors: tuple[type[BaseException], ...] = ()
 
     def require(self, user: str, *, as_command: bool = False) -> None:
-        """The ``train`` extra (torch; the run's logger is SB3's): checked when :mod:`training.train` is imported."""
+        """The whole ``train`` extra (:data:`training.cli.TRAIN_MODULES`: torch, and
+        stable-baselines3, whose logger writes the run's ``logs/``)."""
+        from training.cli import TRAIN_MODULES, require_extra
+
+        require_extra("train", user, TRAIN_MODULES, as_command=as_command)
 
     def validate(self, cfg: AlphaZeroConfig, probe) -> None:
         """The search copies the game whole, so it needs a game of perfect information without
