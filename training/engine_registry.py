@@ -25,6 +25,7 @@ __all__ = ["Engine", "ENGINES", "get_engine", "engine_names"]
 ENGINES: dict[str, str] = {
     "sb3": "training.engines.sb3",
     "rllib": "training.engines.rllib",
+    "alphazero": "training.engines.alphazero",
 }
 
 

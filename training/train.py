@@ -12,8 +12,10 @@ Usage::
 The YAML config holds every hyperparameter (see ``configs/ataxx_quick.yaml``, each key commented,
 and ``docs/config.md``); unknown keys are an error (:func:`training.config.load_config`). Its
 ``engine`` (:mod:`training.engines`) trains: ``sb3`` (the default, MaskablePPO:
-:mod:`training.engines.sb3`) or ``rllib`` (Ray RLlib's PPO: :mod:`training.engines.rllib`;
-``--resume`` then takes a checkpoint directory). Both write the same run directory (default
+:mod:`training.engines.sb3`), ``rllib`` (Ray RLlib's PPO: :mod:`training.engines.rllib`;
+``--resume`` then takes a checkpoint directory) or ``alphazero`` (Gumbel AlphaZero self-play:
+:mod:`training.engines.alphazero`, ``configs/*_az.yaml``; ``--timesteps`` counts self-play positions
+and ``--resume`` takes a ``.pt`` checkpoint). Both write the same run directory (default
 ``runs/<config name>-<seed>``; what it holds: :mod:`training.runs`).
 
 ``--smoke`` (:meth:`training.config.RunConfig.smoke`) shrinks every budget — for the SB3 engine
@@ -52,7 +54,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=non_negative_int, default=None, help="override seed (an integer >= 0)")
     parser.add_argument("--out", default=None, help="run directory (default runs/<config>-<seed>)")
     parser.add_argument("--resume", default=None,
-                        help="checkpoint .zip to continue from (an RLlib config: a checkpoint directory); --timesteps "
+                        help="checkpoint .zip to continue from (an RLlib config: a checkpoint directory; an AlphaZero "
+                             "config: a .pt file); --timesteps "
                              "then counts the steps to add")
     parser.add_argument("--overwrite", action="store_true", help="delete a non-empty run directory first")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")

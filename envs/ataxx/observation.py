@@ -6,6 +6,9 @@ the observing seat's point of view: plane 0 its own stones, 1 the opponent's, 2 
 
 Action layout: 17 planes (0 clone, ``1 + k`` jump ``k`` of :data:`envs.ataxx.state.JUMP_OFFSETS`)
 of the arrival square; the pass (833) is off the grid.
+
+Symmetries (:meth:`AtaxxObservation.symmetries`): the square's 8 (the dihedral group D4); the rules
+are invariant under them (a position with its gaps and stones mapped plays the same).
 """
 
 from __future__ import annotations
@@ -14,9 +17,17 @@ import numpy as np
 from gymnasium import spaces
 
 from envs.ataxx.state import CLOCK_LIMIT, FULL, JUMP_OFFSETS, NUM_ACTIONS, SIZE, AtaxxState
-from envs.core.observation import ActionLayout, ObservationEncoder
+from envs.core.observation import ActionLayout, ObservationEncoder, Symmetry, grid_symmetry
 
-__all__ = ["AtaxxObservation", "NUM_PLANES"]
+__all__ = ["AtaxxObservation", "NUM_PLANES", "DIHEDRAL"]
+
+#: The 8 symmetries of the square on observation coordinates ``(row, col)`` of a 7x7 board:
+#: ``name -> (a, b, c, d)``, the linear part ``(row, col) -> (a*row + b*col, c*row + d*col)`` about
+#: the centre square.
+DIHEDRAL: dict[str, tuple[int, int, int, int]] = {
+    "identity": (1, 0, 0, 1), "rot90": (0, 1, -1, 0), "rot180": (-1, 0, 0, -1), "rot270": (0, -1, 1, 0),
+    "flip_cols": (1, 0, 0, -1), "flip_rows": (-1, 0, 0, 1), "transpose": (0, 1, 1, 0), "antitranspose": (0, -1, -1, 0),
+}
 
 NUM_PLANES = 5
 # _OBS_INDEX[row, col, p]: the bit of plane p (own, opponent, gaps, empty; 49 bits each) that
@@ -52,3 +63,22 @@ class AtaxxObservation(ObservationEncoder):
         square = (SIZE - 1 - rows) * SIZE + cols
         planes = np.arange(1 + len(JUMP_OFFSETS))[:, None, None]
         return ActionLayout(index=planes * SIZE * SIZE + square[None], num_actions=NUM_ACTIONS)
+
+    def symmetries(self) -> list[Symmetry]:
+        """The 8 symmetries of :data:`DIHEDRAL` (identity first): a cell moves about the centre, a
+        jump's offset turns with the board (jump ``k`` becomes the jump of the mapped offset), the
+        planes stay (own, opponent, gaps, empty, clock); the pass stays."""
+        layout = self.action_layout()
+        centre = (SIZE - 1) // 2
+        rows, cols = np.meshgrid(np.arange(SIZE), np.arange(SIZE), indexing="ij")
+        out = []
+        for name, (a, b, c, d) in DIHEDRAL.items():
+            r0, c0 = rows - centre, cols - centre
+            cell_map = (a * r0 + b * c0 + centre) * SIZE + (c * r0 + d * c0 + centre)
+            plane_map = [0]
+            for df, dr in JUMP_OFFSETS:  # (file, rank) -> observation (row, col) = (-dr, df)
+                drow, dcol = -dr, df
+                nrow, ncol = a * drow + b * dcol, c * drow + d * dcol
+                plane_map.append(1 + JUMP_OFFSETS.index((ncol, -nrow)))
+            out.append(grid_symmetry(name, layout, NUM_PLANES, cell_map, np.arange(NUM_PLANES), plane_map))
+        return out

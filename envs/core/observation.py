@@ -21,7 +21,7 @@ import numpy as np
 
 from envs.core.checks import is_int
 
-__all__ = ["ActionLayout", "ObservationEncoder"]
+__all__ = ["ActionLayout", "ObservationEncoder", "Symmetry", "grid_symmetry"]
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
@@ -136,3 +136,89 @@ class ObservationEncoder:
         """The :class:`ActionLayout` of this game's actions on the observation, or ``None`` when
         the actions are not laid out on a grid (networks then use a plain linear head)."""
         return None
+
+    def symmetries(self) -> list[Symmetry]:
+        """The game's symmetries on this observation and its actions (for data augmentation): a
+        list of :class:`Symmetry`, the identity first; empty (the default) for a game or setting
+        that declares none. A game declares only maps under which its rules are invariant, so
+        that a position mapped by one is a position of the same value whose legal actions and
+        policy are the mapped ones."""
+        return []
+
+
+@dataclass(frozen=True, eq=False)
+class Symmetry:
+    """One symmetry ``g`` of a game, as two gathers (index permutations).
+
+    For every position ``s`` and seat ``p``, with ``g s`` the position mapped by ``g``:
+
+    * ``encode(g s, p).ravel() == encode(s, p).ravel()[obs_index]`` (a plain ``Box`` observation);
+    * ``mask(g s) == mask(s)[action_index]``, and a policy over the actions maps the same way
+      (``pi'[a] = pi[action_index[a]]``: action ``a`` of ``g s`` is action ``action_index[a]`` of ``s``).
+
+    Attributes:
+        name: a short name (``"identity"``, ``"rot90"``, ...).
+        obs_index: ``int64 (prod(obs shape),)``, a permutation.
+        action_index: ``int64 (num_actions,)``, a permutation.
+
+    Raises:
+        ValueError: an index that is not a permutation.
+    """
+
+    name: str
+    obs_index: np.ndarray
+    action_index: np.ndarray
+
+    def __post_init__(self) -> None:
+        for key in ("obs_index", "action_index"):
+            a = np.asarray(getattr(self, key))
+            is_perm = a.ndim == 1 and np.issubdtype(a.dtype, np.integer) and np.array_equal(np.sort(a), np.arange(a.size))
+            if not is_perm:
+                raise ValueError(f"Symmetry.{key} must be a permutation of 0 .. n - 1 (int, 1-D)")
+            object.__setattr__(self, key, _frozen(a.astype(np.int64)))
+
+
+def grid_symmetry(name: str, layout: ActionLayout, channels: int, cell_map: np.ndarray, obs_plane_map,
+                  action_plane_map) -> Symmetry:
+    """A :class:`Symmetry` of a board game from how it moves cells and planes.
+
+    The observation is a ``Box (H, W, C)`` (channels last) on which ``layout`` puts the actions;
+    off-grid actions (a pass, a swap) are left in place.
+
+    Args:
+        name: the symmetry's name.
+        layout: the game's :class:`ActionLayout` (``obs_key`` ``None``: the observation is the board).
+        channels: ``C``, the observation's planes.
+        cell_map: ``int (H, W)``: the flat cell ``row * W + col`` that cell ``(row, col)`` goes to.
+        obs_plane_map: ``int (C,)``: the plane each observation plane goes to (a link plane of
+            one direction may become another direction's).
+        action_plane_map: ``int (planes,)``: the action plane each action plane goes to.
+
+    Returns:
+        The symmetry: ``new[cell_map[x], obs_plane_map[c]] = old[x, c]`` and
+        ``action layout[action_plane_map[q], cell_map[x]]`` of the new position is action
+        ``layout[q, x]`` of the old one.
+
+    Raises:
+        ValueError: maps that are not permutations, or a layout whose action ids do not map
+            onto action ids (a cell with an action sent to one without).
+    """
+    h, w = layout.height, layout.width
+    cells = np.asarray(cell_map, dtype=np.int64).reshape(-1)
+    opm = np.asarray(obs_plane_map, dtype=np.int64)
+    apm = np.asarray(action_plane_map, dtype=np.int64)
+    if cells.size != h * w or opm.shape != (channels,) or apm.shape != (layout.planes,):
+        raise ValueError(f"grid_symmetry {name!r}: cell_map must be ({h}, {w}), obs_plane_map ({channels},), "
+                         f"action_plane_map ({layout.planes},)")
+    x = np.arange(h * w)
+    c = np.arange(channels)
+    obs_index = np.empty(h * w * channels, dtype=np.int64)
+    obs_index[(cells[:, None] * channels + opm[None, :]).reshape(-1)] = (x[:, None] * channels + c[None, :]).reshape(-1)
+    index = layout.index.reshape(layout.planes, h * w)
+    new_ids = index[apm][:, cells]  # [q, x]: the id of plane apm[q] at cell cells[x]
+    if ((new_ids >= 0) != (index >= 0)).any():
+        raise ValueError(f"grid_symmetry {name!r}: the map sends a cell with an action to one without")
+    action_index = np.arange(layout.num_actions)
+    on = index >= 0
+    action_index[new_ids[on]] = index[on]
+    return Symmetry(name, obs_index, action_index)

@@ -10,6 +10,9 @@ With ``links="manual"``: plane 0 the placements, planes 1-4 the link additions a
 removals, each link at its end with the smaller hole index along the canonical direction
 ``KNIGHT_DIRS[(2, 3, 4, 5)[k]]`` (in the agent's frame); swap, ``end`` and ``end!`` are off the grid.
 
+Symmetries (:meth:`TwixtObservation.symmetries`): the 180-degree rotation of the board (each colour's
+borders map onto each other), with automatic links; none with ``links="manual"``.
+
 The encoding is incremental: the encoder keeps, per colour's view, the peg and link planes of the
 last position it encoded and updates only the holes and links that differ from it (compared by
 value, so any position, from any state object, encodes exactly as from scratch).
@@ -20,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from gymnasium import spaces
 
-from envs.core.observation import ActionLayout, ObservationEncoder
+from envs.core.observation import ActionLayout, ObservationEncoder, Symmetry, grid_symmetry
 from envs.twixt.geometry import KNIGHT_DIRS, geometry
 from envs.twixt.heuristics import UNREACHABLE, distance_maps
 from envs.twixt.state import TwixtState
@@ -166,6 +169,27 @@ class TwixtObservation(ObservationEncoder):
                 r, c = last
                 buf[k + 1, c if colour else r, r if colour else c] = 1.0
         return buf.transpose(1, 2, 0)
+
+    def symmetries(self) -> list[Symmetry]:
+        """The identity and the 180-degree rotation ``(row, col) -> (S-1-row, S-1-col)`` (the same in
+        both colours' frames: it commutes with the transpose). A link seen from a hole in direction
+        ``d`` is seen from the mapped hole in the opposite direction ``(d + 4) % 8``; the distance
+        planes from the first and the second border swap; the other planes stay. Actions: every
+        plane keeps its meaning at the mapped hole; the swap stays. ``links="manual"``: none (its
+        link actions are stored at one end chosen by hole index, which the rotation does not keep)."""
+        if self.manual:
+            return []
+        s = self.board_size
+        layout = self.action_layout()
+        cells = np.arange(s * s).reshape(s, s)
+        planes = np.arange(self.planes)
+        rot = planes.copy()
+        rot[2:10] = 2 + (np.arange(8) + 4) % 8
+        rot[10:18] = 10 + (np.arange(8) + 4) % 8
+        if self.distance_planes:
+            rot[23:27] = [24, 23, 26, 25]
+        return [grid_symmetry("identity", layout, self.planes, cells, planes, np.arange(layout.planes)),
+                grid_symmetry("rot180", layout, self.planes, cells[::-1, ::-1], rot, np.arange(layout.planes))]
 
     def action_layout(self) -> ActionLayout:
         """``index (planes, S, S)`` in the agent's frame: plane 0 the placements ``row * S + col``;

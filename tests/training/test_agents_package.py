@@ -185,9 +185,10 @@ def test_an_evaluator_object_brings_its_value_scale_to_mcts():
 # ----------------------------------------------------------------------------- the spec table
 def test_the_spec_table_drives_parser_message_and_docs():
     assert [s.form for s in SPECS] == ["random", "greedy", "mcts[:N]", "alphabeta[:D]", "robot[:N]",
-                                       "PATH.zip[:sample]", "rllib:PATH[:sample]", "SHIPPED[:sample]"]
-    assert spec_forms() == ("random, greedy, mcts[:N], alphabeta[:D], robot[:N], PATH.zip[:sample], rllib:PATH[:sample] or "
-                            "SHIPPED[:sample]")
+                                       "PATH.zip[:sample]", "rllib:PATH[:sample]", "az:PATH[:SIMS]",
+                                       "SHIPPED[:sample]"]
+    assert spec_forms() == ("random, greedy, mcts[:N], alphabeta[:D], robot[:N], PATH.zip[:sample], rllib:PATH[:sample], "
+                            "az:PATH[:SIMS] or SHIPPED[:sample]")
     names = shipped_names()
     shipped = f" (shipped: {', '.join(names)})" if names else ""
     for bad in ("rand", "random:2", "greedy:1", "mcts2", "zip"):

@@ -29,7 +29,7 @@ def test_every_engine_is_documented_and_looked_up_by_name():
         engine = get_engine(name)
         assert engine.name == name and engine.config_model().engine == name
         assert f"## `engine: {name}`" in text
-    with pytest.raises(ValueError, match=r"config key 'engine' must be one of 'sb3', 'rllib' .*got 'tf'"):
+    with pytest.raises(ValueError, match=r"config key 'engine' must be one of 'sb3', 'rllib', 'alphazero' .*got 'tf'"):
         get_engine("tf")
 
 

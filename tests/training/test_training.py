@@ -196,9 +196,10 @@ def test_run_directory_must_be_empty_unless_overwrite(tmp_path):
 
 
 #: Every shipped config.
-#: (The RLlib configs, ``engine: rllib``, are smoke-run by tests/training/test_rllib_train.py.)
+#: (The RLlib configs, ``engine: rllib``, are smoke-run by tests/training/test_rllib_train.py, the
+#: AlphaZero ones, ``engine: alphazero``, by tests/training/test_alphazero.py.)
 CONFIGS = sorted(str(p.relative_to(REPO_ROOT)) for p in (REPO_ROOT / "configs").glob("*.yaml")
-                 if "\nengine: rllib" not in p.read_text())
+                 if "\nengine: rllib" not in p.read_text() and "\nengine: alphazero" not in p.read_text())
 
 
 def test_every_game_has_a_quick_and_a_full_config():

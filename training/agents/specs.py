@@ -118,6 +118,19 @@ def _build_game_agent(seed, name, arg):
     return GameAgent(name, seed=seed, arg=arg)
 
 
+def _az(spec: str) -> dict | None:
+    from training.engines.alphazero.agent import parse_az_spec
+
+    parsed = parse_az_spec(spec)
+    return None if parsed is None else {"path": parsed[0], "simulations": parsed[1]}
+
+
+def _load_az(seed, path, simulations):
+    from training.engines.alphazero.agent import AlphaZeroAgent
+
+    return AlphaZeroAgent(path, simulations=simulations, seed=seed)
+
+
 def _checkpoint(spec: str) -> dict | None:
     parsed = parse_checkpoint_spec(spec)
     return None if parsed is None else {"path": parsed[0], "deterministic": not parsed[1]}
@@ -148,6 +161,11 @@ SPECS: tuple[AgentSpec, ...] = (
                                      "(an `engine: rllib` run's `checkpoints/final`): its most probable legal move, or "
                                      "a draw with `:sample`; needs the `rllib` extra, no Ray cluster",
               _rllib, _load_rllib),
+    AgentSpec("az:PATH[:SIMS]", "an AlphaZero checkpoint of `training.train` (an `engine: alphazero` run's "
+                                "`checkpoints/final.pt`): its Gumbel search at SIMS simulations a move without noise "
+                                "(default: the run's `search.eval_simulations`), or with `:0` the raw policy's most "
+                                "probable legal move",
+              _az, _load_az),
     AgentSpec("SHIPPED[:sample]", "a trained agent shipped with the package, by name (`python -m training.agents.shipped` "
                                   "lists them): as a checkpoint, on the setting it was trained on",
               _shipped, _load_shipped),

@@ -1,0 +1,263 @@
+"""The AlphaZero engine (training/engines/alphazero): smoke runs of every ``engine: alphazero``
+config, same config + seed = same weights, a run in two parts = the run in one go, the
+``az:PATH[:SIMS]`` agent spec, the replay buffer and the config's checks."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+torch = pytest.importorskip("torch")
+
+from conftest import REPO_ROOT  # noqa: E402
+from training.config import ConfigError  # noqa: E402
+from training.train import load_config, main, train  # noqa: E402
+
+AZ_CONFIGS = sorted(str(p.relative_to(REPO_ROOT)) for p in (REPO_ROOT / "configs").glob("*.yaml")
+                    if "\nengine: alphazero" in p.read_text())
+
+
+def tiny(config: str = "configs/ataxx_az.yaml", **overrides):
+    """A smoke-size config with only ``random`` in the evaluations (fast)."""
+    cfg = load_config(config).smoke()
+    cfg.eval.opponents = ["random"]
+    cfg.final_eval.opponents = ["random"]
+    for k, v in overrides.items():
+        cfg[k] = v
+    return cfg
+
+
+def checkpoint(path):
+    return torch.load(path, map_location="cpu", weights_only=False)
+
+
+def same_tensors(a: dict, b: dict) -> bool:
+    return a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+
+
+def test_the_quick_configs_are_found():
+    names = {p.split("/")[-1] for p in AZ_CONFIGS}
+    assert {"ataxx_az.yaml", "twixt_az.yaml", "twixt24_az.yaml", "double_twixt_az.yaml"} <= names
+
+
+@pytest.mark.parametrize("config", AZ_CONFIGS)
+def test_every_alphazero_config_smoke_runs_end_to_end(tmp_path, config, monkeypatch, capsys):
+    """``python -m training.train CONFIG --smoke``: self-play, learning, periodic evaluation,
+    checkpoints, the final tournament and the report."""
+    from training.engines.alphazero.config import SMOKE
+
+    monkeypatch.chdir(REPO_ROOT)
+    out = tmp_path / "run"
+    assert main([config, "--smoke", "--out", str(out), "--no-progress"]) == 0
+    cfg = load_config(config)
+    report = json.loads((out / "report.json").read_text())
+    assert report["smoke"] is True and report["engine"] == "alphazero" and report["env_id"] == cfg.env_id
+    assert report["timesteps"] == report["timesteps_this_run"] == SMOKE["positions"]
+    assert report["train_steps"] > 0 and report["episodes"] > 0  # games ended, were labelled and learnt from
+    assert sorted(p.name for p in (out / "checkpoints").iterdir()) == ["final.pt", f"step_{SMOKE['positions']}.pt"]
+    assert [row["timesteps"] for row in report["periodic_eval"]] == [SMOKE["positions"]]
+    assert set(report["vs"]) == set(cfg.final_eval.opponents)
+    assert report["throughput"]["positions_per_s"] > 0 and report["throughput"]["evaluations_per_s"] > 0
+    header = (out / "logs" / "progress.csv").read_text().splitlines()[0]
+    assert "train/policy_loss" in header and "train/value_loss" in header
+    saved = load_config(out / "config.yaml")
+    assert saved.total_timesteps == SMOKE["positions"] and saved.engine == "alphazero"
+
+
+def test_same_config_and_seed_same_weights_and_another_seed_differs(tmp_path):
+    runs = []
+    for name, seed in (("a", 3), ("b", 3), ("c", 4)):
+        train(tiny(seed=seed), tmp_path / name, progress_bar=False)
+        runs.append(checkpoint(tmp_path / name / "checkpoints" / "final.pt"))
+    assert runs[0]["counters"]["train_steps"] > 0
+    assert same_tensors(runs[0]["network"], runs[1]["network"])
+    assert np.array_equal(runs[0]["buffer"].policy, runs[1]["buffer"].policy)
+    assert not same_tensors(runs[0]["network"], runs[2]["network"])
+
+
+def test_a_run_in_two_parts_trains_the_same_weights_as_one_in_one_go(tmp_path):
+    """The first part ends at a round boundary (16 positions: 2 games x 4 moves x 2 rounds); the
+    second resumes its final checkpoint: network, optimizer, buffer, generators, games in progress."""
+    train(tiny(total_timesteps=48), tmp_path / "whole", progress_bar=False)
+    train(tiny(total_timesteps=16), tmp_path / "p1", progress_bar=False)
+    report = train(tiny(total_timesteps=32), tmp_path / "p2", resume=str(tmp_path / "p1" / "checkpoints" / "final.pt"),
+                   progress_bar=False)
+    assert report["timesteps"] == 48 and report["timesteps_this_run"] == 32
+    whole = checkpoint(tmp_path / "whole" / "checkpoints" / "final.pt")
+    parts = checkpoint(tmp_path / "p2" / "checkpoints" / "final.pt")
+    assert whole["counters"]["train_steps"] == parts["counters"]["train_steps"] > 0
+    assert same_tensors(whole["network"], parts["network"])
+    assert whole["rng"] == parts["rng"]
+    assert np.array_equal(whole["buffer"].obs, parts["buffer"].obs)
+    assert whole["selfplay"]["episodes"] == parts["selfplay"]["episodes"]
+
+
+def test_resume_refuses_another_network(tmp_path):
+    train(tiny(), tmp_path / "a", progress_bar=False)
+    other = tiny()
+    other.policy.features_kwargs = {"channels": 8, "blocks": 1}
+    with pytest.raises(ConfigError, match="the config's policy is"):
+        train(other, tmp_path / "b", resume=str(tmp_path / "a" / "checkpoints" / "final.pt"), progress_bar=False)
+    assert not (tmp_path / "b").exists()  # a failed start leaves nothing
+
+
+def test_the_az_spec_plays_with_the_search_and_the_raw_policy(tmp_path):
+    from training.agents import make_agent
+    from training.arena import head_to_head
+    from training.engines.alphazero.agent import AlphaZeroAgent, parse_az_spec
+
+    train(tiny(), tmp_path / "r", progress_bar=False)
+    path = tmp_path / "r" / "checkpoints" / "final.pt"
+    assert parse_az_spec(f"az:{path}") == (str(path), None)
+    assert parse_az_spec("az:a:b.pt:3") == ("a:b.pt", 3)
+    assert parse_az_spec("random") is None
+    with pytest.raises(ValueError, match="expected az:PATH"):
+        make_agent("az:")
+    with pytest.raises(FileNotFoundError):
+        make_agent(f"az:{tmp_path / 'missing.pt'}")
+    with pytest.raises(ValueError, match="not an AlphaZero checkpoint"):
+        (tmp_path / "x.pt").write_bytes(b"junk")
+        make_agent(f"az:{tmp_path / 'x.pt'}")
+    default = make_agent(f"az:{path}")
+    assert isinstance(default, AlphaZeroAgent) and default.simulations == 2  # the smoke config's eval_simulations
+    raw, searched = make_agent(f"az:{path}:0"), make_agent(f"az:{path}:3")
+    assert (raw.simulations, searched.simulations) == (0, 3)
+    for agent in (raw, searched):
+        r = head_to_head("ataxx_v0", agent, make_agent("random", seed=1), 2, seed=0, max_steps=12)
+        assert r["games"] == 2
+    # the raw policy is the argmax of the legal logits
+    import envs
+
+    vec = envs.make_vec("ataxx_v0", 1, seed=0)
+    step = vec.reset()
+    state = vec.to_state(0)
+    logits, _ = raw.evaluate(step.observation, step.action_mask)
+    best = int(np.argmax(np.where(step.action_mask[0], logits[0], -np.inf)))
+    assert raw.act(state, None) == best
+    with pytest.raises(ValueError, match="trained on ataxx_v0"):
+        raw.check_env(envs.make("twixt_v0", board_size=8))
+
+
+@pytest.mark.parametrize("module", ["training.evaluate", "training.play"])
+def test_evaluate_and_play_take_the_az_spec(tmp_path, module):
+    from training.agents.specs import spec_forms
+
+    assert "az:PATH[:SIMS]" in spec_forms()
+    parser = __import__(module, fromlist=["_parser"])._parser()
+    assert "az:PATH[:SIMS]" in " ".join(parser.format_help().split())
+
+
+def test_training_evaluate_and_play_run_an_az_checkpoint(tmp_path, capsys, monkeypatch):
+    from training.evaluate import main as evaluate_main
+
+    train(tiny(), tmp_path / "r", progress_bar=False)
+    path = tmp_path / "r" / "checkpoints" / "final.pt"
+    assert evaluate_main(["ataxx_v0", "--agents", f"az:{path}:2", "random", "--games", "2", "--max-steps", "10",
+                          "--seed", "0", "--out", str(tmp_path / "ev"), "--no-progress"]) == 0
+    results = json.loads((tmp_path / "ev" / "results.json").read_text())
+    assert len(results["games"]) == 2
+    # training.play: the agent moves first, then the person quits
+    import io
+
+    from training.play import main as play_main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    play_main(["ataxx_v0", "--opponent", f"az:{path}:2", "--seat", "1", "--seed", "0"])
+    assert "plays" in capsys.readouterr().out
+
+
+def test_replay_buffer_is_a_ring():
+    from gymnasium import spaces
+
+    from training.engines.alphazero.trainer import ReplayBuffer
+
+    buf = ReplayBuffer(5, spaces.Box(0, 1, (2,), np.float32), 10)
+    for start in (0, 3, 6):
+        n = 3
+        obs = np.arange(start, start + n, dtype=np.float32)[:, None].repeat(2, axis=1)
+        mask = np.zeros((n, 10), dtype=bool)
+        mask[:, 1] = True
+        policy = np.zeros((n, 10), dtype=np.float32)
+        policy[:, 1] = 1.0
+        buf.add(obs, np.packbits(mask, axis=1, bitorder="little"), policy, np.full(n, start, np.float32))
+    assert buf.size == 5 and buf.added == 9
+    assert sorted(buf.obs[:, 0].tolist()) == [4, 5, 6, 7, 8]  # the oldest left first
+    obs, mask, policy, value = buf.batch(np.arange(5))
+    assert obs.dtype == np.float32 and mask.shape == (5, 10) and mask[:, 1].all() and policy[:, 1].sum() == 5
+
+
+@pytest.mark.parametrize("section, key, value, message", [
+    ("learn", "batch_size", 10_000_000, "'learn.batch_size' must be at most selfplay.buffer_size"),
+    ("search", "simulations", 0, "'search.simulations' must be a positive integer"),
+    ("search", "eval_simulations", -1, "'search.eval_simulations' must be a non-negative integer"),
+    ("selfplay", "games", 0, "'selfplay.games' must be a positive integer"),
+])
+def test_bad_values_are_clear_errors(tmp_path, section, key, value, message):
+    import yaml
+
+    data = yaml.safe_load((REPO_ROOT / "configs" / "ataxx_az.yaml").read_text())
+    data[section][key] = value
+    p = tmp_path / "c.yaml"
+    p.write_text(yaml.safe_dump(data))
+    with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        load_config(p, validate=False)
+
+
+def test_symmetries_map_each_row_by_its_own_draw_and_train(tmp_path):
+    import envs
+    from envs.registry import spec
+    from training.engines.alphazero.symmetry import BatchSymmetries
+
+    syms = spec("ataxx_v0").make_raw().encoder.symmetries()
+    batch = BatchSymmetries(syms)
+    vec = envs.make_vec("ataxx_v0", 3, seed=0)
+    step = vec.reset()
+    step = vec.step(np.argmax(step.action_mask, axis=1))
+    obs, mask = step.observation, np.asarray(step.action_mask)
+    policy = mask / mask.sum(axis=1, keepdims=True)
+    k = np.array([1, 6, 0])
+    new_obs, new_mask, new_policy = batch.apply(k, obs, mask, policy)
+    for i, j in enumerate(k):
+        assert np.array_equal(new_obs[i].reshape(-1), obs[i].reshape(-1)[syms[j].obs_index])
+        assert np.array_equal(new_mask[i], mask[i][syms[j].action_index])
+        assert np.array_equal(new_policy[i], policy[i][syms[j].action_index])
+    with pytest.raises(ValueError, match="declares no board symmetries"):
+        BatchSymmetries.for_env("tantrix_v0", {})
+    cfg = tiny()
+    cfg.selfplay.symmetries = True
+    report = train(cfg, tmp_path / "sym", progress_bar=False)
+    assert report["train_steps"] > 0
+
+
+def test_playout_cap_stores_only_full_searches(tmp_path):
+    """KataGo's playout cap randomisation: moves searched cheaply are played but not stored."""
+    never = tiny()
+    never.search.playout_cap.full_prob = 0.0
+    report = train(never, tmp_path / "never", progress_bar=False)
+    assert report["episodes"] > 0 and report["train_steps"] == 0
+    assert checkpoint(tmp_path / "never" / "checkpoints" / "final.pt")["buffer"].added == 0
+    half = tiny()
+    half.search.playout_cap.full_prob = 0.5
+    train(half, tmp_path / "half", progress_bar=False)
+    always = tiny()
+    train(always, tmp_path / "always", progress_bar=False)
+    stored_half = checkpoint(tmp_path / "half" / "checkpoints" / "final.pt")["buffer"].added
+    stored_all = checkpoint(tmp_path / "always" / "checkpoints" / "final.pt")["buffer"].added
+    assert 0 < stored_half < stored_all
+
+
+def test_games_with_hidden_information_or_chance_are_refused(tmp_path):
+    import yaml
+
+    data = yaml.safe_load((REPO_ROOT / "configs" / "ataxx_az.yaml").read_text())
+    data.update(env_id="tantrix_v0", env_kwargs={"num_players": 2})
+    data["policy"] = {"features": "hex_board_net", "features_kwargs": {"channels": 8, "blocks": 1}}
+    data["selfplay"]["symmetries"] = False
+    data["final_eval"]["opponents"] = ["random"]
+    p = tmp_path / "c.yaml"
+    p.write_text(yaml.safe_dump(data))
+    with pytest.raises(ConfigError, match="needs a game of perfect information without chance: tantrix_v0"):
+        load_config(p)

@@ -1,0 +1,84 @@
+"""The AlphaZero engine (``engine: alphazero``): Gumbel AlphaZero self-play with a replay buffer.
+
+* :mod:`training.engines.alphazero.config`: its config (:class:`~training.engines.alphazero.config.
+  AlphaZeroConfig`: ``search``, ``selfplay``, ``learn``) and the smoke budgets (no torch import);
+* :mod:`training.engines.alphazero.network`: the network (a trunk and policy head of
+  :mod:`training.features`, a ``tanh`` value head) and the search's batched evaluation;
+* :mod:`training.engines.alphazero.trainer`: self-play with :func:`training.search.gumbel_search`,
+  the replay buffer, the learning, checkpoints and resuming;
+* :mod:`training.engines.alphazero.agent`: a checkpoint as an agent, ``az:PATH[:SIMS]``
+  (:class:`~training.engines.alphazero.agent.AlphaZeroAgent`).
+
+Checkpoints are ``.pt`` files (``RUN/checkpoints/final.pt``), one ``torch.save`` each, holding
+everything a resumed run needs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from training.engines.alphazero.config import SMOKE, AlphaZeroConfig
+
+__all__ = ["ENGINE", "AlphaZeroEngine"]
+
+
+class AlphaZeroEngine:
+    """:class:`training.engines.Engine` for Gumbel AlphaZero self-play."""
+
+    name = "alphazero"
+    label = "AlphaZero"
+    config_model = AlphaZeroConfig
+    smoke_budgets = SMOKE
+    takes_address = False
+    checkpoint_kind = "a checkpoint .pt, e.g. RUN/checkpoints/final.pt"
+    user_errors: tuple[type[BaseException], ...] = ()
+
+    def require(self, user: str, *, as_command: bool = False) -> None:
+        """The whole ``train`` extra (:data:`training.cli.TRAIN_MODULES`: torch, and
+        stable-baselines3, whose logger writes the run's ``logs/``)."""
+        from training.cli import TRAIN_MODULES, require_extra
+
+        require_extra("train", user, TRAIN_MODULES, as_command=as_command)
+
+    def validate(self, cfg: AlphaZeroConfig, probe) -> None:
+        """The search copies the game whole, so it needs a game of perfect information without
+        chance (:attr:`envs.core.state.GameInfo.perfect_information`, ``chance``); symmetries need
+        the game to declare them.
+
+        Raises:
+            ConfigError: a game with hidden information or chance (Tantrix, Smartrix: their search
+                would see the bag and the hands); ``selfplay.symmetries`` for a game without symmetries.
+        """
+        from training.config import ConfigError
+
+        info = probe.state.info
+        if not info.perfect_information or info.chance:
+            raise ConfigError(f"config 'engine' alphazero needs a game of perfect information without chance: "
+                              f"{cfg.env_id} has {'hidden information' if not info.perfect_information else 'chance'} "
+                              "(its tree search would copy the bag and the hands); train it with engine sb3 or rllib")
+        if cfg.selfplay.symmetries:
+            from training.engines.alphazero.symmetry import BatchSymmetries
+
+            try:
+                BatchSymmetries.for_env(str(cfg.env_id), cfg.env_kwargs)
+            except ValueError as e:
+                raise ConfigError(f"config 'selfplay.symmetries': {e}") from None
+
+    def is_checkpoint(self, path: Path) -> bool:
+        return Path(path).is_file()
+
+    def train_in(self, cfg: AlphaZeroConfig, out: Path, *, resume: str | None, progress_bar: bool, started: list,
+                 smoke: bool, address: str | None = None) -> dict:
+        from training.engines.alphazero.trainer import train_in
+
+        return train_in(cfg, out, resume=resume, progress_bar=progress_bar, started=started, smoke=smoke)
+
+    def load_agent(self, checkpoint: str | Path, **kwargs):
+        """A checkpoint ``.pt`` as an :class:`~training.engines.alphazero.agent.AlphaZeroAgent`
+        (``kwargs``: its options, e.g. ``simulations``)."""
+        from training.engines.alphazero.agent import AlphaZeroAgent
+
+        return AlphaZeroAgent(str(checkpoint), **kwargs)
+
+
+ENGINE = AlphaZeroEngine()

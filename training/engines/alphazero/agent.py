@@ -1,0 +1,154 @@
+"""An AlphaZero checkpoint (or a live network) as an agent: ``az:PATH[:SIMS]``.
+
+:class:`AlphaZeroAgent` plays the Gumbel search (:func:`training.search.gumbel_search`) with its
+network at ``simulations`` simulations a move, without root noise (``gumbel_scale=0``: the
+deterministic search the paper and mctx advise for evaluation play in perfect-information games);
+with ``simulations=0`` it plays the raw policy: the argmax of the legal logits. It thinks in the
+acting agent's frame (:attr:`Agent.frame` ``"agent"``): the search's action is the mover's.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+
+from training.agents.base import Agent
+
+__all__ = ["AlphaZeroAgent", "parse_az_spec", "load_checkpoint"]
+
+
+def parse_az_spec(spec: str) -> tuple[str, int | None] | None:
+    """``"az:PATH"`` -> ``(PATH, None)``, ``"az:PATH:SIMS"`` -> ``(PATH, SIMS)`` (a plain integer
+    after the last ``:``; a path may contain ``:`` itself); another spec -> ``None``.
+
+    Raises:
+        ValueError: ``az:`` with no path.
+    """
+    if not spec.startswith("az:"):
+        return None
+    rest = spec[len("az:"):]
+    head, sep, tail = rest.rpartition(":")
+    sims = None
+    if sep and re.fullmatch(r"0|[1-9][0-9]*", tail):
+        rest, sims = head, int(tail)
+    if not rest:
+        raise ValueError(f"agent spec {spec!r}: expected az:PATH[:SIMS] (an AlphaZero checkpoint .pt of "
+                         "training.train, SIMS the simulations per move, 0 the raw policy)")
+    return rest, sims
+
+
+def load_checkpoint(path: str | Path) -> dict:
+    """A checkpoint file of the AlphaZero engine (``torch.load`` of the dict the trainer saves).
+
+    Raises:
+        FileNotFoundError: no such file. ValueError: a folder, or a file that is not such a checkpoint.
+    """
+    import torch
+
+    p = Path(path)
+    if not p.exists():
+        raise FileNotFoundError(f"checkpoint {p} does not exist")
+    if not p.is_file():
+        raise ValueError(f"checkpoint {p} is not a file")
+    try:
+        data = torch.load(p, map_location="cpu", weights_only=False)
+    except Exception as e:  # noqa: BLE001 - any unreadable file is the same user error
+        raise ValueError(f"{p} is not an AlphaZero checkpoint of training.train: {e}") from None
+    if not isinstance(data, dict) or data.get("format") != "tabletop_rl.alphazero" or "network" not in data:
+        raise ValueError(f"{p} is not an AlphaZero checkpoint of training.train (no 'network' and 'format' entries)")
+    return data
+
+
+class AlphaZeroAgent(Agent):
+    """A network playing with the Gumbel search.
+
+    Args:
+        model: a checkpoint path (``.pt`` of the AlphaZero trainer) or a live
+            :class:`~training.engines.alphazero.network.AlphaZeroNet` (then ``trained_on`` is needed).
+        simulations: simulations per move (``None``: the checkpoint's ``search.eval_simulations``);
+            0: the raw policy's most probable legal action.
+        max_num_considered_actions: the root's considered actions (``None``: the checkpoint's).
+        seed: seed of ``self.rng`` (unused by the noiseless search; kept for the interface).
+        name: the agent's name (default ``az:PATH:SIMS``).
+        trained_on: ``(env_id, env_kwargs)``, for a live network.
+
+    Raises:
+        FileNotFoundError, ValueError: a missing or foreign checkpoint, a negative ``simulations``.
+    """
+
+    frame = "agent"
+
+    def __init__(self, model, simulations: int | None = None, max_num_considered_actions: int | None = None,
+                 seed: int | None = None, name: str | None = None, trained_on: tuple[str, dict] | None = None):
+        super().__init__(seed)
+        from training.engines.alphazero.network import build_network, make_evaluate
+
+        defaults = {"simulations": 16, "m": 16}
+        self.path = None
+        if isinstance(model, (str, Path)):
+            self.path = Path(model)
+            data = load_checkpoint(self.path)
+            cfg = data["config"]
+            trained_on = (cfg["env_id"], dict(cfg["env_kwargs"]))
+            network = build_network(cfg["env_id"], cfg["env_kwargs"], cfg["policy"])
+            network.load_state_dict(data["network"])
+            defaults = {"simulations": cfg["search"]["eval_simulations"],
+                        "m": cfg["search"]["max_num_considered_actions"]}
+        else:
+            if trained_on is None:
+                raise ValueError("AlphaZeroAgent of a live network needs trained_on=(env_id, env_kwargs)")
+            network = model
+        sims = defaults["simulations"] if simulations is None else simulations
+        if isinstance(sims, bool) or not isinstance(sims, (int, np.integer)) or sims < 0:
+            raise ValueError(f"simulations must be an integer >= 0, got {sims!r}")
+        self.simulations = int(sims)
+        self.m = int(defaults["m"] if max_num_considered_actions is None else max_num_considered_actions)
+        self.network = network
+        self.evaluate = make_evaluate(network)
+        self.trained_on = trained_on
+        self.name = name or (f"az:{self.path}:{self.simulations}" if self.path else f"az:{self.simulations}")
+        self._template = None
+
+    def check_env(self, env) -> None:
+        """Refuse an environment of another id or setting than the network's.
+
+        Raises:
+            ValueError: naming the agent and its training setting.
+        """
+        env_id = getattr(env, "unwrapped", env).metadata.get("name")
+        kwargs = getattr(getattr(env, "unwrapped", env), "env_kwargs", None)
+        if env_id != self.trained_on[0]:
+            raise ValueError(f"{self.name} was trained on {self.trained_on[0]} {self.trained_on[1]}, not on "
+                             f"{env_id}: play it there")
+        first = env.possible_agents[0]
+        space = env.observation_space(first)["observation"]
+        n = env.action_space(first).n
+        template = self._vec()
+        if n != template.num_actions or getattr(space, "shape", None) != getattr(
+                template.core.observation_space, "shape", None):
+            raise ValueError(f"{self.name} was trained on {self.trained_on[0]} {self.trained_on[1]}: its spaces "
+                             f"differ from this environment's{f' ({kwargs})' if kwargs else ''}")
+
+    def _vec(self):
+        if self._template is None:
+            import envs
+
+            self._template = envs.make_vec(self.trained_on[0], 1, seed=0, **self.trained_on[1])
+            self._template.reset()
+        return self._template
+
+    def _act(self, state, obs):
+        from training.search import gumbel_search
+
+        if state is None:
+            raise ValueError(f"{self.name} searches from the rules state and needs it, got state=None")
+        vec = self._vec().from_states([state])
+        if self.simulations == 0:
+            mask = np.asarray(vec.action_mask(), dtype=bool)
+            logits, _ = self.evaluate(vec.core.observe(vec.current_player().astype(np.int32)), mask)
+            return int(np.argmax(np.where(mask[0], logits[0], -np.inf)))
+        out = gumbel_search(vec, self.evaluate, self.rng, num_simulations=self.simulations,
+                            max_num_considered_actions=self.m, gumbel_scale=0.0)
+        return int(out.action[0])

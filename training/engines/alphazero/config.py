@@ -1,0 +1,135 @@
+"""The config of the AlphaZero engine (``engine: alphazero``): the ``search``, ``selfplay`` and
+``learn`` sections and the smoke budgets (no torch import).
+
+Budgets count *positions*: moves played in self-play, over every game of the batch
+(``total_timesteps``, ``eval.every`` and ``checkpoint_every`` are in positions, so ``--timesteps``
+sets the budget as for the other engines). The meaning of each key is in ``configs/ataxx_az.yaml``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import Field, model_validator
+
+from training.config import (
+    ConfigError,
+    Expect,
+    NonNegativeNumber,
+    PositiveInt,
+    PositiveNumber,
+    Probability,
+    RunConfig,
+    Section,
+)
+
+__all__ = ["SMOKE", "SearchConfig", "PlayoutCapConfig", "SelfPlayConfig", "LearnConfig", "AlphaZeroConfig"]
+
+#: The budgets of a smoke run (``--smoke``, :meth:`AlphaZeroConfig.smoke`): 2 games in lockstep,
+#: 4 simulations, rounds of 4 moves and 2 training steps of 16 positions, 32 positions in all,
+#: 2 games per periodic evaluation and 1 per pair of the final tournament, games cut at 8 plies
+#: (so that games end, their positions are labelled and the learning runs within the 32 positions).
+SMOKE: dict = {"max_steps": 8, "games": 2, "simulations": 4, "moves_per_round": 4, "train_steps": 2, "batch_size": 16,
+               "positions": 32, "eval_games": 2, "final_games": 1, "eval_simulations": 2}
+
+
+class PlayoutCapConfig(Section):
+    """``search.playout_cap``: playout cap randomisation (KataGo, Wu 2019, arXiv 1902.10565 section 3.1).
+
+    Each lockstep move is searched in full (``search.simulations``) with probability ``full_prob``,
+    else with ``cheap_simulations``; only the positions of full searches are stored for training.
+    ``full_prob: 1`` turns it off (every move searched in full and stored)."""
+
+    full_prob: Probability = Field(1.0, description="probability that a move is searched in full (1: no playout cap)")
+    cheap_simulations: PositiveInt = Field(
+        2, description="simulations of a cheap search (its positions are not stored)")
+
+
+class SearchConfig(Section):
+    """``search``: the Gumbel search of self-play (:func:`training.search.gumbel_search`)."""
+
+    simulations: PositiveInt = Field(16, description="simulations per move of self-play (a full search)")
+    max_num_considered_actions: PositiveInt = Field(
+        16, description="actions sampled at the root by Gumbel-top-k (mctx's default 16)")
+    gumbel_scale: NonNegativeNumber = Field(
+        1.0, description="scale of the root's Gumbel noise in self-play (1: the paper's)")
+    eval_simulations: Annotated[int, Field(strict=True, ge=0), Expect("a non-negative integer")] = Field(
+        16, description="simulations of the trained agent in evaluations (0: the raw policy's argmax)")
+    playout_cap: PlayoutCapConfig = Field(default_factory=PlayoutCapConfig, description="playout cap randomisation")
+
+
+class SelfPlayConfig(Section):
+    """``selfplay``: the games played in lockstep and the replay buffer."""
+
+    games: PositiveInt = Field(64, description="games played in lockstep (one batched network call per simulation)")
+    moves_per_round: PositiveInt = Field(16, description="lockstep moves of self-play per round (then train_steps)")
+    buffer_size: PositiveInt = Field(50_000, description="positions kept in the replay buffer (the oldest leave first)")
+    symmetries: bool = Field(False, description="augment each training sample by a random board symmetry of the game")
+
+
+class LearnConfig(Section):
+    """``learn``: the network's training on the replay buffer (Adam, cross-entropy + MSE)."""
+
+    train_steps: PositiveInt = Field(16, description="Adam steps per round (one minibatch each)")
+    batch_size: PositiveInt = Field(256, description="positions per minibatch, drawn uniformly from the buffer")
+    learning_rate: PositiveNumber = Field(1.0e-3, description="Adam's step size")
+    weight_decay: NonNegativeNumber = Field(1.0e-4, description="L2 penalty on the weights (Adam's weight_decay)")
+    value_weight: NonNegativeNumber = Field(1.0, description="weight of the value MSE in the loss (policy CE weight 1)")
+    min_positions: PositiveInt = Field(1_000, description="positions in the buffer before training starts")
+
+
+class AlphaZeroConfig(RunConfig):
+    """A config of the AlphaZero engine (Gumbel AlphaZero self-play)."""
+
+    KEY_ORDER: ClassVar[tuple[str, ...]] = (
+        "engine", "env_id", "env_kwargs", "max_steps", "seed", "total_timesteps", "torch_threads", "policy",
+        "search", "selfplay", "learn", "eval", "checkpoint_every", "final_eval", "name")
+
+    engine: Annotated[Literal["alphazero"], Expect("'alphazero'")] = Field(
+        "alphazero", description="the trainer: Gumbel AlphaZero self-play (training.engines.alphazero)")
+    search: SearchConfig = Field(default_factory=SearchConfig, description="the Gumbel search")
+    selfplay: SelfPlayConfig = Field(default_factory=SelfPlayConfig, description="the lockstep games and the buffer")
+    learn: LearnConfig = Field(default_factory=LearnConfig, description="the network's training")
+
+    @model_validator(mode="after")
+    def _batch_fits_the_buffer(self):
+        if self.learn.batch_size > self.selfplay.buffer_size:
+            raise ConfigError(f"config 'learn.batch_size' must be at most selfplay.buffer_size = "
+                              f"{self.selfplay.buffer_size}, got {self.learn.batch_size!r}")
+        if self.learn.min_positions > self.selfplay.buffer_size:
+            raise ConfigError(f"config 'learn.min_positions' must be at most selfplay.buffer_size = "
+                              f"{self.selfplay.buffer_size}, got {self.learn.min_positions!r}")
+        return self
+
+    def agent_specs(self, check_teacher: bool = True) -> list[tuple[str, list[str]]]:
+        """No opponent pool: pure self-play; only the evaluation opponents."""
+        return [("eval.opponents", self.eval.opponents), ("final_eval.opponents", self.final_eval.opponents)]
+
+    def smoke(self) -> AlphaZeroConfig:
+        """A copy with every budget shrunk to :data:`SMOKE` (a check that the config runs end to end,
+        not training): 32 positions of 2 lockstep games, 4 simulations (2 when evaluating), rounds of
+        4 moves and 2 Adam steps of 16 positions once 16 are stored, every period one of 32
+        positions, 2 games per periodic evaluation, 1 per final pair, and ``max_steps`` at most 8
+        plies (a game cut there is a draw), so that games end and the learning runs. The game, the
+        network, the opponents and the seed stay as configured."""
+        out = self.model_dump(by_alias=True)
+        n = SMOKE["positions"]
+        out.update(total_timesteps=n, checkpoint_every=n,
+                   max_steps=min(out["max_steps"] or SMOKE["max_steps"], SMOKE["max_steps"]))
+        out["search"].update(simulations=SMOKE["simulations"], eval_simulations=SMOKE["eval_simulations"])
+        out["search"]["playout_cap"]["cheap_simulations"] = min(out["search"]["playout_cap"]["cheap_simulations"],
+                                                                SMOKE["simulations"])
+        out["selfplay"].update(games=SMOKE["games"], moves_per_round=SMOKE["moves_per_round"],
+                               buffer_size=max(SMOKE["batch_size"], min(out["selfplay"]["buffer_size"], 1024)))
+        out["learn"].update(train_steps=SMOKE["train_steps"], batch_size=SMOKE["batch_size"],
+                            min_positions=SMOKE["batch_size"])
+        out["eval"].update(every=n, games=SMOKE["eval_games"])
+        out["final_eval"]["games"] = SMOKE["final_games"]
+        return type(self).model_validate(out)
+
+    def budgets(self, pretrained: bool = True) -> dict:
+        """``total_timesteps`` (positions), ``games``, ``simulations``, ``eval_every``, ``eval_games``,
+        ``final_games``."""
+        return {"total_timesteps": self.total_timesteps, "games": self.selfplay.games,
+                "simulations": self.search.simulations, "eval_every": self.eval.every,
+                "eval_games": self.eval.games, "final_games": self.final_eval.games}
