@@ -21,7 +21,7 @@ from envs.registry import env_ids, spec
 
 __all__ = ["json_object", "non_negative_int", "positive_int", "env_id", "add_env_arguments",
            "ensure_writable_dir", "check_output_file", "MissingExtraError", "TRAIN_MODULES", "SB3_MODULES",
-           "TRAIN_COMMON_MODULES", "require_extra"]
+           "TRAIN_COMMON_MODULES", "RLLIB_MODULES", "require_extra", "require_rllib"]
 
 
 #: The modules of the ``train`` extra (pyproject.toml), by import name.
@@ -33,6 +33,10 @@ SB3_MODULES = ("stable_baselines3", "sb3_contrib")
 #: ``training.train`` and ``training.evaluate`` check before they know the engine or the agents;
 #: the engine's ``require`` checks the rest (SB3: :data:`TRAIN_MODULES`; RLlib: these and Ray).
 TRAIN_COMMON_MODULES = tuple(m for m in TRAIN_MODULES if m not in SB3_MODULES)
+#: The import names the RLlib engine (and the RLlib agents) need, of the ``rllib`` extra
+#: (pyproject.toml): the ``train`` extra's but stable-baselines3 and sb3-contrib (the RLlib engine
+#: never imports them), Ray, and the packages ``ray[rllib]`` adds (``tree`` is dm-tree).
+RLLIB_MODULES = TRAIN_COMMON_MODULES + ("ray", "tree", "lz4", "ormsgpack", "pyarrow", "pandas")
 
 
 class MissingExtraError(ModuleNotFoundError):
@@ -198,3 +202,15 @@ def check_output_file(path: str | Path, what: str, option: str, kind: str = "JSO
     if p.exists() and not os.access(p, os.W_OK):
         raise ValueError(f"{what} {p} exists and is not writable")
     return p
+
+
+def require_rllib(user: str = "training.engines.rllib", *, as_command: bool = False) -> None:
+    """Check that the ``rllib`` extra is installed (:func:`require_extra`): the RLlib engine
+    (:mod:`training.engines.rllib`) and the RLlib agents (:mod:`training.agents.rllib`) need it.
+
+    Raises:
+        MissingExtraError: naming the missing modules and ``pip install -e ".[rllib]"`` (with
+            ``as_command``: printed to stderr, exit status 2).
+    """
+    require_extra("rllib", user, RLLIB_MODULES, as_command=as_command,
+                  hint="README, Training on Ray RLlib")

@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import inspect
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
 
+from training.engine_registry import get_engine
 from training.selfplay import POOL_DEFAULTS
 
 __all__ = ["ConfigError", "Expect", "Section", "PolicyConfig", "PoolConfig", "EvalConfig", "FinalEvalConfig",
@@ -54,20 +55,22 @@ class Expect:
 # Numbers are strict: a bool, a string (YAML reads ``3e-4`` as text) or an infinite value is refused,
 # and an integer stays an integer (so config.yaml writes it back as it was written).
 _Int = Annotated[int, Field(strict=True)]
-
-
-def _number(**bounds):
-    """An int or a finite float (kept as given) within ``bounds`` (``ge``, ``gt``, ``le``)."""
-    return (Annotated[int, Field(strict=True, **bounds)]
-            | Annotated[float, Field(strict=True, allow_inf_nan=False, **bounds)])
-
-
 PositiveInt = Annotated[_Int, Field(ge=1), Expect("a positive integer")]
 NonNegativeInt = Annotated[_Int, Field(ge=0), Expect("a non-negative integer")]
-PositiveNumber = Annotated[_number(gt=0), Expect("a positive number")]
-NonNegativeNumber = Annotated[_number(ge=0), Expect("a non-negative number")]
-UnitNumber = Annotated[_number(gt=0, le=1), Expect("a number in (0, 1]")]
-Probability = Annotated[_number(ge=0, le=1), Expect("a probability in [0, 1]")]
+# an int or a finite float (kept as given) within the bounds; each written out, not built by a
+# function, so that the type checker reads them as types
+PositiveNumber = Annotated[Annotated[int, Field(strict=True, gt=0)]
+                           | Annotated[float, Field(strict=True, allow_inf_nan=False, gt=0)],
+                           Expect("a positive number")]
+NonNegativeNumber = Annotated[Annotated[int, Field(strict=True, ge=0)]
+                              | Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0)],
+                              Expect("a non-negative number")]
+UnitNumber = Annotated[Annotated[int, Field(strict=True, gt=0, le=1)]
+                       | Annotated[float, Field(strict=True, allow_inf_nan=False, gt=0, le=1)],
+                       Expect("a number in (0, 1]")]
+Probability = Annotated[Annotated[int, Field(strict=True, ge=0, le=1)]
+                        | Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=1)],
+                        Expect("a probability in [0, 1]")]
 AgentSpecs = Annotated[list[str], Expect("a list of agent specs")]
 Opponents = Annotated[list[str], Field(min_length=1), Expect("a non-empty list of agent specs")]
 
@@ -160,13 +163,17 @@ class Section(BaseModel):
         return self.model_dump(by_alias=True)
 
 
-def _pool_default(key: str):
+def _pool_default(key: Literal["baseline_prob", "latest_prob", "max_snapshots"]) -> Any:
     return Field(POOL_DEFAULTS[key], description=_POOL_DOCS[key])
 
 
 _POOL_DOCS = {"baseline_prob": "probability that an opponent seat plays one of the baselines",
               "latest_prob": "probability that it plays the learner's current policy (else a snapshot, when any)",
               "max_snapshots": "snapshots of the learner kept in the pool (the oldest leaves first)"}
+
+
+def _default_net_arch() -> dict[Literal["pi", "vf"], list[int]]:
+    return {"pi": [], "vf": [64]}
 
 
 class PolicyConfig(Section):
@@ -183,7 +190,7 @@ class PolicyConfig(Section):
         "dense", description="value head: dense layers on the features, or a pooled trunk on the convolution map")
     net_arch: Annotated[dict[Literal["pi", "vf"], list[Annotated[_Int, Field(ge=1)]]],
                         Expect("a mapping {pi: [sizes], vf: [sizes]} of positive integers")] = Field(
-        default_factory=lambda: {"pi": [], "vf": [64]}, description="hidden layer sizes of the policy and value MLPs")
+        default_factory=_default_net_arch, description="hidden layer sizes of the policy and value MLPs")
 
     @model_validator(mode="after")
     def _heads_agree(self):
@@ -256,6 +263,9 @@ class RunConfig(Section):
     eval: EvalConfig = Field(default_factory=EvalConfig, description="the periodic evaluation")
     checkpoint_every: PositiveInt = Field(50_000, description="timesteps between checkpoints")
     final_eval: FinalEvalConfig = Field(default_factory=FinalEvalConfig, description="the final tournament")
+    if TYPE_CHECKING:
+        # every engine's model adds its ``pool`` section (a PoolConfig subclass) where its KEY_ORDER puts it
+        pool: PoolConfig
 
     def to_dict(self) -> dict:
         """The resolved config as plain data, keys in :attr:`KEY_ORDER` (what config.yaml holds)."""
@@ -316,7 +326,10 @@ def config_error(error: ValidationError, data: dict, model: type[Section], prefi
     if err["type"] == "value_error" and isinstance(err.get("ctx", {}).get("error"), ConfigError):
         return err["ctx"]["error"]
     # walk the models along the location: the deepest field that is a section or says what it expects
-    cls, value, path, expected = model, data, [], None
+    cls: type[Section] = model
+    value: Any = data
+    path: list[str] = []
+    expected: str | None = None
     for i, key in enumerate(loc):
         name = cls.field_of(key) if isinstance(cls, type) and issubclass(cls, Section) else None
         if name is None:
@@ -367,8 +380,6 @@ def load_config(path: str | Path, *, validate: bool = True, check_teacher: bool 
         only ``name``), an unknown engine; :class:`ConfigError` (a ``ValueError``): an unknown key,
         a section that is not a mapping, a bad value; with ``validate``, a value the game refuses.
     """
-    from training.engines import get_engine
-
     p = Path(path)
     if not p.exists():
         raise FileNotFoundError(f"config file {p} does not exist")
@@ -422,7 +433,6 @@ def validate_config(cfg: RunConfig, check_teacher: bool = True) -> None:
     """
     from envs.registry import env_ids, spec
     from training.agents import make_agent
-    from training.engines import get_engine
     from training.features import FEATURE_EXTRACTORS, extractor_kwargs
 
     engine = get_engine(cfg.engine)
@@ -433,11 +443,13 @@ def validate_config(cfg: RunConfig, check_teacher: bool = True) -> None:
         raise config_error(e, data, type(cfg)) from None
     _require(isinstance(cfg.env_id, str) and cfg.env_id != "", "env_id",
              f"a registered environment id ({', '.join(env_ids())})", cfg.env_id)
+    env_id = cfg.env_id
+    assert env_id is not None  # checked just above
     _require("render_mode" not in cfg.env_kwargs, "env_kwargs.render_mode",
              "absent (training draws nothing; watch a checkpoint with python -m training.play)",
              cfg.env_kwargs.get("render_mode"))
     try:  # the registry checks the id and the kwargs (its messages, prefixed with the config keys)
-        probe = spec(cfg.env_id).make_raw(**{**cfg.env_kwargs, "max_steps": cfg.max_steps})
+        probe = spec(env_id).make_raw(**{**cfg.env_kwargs, "max_steps": cfg.max_steps})
     except ValueError as e:
         raise ConfigError(f"config env_id/env_kwargs: {e}") from None
 

@@ -25,14 +25,20 @@ a ``dict`` of such tensors.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Mapping
 from functools import partial
+from typing import TYPE_CHECKING, Any
 
 import gymnasium as gym
 import numpy as np
 import torch
 from torch import nn
 
+from envs.core.checks import is_plain_int
 from envs.core.observation import ActionLayout
+
+if TYPE_CHECKING:
+    from training.config import PolicyConfig
 
 __all__ = [
     "ActorCriticNet",
@@ -379,7 +385,7 @@ class SpatialActionHead(nn.Module):
         else:
             self.conv = nn.Conv2d(channels, index.shape[0], kernel_size=1)
         if not hasattr(self, "conv"):  # factored: an embedding + bias per cell and per plane
-            if isinstance(plane_dim, bool) or not isinstance(plane_dim, int) or plane_dim < 1:
+            if not is_plain_int(plane_dim) or plane_dim < 1:
                 raise ValueError(f"plane_dim must be a positive integer, got {plane_dim!r}")
             self.plane_dim = plane_dim
             self.cell = nn.Conv2d(channels, plane_dim + 1, kernel_size=1)
@@ -522,7 +528,7 @@ def spatial_action_head(trunk: nn.Module, layout: ActionLayout | None, num_actio
                              extra_dim=trunk.appended_dim)
 
 
-def extractor_kwargs(pol: dict, layout: ActionLayout | None) -> dict:
+def extractor_kwargs(pol: Mapping[str, Any] | PolicyConfig, layout: ActionLayout | None) -> dict:
     """The trunk's keyword arguments: a config's ``policy.features_kwargs`` completed with what the
     environment's :class:`~envs.core.observation.ActionLayout` already says, so configs need not
     repeat it (``pol``: the config's ``policy`` section, with ``features``, ``features_kwargs``
@@ -632,7 +638,7 @@ class ActorCriticNet(nn.Module):
 
     @classmethod
     def from_policy(cls, observation_space: gym.Space, layout: ActionLayout | None, num_actions: int,
-                    policy: dict) -> ActorCriticNet:
+                    policy: Mapping[str, Any] | PolicyConfig) -> ActorCriticNet:
         """The network of a config's (validated) ``policy`` section: ``features``,
         ``features_kwargs`` (completed by :func:`extractor_kwargs`), ``head``, ``net_arch``,
         ``value_head``."""

@@ -47,6 +47,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from envs.core.checks import is_int
 from envs.core.records import record_from_state
 from envs.registry import make_raw, spec
 from training.agents import make_agent
@@ -131,7 +132,7 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
         seat = int(np.random.default_rng(seed).integers(n))
     elif isinstance(seat, str) and seat.lstrip("-").isdigit():
         seat = int(seat)
-    if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
+    if not is_int(seat) or not 0 <= int(seat) < n:
         raise ValueError(f"seat must be 'random' or an integer in [0, {n}), got {seat!r}")
     seat = int(seat)
     opponents = list(opponents)

@@ -34,6 +34,8 @@ import math
 
 import numpy as np
 
+from envs.core.checks import is_plain_int
+
 __all__ = ["collect_demonstrations", "behaviour_clone", "pretrain"]
 
 
@@ -61,7 +63,7 @@ def collect_demonstrations(cfg: dict, teacher: str, games: int, seed: int) -> di
     from training.agents import make_agent
     from training.selfplay import OpponentPool, SelfPlayEnv
 
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+    if not is_plain_int(games) or games < 1:
         raise ValueError(f"games must be a positive integer, got {games!r}")
     agent = make_agent(teacher, seed=seed)
     baselines = cfg["pool"]["baselines"] or ["random"]
@@ -184,7 +186,7 @@ def behaviour_clone(policy, data: dict, epochs: int, batch_size: int, learning_r
     import torch
 
     for name, v in (("epochs", epochs), ("batch_size", batch_size)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+        if not is_plain_int(v) or v < 1:
             raise ValueError(f"{name} must be a positive integer, got {v!r}")
     if not learning_rate > 0:
         raise ValueError(f"learning_rate must be > 0, got {learning_rate!r}")

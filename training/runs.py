@@ -34,7 +34,7 @@ from pathlib import Path
 import yaml
 
 from training.config import ConfigError, RunConfig, validate_config
-from training.engines import get_engine
+from training.engine_registry import get_engine
 
 __all__ = ["train", "check_run_options", "prepare_out_dir", "write_config", "make_logger", "next_multiple",
            "duration", "games", "final_evaluation", "final_report", "write_report", "plot_learning_curve"]
@@ -121,7 +121,7 @@ def train(cfg: RunConfig, out: Path, resume: str | None = None, progress_bar: bo
     out = Path(out)
     created = not out.exists()
     prepare_out_dir(out, overwrite)
-    started = []  # the engine appends once training proper begins
+    started: list[bool] = []  # the engine appends once training proper begins
     try:
         return engine.train_in(cfg, out, resume=resume, progress_bar=progress_bar, started=started, smoke=smoke,
                                address=address)

@@ -16,11 +16,12 @@ row, and any number of seats is filled from the pool.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, TypedDict
 
 import gymnasium as gym
 import numpy as np
 
+from envs.core.checks import is_plain_number
 from envs.core.state import GameState
 from envs.registry import spec
 from training.agents import Agent, PolicyAgent, make_agent
@@ -57,8 +58,14 @@ def clone_policy(policy):
     return new
 
 
+class _PoolDefaults(TypedDict):
+    baseline_prob: float
+    latest_prob: float
+    max_snapshots: int
+
+
 #: The pool's defaults, which run configs take too (:class:`training.config.PoolConfig`): one home.
-POOL_DEFAULTS = {"baseline_prob": 0.3, "latest_prob": 0.3, "max_snapshots": 10}
+POOL_DEFAULTS: _PoolDefaults = {"baseline_prob": 0.3, "latest_prob": 0.3, "max_snapshots": 10}
 
 
 class OpponentPool:
@@ -226,9 +233,9 @@ class SelfPlayEnv(gym.Env):
             raise ValueError(f"partner must be 'latest' or 'pool', got {partner!r}")
         self.partner = partner
         self.seed_salt = int(seed_salt)
-        if isinstance(shaping, bool) or not isinstance(shaping, (int, float)) or not np.isfinite(shaping) or shaping < 0:
+        if not is_plain_number(shaping) or not np.isfinite(shaping) or shaping < 0:
             raise ValueError(f"shaping must be a finite number >= 0, got {shaping!r}")
-        if isinstance(gamma, bool) or not isinstance(gamma, (int, float)) or not 0 < gamma <= 1:
+        if not is_plain_number(gamma) or not 0 < gamma <= 1:
             raise ValueError(f"gamma must be a number in (0, 1], got {gamma!r}")
         self.shaping, self.gamma = float(shaping), float(gamma)
         self._heuristic: Callable[[GameState, int], float] | None = None

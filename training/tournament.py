@@ -51,6 +51,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from envs.core.checks import is_int
 from envs.registry import spec
 from training.agents import Agent, make_agent
 from training.arena import play_game
@@ -101,7 +102,7 @@ def schedule(num_agents: int, num_seats: int, games: int,
         [(0, [0, 1, 0, 1]), (1, [0, 2, 0, 2]), (2, [1, 2, 1, 2])]
     """
     for arg, value in (("num_agents", num_agents), ("num_seats", num_seats), ("games", games)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        if not is_int(value) or value < 1:
             raise ValueError(f"schedule: {arg} must be a positive integer, got {value!r}")
     sides = _check_teams(teams, num_seats)
     num_sides = len(sides)
@@ -181,10 +182,10 @@ def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | 
         FileNotFoundError: a checkpoint in ``agent_specs`` does not exist.
     """
     env = spec(env_id)  # UnknownEnvError (a ValueError) lists the known ids
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
+    if not is_int(games) or games < 1:
         raise ValueError(f"games must be a positive integer, got {games!r}")
     games = int(games)
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+    if seed is not None and (not is_int(seed) or seed < 0):
         raise ValueError(f"seed must be None or a non-negative integer, got {seed!r}")
     agent_specs = list(agent_specs)
     if len(agent_specs) < 2:

@@ -97,10 +97,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.final_games is not None:
         cfg.final_eval.games = args.final_games
     out = Path(args.out) if args.out else Path("runs") / f"{cfg.name}-{cfg.seed}{'-smoke' if args.smoke else ''}"
+    user_errors: tuple[type[BaseException], ...] = (ConfigError, *engine.user_errors)
     try:
         report = train(cfg, out, resume=args.resume, progress_bar=not args.no_progress, overwrite=args.overwrite,
                        smoke=args.smoke, address=args.address)
-    except (ConfigError, *engine.user_errors) as e:
+    except user_errors as e:
         parser.error(str(e))
     print(f"\nRun directory: {out}")
     print(f"Trained {report['timesteps_this_run']} timesteps in {report['train_seconds']} s"

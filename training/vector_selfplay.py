@@ -72,6 +72,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from envs.core.checks import is_plain_number
 from envs.core.state import GameState, IllegalActionError, ParameterError
 from envs.core.vector import StateCore, obs_take
 from envs.registry import make_vec, spec
@@ -185,9 +186,9 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):
             raise ValueError(f"partner must be 'latest' or 'pool', got {partner!r}")
         self.partner = partner
         self.seed_salt = int(seed_salt)
-        if isinstance(shaping, bool) or not isinstance(shaping, (int, float)) or not np.isfinite(shaping) or shaping < 0:
+        if not is_plain_number(shaping) or not np.isfinite(shaping) or shaping < 0:
             raise ValueError(f"shaping must be a finite number >= 0, got {shaping!r}")
-        if isinstance(gamma, bool) or not isinstance(gamma, (int, float)) or not 0 < gamma <= 1:
+        if not is_plain_number(gamma) or not 0 < gamma <= 1:
             raise ValueError(f"gamma must be a number in (0, 1], got {gamma!r}")
         self.shaping, self.gamma = float(shaping), float(gamma)
         self.raw.reset(seed=0)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 
+from envs.core.checks import is_plain_int
 from envs.registry import game_agent_factories, game_agents
 from training.agents.base import Agent
 
@@ -38,7 +39,7 @@ class GameAgent(Agent):
             raise ValueError(f"no game offers an agent named {name!r}; game agents: "
                              f"{', '.join(offered) or 'none'}")
         if arg is not None:
-            if isinstance(arg, bool) or not isinstance(arg, int):
+            if not is_plain_int(arg):
                 raise ValueError(f"agent {name!r}: its setting must be an integer, got {arg!r}")
             for game, factory in game_agent_factories(name).items():
                 try:

@@ -156,7 +156,7 @@ class RLlibAgent(ModuleAgent):
         if not path.is_dir() or not meta_file.is_file() or not module_dir(path).is_dir():
             raise ValueError(f"{path} is not an RLlib checkpoint of training.train (expected a directory with "
                              f"{META_FILE} and {'/'.join(_MODULE_PATH)}/main)")
-        from training.engines.rllib.cluster import require_rllib
+        from training.cli import require_rllib
 
         require_rllib(f"the RLlib agent {path}")  # the same modules and message as the RLlib trainer's
         from ray.rllib.core.rl_module.rl_module import RLModule

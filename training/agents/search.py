@@ -27,6 +27,7 @@ from typing import Callable
 
 import numpy as np
 
+from envs.core.checks import is_plain_int
 from envs.core.heuristics import one_ply_greedy, terminal_or
 from envs.core.state import GameState
 from training.agents.base import Agent
@@ -121,7 +122,7 @@ class AlphaBetaAgent(Agent):
 
     def __init__(self, depth: int = 2, seed: int | None = None, evaluator=None):
         super().__init__(seed)
-        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+        if not is_plain_int(depth) or depth < 1:
             raise ValueError(f"alpha-beta depth must be a positive integer, got {depth!r}")
         _check_evaluator(evaluator)
         self.depth = depth
@@ -249,16 +250,16 @@ class MCTSAgent(Agent):
                  value_scale: float | None = None, determinizations: int = 8, seed: int | None = None,
                  evaluator=None):
         super().__init__(seed)
-        if isinstance(simulations, bool) or not isinstance(simulations, int) or simulations < 1:
+        if not is_plain_int(simulations) or simulations < 1:
             raise ValueError(f"MCTS simulations must be a positive integer, got {simulations!r}")
         if not _is_real(c) or not math.isfinite(c) or c < 0:
             raise ValueError(f"MCTS exploration constant c must be a finite number >= 0, got {c!r}")
-        if rollout_limit is not None and (isinstance(rollout_limit, bool) or not isinstance(rollout_limit, int)
+        if rollout_limit is not None and (not is_plain_int(rollout_limit)
                                           or rollout_limit < 0):
             raise ValueError(f"MCTS rollout_limit must be None or a non-negative integer, got {rollout_limit!r}")
         if value_scale is not None and (not _is_real(value_scale) or not math.isfinite(value_scale) or value_scale <= 0):
             raise ValueError(f"MCTS value_scale must be None or a finite number > 0, got {value_scale!r}")
-        if isinstance(determinizations, bool) or not isinstance(determinizations, int) or determinizations < 1:
+        if not is_plain_int(determinizations) or determinizations < 1:
             raise ValueError(f"MCTS determinizations must be a positive integer, got {determinizations!r}")
         _check_evaluator(evaluator)
         self.simulations = simulations

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 
+from envs.core.checks import is_plain_int
 from envs.core.records import record_from_state, replay
 from envs.core.state import GameState, IllegalActionError
 from envs.registry import spec
@@ -401,7 +402,7 @@ class RoomGame:
         Raises:
             RoomError: ``ply`` is not an int in ``[0, ply]``.
         """
-        if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= self.ply:
+        if not is_plain_int(ply) or not 0 <= ply <= self.ply:
             raise RoomError(f"ply must be an integer from 0 to {self.ply}, got {ply!r}")
         st = self.positions[ply]
         mover = None if st.is_terminal() else int(st.current_player)
@@ -452,7 +453,7 @@ def action_index(state: GameState, action) -> int:
     Raises:
         IllegalActionError: anything else (the message gives the range).
     """
-    if isinstance(action, bool) or not isinstance(action, int) or not 0 <= action < state.num_actions:
+    if not is_plain_int(action) or not 0 <= action < state.num_actions:
         raise IllegalActionError(f"an action must be an integer in [0, {state.num_actions}), got {action!r}")
     return action
 

@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from envs.core.checks import is_plain_int
+
 __all__ = ["FORMAT", "VERSION", "Journal", "JournalContent", "read_journal", "EVENTS"]
 
 FORMAT = "tabletop-room-journal"
@@ -116,7 +118,7 @@ def _check_header(h) -> str | None:
     if h["kind"] == "play":
         if not isinstance(h.get("env_kwargs"), dict) or not isinstance(h.get("seats"), list):
             return "header needs env_kwargs (object) and seats (list)"
-        if not isinstance(h.get("seed"), int) or isinstance(h.get("seed"), bool):
+        if not is_plain_int(h.get("seed")):
             return "header field 'seed' must be an integer"
     elif h["kind"] == "record":
         if not isinstance(h.get("record"), dict):

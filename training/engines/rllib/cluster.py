@@ -44,17 +44,12 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from training.cli import TRAIN_COMMON_MODULES, require_extra
+from training.cli import RLLIB_MODULES, require_rllib
 
 __all__ = ["RLLIB_MODULES", "CONNECT_TIMEOUT_S", "GCS_TIMEOUT_S", "SETTING_SECTIONS", "ClusterError", "RayInfo",
            "require_rllib", "parse_address", "address_arg", "check_address", "start_ray", "stop_ray",
            "required_resources", "check_resources", "rllib_setting_names", "apply_rllib_settings",
            "validate_algo_config", "record_sampling_node", "SAMPLED_ON_NODE", "quiet_logs"]
-
-#: The import names the RLlib engine needs, of the ``rllib`` extra (pyproject.toml): the ``train``
-#: extra's but stable-baselines3 and sb3-contrib (the RLlib engine never imports them), Ray, and
-#: the packages ``ray[rllib]`` adds (``tree`` is dm-tree).
-RLLIB_MODULES = TRAIN_COMMON_MODULES + ("ray", "tree", "lz4", "ormsgpack", "pyarrow", "pandas")
 
 #: Seconds allowed for a TCP connection to a cluster address (:func:`check_address`).
 CONNECT_TIMEOUT_S = 5.0
@@ -68,8 +63,6 @@ SETTING_SECTIONS = ("training", "env_runners", "learners", "evaluation", "report
 
 #: Settings whose RLlib keyword differs from the name a config uses (``lambda`` is a Python keyword).
 _ALIASES = {"lambda": "lambda_"}
-
-_README = "README, Training on Ray RLlib"
 
 #: The GCS address of the local instance :func:`start_ray` started in this process, if any.
 _LOCAL_ADDRESS: str | None = None
@@ -102,16 +95,6 @@ class RayInfo:
     nodes: int
     cpus: float
     gpus: float
-
-
-def require_rllib(user: str = "training.engines.rllib", *, as_command: bool = False) -> None:
-    """Check that the ``rllib`` extra is installed (:func:`training.cli.require_extra`).
-
-    Raises:
-        training.cli.MissingExtraError: naming the missing modules and ``pip install -e ".[rllib]"``
-            (with ``as_command``: printed to stderr, exit status 2).
-    """
-    require_extra("rllib", user, RLLIB_MODULES, as_command=as_command, hint=_README)
 
 
 def parse_address(text: str | None) -> str:

@@ -31,6 +31,8 @@ the last move).
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 import gymnasium as gym
 import numpy as np
 
@@ -51,8 +53,10 @@ def agent_id(module: str, seat: int) -> str:
     return f"{module}@{seat}"
 
 
-def module_of(aid: str, *args, **kwargs) -> str:
-    """The ``policy_mapping_fn``: the module part of an agent id (``"main@2"`` -> ``"main"``)."""
+def module_of(aid: Hashable, *args, **kwargs) -> str:
+    """The ``policy_mapping_fn``: the module part of an agent id (``"main@2"`` -> ``"main"``;
+    RLlib types agent ids as any hashable, this env's are strings)."""
+    assert isinstance(aid, str), aid
     return aid.split("@", 1)[0]
 
 

@@ -57,6 +57,7 @@ import json
 import math
 import time
 from pathlib import Path
+from typing import Any
 
 
 from training.config import ConfigError, RunConfig
@@ -211,7 +212,7 @@ def _save(algo, cfg: dict, path: Path, t: int, pool_state: dict, seed: int) -> P
     return path
 
 
-def train_in(cfg: RunConfig, out: Path, resume: str | None, progress_bar: bool, started: list, smoke: bool,
+def train_in(model: RunConfig, out: Path, resume: str | None, progress_bar: bool, started: list, smoke: bool,
              address: str | None = None) -> dict:
     """The body of :func:`training.runs.train` for an RLlib config, in the prepared run
     directory ``out``; appends to ``started`` when training proper begins. ``address``: the Ray
@@ -223,10 +224,10 @@ def train_in(cfg: RunConfig, out: Path, resume: str | None, progress_bar: bool, 
     from training.arena import head_to_head
     from training.engines.rllib.env import MAIN, snapshot_ids
 
-    torch.set_num_threads(int(cfg["torch_threads"]))
-    model, cfg = cfg, as_dict(cfg)
+    torch.set_num_threads(int(model["torch_threads"]))
+    cfg = as_dict(model)
     seed = cfg["seed"]
-    meta = None
+    meta: dict[str, Any] | None = None
     if resume:
         meta_file = Path(resume) / META_FILE
         if not meta_file.is_file():
@@ -246,7 +247,7 @@ def train_in(cfg: RunConfig, out: Path, resume: str | None, progress_bar: bool, 
     check_resources(config)  # Ray would wait forever for actors no node can hold
     algo = config.build_algo()
     slots = snapshot_ids(cfg["pool"]["max_snapshots"])
-    pool_state = {"slots": len(slots), "active": [], "added": 0, "names": {}}
+    pool_state: dict[str, Any] = {"slots": len(slots), "active": [], "added": 0, "names": {}}
     t = 0
     if resume:
         try:
@@ -254,6 +255,7 @@ def train_in(cfg: RunConfig, out: Path, resume: str | None, progress_bar: bool, 
         except Exception as e:  # RLlib raises many kinds for a damaged or foreign checkpoint
             algo.stop()
             raise ConfigError(f"cannot resume from {resume}: {type(e).__name__}: {e}") from None
+        assert meta is not None  # read above
         t = int(meta["timesteps"])
         pool_state = dict(meta["pool"])
         _set_pool(algo, pool_state["active"])

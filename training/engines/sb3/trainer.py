@@ -30,8 +30,12 @@ import json
 import math
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from stable_baselines3.common.vec_env import VecEnv
 
 from training.config import ConfigError
 from training.runs import duration, final_report, games, make_logger, next_multiple, write_config, write_report
@@ -67,7 +71,7 @@ def build_model(cfg, vec_env, seed: int):
     import gymnasium as gym
 
     dict_obs = isinstance(vec_env.observation_space, gym.spaces.Dict)
-    policy = "MultiInputPolicy" if dict_obs else "MlpPolicy"
+    policy: str | type[SpatialMaskablePolicy] = "MultiInputPolicy" if dict_obs else "MlpPolicy"
     if pol["head"] in ("spatial", "factored"):
         policy = SpatialMaskablePolicy
         policy_kwargs["action_layout"] = layout
@@ -159,7 +163,7 @@ def training_env(cfg: dict, pool, kind: str = "vector", backend: str = "batched"
         from stable_baselines3.common.monitor import Monitor
         from stable_baselines3.common.vec_env import DummyVecEnv
 
-        vec_env = DummyVecEnv([lambda: Monitor(SelfPlayEnv(cfg["env_id"], pool, **common))
+        vec_env: VecEnv = DummyVecEnv([lambda: Monitor(SelfPlayEnv(cfg["env_id"], pool, **common))
                                for _ in range(cfg["n_envs"])])
     elif kind == "vector":
         vec_env = SelfPlaySB3VecEnv(SelfPlayVectorEnv(cfg["env_id"], pool, cfg["n_envs"], backend=backend, **common))
