@@ -27,7 +27,7 @@ import torch  # noqa: E402
 
 from envs.core.vector import pack_mask  # noqa: E402
 from training.config import load_config  # noqa: E402
-from training.engines.alphazero.network import build_network, make_evaluate  # noqa: E402
+from training.agents.alphazero_net import build_network, make_evaluate  # noqa: E402
 from training.engines.alphazero.trainer import ReplayBuffer, SelfPlay, _symmetries, train_step  # noqa: E402
 
 

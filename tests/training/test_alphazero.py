@@ -107,7 +107,7 @@ def test_resume_refuses_another_network(tmp_path):
 def test_the_az_spec_plays_with_the_search_and_the_raw_policy(tmp_path):
     from training.agents import make_agent
     from training.arena import head_to_head
-    from training.engines.alphazero.agent import AlphaZeroAgent, parse_az_spec
+    from training.agents.alphazero import AlphaZeroAgent, parse_az_spec
 
     train(tiny(), tmp_path / "r", progress_bar=False)
     path = tmp_path / "r" / "checkpoints" / "final.pt"

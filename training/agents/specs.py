@@ -119,14 +119,14 @@ def _build_game_agent(seed, name, arg):
 
 
 def _az(spec: str) -> dict | None:
-    from training.engines.alphazero.agent import parse_az_spec
+    from training.agents.alphazero import parse_az_spec
 
     parsed = parse_az_spec(spec)
     return None if parsed is None else {"path": parsed[0], "simulations": parsed[1]}
 
 
 def _load_az(seed, path, simulations):
-    from training.engines.alphazero.agent import AlphaZeroAgent
+    from training.agents.alphazero import AlphaZeroAgent
 
     return AlphaZeroAgent(path, simulations=simulations, seed=seed)
 

@@ -2,12 +2,12 @@
 
 * :mod:`training.engines.alphazero.config`: its config (:class:`~training.engines.alphazero.config.
   AlphaZeroConfig`: ``search``, ``selfplay``, ``learn``) and the smoke budgets (no torch import);
-* :mod:`training.engines.alphazero.network`: the network (a trunk and policy head of
+* :mod:`training.agents.alphazero_net`: the network (a trunk and policy head of
   :mod:`training.features`, a ``tanh`` value head) and the search's batched evaluation;
 * :mod:`training.engines.alphazero.trainer`: self-play with :func:`training.search.gumbel_search`,
   the replay buffer, the learning, checkpoints and resuming;
-* :mod:`training.engines.alphazero.agent`: a checkpoint as an agent, ``az:PATH[:SIMS]``
-  (:class:`~training.engines.alphazero.agent.AlphaZeroAgent`).
+* :mod:`training.agents.alphazero`: a checkpoint as an agent, ``az:PATH[:SIMS]``
+  (:class:`~training.agents.alphazero.AlphaZeroAgent`).
 
 Checkpoints are ``.pt`` files (``RUN/checkpoints/final.pt``), one ``torch.save`` each, holding
 everything a resumed run needs.
@@ -74,9 +74,9 @@ class AlphaZeroEngine:
         return train_in(cfg, out, resume=resume, progress_bar=progress_bar, started=started, smoke=smoke)
 
     def load_agent(self, checkpoint: str | Path, **kwargs):
-        """A checkpoint ``.pt`` as an :class:`~training.engines.alphazero.agent.AlphaZeroAgent`
+        """A checkpoint ``.pt`` as an :class:`~training.agents.alphazero.AlphaZeroAgent`
         (``kwargs``: its options, e.g. ``simulations``)."""
-        from training.engines.alphazero.agent import AlphaZeroAgent
+        from training.agents.alphazero import AlphaZeroAgent
 
         return AlphaZeroAgent(str(checkpoint), **kwargs)
 

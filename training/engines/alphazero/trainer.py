@@ -198,7 +198,7 @@ def train_step(network, optimizer, buffer: ReplayBuffer, rng: np.random.Generato
     actions plus ``value_weight`` times the value's MSE. Returns the losses (floats)."""
     import torch
 
-    from training.engines.alphazero.network import masked_logits, obs_tensor
+    from training.agents.alphazero_net import masked_logits, obs_tensor
 
     idx = rng.integers(buffer.size, size=batch_size)
     obs, mask, target, z = buffer.batch(idx)
@@ -248,8 +248,8 @@ def train_in(cfg, out: Path, *, resume: str | None, progress_bar: bool, started:
     """
     import torch
 
-    from training.engines.alphazero.agent import load_checkpoint
-    from training.engines.alphazero.network import build_network, make_evaluate
+    from training.agents.alphazero import load_checkpoint
+    from training.agents.alphazero_net import build_network, make_evaluate
 
     torch.set_num_threads(int(cfg.torch_threads))
     write_config(cfg, out)
@@ -365,7 +365,7 @@ def _evaluate(cfg, network, t: int, episodes: int, logger) -> dict:
     """The periodic evaluation: the network with ``search.eval_simulations`` against each opponent."""
     from training.agents import make_agent
     from training.arena import head_to_head
-    from training.engines.alphazero.agent import AlphaZeroAgent
+    from training.agents.alphazero import AlphaZeroAgent
 
     agent = AlphaZeroAgent(network, simulations=cfg.search.eval_simulations,
                            max_num_considered_actions=cfg.search.max_num_considered_actions, seed=t,

@@ -66,7 +66,7 @@ class AlphaZeroAgent(Agent):
 
     Args:
         model: a checkpoint path (``.pt`` of the AlphaZero trainer) or a live
-            :class:`~training.engines.alphazero.network.AlphaZeroNet` (then ``trained_on`` is needed).
+            :class:`~training.agents.alphazero_net.AlphaZeroNet` (then ``trained_on`` is needed).
         simulations: simulations per move (``None``: the checkpoint's ``search.eval_simulations``);
             0: the raw policy's most probable legal action.
         max_num_considered_actions: the root's considered actions (``None``: the checkpoint's).
@@ -83,7 +83,7 @@ class AlphaZeroAgent(Agent):
     def __init__(self, model, simulations: int | None = None, max_num_considered_actions: int | None = None,
                  seed: int | None = None, name: str | None = None, trained_on: tuple[str, dict] | None = None):
         super().__init__(seed)
-        from training.engines.alphazero.network import build_network, make_evaluate
+        from training.agents.alphazero_net import build_network, make_evaluate
 
         defaults = {"simulations": 16, "m": 16}
         self.path = None
