@@ -576,9 +576,12 @@ def _pgn_sample() -> bytes:
     return write_pgn(st, {"White": "room test", "Black": "random"}).encode()
 
 
-#: A sample of every record format the room should open: the files in tests/data, and made here.
-SAMPLES = {p.name: p.read_bytes for p in sorted((REPO_ROOT / "tests" / "data").rglob("*"))
+#: A sample of every record format the room should open: the game records in tests/data (records/,
+#: twixt/; the folder's other files are tables and search references), and made here.
+SAMPLES = {p.name: p.read_bytes for folder in ("records", "twixt")
+           for p in sorted((REPO_ROOT / "tests" / "data" / folder).rglob("*"))
            if p.suffix.lower() in (".json", ".tsgf", ".t1")}
+assert len(SAMPLES) == 5, sorted(SAMPLES)  # 2 older-format JSON records, 2 Little Golem, 1 T1
 SAMPLES["ataxx-sample.pgn"] = _pgn_sample
 
 
