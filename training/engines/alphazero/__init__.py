@@ -34,11 +34,11 @@ class AlphaZeroEngine:
     user_errors: tuple[type[BaseException], ...] = ()
 
     def require(self, user: str, *, as_command: bool = False) -> None:
-        """The whole ``train`` extra (:data:`training.cli.TRAIN_MODULES`: torch, and
-        stable-baselines3, whose logger writes the run's ``logs/``)."""
-        from training.cli import TRAIN_MODULES, require_extra
+        """The ``train`` extra less stable-baselines3 (:data:`training.cli.TRAIN_COMMON_MODULES`:
+        torch, PyYAML, pydantic, TensorBoard, ...): the engine needs no SB3."""
+        from training.cli import TRAIN_COMMON_MODULES, require_extra
 
-        require_extra("train", user, TRAIN_MODULES, as_command=as_command)
+        require_extra("train", user, TRAIN_COMMON_MODULES, as_command=as_command)
 
     def validate(self, cfg: AlphaZeroConfig, probe) -> None:
         """The search copies the game whole, so it needs a game of perfect information without

@@ -48,7 +48,8 @@ from pathlib import Path
 import numpy as np
 
 from training.config import ConfigError
-from training.runs import duration, final_report, make_logger, next_multiple, write_config, write_report
+from training.progress_log import ProgressLogger
+from training.runs import duration, final_report, next_multiple, write_config, write_report
 
 __all__ = ["ReplayBuffer", "SelfPlay", "train_step", "train_in", "FORMAT"]
 
@@ -302,7 +303,7 @@ def train_in(cfg, out: Path, *, resume: str | None, progress_bar: bool, started:
           + (f", {cfg.search.playout_cap.full_prob:g} of moves in full else {cfg.search.playout_cap.cheap_simulations}"
              if cfg.search.playout_cap.full_prob < 1 else "") + ")"
           + (f"; resumed at {start:,}" if resume else ""), flush=True)
-    logger = make_logger(out / "logs")
+    logger = ProgressLogger(out / "logs")  # logs/progress.csv and TensorBoard, as the other engines write
     next_eval = next_multiple(start, cfg.eval.every)
     next_ckpt = next_multiple(start, cfg.checkpoint_every)
     started.append(True)
@@ -342,6 +343,7 @@ def train_in(cfg, out: Path, *, resume: str | None, progress_bar: bool, started:
             last_print = time.time()
             print(f"[selfplay] {t:,}/{target:,} positions | {selfplay.episodes} games | "
                   f"{(t - start) / max(search_seconds, 1e-9):.0f} positions/s | {losses}", flush=True)
+    logger.close()
     wall = time.time() - t0
     final = out / "checkpoints" / "final.pt"
     _save(final, cfg, network, optimizer, buffer, rng, selfplay, {**counters, "history": history})
