@@ -1,4 +1,4 @@
-"""The RLlib engine needs no stable-baselines3: ``python -m training.train configs/ataxx_rllib.yaml
+"""The RLlib and AlphaZero engines need no stable-baselines3: ``python -m training.train configs/ataxx_rllib.yaml
 --smoke`` runs end to end (config, validation, training, periodic and final evaluation with the
 checkpoint loaded as an ``rllib:`` agent, report) in a Python where ``stable_baselines3`` and
 ``sb3_contrib`` cannot be imported, and writes the same ``logs/`` as an SB3 run; an SB3 config
@@ -69,3 +69,17 @@ def test_an_sb3_config_without_stable_baselines3_names_the_train_extra(tmp_path)
     assert proc.stderr.startswith("error: python -m training.train configs/ataxx_quick.yaml needs the 'train' extra")
     assert "missing stable_baselines3, sb3_contrib." in proc.stderr and 'pip install -e ".[train]"' in proc.stderr
     assert not (tmp_path / "run").exists()
+
+
+def test_an_alphazero_smoke_run_needs_no_stable_baselines3(tmp_path):
+    """The search engine neither: its network, search, logs and final tournament are SB3-free."""
+    out = tmp_path / "run"
+    proc = _train_without_sb3("configs/ataxx_az.yaml", "--smoke", "--out", str(out), "--no-progress")
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "SB3 modules loaded: []" in proc.stdout
+    report = json.loads((out / "report.json").read_text())
+    assert report["engine"] == "alphazero" and report["smoke"] is True
+    assert (out / "checkpoints" / "final.pt").is_file()
+    header = (out / "logs" / "progress.csv").read_text().splitlines()[0].split(",")
+    assert {"selfplay/episodes", "train/loss"} <= set(header)
+    assert list((out / "logs").glob("events.out.tfevents.*"))
