@@ -104,6 +104,7 @@ from typing import Any, cast
 
 import numpy as np
 
+from envs.core.checks import is_int, require_bool
 from envs.core.state import GameInfo, GameState, IllegalActionError, InvalidMoveError, ParameterError
 from envs.twixt.connect import (
     STATUS_BLACK,
@@ -179,18 +180,16 @@ class TwixtState(ManualLinkRules, GameState):
 
     def __init__(self, board_size: int = 24, *, rules: str = "standard", swap: bool = False,
                  draw: str = "early", num_players: int = 2, links: str = "auto"):
-        if isinstance(board_size, bool) or not isinstance(board_size, (int, np.integer)):
+        if not is_int(board_size):
             raise ParameterError(f"board_size must be an int from {MIN_SIZE} to {MAX_SIZE}, got {board_size!r}")
         if not MIN_SIZE <= int(board_size) <= MAX_SIZE:
             raise ParameterError(f"board_size must be from {MIN_SIZE} to {MAX_SIZE}, got {int(board_size)}")
         if rules not in _RULES:
             raise ParameterError(f"rules must be 'standard' or 'pp', got {rules!r}")
-        if not isinstance(swap, (bool, np.bool_)):
-            raise ParameterError(f"swap must be True or False, got {swap!r}")
+        require_bool("swap", swap)
         if draw not in _DRAWS:
             raise ParameterError(f"draw must be 'early' or 'board_full', got {draw!r}")
-        if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) \
-                or num_players not in (2, 4):
+        if not is_int(num_players) or num_players not in (2, 4):
             raise ParameterError(f"num_players must be 2 (TwixT) or 4 (Double TwixT), got {num_players!r}")
         if swap and num_players == 4:
             raise ParameterError("swap=True is not allowed with num_players=4: Double TwixT has no swap")
@@ -628,7 +627,7 @@ class TwixtState(ManualLinkRules, GameState):
         Raises:
             ValueError: ``team`` is not 0 or 1.
         """
-        if team not in (0, 1) or isinstance(team, bool):
+        if not is_int(team) or team not in (0, 1):
             raise ValueError(f"team must be 0 (red) or 1 (black), got {team!r}")
         return self._priv[team]
 
@@ -644,7 +643,7 @@ class TwixtState(ManualLinkRules, GameState):
         """
         s = self.board_size
         for name, v in (("row", row), ("col", col)):
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v < s:
+            if not is_int(v) or not 0 <= v < s:
                 raise ValueError(f"{name} must be an integer in 0..{s - 1}, got {v!r}")
         return self._pegs[int(row) * s + int(col)]
 
