@@ -163,7 +163,7 @@ class TwixtState(ManualLinkRules, GameState):
         notation=("TwixT: c5 = peg on column c, row 5 (row 1 at the top), swap; Double TwixT: c5! = peg\n"
                   "on c5 and claim your team's Privilege. links='manual': -c5e6 removes your link c5-e6\n"
                   "(before the peg), +c5e6 adds one (after it), end ends the turn, end! claims the Privilege"),
-        heuristics="envs.twixt.heuristics", board="envs.twixt.svg",
+        heuristics="envs.twixt.heuristics", board="envs.twixt.svg", records="envs.twixt.records",
     )
 
     __slots__ = (
