@@ -61,7 +61,6 @@ from __future__ import annotations
 from typing import Sequence
 
 import numpy as np
-from gymnasium import spaces
 from numba import njit
 
 from envs.core.errors import ParameterError

@@ -40,8 +40,6 @@ Speed and compile time: see the end of this docstring (measured figures).
 
 from __future__ import annotations
 
-from typing import Sequence
-
 import numpy as np
 from numba import njit
 

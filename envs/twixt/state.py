@@ -759,7 +759,7 @@ class TwixtState(ManualLinkRules, GameState):
     def _why_illegal(self, a: int) -> str:
         if self._status != STATUS_ONGOING:
             return f"the game is over ({self._result_text()})"
-        n, s = self._n, self.board_size
+        n = self._n
         c = self._player & 1
         if self._manual:
             why = self._why_illegal_manual(a, c)
