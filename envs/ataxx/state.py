@@ -109,9 +109,15 @@ def _build_tables():
     return tuple(near), tuple(far), tuple(plane_src), tuple(plane_shift)
 
 
-NEAR, FAR, _PLANE_SRC, _PLANE_SHIFT = _build_tables()
-_NOT_FILE_A = sum(1 << (r * SIZE) for r in range(SIZE)) ^ FULL
-_NOT_FILE_G = sum(1 << (r * SIZE + SIZE - 1) for r in range(SIZE)) ^ FULL
+# Bitboard tables (Python ints, bit ``rank * SIZE + file`` per square; shared with the batched
+# core, envs/ataxx/vector.py): NEAR[sq] / FAR[sq], tuples of 49, the squares at king distance 1 /
+# exactly 2 from ``sq``; PLANE_SRC[k] / PLANE_SHIFT[k], tuples of 16 (one per ``JUMP_OFFSETS[k]``),
+# the source squares whose jump along plane ``k`` stays on the board and the bit shift from source
+# to destination (``dr * SIZE + df``, negative: shift right).
+NEAR, FAR, PLANE_SRC, PLANE_SHIFT = _build_tables()
+# Every square except those on file a / file g (bitboards as above): masks for shifting by one file.
+NOT_FILE_A = sum(1 << (r * SIZE) for r in range(SIZE)) ^ FULL
+NOT_FILE_G = sum(1 << (r * SIZE + SIZE - 1) for r in range(SIZE)) ^ FULL
 # (plane index k, shift) lookup from the (source, destination) pair of a jump.
 _JUMP_PLANE_OF = {}
 for _k, (_df, _dr) in enumerate(JUMP_OFFSETS):
@@ -120,11 +126,12 @@ for _k, (_df, _dr) in enumerate(JUMP_OFFSETS):
 
 def _dilate(bb: int) -> int:
     """Squares at king distance <= 1 of any set bit."""
-    h = bb | ((bb & _NOT_FILE_G) << 1) | ((bb & _NOT_FILE_A) >> 1)
+    h = bb | ((bb & NOT_FILE_G) << 1) | ((bb & NOT_FILE_A) >> 1)
     return (h | (h << SIZE) | (h >> SIZE)) & FULL
 
 
-def _bits(bb: int):
+def iter_bits(bb: int):
+    """The squares (bit indices) set in the bitboard ``bb``, lowest first, as a generator of int."""
     while bb:
         low = bb & -bb
         yield low.bit_length() - 1
@@ -132,8 +139,8 @@ def _bits(bb: int):
 
 
 def _jump_dests(own: int, empty: int, k: int) -> int:
-    s = _PLANE_SHIFT[k]
-    src = own & _PLANE_SRC[k]
+    s = PLANE_SHIFT[k]
+    src = own & PLANE_SRC[k]
     return ((src << s) if s > 0 else (src >> -s)) & empty
 
 
@@ -159,19 +166,19 @@ def _perft(own: int, opp: int, empty: int, clock: int, depth: int, clock_on: boo
         return _perft(opp, own, empty, clock + 1, depth - 1, clock_on)
     if depth == 1:
         n = clones.bit_count()
-        for s in _bits(own):
+        for s in iter_bits(own):
             n += (FAR[s] & empty).bit_count()
         return n
     total = 0
     d1 = depth - 1
-    for d in _bits(clones):
+    for d in iter_bits(clones):
         b = 1 << d
         cap = NEAR[d] & opp
         total += _perft(opp ^ cap, own | b | cap, empty ^ b, 0, d1, clock_on)
     c1 = clock + 1
-    for s in _bits(own):
+    for s in iter_bits(own):
         sb = 1 << s
-        for d in _bits(FAR[s] & empty):
+        for d in iter_bits(FAR[s] & empty):
             b = 1 << d
             cap = NEAR[d] & opp
             total += _perft(opp ^ cap, (own ^ sb) | b | cap, (empty ^ b) | sb, c1, d1, clock_on)
@@ -422,10 +429,10 @@ class AtaxxState(GameState):
         if self.is_terminal():
             return []
         clones, jumps = self._moves_bb()
-        acts = list(_bits(clones))
+        acts = list(iter_bits(clones))
         for k, j in enumerate(jumps):
             base = NUM_SQUARES * (1 + k)
-            acts.extend(base + d for d in _bits(j))
+            acts.extend(base + d for d in iter_bits(j))
         return acts or [PASS_ACTION]
 
     def _why_illegal(self, a: int) -> str | None:
@@ -584,7 +591,7 @@ class AtaxxState(GameState):
         """``int8`` array ``(7, 7)``, row 0 = rank 7 (as printed): 1 x, 2 o, -1 gap, 0 empty."""
         out = np.zeros(NUM_SQUARES, dtype=np.int8)
         for v, bb in ((1, self._bb[0]), (2, self._bb[1]), (-1, self._gaps)):
-            out[list(_bits(bb))] = v
+            out[list(iter_bits(bb))] = v
         return out.reshape(SIZE, SIZE)[::-1].copy()
 
     def position_key(self) -> tuple:

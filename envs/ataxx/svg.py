@@ -33,7 +33,7 @@ is ``WIDTH`` x ``HEIGHT`` (504 x 548), each square ``CELL`` (64) units wide.
 
 from __future__ import annotations
 
-from envs.ataxx.state import FILES, JUMP_OFFSETS, NEAR, NUM_SQUARES, PASS_ACTION, SIZE, AtaxxState, _bits, square_name
+from envs.ataxx.state import FILES, JUMP_OFFSETS, NEAR, NUM_SQUARES, PASS_ACTION, SIZE, AtaxxState, iter_bits, square_name
 from envs.core.checks import is_int
 from envs.core.errors import IllegalActionError
 from envs.core.svg import MovePaths, esc, hit, svg_document
@@ -183,7 +183,7 @@ def to_svg(state: AtaxxState, viewer: int | None = None, *, pending: int | None 
             f'<rect x="{_MARGIN}" y="{_MARGIN}" width="{_BOARD}" height="{_BOARD}" fill="{c["board"]}" '
             f'stroke="{c["grid"]}" stroke-width="3"/>']
     # gaps, then the grid lines over them
-    for sq in _bits(gaps):
+    for sq in iter_bits(gaps):
         x, y = _xy(sq)
         body.append(f'<rect class="gap" x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{c["gap"]}"/>')
     lines = []
@@ -209,13 +209,13 @@ def to_svg(state: AtaxxState, viewer: int | None = None, *, pending: int | None 
         body.extend(_move_marks(pending, "pending"))
     # stones
     for side, bb in enumerate((x_bb, o_bb)):
-        for sq in _bits(bb):
+        for sq in iter_bits(bb):
             body.append(_stone(sq, side))
     if pending is not None and pending != PASS_ACTION:
         mover = state.turn
         d, s = pending % NUM_SQUARES, _source(pending)
         converted = NEAR[d] & (o_bb if mover == 0 else x_bb)
-        for sq in sorted([d, *_bits(converted)]):
+        for sq in sorted([d, *iter_bits(converted)]):
             body.append(_stone(sq, mover, pending=True))
         if s is not None:
             cx, cy = _centre(s)
@@ -272,7 +272,7 @@ def action_paths(state: AtaxxState, action: int) -> MovePaths:
     if s is not None:
         return MovePaths(((square_name(s), target),), kind="jump")
     own = state.bitboards()[state.turn]
-    return MovePaths(tuple((square_name(src), target) for src in _bits(NEAR[d] & own)), kind="clone")
+    return MovePaths(tuple((square_name(src), target) for src in iter_bits(NEAR[d] & own)), kind="clone")
 
 
 def status(state: AtaxxState, viewer: int | None) -> str:

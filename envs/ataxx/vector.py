@@ -43,7 +43,7 @@ from numba import njit
 
 from envs.ataxx.observation import NUM_PLANES, AtaxxObservation
 from envs.ataxx.state import (CLOCK_LIMIT, FULL, JUMP_OFFSETS, NEAR, NUM_ACTIONS, NUM_SQUARES, PASS_ACTION, SIZE,
-                              AtaxxState, _NOT_FILE_A, _NOT_FILE_G, _PLANE_SHIFT, _PLANE_SRC)
+                              AtaxxState, NOT_FILE_A, NOT_FILE_G, PLANE_SHIFT, PLANE_SRC)
 from envs.core.errors import ParameterError
 from envs.core.state import GameState
 from envs.core.vector import VectorCore
@@ -70,13 +70,13 @@ _INT_LIMIT = 1 << 62  # clock and fullmove must stay far from int64 overflow
 # ---------------------------------------------------------------------------- tables (numba constants)
 _U1 = np.uint64(1)
 _FULL = np.uint64(FULL)
-_NOT_A = np.uint64(_NOT_FILE_A)
-_NOT_G = np.uint64(_NOT_FILE_G)
+_NOT_A = np.uint64(NOT_FILE_A)
+_NOT_G = np.uint64(NOT_FILE_G)
 _NEAR = np.array(NEAR, dtype=np.uint64)
-_PSRC = np.array(_PLANE_SRC, dtype=np.uint64)
+_PSRC = np.array(PLANE_SRC, dtype=np.uint64)
 # jump plane k: destination = source + shift; left / right shift amounts (one of them 0)
-_PSHL = np.array([max(s, 0) for s in _PLANE_SHIFT], dtype=np.uint64)
-_PSHR = np.array([max(-s, 0) for s in _PLANE_SHIFT], dtype=np.uint64)
+_PSHL = np.array([max(s, 0) for s in PLANE_SHIFT], dtype=np.uint64)
+_PSHR = np.array([max(-s, 0) for s in PLANE_SHIFT], dtype=np.uint64)
 _JSHIFT = np.array([dr * SIZE + df for df, dr in JUMP_OFFSETS], dtype=np.int64)
 _NPLANES = 1 + len(JUMP_OFFSETS)  # 17 action planes of 49 squares
 _MASK_WORDS = (NUM_ACTIONS + 63) // 64 + 1  # 14 words of a game's packed mask (+1 spare)

@@ -134,13 +134,14 @@ _FACING = (
     ((0, 2), (7, 3), (6, 4)),  # B left
     ((0, 4),),                 # B up-left
 )
-# _REQ1[d][q] / _REQ0[d][q]: squares of A that must hold a spot / be empty when B (pattern q) lies
+# REQ1[d][q] / REQ0[d][q] (lists 8 x 256 of int bit masks over A's squares; shared with the batched
+# core, envs/smartrix/vector.py): squares of A that must hold a spot / be empty when B (pattern q) lies
 # in direction d of A.
-_REQ1 = [[sum(1 << a for a, b in _FACING[d] if q >> b & 1) for q in range(256)] for d in range(8)]
-_REQ0 = [[sum(1 << a for a, b in _FACING[d] if not q >> b & 1) for q in range(256)] for d in range(8)]
+REQ1 = [[sum(1 << a for a, b in _FACING[d] if q >> b & 1) for q in range(256)] for d in range(8)]
+REQ0 = [[sum(1 << a for a, b in _FACING[d] if not q >> b & 1) for q in range(256)] for d in range(8)]
 # A card of pattern p put down: what it asks of its neighbour in direction d (p lies at d+4 of it).
-_NB_REQ1 = [_REQ1[(d + 4) % 8] for d in range(8)]
-_NB_REQ0 = [_REQ0[(d + 4) % 8] for d in range(8)]
+_NB_REQ1 = [REQ1[(d + 4) % 8] for d in range(8)]
+_NB_REQ0 = [REQ0[(d + 4) % 8] for d in range(8)]
 _LINES = ((0, 1), (1, 0), (1, 1), (1, -1))
 _DIR_NAMES = ("above it", "up-right of it", "right of it", "down-right of it", "below it", "down-left of it", "left of it",
               "up-left of it")
@@ -384,7 +385,7 @@ class SmartrixState(GameState):
                     nb = pos.get((r + dr, c + dc))
                     if nb is not None:
                         q = _PAT_L[nb[0]][nb[1]]
-                        if (p & (_REQ1[d][q] | _REQ0[d][q])) != _REQ1[d][q]:
+                        if (p & (REQ1[d][q] | REQ0[d][q])) != REQ1[d][q]:
                             raise InvalidPositionError(f"table cards {card + 1} at {(r, c)} and {nb[0] + 1} at "
                                                        f"{(r + dr, c + dc)} do not match")
             for (r, c) in pos:
@@ -446,8 +447,8 @@ class SmartrixState(GameState):
             cj = card[j]
             if cj:
                 q = _PAT_L[cj - 1][rot[j]]
-                r1 |= _REQ1[d][q]
-                r0 |= _REQ0[d][q]
+                r1 |= REQ1[d][q]
+                r0 |= REQ0[d][q]
                 n += 1
         self._req1[idx] = r1
         self._req0[idx] = r0
@@ -689,7 +690,7 @@ class SmartrixState(GameState):
             j = idx + dr * g + dc
             if self._card[j]:
                 q = _PAT_L[self._card[j] - 1][self._rot[j]]
-                if (pat & (_REQ1[d][q] | _REQ0[d][q])) != _REQ1[d][q]:
+                if (pat & (REQ1[d][q] | REQ0[d][q])) != REQ1[d][q]:
                     return (f"its squares do not match card {self._card[j]} {_DIR_NAMES[d]} "
                             "(facing squares must be spot-spot or empty-empty)")
         return None

@@ -61,7 +61,6 @@ from __future__ import annotations
 from typing import Sequence
 
 import numpy as np
-from gymnasium import spaces
 from numba import njit
 
 from envs.core.errors import ParameterError
@@ -69,7 +68,7 @@ from envs.core.state import GameState
 from envs.core.vector import VectorCore
 from envs.smartrix.cards import CARD_PATTERNS, CARD_PERIODS, CARD_VALUES, NUM_CARDS
 from envs.smartrix.observation import PLAYER_FEATURES, TABLE_PLANES
-from envs.smartrix.state import DIRS, HAND_SIZE, NUM_PLANES, _REQ0, _REQ1, SmartrixState
+from envs.smartrix.state import DIRS, HAND_SIZE, NUM_PLANES, REQ0, REQ1, SmartrixState
 
 __all__ = ["SmartrixVectorCore", "vector_core"]
 
@@ -77,8 +76,8 @@ BIAS = 4096
 _PAT = np.ascontiguousarray(CARD_PATTERNS, dtype=np.int32)          # (70, 4)
 _PER = np.ascontiguousarray(CARD_PERIODS, dtype=np.int32)           # (70,)
 _VAL = np.ascontiguousarray(CARD_VALUES, dtype=np.int32)            # (70,)
-_R1 = np.array(_REQ1, dtype=np.int32)                               # (8, 256)
-_R0 = np.array(_REQ0, dtype=np.int32)                               # (8, 256)
+_R1 = np.array(REQ1, dtype=np.int32)                               # (8, 256)
+_R0 = np.array(REQ0, dtype=np.int32)                               # (8, 256)
 _NR1 = np.ascontiguousarray(np.roll(_R1, -4, axis=0))  # (8, 256): what a card of pattern p asks of its
 _NR0 = np.ascontiguousarray(np.roll(_R0, -4, axis=0))  # neighbour in direction d (= _REQ*[(d + 4) % 8][p])
 _DR = np.array([d[0] for d in DIRS], dtype=np.int32)

@@ -99,7 +99,7 @@ def line_prospects(state: TantrixState) -> list[dict]:
 
 def _analyse(state: TantrixState, rows: list | None) -> dict[int, float]:
     g = state._g
-    nb, tile, need, cnt, pidx = g.nb, state._tile, state._need, state._cnt, state._pidx
+    nb, need, cnt, pidx = g.nb, state._need, state._cnt, state._pidx
     restricted = state.restrictions_active
     pool = _pool(state)
     remaining = len(pool)

@@ -191,7 +191,9 @@ class _Geo:
 _GEO: dict[int, _Geo] = {}
 
 
-def _geo(R: int) -> _Geo:
+def window_geometry(R: int) -> _Geo:
+    """The window's geometry tables for window radius ``R`` (see :class:`_Geo`), built once per radius
+    and shared (by the states of that radius and the batched core, envs/tantrix/vector.py)."""
     g = _GEO.get(R)
     if g is None:
         g = _GEO[R] = _Geo(R)
@@ -274,7 +276,7 @@ class TantrixState(GameState):
         self.team_game = bool(teams)
         self._colour_of_team = _parse_colours(colors, self.num_players, self.team_game)
         self.window_radius = int(window_radius)
-        g = self._g = _geo(self.window_radius)
+        g = self._g = window_geometry(self.window_radius)
         self.num_actions = 36 * g.HW
         nc = g.ncell
         self._tile = [0] * nc
@@ -1047,7 +1049,7 @@ class TantrixState(GameState):
 
     def __setstate__(self, d):
         self.__dict__.update(d)
-        self._g = _geo(self.window_radius)
+        self._g = window_geometry(self.window_radius)
 
     def __eq__(self, other) -> bool:
         """Same table, hands, bag order, turn and phase (:meth:`position_key`), so the same future."""

@@ -37,7 +37,7 @@ for _t in range(1, NUM_TILES + 1):
     for _k in range(6):
         _e = tuple(_base[(i - _k) % 6] for i in range(6))
         TR_EDGES[_t * 6 + _k] = _e
-        _seg = [None] * 5
+        _seg: list[tuple[int, ...] | None] = [None] * 5
         for _c in range(1, 5):
             _idx = tuple(i for i in range(6) if _e[i] == _c)
             if _idx:
@@ -62,7 +62,7 @@ def fit_table(pattern: int) -> tuple:
     f = _FIT.get(pattern)
     if f is None:
         req = [(d, (pattern >> (3 * d)) & 7) for d in range(6) if (pattern >> (3 * d)) & 7]
-        out = [()]
+        out: list[tuple[int, ...]] = [()]
         for t in range(1, NUM_TILES + 1):
             rots = []
             for k in range(6):

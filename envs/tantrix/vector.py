@@ -40,15 +40,13 @@ Speed and compile time: see the end of this docstring (measured figures).
 
 from __future__ import annotations
 
-from typing import Sequence
-
 import numpy as np
 from numba import njit
 
 from envs.core.errors import ParameterError
 from envs.core.vector import VectorCore
 from envs.tantrix.observation import NUM_PLANES, TantrixObservation
-from envs.tantrix.state import TantrixState, _geo
+from envs.tantrix.state import TantrixState, window_geometry
 from envs.tantrix.tiles import NUM_TILES, TR_EDGES, TR_SEG
 
 __all__ = ["TantrixVectorCore", "vector_core"]
@@ -596,7 +594,7 @@ class TantrixVectorCore(VectorCore):
         self.R = R = probe.window_radius
         self.encoder = TantrixObservation(probe)
         self.observation_space = self.encoder.space
-        g = _geo(R)
+        g = window_geometry(R)
         self.S, self.NC, self.origin, self.HW, self.H = g.S, g.ncell, g.origin, g.HW, g.H
         self.NB = np.array(g.nb, dtype=np.int64)
         self.WIDX = np.array(g.widx, dtype=np.int32)

@@ -69,7 +69,7 @@ import numpy as np
 
 from envs.core.aec import TabletopAECEnv, wrap_classic
 from envs.core.checks import require_bool
-from envs.twixt.observation import NUM_DISTANCE_PLANES, NUM_PLANES, TwixtObservation
+from envs.twixt.observation import NUM_PLANES, TwixtObservation
 from envs.twixt.render import twixt_picture
 from envs.twixt.state import TwixtState
 

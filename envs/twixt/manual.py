@@ -295,7 +295,9 @@ class ManualLinkRules:
         me = COLOUR_NAMES[c]
         if self._placed:
             if a <= n:
-                return (f"this turn's peg is already placed ({hole_name(*self.last_placed)}): add links "
+                placed = self.last_placed
+                assert placed is not None  # the peg placed this turn (``_placed`` sets ``_last``)
+                return (f"this turn's peg is already placed ({hole_name(*placed)}): add links "
                         f"('+c5e6') or end the turn ('end')")
             if self._rem0 <= a < self._end:
                 return "links may be removed only before the placement of the turn"

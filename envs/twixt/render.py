@@ -13,11 +13,14 @@ from envs.twixt.notation import column_label
 
 __all__ = ["twixt_picture"]
 
-_RED = (205, 40, 40)
-_BLACK = (25, 25, 25)
-_BACKGROUND = (236, 224, 190)
-_HOLE = (120, 105, 80)
-_LAST = (240, 190, 20)
+# The board's colours, RGB tuples of int 0..255 (shared with the SVG board, envs/twixt/svg.py):
+# red's pegs and links and borders, black's, the background, the empty holes and labels, the ring
+# around the last peg.
+RED_RGB = (205, 40, 40)
+BLACK_RGB = (25, 25, 25)
+BACKGROUND_RGB = (236, 224, 190)
+HOLE_RGB = (120, 105, 80)
+LAST_RGB = (240, 190, 20)
 _SEATS = ("A", "A", "B", "B")  # Double TwixT: the seat of each player in its team
 
 
@@ -46,7 +49,7 @@ def twixt_picture(state, cell: int | None = None) -> np.ndarray:
     caption_px = max(11, min(16, cell // 2))
     lines = 3 if four else 2  # room for the caption (the status line may wrap on small boards)
     foot = lines * (caption_px + max(2, caption_px // 4)) + caption_px // 2
-    img = Image.new("RGB", (w, h + foot), _BACKGROUND)
+    img = Image.new("RGB", (w, h + foot), BACKGROUND_RGB)
     draw = ImageDraw.Draw(img)
     font = pil_font(max(9, cell // 2))
     owners = _peg_owners(state) if four else {}
@@ -57,10 +60,10 @@ def twixt_picture(state, cell: int | None = None) -> np.ndarray:
     # Border lines half-way between the border row/column and the next one.
     lo, hi = margin + cell // 2, margin + (s - 2) * cell + cell // 2
     width = max(2, cell // 8)
-    draw.line([(lo, lo), (hi, lo)], fill=_RED, width=width)
-    draw.line([(lo, hi), (hi, hi)], fill=_RED, width=width)
-    draw.line([(lo, lo), (lo, hi)], fill=_BLACK, width=width)
-    draw.line([(hi, lo), (hi, hi)], fill=_BLACK, width=width)
+    draw.line([(lo, lo), (hi, lo)], fill=RED_RGB, width=width)
+    draw.line([(lo, hi), (hi, hi)], fill=RED_RGB, width=width)
+    draw.line([(lo, lo), (lo, hi)], fill=BLACK_RGB, width=width)
+    draw.line([(hi, lo), (hi, hi)], fill=BLACK_RGB, width=width)
     pegs = state.pegs()
     corners = {(0, 0), (0, s - 1), (s - 1, 0), (s - 1, s - 1)}
     dot = max(1, cell // 10)
@@ -69,25 +72,25 @@ def twixt_picture(state, cell: int | None = None) -> np.ndarray:
             if (r, c) in corners:
                 continue
             x, y = xy(r, c)
-            draw.ellipse([x - dot, y - dot, x + dot, y + dot], fill=_HOLE)
+            draw.ellipse([x - dot, y - dot, x + dot, y + dot], fill=HOLE_RGB)
     for (r1, c1), (r2, c2), colour in state.links():
-        draw.line([xy(r1, c1), xy(r2, c2)], fill=_RED if colour == 0 else _BLACK, width=max(2, cell // 6))
+        draw.line([xy(r1, c1), xy(r2, c2)], fill=RED_RGB if colour == 0 else BLACK_RGB, width=max(2, cell // 6))
     peg = max(3, cell // 3)
     seat_font = pil_font(max(8, int(peg * 1.2)))
-    last = _last_hole(state)
+    last = last_peg_hole(state)
     for r, c in zip(*np.nonzero(pegs)):
         x, y = xy(r, c)
         if (r, c) == last:
             ring = peg + max(2, cell // 10)
-            draw.ellipse([x - ring, y - ring, x + ring, y + ring], outline=_LAST, width=max(2, cell // 12))
-        draw.ellipse([x - peg, y - peg, x + peg, y + peg], fill=_RED if pegs[r, c] == 1 else _BLACK,
+            draw.ellipse([x - ring, y - ring, x + ring, y + ring], outline=LAST_RGB, width=max(2, cell // 12))
+        draw.ellipse([x - peg, y - peg, x + peg, y + peg], fill=RED_RGB if pegs[r, c] == 1 else BLACK_RGB,
                      outline=(250, 250, 250), width=1)
         if (r, c) in owners:
             draw.text((x, y), _SEATS[owners[r, c]], fill=(255, 255, 255), font=seat_font, anchor="mm")
     for c in range(s):
-        draw.text((xy(0, c)[0], margin // 3), column_label(c), fill=_HOLE, font=font, anchor="mm")
+        draw.text((xy(0, c)[0], margin // 3), column_label(c), fill=HOLE_RGB, font=font, anchor="mm")
     for r in range(s):
-        draw.text((margin // 3, xy(r, 0)[1]), str(r + 1), fill=_HOLE, font=font, anchor="mm")
+        draw.text((margin // 3, xy(r, 0)[1]), str(r + 1), fill=HOLE_RGB, font=font, anchor="mm")
     caption = [state.status_line()]
     if four and last is not None:
         pl = owners[last]
@@ -96,7 +99,7 @@ def twixt_picture(state, cell: int | None = None) -> np.ndarray:
     return np.asarray(img, dtype=np.uint8).copy()
 
 
-def _last_hole(state) -> tuple[int, int] | None:
+def last_peg_hole(state) -> tuple[int, int] | None:
     """``(row, col)`` of the last peg placed (after a swap: the swapped peg), or ``None``."""
     n = state.board_size ** 2
     manual = getattr(state, "linking", "auto") == "manual"

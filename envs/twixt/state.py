@@ -100,9 +100,11 @@ Example:
 from __future__ import annotations
 
 import re
+from typing import Any, cast
 
 import numpy as np
 
+from envs.core.checks import is_int, require_bool
 from envs.core.state import GameInfo, GameState, IllegalActionError, InvalidMoveError, ParameterError
 from envs.twixt.connect import (
     STATUS_BLACK,
@@ -161,7 +163,7 @@ class TwixtState(ManualLinkRules, GameState):
         notation=("TwixT: c5 = peg on column c, row 5 (row 1 at the top), swap; Double TwixT: c5! = peg\n"
                   "on c5 and claim your team's Privilege. links='manual': -c5e6 removes your link c5-e6\n"
                   "(before the peg), +c5e6 adds one (after it), end ends the turn, end! claims the Privilege"),
-        heuristics="envs.twixt.heuristics", board="envs.twixt.svg",
+        heuristics="envs.twixt.heuristics", board="envs.twixt.svg", records="envs.twixt.records",
     )
 
     __slots__ = (
@@ -172,21 +174,22 @@ class TwixtState(ManualLinkRules, GameState):
         "linking", "_manual", "_ownblock", "_placed", "_last", "_block", "_cand",
         "_add0", "_rem0", "_end",
     )
+    # per colour, the link ids of its witness path (``draw="early"``); the other slots' types are
+    # declared in :class:`~envs.twixt.manual.ManualLinkRules`
+    _wlinks: list[frozenset[int]]
 
     def __init__(self, board_size: int = 24, *, rules: str = "standard", swap: bool = False,
                  draw: str = "early", num_players: int = 2, links: str = "auto"):
-        if isinstance(board_size, bool) or not isinstance(board_size, (int, np.integer)):
+        if not is_int(board_size):
             raise ParameterError(f"board_size must be an int from {MIN_SIZE} to {MAX_SIZE}, got {board_size!r}")
         if not MIN_SIZE <= int(board_size) <= MAX_SIZE:
             raise ParameterError(f"board_size must be from {MIN_SIZE} to {MAX_SIZE}, got {int(board_size)}")
         if rules not in _RULES:
             raise ParameterError(f"rules must be 'standard' or 'pp', got {rules!r}")
-        if not isinstance(swap, (bool, np.bool_)):
-            raise ParameterError(f"swap must be True or False, got {swap!r}")
+        require_bool("swap", swap)
         if draw not in _DRAWS:
             raise ParameterError(f"draw must be 'early' or 'board_full', got {draw!r}")
-        if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)) \
-                or num_players not in (2, 4):
+        if not is_int(num_players) or num_players not in (2, 4):
             raise ParameterError(f"num_players must be 2 (TwixT) or 4 (Double TwixT), got {num_players!r}")
         if swap and num_players == 4:
             raise ParameterError("swap=True is not allowed with num_players=4: Double TwixT has no swap")
@@ -230,7 +233,9 @@ class TwixtState(ManualLinkRules, GameState):
         if self._early:
             self._reset_witnesses()
         else:
-            self._pbits = self._ok = self._wholes = self._wlinks = self._can = self._wbad = None
+            # draw="board_full" keeps no witnesses: None, read only behind ``self._early`` (a flag the
+            # type checker cannot follow, hence the cast to the early-draw lists' types)
+            self._pbits = self._ok = self._wholes = self._wlinks = self._can = self._wbad = cast(Any, None)
         self._placed = False
         self._last = -1
         if manual:
@@ -242,7 +247,7 @@ class TwixtState(ManualLinkRules, GameState):
             self._cand = [set(), set()]
         else:
             self._add0 = self._rem0 = self._end = -1
-            self._block = self._cand = None
+            self._block = self._cand = cast(Any, None)  # links="auto": none, read only behind ``self._manual``
 
     @classmethod
     def from_moves(cls, moves, **settings) -> "TwixtState":
@@ -282,7 +287,7 @@ class TwixtState(ManualLinkRules, GameState):
                 self._wholes[c], self._wlinks[c] = w
 
     def _recompute_witness(self, c: int) -> None:
-        w = find_path(self._g, c, self._g._bits.area[c] & ~self._pbits[1 - c], self._ok[c])
+        w = find_path(self._g, c, self._g.bits().area[c] & ~self._pbits[1 - c], self._ok[c])
         if w is None:
             self._can[c] = False
             self._wholes[c] = 0
@@ -328,7 +333,8 @@ class TwixtState(ManualLinkRules, GameState):
             raise ValueError(f"colour must be 0 (red) or 1 (black), got {colour!r}")
         b = self._g.bits()
         if self._early:
-            return tuple(self._ok[colour]), self._pbits[colour], b.area[colour] & ~self._pbits[1 - colour]
+            ok0, ok1, ok2, ok3 = self._ok[colour]
+            return (ok0, ok1, ok2, ok3), self._pbits[colour], b.area[colour] & ~self._pbits[1 - colour]
         ok = list(b.ok0)
         lc, own_code = self._lc, colour + 1
         for lid in self._order:
@@ -477,7 +483,7 @@ class TwixtState(ManualLinkRules, GameState):
     def _link_added_early(self, lid: int, c: int) -> None:
         o = 1 - c
         ok = self._ok[o]  # standard: the one list shared by both colours
-        for k, nm in self._g._bits.cross_clear[lid]:
+        for k, nm in self._g.bits().cross_clear[lid]:
             ok[k] &= nm
         cs = self._g.cross_set[lid]
         if self._can[o] and not self._wbad[o] and not self._wlinks[o].isdisjoint(cs):
@@ -621,7 +627,7 @@ class TwixtState(ManualLinkRules, GameState):
         Raises:
             ValueError: ``team`` is not 0 or 1.
         """
-        if team not in (0, 1) or isinstance(team, bool):
+        if not is_int(team) or team not in (0, 1):
             raise ValueError(f"team must be 0 (red) or 1 (black), got {team!r}")
         return self._priv[team]
 
@@ -637,7 +643,7 @@ class TwixtState(ManualLinkRules, GameState):
         """
         s = self.board_size
         for name, v in (("row", row), ("col", col)):
-            if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v < s:
+            if not is_int(v) or not 0 <= v < s:
                 raise ValueError(f"{name} must be an integer in 0..{s - 1}, got {v!r}")
         return self._pegs[int(row) * s + int(col)]
 
@@ -721,10 +727,10 @@ class TwixtState(ManualLinkRules, GameState):
                 if m is None:
                     raise InvalidMoveError(f"{text!r} is not a link move: expected '+c5e6' (add) or '-c5e6' (remove)")
                 try:
-                    a, b = (parse_hole(h, self.board_size) for h in m.group(2, 3))
+                    ha, hb = (parse_hole(h, self.board_size) for h in m.group(2, 3))
                 except InvalidMoveError as e:
                     raise InvalidMoveError(f"{text!r} is not a link move ({e})") from None
-                return self.link_action(a, b, remove=m.group(1) == "-")
+                return self.link_action(ha, hb, remove=m.group(1) == "-")
             if t.endswith("!"):
                 raise InvalidMoveError(f"{text!r}: with links='manual' the Privilege is claimed with 'end!' after the placement")
         elif t in ("end", "end!") or t[:1] in ("+", "-"):
@@ -753,7 +759,7 @@ class TwixtState(ManualLinkRules, GameState):
     def _why_illegal(self, a: int) -> str:
         if self._status != STATUS_ONGOING:
             return f"the game is over ({self._result_text()})"
-        n, s = self._n, self.board_size
+        n = self._n
         c = self._player & 1
         if self._manual:
             why = self._why_illegal_manual(a, c)
@@ -818,7 +824,7 @@ class TwixtState(ManualLinkRules, GameState):
             c._can = list(self._can)
             c._wbad = list(self._wbad)
         else:
-            c._pbits = c._ok = c._wholes = c._wlinks = c._can = c._wbad = None
+            c._pbits = c._ok = c._wholes = c._wlinks = c._can = c._wbad = cast(Any, None)  # as in __init__
         c.linking = self.linking
         c._manual = self._manual
         c._ownblock = self._ownblock
@@ -830,7 +836,7 @@ class TwixtState(ManualLinkRules, GameState):
             c._block = [blk, blk] if self._std else [blk, bytearray(self._block[1])]
             c._cand = [set(self._cand[0]), set(self._cand[1])]
         else:
-            c._block = c._cand = None
+            c._block = c._cand = cast(Any, None)  # as in __init__
         return c
 
     @classmethod
@@ -902,7 +908,7 @@ class TwixtState(ManualLinkRules, GameState):
             other.board_size, other.num_players, other.rules, other.swap, other.draw, other.linking
         ) and self.position_key() == other.position_key()
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # unhashable (mutable); typeshed types object.__hash__ as a method
 
     def __repr__(self):
         settings = f"board_size={self.board_size}, rules={self.rules!r}, swap={self.swap}, draw={self.draw!r}"
@@ -917,8 +923,12 @@ class TwixtState(ManualLinkRules, GameState):
         if self._status == STATUS_ONGOING:
             text = f"ply {self._ply}: {self._player_name(self._player)} to move"
             if self._manual:
-                text += (f", placed {hole_name(*self.last_placed)}: add links or end" if self._placed
-                         else ", before the placement")
+                placed = self.last_placed
+                if self._placed:
+                    assert placed is not None  # the peg placed this turn (``_placed`` sets ``_last``)
+                    text += f", placed {hole_name(*placed)}: add links or end"
+                else:
+                    text += ", before the placement"
             if self.swap_available():
                 text += " (swap available)"
             if self.num_players == 4:

@@ -62,7 +62,7 @@ import textwrap
 from envs.core.checks import is_int
 from envs.core.errors import IllegalActionError
 from envs.core.svg import HIT_ATTRIBUTES, MovePaths, esc, svg_document
-from envs.twixt.render import _BACKGROUND, _BLACK, _HOLE, _LAST, _RED, _last_hole
+from envs.twixt.render import BACKGROUND_RGB, BLACK_RGB, HOLE_RGB, LAST_RGB, RED_RGB, last_peg_hole
 from envs.twixt.geometry import COLOUR_NAMES
 from envs.twixt.notation import column_label, hole_name, parse_hole
 
@@ -87,7 +87,7 @@ def _hex(rgb: tuple[int, int, int]) -> str:
     return "#%02x%02x%02x" % rgb
 
 
-_C_RED, _C_BLACK, _C_BG, _C_HOLE, _C_LAST = (_hex(c) for c in (_RED, _BLACK, _BACKGROUND, _HOLE, _LAST))
+_C_RED, _C_BLACK, _C_BG, _C_HOLE, _C_LAST = (_hex(c) for c in (RED_RGB, BLACK_RGB, BACKGROUND_RGB, HOLE_RGB, LAST_RGB))
 _C_PEG = (_C_RED, _C_BLACK)
 _PENDING_LINK = ' stroke-opacity="0.55"'  # a link the pending action adds
 
@@ -328,7 +328,7 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
     pegs_before = state.pegs().ravel().tolist()
     pegs = shown.pegs().ravel().tolist() if pending is not None else pegs_before
     owners = _peg_owners(shown) if four else {}
-    last_rc = _last_hole(state)
+    last_rc = last_peg_hole(state)
     last_hole = None if last_rc is None else last_rc[0] * s + last_rc[1]
     pr = cell * 0.3
     prs = _f(pr)

@@ -385,7 +385,6 @@ def _observe(viewers, pegs, lc, blk, player, ply, status, priv, link_cells, area
         v = viewers[i]
         vc = v & 1
         own = vc + 1
-        other = 2 - vc
         pl = player[i]
         sw = np.float32(1.0 if (swap and ply[i] == 1 and pl == 1) else 0.0)
         on = status[i] == 0

@@ -152,7 +152,7 @@ def test_the_rules_core_does_not_walk_the_registry():
         assert "envs.registry" not in graph[module], module
 
 
-@pytest.mark.parametrize("env_id", ["ataxx_v0", "tantrix_v0", "smartrix_v0"])
+@pytest.mark.parametrize("env_id", ["ataxx_v0", "twixt_v0", "tantrix_v0", "smartrix_v0"])
 def test_declared_plug_ins_resolve(env_id):
     import envs
     from envs.core.plugins import load_module

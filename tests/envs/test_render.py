@@ -57,9 +57,9 @@ def test_double_twixt_tells_the_seats_of_a_team_apart(monkeypatch):
     img = tr.twixt_picture(state)
     assert calls[-1][1] == "last peg: e6, black B (player 3)"
     assert tr._peg_owners(state) == {(2, 2): 0, (4, 3): 1, (2, 5): 2, (5, 4): 3}
-    assert tr._last_hole(state) == (5, 4)
+    assert tr.last_peg_hole(state) == (5, 4)
     # The last peg's ring is drawn around e6 (row 6, column e), and only there.
-    ring = np.argwhere((img[:480] == tr._LAST).all(axis=2))
+    ring = np.argwhere((img[:480] == tr.LAST_RGB).all(axis=2))
     cell = 48
     assert len(ring) > 20
     assert np.abs(ring[:, 0] - (cell + 5 * cell)).max() <= cell // 2
