@@ -26,8 +26,8 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 from envs.core.vector import pack_mask  # noqa: E402
-from training.config import load_config  # noqa: E402
 from training.agents.alphazero_net import build_network, make_evaluate  # noqa: E402
+from training.config import load_config  # noqa: E402
 from training.engines.alphazero.trainer import ReplayBuffer, SelfPlay, _symmetries, train_step  # noqa: E402
 
 
@@ -44,17 +44,20 @@ def main() -> None:
     evaluate = make_evaluate(net)
     selfplay = SelfPlay(cfg, 0)
     rng = np.random.default_rng(0)
-    buffer = ReplayBuffer(max(cfg.learn.batch_size, 1024), selfplay.env.core.observation_space,
-                          selfplay.env.num_actions)
+    buffer = ReplayBuffer(
+        max(cfg.learn.batch_size, 1024), selfplay.env.core.observation_space, selfplay.env.num_actions
+    )
     selfplay.move(evaluate, rng, buffer)  # warm-up (numba, torch)
     t0 = time.perf_counter()
     e0 = selfplay.evaluations
     n = sum(selfplay.move(evaluate, rng, buffer) for _ in range(args.moves))
     dt = time.perf_counter() - t0
     pos_s = n / dt
-    print(f"{cfg.name}: {n} positions in {dt:.1f} s: {pos_s:.0f} self-play positions/s, "
-          f"{(selfplay.evaluations - e0) / dt:.0f} network evaluations/s ({cfg.selfplay.games} games, "
-          f"{cfg.search.simulations} simulations, one thread)")
+    print(
+        f"{cfg.name}: {n} positions in {dt:.1f} s: {pos_s:.0f} self-play positions/s, "
+        f"{(selfplay.evaluations - e0) / dt:.0f} network evaluations/s ({cfg.selfplay.games} games, "
+        f"{cfg.search.simulations} simulations, one thread)"
+    )
     mask = np.asarray(selfplay.env.action_mask())
     b = mask.shape[0]
     while buffer.size < cfg.learn.batch_size:  # positions to learn from (uniform targets)
@@ -68,8 +71,10 @@ def main() -> None:
     step = (time.perf_counter() - t0) / args.steps
     per_round = cfg.selfplay.moves_per_round * b
     round_s = per_round / pos_s + cfg.learn.train_steps * step
-    print(f"  Adam step of {cfg.learn.batch_size}: {step * 1000:.0f} ms; a round of {per_round} positions and "
-          f"{cfg.learn.train_steps} steps: {round_s:.1f} s, {per_round / round_s:.0f} positions/s with the learning")
+    print(
+        f"  Adam step of {cfg.learn.batch_size}: {step * 1000:.0f} ms; a round of {per_round} positions and "
+        f"{cfg.learn.train_steps} steps: {round_s:.1f} s, {per_round / round_s:.0f} positions/s with the learning"
+    )
 
 
 if __name__ == "__main__":

@@ -53,7 +53,9 @@ def mask_times(steps: int, seed: int):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--steps", type=int, default=20_000, help="step calls per environment (default 20000)")
     p.add_argument("--mask-steps", type=int, default=20_000, help="legal_action_mask() calls timed (default 20000)")
     p.add_argument("--chess", action="store_true", help="also measure pettingzoo.classic.chess_v6 (slow)")
@@ -86,8 +88,10 @@ def main(argv=None):
     print()
 
     t = mask_times(args.mask_steps, args.seed) / 1000.0
-    print(f"AtaxxState.legal_action_mask() over {len(t)} positions of random games: "
-          f"median {np.median(t):.1f} us, p90 {np.percentile(t, 90):.1f} us, mean {t.mean():.1f} us")
+    print(
+        f"AtaxxState.legal_action_mask() over {len(t)} positions of random games: "
+        f"median {np.median(t):.1f} us, p90 {np.percentile(t, 90):.1f} us, mean {t.mean():.1f} us"
+    )
 
 
 if __name__ == "__main__":

@@ -88,12 +88,18 @@ def playouts_peer(n: int, seed: int):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--depth", type=int, default=5, help="perft depth for both positions (default 5; python-ataxx takes ~5-10 s)")
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument(
+        "--depth", type=int, default=5, help="perft depth for both positions (default 5; python-ataxx takes ~5-10 s)"
+    )
     p.add_argument("--repeat", type=int, default=3, help="repetitions of our perft, best time kept (default 3)")
     p.add_argument("--peer-repeat", type=int, default=1, help="repetitions of python-ataxx perft (default 1)")
     p.add_argument("--playouts", type=int, default=200, help="random playouts for ours (default 200)")
-    p.add_argument("--peer-playouts", type=int, default=None, help="random playouts for python-ataxx (default: playouts / 4)")
+    p.add_argument(
+        "--peer-playouts", type=int, default=None, help="random playouts for python-ataxx (default: playouts / 4)"
+    )
     p.add_argument("--seed", type=int, default=0)
     args = p.parse_args(argv)
     peer_playouts = args.peer_playouts or max(1, args.playouts // 4)
@@ -108,9 +114,13 @@ def main(argv=None):
     for name, depth, nodes, ours_t, peer_t in bench_perft(args.depth, args.repeat, args.peer_repeat):
         ratio = peer_t / ours_t
         ratios.append(ratio)
-        print(f"{name:<10} {depth:>5} {nodes:>11,} {ours_t:>8.3f} {nodes / ours_t:>13,.0f} {peer_t:>8.3f} "
-              f"{nodes / peer_t:>13,.0f} {ratio:>6.1f}x")
-    print(f"perft speed-up (min over positions): {min(ratios):.1f}x  (target >= 20x: {'met' if min(ratios) >= 20 else 'NOT met'})")
+        print(
+            f"{name:<10} {depth:>5} {nodes:>11,} {ours_t:>8.3f} {nodes / ours_t:>13,.0f} {peer_t:>8.3f} "
+            f"{nodes / peer_t:>13,.0f} {ratio:>6.1f}x"
+        )
+    print(
+        f"perft speed-up (min over positions): {min(ratios):.1f}x  (target >= 20x: {'met' if min(ratios) >= 20 else 'NOT met'})"
+    )
     print()
 
     print("Random playouts from the start position (to the end of the game, clock on)")
@@ -123,12 +133,18 @@ def main(argv=None):
     header = f"{'engine':<38} {'games':>6} {'plies':>8} {'seconds':>8} {'games/s':>9} {'plies/s':>10}"
     print(header)
     print("-" * len(header))
-    print(f"{'ours (legal_action_mask + apply)':<38} {args.playouts:>6} {ours_plies:>8} {ours_t:>8.2f} "
-          f"{args.playouts / ours_t:>9.1f} {ours_plies / ours_t:>10,.0f}")
-    print(f"{'python-ataxx (legal_moves + makemove)':<38} {peer_playouts:>6} {peer_plies:>8} {peer_t:>8.2f} "
-          f"{peer_playouts / peer_t:>9.1f} {peer_plies / peer_t:>10,.0f}")
-    print(f"playout speed-up: {(args.playouts / ours_t) / (peer_playouts / peer_t):.1f}x games/s, "
-          f"{(ours_plies / ours_t) / (peer_plies / peer_t):.1f}x plies/s")
+    print(
+        f"{'ours (legal_action_mask + apply)':<38} {args.playouts:>6} {ours_plies:>8} {ours_t:>8.2f} "
+        f"{args.playouts / ours_t:>9.1f} {ours_plies / ours_t:>10,.0f}"
+    )
+    print(
+        f"{'python-ataxx (legal_moves + makemove)':<38} {peer_playouts:>6} {peer_plies:>8} {peer_t:>8.2f} "
+        f"{peer_playouts / peer_t:>9.1f} {peer_plies / peer_t:>10,.0f}"
+    )
+    print(
+        f"playout speed-up: {(args.playouts / ours_t) / (peer_playouts / peer_t):.1f}x games/s, "
+        f"{(ours_plies / ours_t) / (peer_plies / peer_t):.1f}x plies/s"
+    )
 
 
 if __name__ == "__main__":

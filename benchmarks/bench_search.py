@@ -47,8 +47,9 @@ def timed(vec, sims: int, considered: int, repeat: int):
     best, res = float("inf"), None
     for r in range(repeat):
         t = time.perf_counter()
-        res = gumbel_search(vec, uniform_evaluate, np.random.default_rng(r), num_simulations=sims,
-                            max_num_considered_actions=considered)
+        res = gumbel_search(
+            vec, uniform_evaluate, np.random.default_rng(r), num_simulations=sims, max_num_considered_actions=considered
+        )
         best = min(best, time.perf_counter() - t)
     return best, res
 
@@ -81,9 +82,11 @@ def main() -> None:
         nodes_p += r.num_nodes
         evals_p += r.num_evaluations
     legal = vec.action_mask().sum(axis=1)
-    print(f"{a.env}: {a.games} positions after {a.plies} random plies ({live} live, {legal.mean():.1f} legal "
-          f"moves on average), {a.sims} simulations, m = {a.considered}, uniform evaluation; load average "
-          f"{os.getloadavg()[0]:.2f}")
+    print(
+        f"{a.env}: {a.games} positions after {a.plies} random plies ({live} live, {legal.mean():.1f} legal "
+        f"moves on average), {a.sims} simulations, m = {a.considered}, uniform evaluation; load average "
+        f"{os.getloadavg()[0]:.2f}"
+    )
     print(f"{'':10} {'games':>6} {'seconds':>9} {'sims/s':>10} {'nodes/s':>10} {'evals/s':>10}")
     rows = [("batched", live, t_b, res.num_nodes, res.num_evaluations), ("peer B=1", n_peer, t_p, nodes_p, evals_p)]
     rates = []

@@ -49,8 +49,8 @@ import torch  # noqa: E402
 
 torch.set_num_threads(1)
 
-from training.selfplay import OpponentPool  # noqa: E402
 from training.engines.sb3.trainer import build_model, make_callback, training_env  # noqa: E402
+from training.selfplay import OpponentPool  # noqa: E402
 from training.train import load_config  # noqa: E402
 
 
@@ -81,8 +81,13 @@ def run_once(cfg: dict, kind: str, backend: str, timesteps: int, snapshots: int)
         t0 = time.perf_counter()
         model.learn(total_timesteps=timesteps, callback=callback)
         seconds = time.perf_counter() - t0
-    row = {"kind": kind, "timesteps": int(model.num_timesteps), "seconds": seconds,
-           "env_seconds": env_seconds[0], "episodes": callback.episodes}
+    row = {
+        "kind": kind,
+        "timesteps": int(model.num_timesteps),
+        "seconds": seconds,
+        "env_seconds": env_seconds[0],
+        "episodes": callback.episodes,
+    }
     if kind == "vector":
         venv = env.venv
         row.update(backend=venv.backend, backend_note=venv.backend_note, stats=dict(venv.stats))
@@ -90,8 +95,9 @@ def run_once(cfg: dict, kind: str, backend: str, timesteps: int, snapshots: int)
     return row
 
 
-def bench_config(name: str, backend: str, timesteps: int | None, snapshots: int, repeat: int,
-                 n_envs: int | None = None) -> dict:
+def bench_config(
+    name: str, backend: str, timesteps: int | None, snapshots: int, repeat: int, n_envs: int | None = None
+) -> dict:
     cfg = load_config(ROOT / "configs" / f"{name}.yaml", n_envs=n_envs)
     rollout = cfg["n_envs"] * cfg["ppo"]["n_steps"]
     steps = timesteps or 2 * rollout
@@ -102,13 +108,21 @@ def bench_config(name: str, backend: str, timesteps: int | None, snapshots: int,
             if kind not in best or row["seconds"] < best[kind]["seconds"]:
                 best[kind] = row
     before, after = best["selfplay"], best["vector"]
-    out = {"config": name, "env_id": cfg["env_id"], "env_kwargs": cfg["env_kwargs"], "n_envs": cfg["n_envs"],
-           "timesteps": before["timesteps"], "snapshots": snapshots, "repeat": repeat,
-           "before": before, "after": after,
-           "before_ts_per_s": before["timesteps"] / before["seconds"],
-           "after_ts_per_s": after["timesteps"] / after["seconds"],
-           "before_env_ts_per_s": before["timesteps"] / before["env_seconds"],
-           "after_env_ts_per_s": after["timesteps"] / after["env_seconds"]}
+    out = {
+        "config": name,
+        "env_id": cfg["env_id"],
+        "env_kwargs": cfg["env_kwargs"],
+        "n_envs": cfg["n_envs"],
+        "timesteps": before["timesteps"],
+        "snapshots": snapshots,
+        "repeat": repeat,
+        "before": before,
+        "after": after,
+        "before_ts_per_s": before["timesteps"] / before["seconds"],
+        "after_ts_per_s": after["timesteps"] / after["seconds"],
+        "before_env_ts_per_s": before["timesteps"] / before["env_seconds"],
+        "after_env_ts_per_s": after["timesteps"] / after["env_seconds"],
+    }
     out["ratio"] = out["after_ts_per_s"] / out["before_ts_per_s"]
     out["env_ratio"] = out["after_env_ts_per_s"] / out["before_env_ts_per_s"]
     return out
@@ -116,14 +130,26 @@ def bench_config(name: str, backend: str, timesteps: int | None, snapshots: int,
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--configs", nargs="+", default=["ataxx_quick", "twixt_quick"],
-                        help="config names in configs/ (default: ataxx_quick twixt_quick)")
-    parser.add_argument("--backend", choices=("batched", "reference"), default="batched",
-                        help="the vector env's games (default batched: the game's batched core where it has one)")
+    parser.add_argument(
+        "--configs",
+        nargs="+",
+        default=["ataxx_quick", "twixt_quick"],
+        help="config names in configs/ (default: ataxx_quick twixt_quick)",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=("batched", "reference"),
+        default="batched",
+        help="the vector env's games (default batched: the game's batched core where it has one)",
+    )
     parser.add_argument("--timesteps", type=int, default=None, help="timesteps per run (default: two rollouts)")
     parser.add_argument("--snapshots", type=int, default=3, help="frozen snapshots in the pool from the start")
-    parser.add_argument("--n-envs", type=int, default=None,
-                        help="override the configs' n_envs (games per rollout; not the config's run then)")
+    parser.add_argument(
+        "--n-envs",
+        type=int,
+        default=None,
+        help="override the configs' n_envs (games per rollout; not the config's run then)",
+    )
     parser.add_argument("--repeat", type=int, default=1, help="alternate before/after this many times, keep the best")
     parser.add_argument("--json", default=None, help="also write the figures to this file")
     args = parser.parse_args(argv)
@@ -135,13 +161,19 @@ def main(argv=None) -> int:
         results.append(r)
         a, b = r["after"], r["before"]
         s = a["stats"]
-        print(f"{name}: {r['timesteps']:,} timesteps, {r['n_envs']} games, backend {a['backend']}"
-              + (f" ({a['backend_note']})" if a["backend_note"] else ""))
-        print(f"  before (DummyVecEnv of SelfPlayEnv): {r['before_ts_per_s']:7.1f} timesteps/s "
-              f"({b['seconds']:.1f} s, env steps {b['env_seconds']:.1f} s)")
-        print(f"  after  (SelfPlayVectorEnv):          {r['after_ts_per_s']:7.1f} timesteps/s "
-              f"({a['seconds']:.1f} s, env steps {a['env_seconds']:.1f} s; "
-              f"{s['policy_rows'] / max(1, s['policy_forwards']):.1f} games per policy forward)")
+        print(
+            f"{name}: {r['timesteps']:,} timesteps, {r['n_envs']} games, backend {a['backend']}"
+            + (f" ({a['backend_note']})" if a["backend_note"] else "")
+        )
+        print(
+            f"  before (DummyVecEnv of SelfPlayEnv): {r['before_ts_per_s']:7.1f} timesteps/s "
+            f"({b['seconds']:.1f} s, env steps {b['env_seconds']:.1f} s)"
+        )
+        print(
+            f"  after  (SelfPlayVectorEnv):          {r['after_ts_per_s']:7.1f} timesteps/s "
+            f"({a['seconds']:.1f} s, env steps {a['env_seconds']:.1f} s; "
+            f"{s['policy_rows'] / max(1, s['policy_forwards']):.1f} games per policy forward)"
+        )
         print(f"  ratio after/before: {r['ratio']:.2f} (env steps alone: {r['env_ratio']:.2f})", flush=True)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"load average {load:.2f} at the end")

@@ -94,8 +94,10 @@ def main(argv=None) -> int:
 
     mt = mask_times(30, args.seed, args.radius) / 1000
     print(f"Tantrix, window radius {args.radius} ({36 * (2 * args.radius + 1) ** 2} actions)")
-    print(f"mask computation per step: median {np.median(mt):.1f} us, p90 {np.percentile(mt, 90):.1f} us, "
-          f"mean {mt.mean():.1f} us ({len(mt)} steps)")
+    print(
+        f"mask computation per step: median {np.median(mt):.1f} us, p90 {np.percentile(mt, 90):.1f} us, "
+        f"mean {mt.mean():.1f} us ({len(mt)} steps)"
+    )
 
     t0 = time.perf_counter()
     core_games = 200
@@ -119,7 +121,9 @@ def main(argv=None) -> int:
     ours, chess = n / secs, cn / csecs
     print(f"{'engine':<44}{'steps':>9}{'games':>7}{'seconds':>9}{'steps/s':>10}{'games/s':>9}")
     print("-" * 88)
-    print(f"{'tabletop tantrix_v0.env() (2 players)':<44}{n:>9}{games:>7}{secs:>9.2f}{ours:>10,.0f}{games / secs:>9.1f}")
+    print(
+        f"{'tabletop tantrix_v0.env() (2 players)':<44}{n:>9}{games:>7}{secs:>9.2f}{ours:>10,.0f}{games / secs:>9.1f}"
+    )
     print(f"{'pettingzoo chess_v6.env()':<44}{cn:>9}{cgames:>7}{csecs:>9.2f}{chess:>10,.0f}{cgames / csecs:>9.1f}")
     ratio = ours / chess
     print(f"ratio tantrix_v0 / chess_v6: {ratio:.2f}  (target >= 2: {'met' if ratio >= 2 else 'NOT met'})")
@@ -127,14 +131,18 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     cg, cp, pts = clip_stats(args.clip_games, args.seed, args.radius)
     dt = time.perf_counter() - t0
-    print(f"window clipping over {args.clip_games} random games (2/3/4 players in turn, {dt:.0f} s): "
-          f"{cg} games ({cg / args.clip_games:.3%}) had a legal placement outside radius {args.radius}; "
-          f"{cp} of {pts} decision points ({cp / max(pts, 1):.5%})")
+    print(
+        f"window clipping over {args.clip_games} random games (2/3/4 players in turn, {dt:.0f} s): "
+        f"{cg} games ({cg / args.clip_games:.3%}) had a legal placement outside radius {args.radius}; "
+        f"{cp} of {pts} decision points ({cp / max(pts, 1):.5%})"
+    )
     if args.reach_games:
         far = reach(args.reach_games, args.seed + 1)
         tail = ", ".join(f"> {r}: {(far > r).mean():.2%}" for r in (10, 12, 14, 16))
-        print(f"farthest legal placement per game over {args.reach_games} 2-player games: median {np.median(far):.0f}, "
-              f"max {far.max()}; share of games reaching beyond {tail}")
+        print(
+            f"farthest legal placement per game over {args.reach_games} 2-player games: median {np.median(far):.0f}, "
+            f"max {far.max()}; share of games reaching beyond {tail}"
+        )
     return 0
 
 

@@ -45,8 +45,10 @@ def main(argv=None) -> None:
                 a = greedy.act(s, None)
             s.apply(a)
     for name, xs in (("every decision", every), ("two or more options", choices)):
-        print(f"{name}: {len(xs)} decisions, median {np.median(xs):.4f} s, p90 {np.percentile(xs, 90):.4f} s, "
-              f"max {max(xs):.3f} s")
+        print(
+            f"{name}: {len(xs)} decisions, median {np.median(xs):.4f} s, p90 {np.percentile(xs, 90):.4f} s, "
+            f"max {max(xs):.3f} s"
+        )
     print(f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)")
 
 

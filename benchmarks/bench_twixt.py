@@ -125,8 +125,13 @@ def early_draw_figures(size: int, sequences, rules: str):
         lengths_early.append(k)
         if k < len(moves) and str(st.outcome()) == "1/2-1/2":
             early_draws += 1
-    return dict(us_early=1e6 * t_early / common, us_full=1e6 * t_full / common, lengths_full=lengths_full,
-                lengths_early=lengths_early, early_draws=early_draws)
+    return dict(
+        us_early=1e6 * t_early / common,
+        us_full=1e6 * t_full / common,
+        lengths_full=lengths_full,
+        lengths_early=lengths_early,
+        early_draws=early_draws,
+    )
 
 
 def mask_times(size: int, games: int, seed: int):
@@ -157,44 +162,60 @@ def main(argv=None):
     print(f"TwixT {size}x{size}, random playouts (standard rules, no swap, draw='board_full')")
     t_ours, p_ours = ours_playouts(size, games, args.seed)
     print(f"  {'engine':<34} {'games':>6} {'plies':>8} {'seconds':>8} {'games/s':>9} {'plies/s':>10}")
-    print(f"  {'tabletop-rl TwixtState (mask)':<34} {games:>6} {p_ours:>8} {t_ours:>8.2f} "
-          f"{games / t_ours:>9.1f} {p_ours / t_ours:>10.0f}")
+    print(
+        f"  {'tabletop-rl TwixtState (mask)':<34} {games:>6} {p_ours:>8} {t_ours:>8.2f} "
+        f"{games / t_ours:>9.1f} {p_ours / t_ours:>10.0f}"
+    )
     try:
         t_os, p_os = openspiel_playouts(size, peer_games, args.seed)
     except ImportError:
         print("  OpenSpiel not installed (pip install open_spiel): no comparison")
     else:
-        print(f"  {'OpenSpiel twixt (legal_actions)':<34} {peer_games:>6} {p_os:>8} {t_os:>8.2f} "
-              f"{peer_games / t_os:>9.1f} {p_os / t_os:>10.0f}")
-        print(f"  ratio ours / OpenSpiel: games/s {(games / t_ours) / (peer_games / t_os):.2f}x, "
-              f"plies/s {(p_ours / t_ours) / (p_os / t_os):.2f}x")
+        print(
+            f"  {'OpenSpiel twixt (legal_actions)':<34} {peer_games:>6} {p_os:>8} {t_os:>8.2f} "
+            f"{peer_games / t_os:>9.1f} {p_os / t_os:>10.0f}"
+        )
+        print(
+            f"  ratio ours / OpenSpiel: games/s {(games / t_ours) / (peer_games / t_os):.2f}x, "
+            f"plies/s {(p_ours / t_ours) / (p_os / t_os):.2f}x"
+        )
 
     print()
     print(f"Early-draw rule (same random move sequences, {games} games per rule set)")
-    print(f"  {'rules':<9} {'us/move early':>14} {'us/move full':>13} {'overhead us':>9} {'plies full':>11} "
-          f"{'plies early':>12} {'saved':>7} {'early draws':>12}")
+    print(
+        f"  {'rules':<9} {'us/move early':>14} {'us/move full':>13} {'overhead us':>9} {'plies full':>11} "
+        f"{'plies early':>12} {'saved':>7} {'early draws':>12}"
+    )
     for rules in ("standard", "pp"):
         seqs = random_sequences(size, games, args.seed + 1, rules)
         f = early_draw_figures(size, seqs, rules)
         full, early = np.array(f["lengths_full"]), np.array(f["lengths_early"])
-        print(f"  {rules:<9} {f['us_early']:>14.2f} {f['us_full']:>13.2f} "
-              f"{f['us_early'] - f['us_full']:>+9.2f} {full.mean():>11.1f} {early.mean():>12.1f} "
-              f"{(full - early).mean():>7.1f} {f['early_draws']:>5}/{len(seqs):<6}")
+        print(
+            f"  {rules:<9} {f['us_early']:>14.2f} {f['us_full']:>13.2f} "
+            f"{f['us_early'] - f['us_full']:>+9.2f} {full.mean():>11.1f} {early.mean():>12.1f} "
+            f"{(full - early).mean():>7.1f} {f['early_draws']:>5}/{len(seqs):<6}"
+        )
         drawn = [i for i, (_, res) in enumerate(seqs) if res == "1/2-1/2"]
         if drawn:
-            print(f"  {'':<9} among the {len(drawn)} board-full draws: {(full[drawn] - early[drawn]).mean():.1f} "
-                  f"plies earlier on average ({full[drawn].mean():.1f} -> {early[drawn].mean():.1f})")
+            print(
+                f"  {'':<9} among the {len(drawn)} board-full draws: {(full[drawn] - early[drawn]).mean():.1f} "
+                f"plies earlier on average ({full[drawn].mean():.1f} -> {early[drawn].mean():.1f})"
+            )
 
     print()
     times = mask_times(size, max(5, games // 20), args.seed + 2)
-    print(f"legal_action_mask() per call over {len(times)} calls: median {1e6 * statistics.median(times):.2f} us, "
-          f"p90 {1e6 * times[int(0.9 * len(times))]:.2f} us, mean {1e6 * statistics.fmean(times):.2f} us")
+    print(
+        f"legal_action_mask() per call over {len(times)} calls: median {1e6 * statistics.median(times):.2f} us, "
+        f"p90 {1e6 * times[int(0.9 * len(times))]:.2f} us, mean {1e6 * statistics.fmean(times):.2f} us"
+    )
 
     print()
     mg = max(5, games // 10)
     secs, acts, turns = manual_playouts(size, mg, args.seed + 3)
-    print(f"links='manual' (box rules), {mg} random games, draw='board_full': {acts / secs:,.0f} actions/s, "
-          f"{turns / secs:,.0f} turns/s ({acts / turns:.2f} actions per turn)")
+    print(
+        f"links='manual' (box rules), {mg} random games, draw='board_full': {acts / secs:,.0f} actions/s, "
+        f"{turns / secs:,.0f} turns/s ({acts / turns:.2f} actions per turn)"
+    )
 
 
 if __name__ == "__main__":

@@ -22,9 +22,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import envs  # noqa: E402
-from envloop import run_env  # noqa: E402  (benchmarks/envloop.py)
 from bench_twixt import openspiel_playouts  # noqa: E402
+from envloop import run_env  # noqa: E402  (benchmarks/envloop.py)
+
+import envs  # noqa: E402
 
 
 def observe_times(size: int, steps: int, seed: int) -> np.ndarray:
@@ -54,7 +55,9 @@ def main(argv=None) -> int:
     ap.add_argument("--manual-steps", type=int, default=10000, help="env steps with links='manual' (0: skip)")
     args = ap.parse_args(argv)
 
-    secs, n, games = run_env(lambda: envs.make("twixt_v0", board_size=args.size, draw="board_full"), args.steps, args.seed)
+    secs, n, games = run_env(
+        lambda: envs.make("twixt_v0", board_size=args.size, draw="board_full"), args.steps, args.seed
+    )
     ours = n / secs
     peer_secs, peer_plies = openspiel_playouts(args.size, args.peer_games, args.seed)
     peer = peer_plies / peer_secs
@@ -68,10 +71,15 @@ def main(argv=None) -> int:
     print(f"ratio env / OpenSpiel core: {ratio:.2f}  (target >= 0.5: {'met' if ratio >= 0.5 else 'NOT met'})")
     print(f"observation encoding: median {np.median(obs):.1f} us, p90 {np.percentile(obs, 90):.1f} us")
     if args.manual_steps:
-        msecs, mn, mgames = run_env(lambda: envs.make("twixt_v0", board_size=args.size, draw="board_full",
-                                                      links="manual"), args.manual_steps, args.seed)
-        print(f"{'tabletop twixt_v0.env(links=manual), random':<48}{mn:>9}{msecs:>9.2f}{mn / msecs:>11,.0f}"
-              f"  ({mgames} games finished)")
+        msecs, mn, mgames = run_env(
+            lambda: envs.make("twixt_v0", board_size=args.size, draw="board_full", links="manual"),
+            args.manual_steps,
+            args.seed,
+        )
+        print(
+            f"{'tabletop twixt_v0.env(links=manual), random':<48}{mn:>9}{msecs:>9.2f}{mn / msecs:>11,.0f}"
+            f"  ({mgames} games finished)"
+        )
     return 0
 
 

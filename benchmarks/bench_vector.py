@@ -30,9 +30,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from envloop import run_env  # noqa: E402
+
 import envs  # noqa: E402
 from envs.core.vector import sample_legal  # noqa: E402
-from envloop import run_env  # noqa: E402
 
 #: name -> (env id, kwargs, Pgx peer id or None)
 GAMES = {
@@ -64,8 +65,16 @@ def bench_ours(env_id: str, kwargs: dict, batch: int, seconds: float, seed: int,
             break
     elapsed = time.perf_counter() - t0
     steps = calls * batch
-    return {"batch": batch, "steps_per_s": steps / elapsed, "calls": calls, "games": games, "seconds": elapsed,
-            "first_call_s": first, "bytes_per_game": vec.memory_per_game(), "backend": vec.backend}
+    return {
+        "batch": batch,
+        "steps_per_s": steps / elapsed,
+        "calls": calls,
+        "games": games,
+        "seconds": elapsed,
+        "first_call_s": first,
+        "bytes_per_game": vec.memory_per_game(),
+        "backend": vec.backend,
+    }
 
 
 def bench_aec(env_id: str, kwargs: dict, seconds: float, seed: int) -> dict:
@@ -113,8 +122,14 @@ def bench_pgx(name: str, batch: int, seconds: float, seed: int) -> dict:
     elapsed = time.perf_counter() - t0
     one = jax.tree_util.tree_map(lambda x: x[0], state)
     nbytes = sum(int(np.asarray(x).nbytes) for x in jax.tree_util.tree_leaves(one))
-    return {"batch": batch, "steps_per_s": calls * batch / elapsed, "calls": calls, "seconds": elapsed,
-            "first_call_s": first, "bytes_per_game": nbytes}
+    return {
+        "batch": batch,
+        "steps_per_s": calls * batch / elapsed,
+        "calls": calls,
+        "seconds": elapsed,
+        "first_call_s": first,
+        "bytes_per_game": nbytes,
+    }
 
 
 def main(argv=None) -> int:
@@ -124,8 +139,12 @@ def main(argv=None) -> int:
     ap.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     ap.add_argument("--pgx", action="store_true", help="also Pgx's peers (needs jax and pgx: the bench extra)")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--backend", default="batched", choices=["batched", "reference"],
-                    help="the vector backend (reference: one rules state per game, for comparison)")
+    ap.add_argument(
+        "--backend",
+        default="batched",
+        choices=["batched", "reference"],
+        help="the vector backend (reference: one rules state per game, for comparison)",
+    )
     ap.add_argument("--json", help="write the figures to this file")
     args = ap.parse_args(argv)
     names = [g for g in args.games.split(",") if g]
@@ -133,21 +152,28 @@ def main(argv=None) -> int:
     if unknown:
         ap.error(f"unknown game {', '.join(unknown)}; known: {', '.join(GAMES)}")
     batches = [int(b) for b in args.batch.split(",")]
-    report = {"threads": {k: os.environ.get(k) for k in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "XLA_FLAGS")},
-              "cpus": os.cpu_count(), "games": {}}
+    report = {
+        "threads": {k: os.environ.get(k) for k in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "XLA_FLAGS")},
+        "cpus": os.cpu_count(),
+        "games": {},
+    }
     for name in names:
         env_id, kwargs, peer = GAMES[name]
         aec = bench_aec(env_id, kwargs, args.seconds, args.seed)
         row = {"env_id": env_id, "kwargs": kwargs, "aec": aec, "ours": [], "pgx": []}
         print(f"\n{name}: {env_id} {kwargs}  AEC env(): {aec['steps_per_s']:,.0f} steps/s")
-        print(f"{'B':>6} {'ours steps/s':>14} {'x AEC':>8} {'first call s':>12} {'bytes/game':>10}"
-              + (f" {'Pgx ' + peer + ' steps/s':>22} {'ours / Pgx':>10}" if args.pgx and peer else ""))
+        print(
+            f"{'B':>6} {'ours steps/s':>14} {'x AEC':>8} {'first call s':>12} {'bytes/game':>10}"
+            + (f" {'Pgx ' + peer + ' steps/s':>22} {'ours / Pgx':>10}" if args.pgx and peer else "")
+        )
         for b in batches:
             ours = bench_ours(env_id, kwargs, b, args.seconds, args.seed, args.backend)
             ours["x_aec"] = ours["steps_per_s"] / aec["steps_per_s"]
             row["ours"].append(ours)
-            line = (f"{b:>6} {ours['steps_per_s']:>14,.0f} {ours['x_aec']:>7.1f}x {ours['first_call_s']:>12.2f} "
-                    f"{ours['bytes_per_game']:>10,}")
+            line = (
+                f"{b:>6} {ours['steps_per_s']:>14,.0f} {ours['x_aec']:>7.1f}x {ours['first_call_s']:>12.2f} "
+                f"{ours['bytes_per_game']:>10,}"
+            )
             if args.pgx and peer:
                 p = bench_pgx(peer, b, args.seconds, args.seed)
                 p["ratio"] = ours["steps_per_s"] / p["steps_per_s"]

@@ -70,8 +70,11 @@ def measure_training(args) -> dict:
     from training.train import load_config, train
 
     out = {}
-    runs = [("sb3", args.sb3_config, None)] + [("rllib", args.config, None)] + \
-        [(f"rllib_{n}envs", args.config, n) for n in args.more_envs]
+    runs = (
+        [("sb3", args.sb3_config, None)]
+        + [("rllib", args.config, None)]
+        + [(f"rllib_{n}envs", args.config, n) for n in args.more_envs]
+    )
     for engine, path, envs in runs:
         cfg = _train_cfg(load_config, path, args.timesteps, args.seed)
         if envs is not None:
@@ -85,9 +88,15 @@ def measure_training(args) -> dict:
             row["env_steps_per_s"] = thr.get("env_steps_per_s")
             row["sampling_env_steps_per_s"] = thr.get("sampling_env_steps_per_s")
         out[engine] = row
-        print(f"  {engine:<12} {steps:>8,} timesteps in {secs:>7.1f} s: {steps / secs:>8,.0f} timesteps/s"
-              + (f"  (sampling alone {row['sampling_env_steps_per_s']:,.0f} env steps/s)"
-                 if row.get("sampling_env_steps_per_s") else ""), flush=True)
+        print(
+            f"  {engine:<12} {steps:>8,} timesteps in {secs:>7.1f} s: {steps / secs:>8,.0f} timesteps/s"
+            + (
+                f"  (sampling alone {row['sampling_env_steps_per_s']:,.0f} env steps/s)"
+                if row.get("sampling_env_steps_per_s")
+                else ""
+            ),
+            flush=True,
+        )
     return out
 
 
@@ -119,6 +128,7 @@ def sample_rate(cfg: dict, runners: int, envs: int, steps: int, seed: int) -> fl
     c["rllib"]["num_envs_per_env_runner"] = envs
     algo = build_config(c, seed).build_algo()
     try:
+
         def sample(runner, n):
             return sum(e.env_steps() for e in runner.sample(num_timesteps=n))
 
@@ -153,23 +163,35 @@ def measure_sampling(args) -> dict:
         rates[(runners, envs)] = sample_rate(cfg, runners, envs, args.sample_steps, args.seed)
         base = rates.get((1, 1))
         where = "driver (num_env_runners 0)" if runners == 0 else f"{runners} env runner{'s' if runners > 1 else ''}"
-        print(f"{where + f' x {envs} env' + ('s' if envs > 1 else ''):<34} {rates[(runners, envs)]:>12,.0f} "
-              f"{(f'{rates[(runners, envs)] / base:.2f}x' if base else ''):>20}", flush=True)
+        print(
+            f"{where + f' x {envs} env' + ('s' if envs > 1 else ''):<34} {rates[(runners, envs)]:>12,.0f} "
+            f"{(f'{rates[(runners, envs)] / base:.2f}x' if base else ''):>20}",
+            flush=True,
+        )
     print(f"{'peer: the env alone, random moves':<34} {raw:>12,.0f} {raw / rates[(1, 1)]:>19.2f}x")
     return {"raw_env_steps_per_s": raw, "layouts": {f"{r}x{e}": v for (r, e), v in rates.items()}}
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--config", default=str(ROOT / "configs" / "ataxx_rllib.yaml"), help="RLlib config")
-    p.add_argument("--sb3-config", default=str(ROOT / "configs" / "ataxx_quick.yaml"),
-                   help="SB3 config of the same game and network (part 2)")
+    p.add_argument(
+        "--sb3-config",
+        default=str(ROOT / "configs" / "ataxx_quick.yaml"),
+        help="SB3 config of the same game and network (part 2)",
+    )
     p.add_argument("--sample-steps", type=int, default=4000, help="env steps sampled per layout (default 4000)")
     p.add_argument("--envs", type=int, default=8, help="envs per env runner in the batched layouts (default 8)")
     p.add_argument("--raw-steps", type=int, default=5000, help="env steps of the random-play peer (default 5000)")
     p.add_argument("--timesteps", type=int, default=8192, help="timesteps trained by each engine (default 8192)")
-    p.add_argument("--more-envs", type=lambda t: [int(x) for x in t.split(",") if x], default=[32],
-                   help="part 2: also train RLlib with these numbers of envs per runner (default 32; '' for none)")
+    p.add_argument(
+        "--more-envs",
+        type=lambda t: [int(x) for x in t.split(",") if x],
+        default=[32],
+        help="part 2: also train RLlib with these numbers of envs per runner (default 32; '' for none)",
+    )
     p.add_argument("--skip-train", action="store_true", help="part 1 only")
     p.add_argument("--skip-sample", action="store_true", help="part 2 only")
     p.add_argument("--json", default=None, help="also write the figures to this JSON file")
@@ -183,7 +205,9 @@ def main(argv=None):
     require_rllib("benchmarks/rllib_throughput.py", as_command=True)
     figures = {"cpus": os.cpu_count()}
     if not args.skip_train:  # first, before Ray runs: SB3 needs no Ray
-        print(f"Training throughput, {args.timesteps:,} timesteps each (same game, network, rollout, minibatch, epochs)")
+        print(
+            f"Training throughput, {args.timesteps:,} timesteps each (same game, network, rollout, minibatch, epochs)"
+        )
         figures["training"] = measure_training(args)
         ratio = figures["training"]["rllib"]["timesteps_per_s"] / figures["training"]["sb3"]["timesteps_per_s"]
         figures["training"]["ratio_rllib_sb3"] = ratio
@@ -197,8 +221,10 @@ def main(argv=None):
         from training.engines.rllib.cluster import start_ray
 
         info = start_ray()
-        print(f"Sampling throughput, {args.sample_steps:,} env steps per layout (Ray: {info.cpus:g} CPUs; the policy "
-              "samples every move of the RLlib modules, baseline opponents move inside the env)")
+        print(
+            f"Sampling throughput, {args.sample_steps:,} env steps per layout (Ray: {info.cpus:g} CPUs; the policy "
+            "samples every move of the RLlib modules, baseline opponents move inside the env)"
+        )
         figures["sampling"] = measure_sampling(args)
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2))

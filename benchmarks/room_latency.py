@@ -121,9 +121,13 @@ def main(argv=None) -> int:
     parser.add_argument("--moves", type=int, default=200)
     parser.add_argument("--load", type=int, default=20, help="agent-vs-agent games in the second round")
     parser.add_argument("--load-agent", default="random")
-    parser.add_argument("--agent-delay", type=float, default=0.0,
-                        help="the room's pause before each move of an all-agent game (the server's default "
-                             "is 0.5 s; 0, the default here, is the worst case)")
+    parser.add_argument(
+        "--agent-delay",
+        type=float,
+        default=0.0,
+        help="the room's pause before each move of an all-agent game (the server's default "
+        "is 0.5 s; 0, the default here, is the worst case)",
+    )
     args = parser.parse_args(argv)
 
     from playwright.sync_api import sync_playwright
@@ -157,15 +161,24 @@ def main(argv=None) -> int:
                 loader = threading.Thread(target=keep_load, daemon=True)
                 before = sum(gm.ply for gm in app.state.room.games.values())
                 loader.start()
-                wait(lambda: sum(1 for gm in app.state.room.games.values()
-                                 if not gm.over and all(s.kind == "agent" for s in gm.seats)) >= args.load)
+                wait(
+                    lambda: (
+                        sum(
+                            1
+                            for gm in app.state.room.games.values()
+                            if not gm.over and all(s.kind == "agent" for s in gm.seats)
+                        )
+                        >= args.load
+                    )
+                )
                 t0 = time.monotonic()
                 loaded = round_of(browser, url, app, args.env, args.moves, seed=2)
                 elapsed = time.monotonic() - t0
                 stop_load.set()
                 loader.join(timeout=10)
-                agent_moves[0] = sum(gm.ply for gm in app.state.room.games.values()
-                                     if all(s.kind == "agent" for s in gm.seats))
+                agent_moves[0] = sum(
+                    gm.ply for gm in app.state.room.games.values() if all(s.kind == "agent" for s in gm.seats)
+                )
                 browser.close()
         finally:
             stop_load.set()
@@ -178,9 +191,11 @@ def main(argv=None) -> int:
     m1, m2 = statistics.median(alone), statistics.median(loaded)
     print(f"{args.env}: click to new position drawn, {len(alone)} moves against random")
     print(f"  alone:                                   median {m1:.1f} ms, p90 {q(alone, 0.9):.1f} ms")
-    print(f"  with {args.load} {args.load_agent}-vs-{args.load_agent} games running "
-          f"({args.agent_delay:g} s between their moves): median {m2:.1f} ms, "
-          f"p90 {q(loaded, 0.9):.1f} ms ({agent_moves[0] / elapsed:.0f} agent moves/s meanwhile)")
+    print(
+        f"  with {args.load} {args.load_agent}-vs-{args.load_agent} games running "
+        f"({args.agent_delay:g} s between their moves): median {m2:.1f} ms, "
+        f"p90 {q(loaded, 0.9):.1f} ms ({agent_moves[0] / elapsed:.0f} agent moves/s meanwhile)"
+    )
     print(f"  ratio loaded / alone: {m2 / m1:.2f}")
     return 0
 

@@ -56,8 +56,11 @@ def main(argv=None) -> int:
                 for env_id in env_ids():
                     n = spec(env_id).num_players()
                     with connect(url.replace("http", "ws") + "/ws") as ws:
-                        ws.send(json.dumps({"type": "create", "env_id": env_id, "seed": 1,
-                                            "seats": ["me"] + ["random"] * (n - 1)}))
+                        ws.send(
+                            json.dumps(
+                                {"type": "create", "env_id": env_id, "seed": 1, "seats": ["me"] + ["random"] * (n - 1)}
+                            )
+                        )
                         created = next(m for m in map(json.loads, ws) if m["type"] == "created")
                         game = app.state.room.games[created["game"]]
                         for _ in range(args.moves):
@@ -65,8 +68,11 @@ def main(argv=None) -> int:
                             if game.over:
                                 break
                             legal = game.state.legal_actions()
-                            ws.send(json.dumps({"type": "move", "game": game.id,
-                                                "action": int(legal[rng.integers(len(legal))])}))
+                            ws.send(
+                                json.dumps(
+                                    {"type": "move", "game": game.id, "action": int(legal[rng.integers(len(legal))])}
+                                )
+                            )
                             ply = game.ply
                             wait(lambda: game.ply > ply)
                         wait(lambda: game.over or game.to_move() == 0)

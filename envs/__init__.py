@@ -23,5 +23,23 @@ def __getattr__(name: str):
 
         return importlib.import_module(f"envs.{name}")
     raise AttributeError(f"module 'envs' has no attribute {name!r}")
-__all__ = ["ENV_IDS", "EnvSpec", "register", "spec", "env_ids", "make", "make_raw", "make_vec", "GameState", "GameInfo", "Outcome",
-           "IllegalActionError", "InvalidMoveError", "InvalidPositionError", "ParameterError", "__version__"]
+
+
+__all__ = [
+    "ENV_IDS",
+    "EnvSpec",
+    "register",
+    "spec",
+    "env_ids",
+    "make",
+    "make_raw",
+    "make_vec",
+    "GameState",
+    "GameInfo",
+    "Outcome",
+    "IllegalActionError",
+    "InvalidMoveError",
+    "InvalidPositionError",
+    "ParameterError",
+    "__version__",
+]

@@ -20,15 +20,29 @@ from __future__ import annotations
 
 import importlib
 import inspect
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from envs.core.checks import is_int, is_plain_int
 from envs.core.errors import ParameterError, UnknownEnvError
 from envs.core.records import use_registry
 
-__all__ = ["ENV_IDS", "EnvSpec", "UnknownEnvError", "register", "spec", "env_ids", "make", "make_raw", "make_vec",
-           "game_agents", "game_agent_factories", "game_agent_names", "load_record_formats"]
+__all__ = [
+    "ENV_IDS",
+    "EnvSpec",
+    "UnknownEnvError",
+    "register",
+    "spec",
+    "env_ids",
+    "make",
+    "make_raw",
+    "make_vec",
+    "game_agents",
+    "game_agent_factories",
+    "game_agent_names",
+    "load_record_formats",
+]
 
 
 @dataclass(frozen=True)
@@ -65,12 +79,16 @@ class EnvSpec:
         try:
             module = importlib.import_module(self.entry_point)
         except ModuleNotFoundError as e:
-            raise ModuleNotFoundError(f"{self.id} is registered with the entry point {self.entry_point!r}, "
-                                      f"which cannot be imported: {e}", name=e.name) from e
+            raise ModuleNotFoundError(
+                f"{self.id} is registered with the entry point {self.entry_point!r}, which cannot be imported: {e}",
+                name=e.name,
+            ) from e
         missing = [name for name in ("env", "raw_env") if not hasattr(module, name)]
         if missing:
-            raise AttributeError(f"{self.id}'s entry point {self.entry_point!r} has no {' or '.join(missing)}: "
-                                 "an environment module provides env() and raw_env")
+            raise AttributeError(
+                f"{self.id}'s entry point {self.entry_point!r} has no {' or '.join(missing)}: "
+                "an environment module provides env() and raw_env"
+            )
         return module
 
     def arguments(self) -> list[str]:
@@ -93,8 +111,9 @@ class EnvSpec:
         known = self.arguments()
         unknown = sorted(set(kwargs) - set(known), key=str)
         if unknown:
-            raise ParameterError(f"{self.id} has no argument {', '.join(map(repr, unknown))}; "
-                                 f"its arguments are: {', '.join(known)}")
+            raise ParameterError(
+                f"{self.id} has no argument {', '.join(map(repr, unknown))}; its arguments are: {', '.join(known)}"
+            )
         out = dict(self.kwargs)
         if self.max_episode_steps is not None and "max_steps" in known:
             out["max_steps"] = self.max_episode_steps
@@ -116,8 +135,16 @@ class EnvSpec:
         """
         return self.module().raw_env(**self.resolve_kwargs(kwargs))
 
-    def make_vec(self, num_envs: int, *, seed: int | None = None, autoreset: str = "next_step",
-                 backend: str = "batched", illegal: str = "raise", **kwargs):
+    def make_vec(
+        self,
+        num_envs: int,
+        *,
+        seed: int | None = None,
+        autoreset: str = "next_step",
+        backend: str = "batched",
+        illegal: str = "raise",
+        **kwargs,
+    ):
         """``num_envs`` games of this environment stepped together: a
         :class:`envs.core.vector.TabletopVectorEnv` (see there and :func:`make_vec`).
 
@@ -131,16 +158,20 @@ class EnvSpec:
         if not is_int(num_envs) or num_envs < 1:
             raise ParameterError(f"num_envs must be a positive integer, got {num_envs!r}")
         if backend not in ("batched", "reference"):
-            raise ParameterError(f"backend must be 'batched' (the game's batched core) or 'reference' (one rules "
-                                 f"state per game, no speed-up), got {backend!r}")
+            raise ParameterError(
+                f"backend must be 'batched' (the game's batched core) or 'reference' (one rules "
+                f"state per game, no speed-up), got {backend!r}"
+            )
         if autoreset not in AUTORESET_MODES:
             raise ParameterError(f"autoreset must be one of {', '.join(AUTORESET_MODES)}, got {autoreset!r}")
         if illegal not in ("raise", "penalty"):
             raise ParameterError(f"illegal must be 'raise' or 'penalty', got {illegal!r}")
         resolved = self.resolve_kwargs(kwargs)
         if resolved.get("render_mode") is not None:
-            raise ParameterError(f"a vector env does not render (render_mode={resolved['render_mode']!r}); "
-                                 "draw a game with to_state(i) instead")
+            raise ParameterError(
+                f"a vector env does not render (render_mode={resolved['render_mode']!r}); "
+                "draw a game with to_state(i) instead"
+            )
         resolved.pop("render_mode", None)
         max_steps = resolved.pop("max_steps", None)
         raw = self.module().raw_env(**resolved, max_steps=max_steps)  # the AEC env's own checks and messages
@@ -149,14 +180,23 @@ class EnvSpec:
         else:
             factory = getattr(self.module(), "vector_core", None)
             if factory is None:
-                raise ParameterError(f"{self.id} has no batched core; backend='reference' runs its rules state "
-                                     "per game through the same API")
+                raise ParameterError(
+                    f"{self.id} has no batched core; backend='reference' runs its rules state "
+                    "per game through the same API"
+                )
             core = factory(int(num_envs), **resolved)  # raises ParameterError for a setting it does not cover
         first = raw.possible_agents[0]
-        return TabletopVectorEnv(core, env_id=self.id, env_kwargs=resolved, seed=seed, autoreset=autoreset,
-                                 max_steps=max_steps, illegal=illegal,
-                                 single_observation_space=raw.observation_space(first),
-                                 single_action_space=raw.action_space(first))
+        return TabletopVectorEnv(
+            core,
+            env_id=self.id,
+            env_kwargs=resolved,
+            seed=seed,
+            autoreset=autoreset,
+            max_steps=max_steps,
+            illegal=illegal,
+            single_observation_space=raw.observation_space(first),
+            single_action_space=raw.action_space(first),
+        )
 
     def initial_state(self, **kwargs):
         """The rules state (:class:`envs.core.state.GameState`) at the start of a game with these
@@ -192,8 +232,14 @@ _REGISTRY: dict[str, EnvSpec] = {}
 _INFOS: dict[str, Any] = {}
 
 
-def register(env_id: str, entry_point: str, *, kwargs: dict | None = None,
-             max_episode_steps: int | None = None, variants: dict[str, dict] | None = None) -> EnvSpec:
+def register(
+    env_id: str,
+    entry_point: str,
+    *,
+    kwargs: dict | None = None,
+    max_episode_steps: int | None = None,
+    variants: dict[str, dict] | None = None,
+) -> EnvSpec:
     """Declare an environment id.
 
     Args:
@@ -213,21 +259,26 @@ def register(env_id: str, entry_point: str, *, kwargs: dict | None = None,
     if not isinstance(env_id, str) or not env_id:
         raise ParameterError(f"env_id must be a non-empty string, got {env_id!r}")
     if env_id in _REGISTRY:
-        raise ParameterError(f"environment id {env_id!r} is already registered (entry point {_REGISTRY[env_id].entry_point})")
+        raise ParameterError(
+            f"environment id {env_id!r} is already registered (entry point {_REGISTRY[env_id].entry_point})"
+        )
     if not isinstance(entry_point, str) or not entry_point:
         raise ParameterError(f"entry_point must be a module path such as 'envs.ataxx_v0', got {entry_point!r}")
     if kwargs is not None and not isinstance(kwargs, dict):
         raise ParameterError(f"kwargs must be a dict or None, got {type(kwargs).__name__}")
-    if max_episode_steps is not None and (not is_plain_int(max_episode_steps)
-                                          or max_episode_steps < 1):
+    if max_episode_steps is not None and (not is_plain_int(max_episode_steps) or max_episode_steps < 1):
         raise ParameterError(f"max_episode_steps must be None or a positive integer, got {max_episode_steps!r}")
     if variants is None:
         variants = {"default": {}}
-    if not isinstance(variants, dict) or not variants or not all(
-            isinstance(k, str) and k and isinstance(v, dict) for k, v in variants.items()):
+    if (
+        not isinstance(variants, dict)
+        or not variants
+        or not all(isinstance(k, str) and k and isinstance(v, dict) for k, v in variants.items())
+    ):
         raise ParameterError(f"variants must be None or a non-empty dict of name -> kwargs dict, got {variants!r}")
-    s = EnvSpec(env_id, entry_point, dict(kwargs or {}), max_episode_steps,
-                {name: dict(kw) for name, kw in variants.items()})
+    s = EnvSpec(
+        env_id, entry_point, dict(kwargs or {}), max_episode_steps, {name: dict(kw) for name, kw in variants.items()}
+    )
     _REGISTRY[env_id] = s
     return s
 
@@ -261,8 +312,16 @@ def make(env_id: str, **kwargs):
     return spec(env_id).make(**kwargs)
 
 
-def make_vec(env_id: str, num_envs: int, *, seed: int | None = None, autoreset: str = "next_step",
-             backend: str = "batched", illegal: str = "raise", **kwargs):
+def make_vec(
+    env_id: str,
+    num_envs: int,
+    *,
+    seed: int | None = None,
+    autoreset: str = "next_step",
+    backend: str = "batched",
+    illegal: str = "raise",
+    **kwargs,
+):
     """``num_envs`` games of ``env_id`` stepped together, as arrays: a
     :class:`envs.core.vector.TabletopVectorEnv` with the same ids, kwargs and checks as :func:`make`.
 
@@ -368,37 +427,57 @@ def load_record_formats() -> None:
 # envs.core.records reaches the registry through this hook (core modules never import it)
 use_registry(spec, load_record_formats)
 
-register("ataxx_v0", "envs.ataxx_v0", variants={
-    "standard": {},
-    "blockers": {"fen": "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1"},
-})
-register("twixt_v0", "envs.twixt_v0", variants={
-    "8x8": {"board_size": 8},
-    "24x24": {},
-    "pp": {"board_size": 8, "rules": "pp"},
-    "swap": {"board_size": 8, "swap": True},
-    "manual": {"board_size": 8, "links": "manual", "swap": True},
-})
-register("double_twixt_v0", "envs.double_twixt_v0", variants={
-    "8x8": {"board_size": 8},
-    "10x10-board-full": {"board_size": 10, "draw": "board_full"},
-    "manual": {"board_size": 8, "links": "manual"},
-})
-register("tantrix_v0", "envs.tantrix_v0", variants={
-    "2p": {},
-    "3p": {"num_players": 3},
-    "4p": {"num_players": 4},
-    "doubles": {"num_players": 4, "teams": True},
-    "window6": {"window_radius": 6},
-})
-register("smartrix_v0", "envs.smartrix_v0", variants={
-    "2p": {},
-    "4p": {"num_players": 4},
-    "7p": {"num_players": 7},
-    "teams": {"num_players": 4, "teams": True},
-    "kids": {"num_players": 3, "grid_limit": False},
-    "kids-window11": {"grid_limit": False, "window": 11},
-})
+register(
+    "ataxx_v0",
+    "envs.ataxx_v0",
+    variants={
+        "standard": {},
+        "blockers": {"fen": "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1"},
+    },
+)
+register(
+    "twixt_v0",
+    "envs.twixt_v0",
+    variants={
+        "8x8": {"board_size": 8},
+        "24x24": {},
+        "pp": {"board_size": 8, "rules": "pp"},
+        "swap": {"board_size": 8, "swap": True},
+        "manual": {"board_size": 8, "links": "manual", "swap": True},
+    },
+)
+register(
+    "double_twixt_v0",
+    "envs.double_twixt_v0",
+    variants={
+        "8x8": {"board_size": 8},
+        "10x10-board-full": {"board_size": 10, "draw": "board_full"},
+        "manual": {"board_size": 8, "links": "manual"},
+    },
+)
+register(
+    "tantrix_v0",
+    "envs.tantrix_v0",
+    variants={
+        "2p": {},
+        "3p": {"num_players": 3},
+        "4p": {"num_players": 4},
+        "doubles": {"num_players": 4, "teams": True},
+        "window6": {"window_radius": 6},
+    },
+)
+register(
+    "smartrix_v0",
+    "envs.smartrix_v0",
+    variants={
+        "2p": {},
+        "4p": {"num_players": 4},
+        "7p": {"num_players": 7},
+        "teams": {"num_players": 4, "teams": True},
+        "kids": {"num_players": 3, "grid_limit": False},
+        "kids-window11": {"grid_limit": False, "window": 11},
+    },
+)
 
 #: The built-in environment ids (see :func:`env_ids` for all registered ones).
 ENV_IDS: tuple[str, ...] = env_ids()

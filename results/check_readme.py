@@ -67,6 +67,7 @@ class Claim:
 
 # --------------------------------------------------------------------------- reading the files
 
+
 def _rows(path: str) -> list[dict]:
     p = RESULTS / path
     with p.open(newline="") as f:
@@ -156,9 +157,12 @@ def over_seeds(config: str) -> list[float]:
     r, g = s["random"], s["greedy"]
     if "alone" not in s or not s["alone"]["same_weights_as_seed0"]:
         raise LookupError(f"seeds/{config}/alone: missing, or other weights than seed0's")
-    return ([r["mean"], r["min"], r["max"], g["mean"], g["min"], g["max"]] + list(g["per_seed"])
-            + [s["wall_minutes"]["min"], s["wall_minutes"]["max"], s["cpu_minutes"]["min"], s["cpu_minutes"]["max"]]
-            + [s["alone"]["wall_minutes"], s["alone"]["cpu_minutes"]])
+    return (
+        [r["mean"], r["min"], r["max"], g["mean"], g["min"], g["max"]]
+        + list(g["per_seed"])
+        + [s["wall_minutes"]["min"], s["wall_minutes"]["max"], s["cpu_minutes"]["min"], s["cpu_minutes"]["max"]]
+        + [s["alone"]["wall_minutes"], s["alone"]["cpu_minutes"]]
+    )
 
 
 # --------------------------------------------------------------------------- the claims
@@ -183,229 +187,440 @@ def claims() -> list[Claim]:
     # The summary table.
     short = "In short"
     a, t, d = "ataxx_full/", "twixt_full/", "double_twixt_full/"
-    add(short, "| `ataxx_v0` | `ataxx_full` (1.5M timesteps) | {} | {} | {} | {} (`mcts:1000`) |",
-        score(a + "pairs.csv", TRAINED, "random") + score(a + "pairs.csv", TRAINED, "greedy")
-        + score(a + "pairs.csv", TRAINED, "alphabeta:1") + score(a + "pairs_vs_mcts1000.csv", TRAINED, "mcts:1000"),
-        a + "pairs.csv, pairs_vs_mcts1000.csv")
-    add(short, "| `twixt_v0` (8x8) | `twixt_full` (1M) | {} | {} | {} | {} (`mcts:1000`) |",
-        score(t + "pairs.csv", TRAINED, "random") + score(t + "pairs.csv", TRAINED, "greedy")
-        + score(t + "pairs.csv", TRAINED, "alphabeta:1") + score(t + "pairs_vs_mcts1000.csv", TRAINED, "mcts:1000"),
-        t + "pairs.csv, pairs_vs_mcts1000.csv")
-    add(short, "| `double_twixt_v0` (8x8) | `double_twixt_full` (greedy warm start + 1M) | {} | {} | {} | {} (`mcts:1000`) |",
-        score(d + "pairs_vs_random.csv", TRAINED, "random") + score(d + "pairs_vs_greedy.csv", TRAINED, "greedy")
+    add(
+        short,
+        "| `ataxx_v0` | `ataxx_full` (1.5M timesteps) | {} | {} | {} | {} (`mcts:1000`) |",
+        score(a + "pairs.csv", TRAINED, "random")
+        + score(a + "pairs.csv", TRAINED, "greedy")
+        + score(a + "pairs.csv", TRAINED, "alphabeta:1")
+        + score(a + "pairs_vs_mcts1000.csv", TRAINED, "mcts:1000"),
+        a + "pairs.csv, pairs_vs_mcts1000.csv",
+    )
+    add(
+        short,
+        "| `twixt_v0` (8x8) | `twixt_full` (1M) | {} | {} | {} | {} (`mcts:1000`) |",
+        score(t + "pairs.csv", TRAINED, "random")
+        + score(t + "pairs.csv", TRAINED, "greedy")
+        + score(t + "pairs.csv", TRAINED, "alphabeta:1")
+        + score(t + "pairs_vs_mcts1000.csv", TRAINED, "mcts:1000"),
+        t + "pairs.csv, pairs_vs_mcts1000.csv",
+    )
+    add(
+        short,
+        "| `double_twixt_v0` (8x8) | `double_twixt_full` (greedy warm start + 1M) | {} | {} | {} | {} (`mcts:1000`) |",
+        score(d + "pairs_vs_random.csv", TRAINED, "random")
+        + score(d + "pairs_vs_greedy.csv", TRAINED, "greedy")
         + score(d + "pairs_vs_alphabeta1.csv", TRAINED, "alphabeta:1")
-        + score(d + "pairs_vs_mcts1000.csv", TRAINED, "mcts:1000"), d + "pairs_vs_*.csv")
-    add(short, "| `tantrix_v0` (2 players) | `tantrix_full` (alpha-beta warm start + 307k) | {} | {} | {} | |",
-        score("tantrix_full/pairs.csv", TRAINED, "random") + score("tantrix_full/pairs.csv", TRAINED, "greedy")
-        + score("tantrix_full/pairs.csv", TRAINED, "alphabeta:1"), "tantrix_full/pairs.csv")
-    add(short, "| `smartrix_v0` (2 players) | `smartrix_full` (410k) | {} | {} | {} | {} (`mcts:200`) |",
-        score("smartrix_full/pairs.csv", TRAINED, "random") + score("smartrix_full/pairs.csv", TRAINED, "greedy")
+        + score(d + "pairs_vs_mcts1000.csv", TRAINED, "mcts:1000"),
+        d + "pairs_vs_*.csv",
+    )
+    add(
+        short,
+        "| `tantrix_v0` (2 players) | `tantrix_full` (alpha-beta warm start + 307k) | {} | {} | {} | |",
+        score("tantrix_full/pairs.csv", TRAINED, "random")
+        + score("tantrix_full/pairs.csv", TRAINED, "greedy")
+        + score("tantrix_full/pairs.csv", TRAINED, "alphabeta:1"),
+        "tantrix_full/pairs.csv",
+    )
+    add(
+        short,
+        "| `smartrix_v0` (2 players) | `smartrix_full` (410k) | {} | {} | {} | {} (`mcts:200`) |",
+        score("smartrix_full/pairs.csv", TRAINED, "random")
+        + score("smartrix_full/pairs.csv", TRAINED, "greedy")
         + score("smartrix_full/pairs_vs_alphabeta1.csv", TRAINED, "alphabeta:1")
-        + score("smartrix_full/pairs.csv", TRAINED, "mcts:200"), "smartrix_full/pairs.csv, pairs_vs_alphabeta1.csv")
+        + score("smartrix_full/pairs.csv", TRAINED, "mcts:200"),
+        "smartrix_full/pairs.csv, pairs_vs_alphabeta1.csv",
+    )
 
     # The quick configs over three seeds (results/seeds/).
     for config in _seeds_module().CONFIGS:
-        add("**Over seeds**", f"| `{config}` | 0, 1, 2 | {{}} [{{}}, {{}}] | {{}} [{{}}, {{}}] | {{}} / {{}} / {{}} | "
-                              f"{{}} to {{}} min | {{}} to {{}} min | {{}} min wall, {{}} min CPU, same weights |",
-            over_seeds(config), f"seeds/{config}/seed*/, alone/")
+        add(
+            "**Over seeds**",
+            f"| `{config}` | 0, 1, 2 | {{}} [{{}}, {{}}] | {{}} [{{}}, {{}}] | {{}} / {{}} / {{}} | "
+            f"{{}} to {{}} min | {{}} to {{}} min | {{}} min wall, {{}} min CPU, same weights |",
+            over_seeds(config),
+            f"seeds/{config}/seed*/, alone/",
+        )
 
     # Ataxx.
     part = "**Ataxx**"
-    for label, opp, f in (("random", "random", "pairs.csv"), ("greedy (one ply, most stones)", "greedy", "pairs.csv"),
-                          ("alphabeta:1", "alphabeta:1", "pairs.csv"), ("alphabeta:2", "alphabeta:2", "pairs.csv"),
-                          ("mcts:200 (UCT, leaves scored by stone count; a separate measurement, see below)", "mcts:200",
-                           "pairs_vs_mcts200.csv"),
-                          ("mcts:1000 (200 games)", "mcts:1000", "pairs_vs_mcts1000.csv")):
+    for label, opp, f in (
+        ("random", "random", "pairs.csv"),
+        ("greedy (one ply, most stones)", "greedy", "pairs.csv"),
+        ("alphabeta:1", "alphabeta:1", "pairs.csv"),
+        ("alphabeta:2", "alphabeta:2", "pairs.csv"),
+        (
+            "mcts:200 (UCT, leaves scored by stone count; a separate measurement, see below)",
+            "mcts:200",
+            "pairs_vs_mcts200.csv",
+        ),
+        ("mcts:1000 (200 games)", "mcts:1000", "pairs_vs_mcts1000.csv"),
+    ):
         add(part, f"| {label} | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] |", wdl(a + f, TRAINED, opp), a + f)
-    add(part, "alphabeta:2 {} [{}, {}], trained {} [{}, {}], alphabeta:1 {} [{}, {}], greedy {} [{}, {}]",
-        elo(a + "ratings.csv", "alphabeta:2") + elo(a + "ratings.csv", TRAINED) + elo(a + "ratings.csv", "alphabeta:1")
-        + elo(a + "ratings.csv", "greedy"), a + "ratings.csv")
+    add(
+        part,
+        "alphabeta:2 {} [{}, {}], trained {} [{}, {}], alphabeta:1 {} [{}, {}], greedy {} [{}, {}]",
+        elo(a + "ratings.csv", "alphabeta:2")
+        + elo(a + "ratings.csv", TRAINED)
+        + elo(a + "ratings.csv", "alphabeta:1")
+        + elo(a + "ratings.csv", "greedy"),
+        a + "ratings.csv",
+    )
 
     # TwixT.
     part = "**TwixT 8x8**"
-    for label, opp, f in (("random", "random", "pairs.csv"),
-                          ("greedy (the hole on its shortest connection, or blocking)", "greedy", "pairs.csv"),
-                          ("alphabeta:1 (connection-distance gap)", "alphabeta:1", "pairs.csv"),
-                          ("mcts:200 (UCT, leaves scored by the connection-distance gap; separate measurement)",
-                           "mcts:200", "pairs_vs_mcts200.csv"),
-                          ("mcts:1000 (separate measurement)", "mcts:1000", "pairs_vs_mcts1000.csv")):
+    for label, opp, f in (
+        ("random", "random", "pairs.csv"),
+        ("greedy (the hole on its shortest connection, or blocking)", "greedy", "pairs.csv"),
+        ("alphabeta:1 (connection-distance gap)", "alphabeta:1", "pairs.csv"),
+        (
+            "mcts:200 (UCT, leaves scored by the connection-distance gap; separate measurement)",
+            "mcts:200",
+            "pairs_vs_mcts200.csv",
+        ),
+        ("mcts:1000 (separate measurement)", "mcts:1000", "pairs_vs_mcts1000.csv"),
+    ):
         add(part, f"| {label} | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] |", wdl(t + f, TRAINED, opp), t + f)
-    add(part, "trained {} [{}, {}], alphabeta:1 {} [{}, {}], greedy {} [{}, {}]",
+    add(
+        part,
+        "trained {} [{}, {}], alphabeta:1 {} [{}, {}], greedy {} [{}, {}]",
         elo(t + "ratings.csv", TRAINED) + elo(t + "ratings.csv", "alphabeta:1") + elo(t + "ratings.csv", "greedy"),
-        t + "ratings.csv")
+        t + "ratings.csv",
+    )
 
     # Double TwixT.
     part = "**Double TwixT 8x8**"
-    add(part, "warm start: greedy's moves in {} games, {} decisions, {} s;",
-        pretrain(d + "pretrain.json", "games", "decisions") + [sum(pretrain(d + "pretrain.json", "collect_seconds",
-                                                                              "clone_seconds"))],
-        d + "pretrain.json")
-    for label, opp, f in (("random", "random", "pairs_vs_random.csv"), ("greedy", "greedy", "pairs_vs_greedy.csv"),
-                          ("alphabeta:1 (connection-distance gap)", "alphabeta:1", "pairs_vs_alphabeta1.csv"),
-                          ("mcts:200 team (separate measurement)", "mcts:200", "pairs_vs_mcts200.csv"),
-                          ("mcts:1000 team (separate measurement)", "mcts:1000", "pairs_vs_mcts1000.csv")):
+    add(
+        part,
+        "warm start: greedy's moves in {} games, {} decisions, {} s;",
+        pretrain(d + "pretrain.json", "games", "decisions")
+        + [sum(pretrain(d + "pretrain.json", "collect_seconds", "clone_seconds"))],
+        d + "pretrain.json",
+    )
+    for label, opp, f in (
+        ("random", "random", "pairs_vs_random.csv"),
+        ("greedy", "greedy", "pairs_vs_greedy.csv"),
+        ("alphabeta:1 (connection-distance gap)", "alphabeta:1", "pairs_vs_alphabeta1.csv"),
+        ("mcts:200 team (separate measurement)", "mcts:200", "pairs_vs_mcts200.csv"),
+        ("mcts:1000 team (separate measurement)", "mcts:1000", "pairs_vs_mcts1000.csv"),
+    ):
         add(part, f"| {label} | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] |", wdl(d + f, TRAINED, opp), d + f)
     q = "double_twixt_quick/"
-    add(part, "scored {} against random, {} [{}, {}] against greedy and {} [{}, {}] against `alphabeta:1` ({} games,",
-        score(q + "pairs_vs_random.csv", TRAINED, "random") + score_ci(q + "pairs_vs_greedy.csv", TRAINED, "greedy")
+    add(
+        part,
+        "scored {} against random, {} [{}, {}] against greedy and {} [{}, {}] against `alphabeta:1` ({} games,",
+        score(q + "pairs_vs_random.csv", TRAINED, "random")
+        + score_ci(q + "pairs_vs_greedy.csv", TRAINED, "greedy")
         + score_ci(q + "pairs_vs_alphabeta1.csv", TRAINED, "alphabeta:1")
-        + [float(_pair(q + "pairs_vs_alphabeta1.csv", TRAINED, "alphabeta:1")["games"])], q + "pairs_vs_*.csv")
+        + [float(_pair(q + "pairs_vs_alphabeta1.csv", TRAINED, "alphabeta:1")["games"])],
+        q + "pairs_vs_*.csv",
+    )
 
     # MCTS among the baselines.
     part = "**MCTS, on the three boards**"
     for game, folder in (("Ataxx", a), ("TwixT 8x8", t), ("Double TwixT 8x8", d)):
         f = folder + "pairs_baselines_with_mcts.csv"
-        add(part, f"| {game} | {{}} [{{}}, {{}}] | {{}} [{{}}, {{}}] | {{}} [{{}}, {{}}] | {{}} [{{}}, {{}}] | {{}} [{{}}, {{}}] |",
-            score_ci(f, "mcts:200", "greedy") + score_ci(f, "mcts:200", "alphabeta:1") + score_ci(f, "mcts:1000", "greedy")
-            + score_ci(f, "mcts:1000", "alphabeta:1") + score_ci(f, "mcts:1000", "mcts:200"), f)
-    add(part, "the trained agents beat it {} (Ataxx), {} (TwixT) and {} (Double TwixT)",
-        score(a + "pairs_vs_mcts1000.csv", TRAINED, "mcts:1000") + score(t + "pairs_vs_mcts1000.csv", TRAINED, "mcts:1000")
-        + score(d + "pairs_vs_mcts1000.csv", TRAINED, "mcts:1000"), "*/pairs_vs_mcts1000.csv")
+        add(
+            part,
+            f"| {game} | {{}} [{{}}, {{}}] | {{}} [{{}}, {{}}] | {{}} [{{}}, {{}}] | {{}} [{{}}, {{}}] | {{}} [{{}}, {{}}] |",
+            score_ci(f, "mcts:200", "greedy")
+            + score_ci(f, "mcts:200", "alphabeta:1")
+            + score_ci(f, "mcts:1000", "greedy")
+            + score_ci(f, "mcts:1000", "alphabeta:1")
+            + score_ci(f, "mcts:1000", "mcts:200"),
+            f,
+        )
+    add(
+        part,
+        "the trained agents beat it {} (Ataxx), {} (TwixT) and {} (Double TwixT)",
+        score(a + "pairs_vs_mcts1000.csv", TRAINED, "mcts:1000")
+        + score(t + "pairs_vs_mcts1000.csv", TRAINED, "mcts:1000")
+        + score(d + "pairs_vs_mcts1000.csv", TRAINED, "mcts:1000"),
+        "*/pairs_vs_mcts1000.csv",
+    )
 
     # Tantrix.
     part = "**Tantrix, 2 players**"
     tf, tq = "tantrix_full/", "tantrix_quick/"
-    add(part, "warm start: `alphabeta:1`'s moves in {} games, {} decisions, {} min to collect and {} min to fit, "
-              "held-out agreement with the teacher {};",
-        pretrain(tf + "pretrain.json", "games", "decisions") + pretrain(tf + "pretrain.json", "collect_seconds",
-                                                                        "clone_seconds", minutes=True)
-        + pretrain(tf + "pretrain.json", "holdout_agreement"), tf + "pretrain.json")
-    for label, opp in (("random", "random"), ("greedy (longest own line or loop through the tile)", "greedy"),
-                       ("alphabeta:1 (one ply on the score gap over a sampled bag)", "alphabeta:1")):
-        add(part, f"| {label} | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] |", wdl(tf + "pairs.csv", TRAINED, opp),
-            tf + "pairs.csv")
-    add(part, "trained {} [{}, {}], greedy {} [{}, {}], `alphabeta:1` {} [{}, {}].",
+    add(
+        part,
+        "warm start: `alphabeta:1`'s moves in {} games, {} decisions, {} min to collect and {} min to fit, "
+        "held-out agreement with the teacher {};",
+        pretrain(tf + "pretrain.json", "games", "decisions")
+        + pretrain(tf + "pretrain.json", "collect_seconds", "clone_seconds", minutes=True)
+        + pretrain(tf + "pretrain.json", "holdout_agreement"),
+        tf + "pretrain.json",
+    )
+    for label, opp in (
+        ("random", "random"),
+        ("greedy (longest own line or loop through the tile)", "greedy"),
+        ("alphabeta:1 (one ply on the score gap over a sampled bag)", "alphabeta:1"),
+    ):
+        add(
+            part,
+            f"| {label} | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] |",
+            wdl(tf + "pairs.csv", TRAINED, opp),
+            tf + "pairs.csv",
+        )
+    add(
+        part,
+        "trained {} [{}, {}], greedy {} [{}, {}], `alphabeta:1` {} [{}, {}].",
         elo(tf + "ratings.csv", TRAINED) + elo(tf + "ratings.csv", "greedy") + elo(tf + "ratings.csv", "alphabeta:1"),
-        tf + "ratings.csv")
-    add(part, "In the same round robin greedy beat random {} [{}, {}] and `alphabeta:1` beat random {} [{}, {}] and "
-              "greedy {} [{}, {}]",
-        score_ci(tf + "pairs.csv", "greedy", "random") + score_ci(tf + "pairs.csv", "alphabeta:1", "random")
-        + score_ci(tf + "pairs.csv", "alphabeta:1", "greedy"), tf + "pairs.csv")
+        tf + "ratings.csv",
+    )
+    add(
+        part,
+        "In the same round robin greedy beat random {} [{}, {}] and `alphabeta:1` beat random {} [{}, {}] and "
+        "greedy {} [{}, {}]",
+        score_ci(tf + "pairs.csv", "greedy", "random")
+        + score_ci(tf + "pairs.csv", "alphabeta:1", "random")
+        + score_ci(tf + "pairs.csv", "alphabeta:1", "greedy"),
+        tf + "pairs.csv",
+    )
     add(part, "and its {} against random is theirs too.", score(tf + "pairs.csv", TRAINED, "random"), tf + "pairs.csv")
-    add(part, "(held-out agreement {} against {})",
+    add(
+        part,
+        "(held-out agreement {} against {})",
         pretrain(tf + "pretrain.json", "holdout_agreement") + pretrain(tq + "pretrain.json", "holdout_agreement"),
-        "tantrix_full/pretrain.json, tantrix_quick/pretrain.json")
-    add(part, "start: `alphabeta:1`'s moves in {} games, {} decisions, {} s to collect and {} s to fit;",
-        pretrain(tq + "pretrain.json", "games", "decisions", "collect_seconds", "clone_seconds"), tq + "pretrain.json")
+        "tantrix_full/pretrain.json, tantrix_quick/pretrain.json",
+    )
+    add(
+        part,
+        "start: `alphabeta:1`'s moves in {} games, {} decisions, {} s to collect and {} s to fit;",
+        pretrain(tq + "pretrain.json", "games", "decisions", "collect_seconds", "clone_seconds"),
+        tq + "pretrain.json",
+    )
     for label, opp in (("random", "random"), ("greedy (longest own line or loop through the tile)", "greedy")):
-        add(part, f"| {label} | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] |",
+        add(
+            part,
+            f"| {label} | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] |",
             wdl(tq + "pairs.csv", TRAINED, opp) + wdl(tq + f"pairs_1000_vs_{opp}.csv", TRAINED, opp),
-            f"{tq}pairs.csv, pairs_1000_vs_{opp}.csv")
-    add(part, "greedy itself beats random only {} and `alphabeta:1` only {} ({} games each at window radius 12,",
-        score(tf + "pairs.csv", "greedy", "random") + score(tf + "pairs.csv", "alphabeta:1", "random")
-        + [float(_pair(tf + "pairs.csv", "greedy", "random")["games"])], tf + "pairs.csv")
-    add(part, "`alphabeta:1` and greedy are level ({} over {} games)",
-        score(tf + "pairs.csv", "alphabeta:1", "greedy") + [float(_pair(tf + "pairs.csv", "alphabeta:1", "greedy")["games"])],
-        tf + "pairs.csv")
+            f"{tq}pairs.csv, pairs_1000_vs_{opp}.csv",
+        )
+    add(
+        part,
+        "greedy itself beats random only {} and `alphabeta:1` only {} ({} games each at window radius 12,",
+        score(tf + "pairs.csv", "greedy", "random")
+        + score(tf + "pairs.csv", "alphabeta:1", "random")
+        + [float(_pair(tf + "pairs.csv", "greedy", "random")["games"])],
+        tf + "pairs.csv",
+    )
+    add(
+        part,
+        "`alphabeta:1` and greedy are level ({} over {} games)",
+        score(tf + "pairs.csv", "alphabeta:1", "greedy")
+        + [float(_pair(tf + "pairs.csv", "alphabeta:1", "greedy")["games"])],
+        tf + "pairs.csv",
+    )
 
     # Smartrix.
     part = "**Smartrix, 2 players**"
     sf, sq, s250 = "smartrix_full/", "smartrix_quick/", "smartrix_250k/"
-    for label, opp, f in (("random", "random", "pairs.csv"),
-                          ("greedy (most points now, else shed the highest card)", "greedy", "pairs.csv"),
-                          ("mcts:200 (8 sampled deals, leaves scored by the estimated score gap)", "mcts:200", "pairs.csv"),
-                          ("alphabeta:1 (one ply on the estimated score gap over a sampled deal; a separate measurement, "
-                           "200 games, `--seed 7`; `pairs_vs_alphabeta1.csv`)", "alphabeta:1", "pairs_vs_alphabeta1.csv")):
+    for label, opp, f in (
+        ("random", "random", "pairs.csv"),
+        ("greedy (most points now, else shed the highest card)", "greedy", "pairs.csv"),
+        ("mcts:200 (8 sampled deals, leaves scored by the estimated score gap)", "mcts:200", "pairs.csv"),
+        (
+            "alphabeta:1 (one ply on the estimated score gap over a sampled deal; a separate measurement, "
+            "200 games, `--seed 7`; `pairs_vs_alphabeta1.csv`)",
+            "alphabeta:1",
+            "pairs_vs_alphabeta1.csv",
+        ),
+    ):
         add(part, f"| {label} | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] |", wdl(sf + f, TRAINED, opp), sf + f)
-    add(part, "trained {} [{}, {}], greedy {} [{}, {}], `mcts:200` {} [{}, {}]: in Smartrix",
+    add(
+        part,
+        "trained {} [{}, {}], greedy {} [{}, {}], `mcts:200` {} [{}, {}]: in Smartrix",
         elo(sf + "ratings.csv", TRAINED) + elo(sf + "ratings.csv", "greedy") + elo(sf + "ratings.csv", "mcts:200"),
-        sf + "ratings.csv")
-    add(part, "greedy beats `mcts:200` {} [{}, {}] and both beat random about {}.",
-        score_ci(sf + "pairs.csv", "greedy", "mcts:200") + score(sf + "pairs.csv", "greedy", "random"), sf + "pairs.csv")
+        sf + "ratings.csv",
+    )
+    add(
+        part,
+        "greedy beats `mcts:200` {} [{}, {}] and both beat random about {}.",
+        score_ci(sf + "pairs.csv", "greedy", "mcts:200") + score(sf + "pairs.csv", "greedy", "random"),
+        sf + "pairs.csv",
+    )
     add(part, "both beat random about {}.", score(sf + "pairs.csv", "mcts:200", "random"), sf + "pairs.csv")
-    add(part, "had scored {} [{}, {}] against greedy over {} games",
-        score_ci(s250 + "pairs.csv", TRAINED, "greedy") + [float(_pair(s250 + "pairs.csv", TRAINED, "greedy")["games"])],
-        s250 + "pairs.csv")
+    add(
+        part,
+        "had scored {} [{}, {}] against greedy over {} games",
+        score_ci(s250 + "pairs.csv", TRAINED, "greedy")
+        + [float(_pair(s250 + "pairs.csv", TRAINED, "greedy")["games"])],
+        s250 + "pairs.csv",
+    )
     quick = "The quick config, `python -m training.train configs/smartrix_quick.yaml`"
     for label, opp in (("random", "random"), ("greedy (most points now, else shed the highest card)", "greedy")):
-        add(part, f"| {label} | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] |", wdl(sq + "pairs.csv", TRAINED, opp),
-            sq + "pairs.csv", after=quick)
-    for label, opp, f in (("random", "random", "pairs.csv"), ("greedy", "greedy", "pairs.csv"),
-                          ("alphabeta:1 (one ply on the estimated score gap over a sampled deal; `--seed 7`)",
-                           "alphabeta:1", "pairs_vs_alphabeta1.csv")):
-        add(part, f"| {label} | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] |", wdl(s250 + f, TRAINED, opp), s250 + f,
-            after="`results/smartrix_250k/`")
-    add(part, "trained {} [{}, {}], greedy {} [{}, {}].",
-        elo(s250 + "ratings.csv", TRAINED) + elo(s250 + "ratings.csv", "greedy"), s250 + "ratings.csv",
-        after="`results/smartrix_250k/`")
+        add(
+            part,
+            f"| {label} | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] |",
+            wdl(sq + "pairs.csv", TRAINED, opp),
+            sq + "pairs.csv",
+            after=quick,
+        )
+    for label, opp, f in (
+        ("random", "random", "pairs.csv"),
+        ("greedy", "greedy", "pairs.csv"),
+        (
+            "alphabeta:1 (one ply on the estimated score gap over a sampled deal; `--seed 7`)",
+            "alphabeta:1",
+            "pairs_vs_alphabeta1.csv",
+        ),
+    ):
+        add(
+            part,
+            f"| {label} | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] |",
+            wdl(s250 + f, TRAINED, opp),
+            s250 + f,
+            after="`results/smartrix_250k/`",
+        )
+    add(
+        part,
+        "trained {} [{}, {}], greedy {} [{}, {}].",
+        elo(s250 + "ratings.csv", TRAINED) + elo(s250 + "ratings.csv", "greedy"),
+        s250 + "ratings.csv",
+        after="`results/smartrix_250k/`",
+    )
 
     # Four players.
     part = "**Four players, Smartrix and Tantrix**"
     for game, folder in (("Smartrix", "smartrix_4p_quick/"), ("Tantrix", "tantrix_4p_quick/")):
-        add(part, f"| {game}, trained | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] "
-                  "| {} [{}, {}] | {} [{}, {}] |",
-            alone(folder + "alone.json", "trained", "random") + alone(folder + "alone.json", "trained", "greedy")
+        add(
+            part,
+            f"| {game}, trained | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] "
+            "| {} [{}, {}] | {} [{}, {}] |",
+            alone(folder + "alone.json", "trained", "random")
+            + alone(folder + "alone.json", "trained", "greedy")
             + score_ci(folder + "pairs_vs_random.csv", TRAINED, "random")
             + score_ci(folder + "pairs_vs_greedy.csv", TRAINED, "greedy"),
-            folder + "alone.json, pairs_vs_*.csv")
-        add(part, f"| {game}, greedy (scale) | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] | | | |",
-            alone(folder + "alone.json", "greedy", "random"), folder + "alone.json")
-        add(part, f"| {game}, random (scale) | | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] | | |",
-            alone(folder + "alone.json", "random", "greedy"), folder + "alone.json")
-    add(part, "(greedy warm start in {} games,", pretrain("tantrix_4p_quick/pretrain.json", "games"),
-        "tantrix_4p_quick/pretrain.json")
+            folder + "alone.json, pairs_vs_*.csv",
+        )
+        add(
+            part,
+            f"| {game}, greedy (scale) | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] | | | |",
+            alone(folder + "alone.json", "greedy", "random"),
+            folder + "alone.json",
+        )
+        add(
+            part,
+            f"| {game}, random (scale) | | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] | | |",
+            alone(folder + "alone.json", "random", "greedy"),
+            folder + "alone.json",
+        )
+    add(
+        part,
+        "(greedy warm start in {} games,",
+        pretrain("tantrix_4p_quick/pretrain.json", "games"),
+        "tantrix_4p_quick/pretrain.json",
+    )
 
     # Teams.
     part = "**Teams: Tantrix Doubles and Smartrix teams**"
-    add(part, "(4 players, partners opposite share a colour; greedy warm start in {} games,",
-        pretrain("tantrix_doubles_quick/pretrain.json", "games"), "tantrix_doubles_quick/pretrain.json")
+    add(
+        part,
+        "(4 players, partners opposite share a colour; greedy warm start in {} games,",
+        pretrain("tantrix_doubles_quick/pretrain.json", "games"),
+        "tantrix_doubles_quick/pretrain.json",
+    )
     for config in ("tantrix_doubles_quick", "smartrix_teams_quick"):
         f = config + "/"
-        add(part, f"| `{config}` | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] "
-                  "| {} / {} / {} = {} [{}, {}] |",
-            wdl(f + "pairs_vs_random.csv", TRAINED, "random") + wdl(f + "pairs_vs_greedy.csv", TRAINED, "greedy")
+        add(
+            part,
+            f"| `{config}` | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] "
+            "| {} / {} / {} = {} [{}, {}] |",
+            wdl(f + "pairs_vs_random.csv", TRAINED, "random")
+            + wdl(f + "pairs_vs_greedy.csv", TRAINED, "greedy")
             + wdl(f + "pairs_greedy_team_vs_random_team.csv", "greedy", "random"),
-            f + "pairs_vs_*.csv, pairs_greedy_team_vs_random_team.csv")
+            f + "pairs_vs_*.csv, pairs_greedy_team_vs_random_team.csv",
+        )
 
     # The Tantrix robot.
     part = "**Tantrix robot**"
     r = "tantrix_robot/"
-    for opponent, path in (("random", "vs_random/pairs.csv"), ("greedy", "pairs_vs_greedy.csv"),
-                           ("alphabeta:2", "pairs_vs_alphabeta2.csv")):
+    for opponent, path in (
+        ("random", "vs_random/pairs.csv"),
+        ("greedy", "pairs_vs_greedy.csv"),
+        ("alphabeta:2", "pairs_vs_alphabeta2.csv"),
+    ):
         v = wdl(r + path, "robot", opponent)
-        add(part, f"| 2 players | `{opponent}` | {{}} | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] |", [sum(v[:3])] + v, r + path)
-    for setting, label in (("3p", "3 players, alone vs 2 greedy"), ("4p", "4 players, alone vs 3 greedy"),
-                           ("doubles", "Doubles, robot team vs greedy team")):
+        add(
+            part,
+            f"| 2 players | `{opponent}` | {{}} | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] |",
+            [sum(v[:3])] + v,
+            r + path,
+        )
+    for setting, label in (
+        ("3p", "3 players, alone vs 2 greedy"),
+        ("4p", "4 players, alone vs 3 greedy"),
+        ("doubles", "Doubles, robot team vs greedy team"),
+    ):
         v = setting_alone(r + "alone.json", setting)
-        add(part, f"| {label} | `greedy` | {{}} | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] |", [sum(v[:3])] + v,
-            r + "alone.json")
+        add(
+            part,
+            f"| {label} | `greedy` | {{}} | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] |",
+            [sum(v[:3])] + v,
+            r + "alone.json",
+        )
 
     # Learning from the robot (the quick config's checkpoints, measured head to head).
     part = "**Tantrix, learning from the robot**"
     q = "tantrix_robot_quick/"
-    add(part, "warm start: the robot's moves in {} games, {} decisions, {} s to collect and {} s to fit, held-out "
-              "agreement with the teacher {}",
+    add(
+        part,
+        "warm start: the robot's moves in {} games, {} decisions, {} s to collect and {} s to fit, held-out "
+        "agreement with the teacher {}",
         pretrain(q + "pretrain.json", "games", "decisions", "collect_seconds", "clone_seconds", "holdout_agreement"),
-        q + "pretrain.json")
+        q + "pretrain.json",
+    )
     q2 = q + "robot0/"
-    add(part, "without the answering turn, in {} games, {} decisions, {} s to collect and {} s to fit, held-out "
-              "agreement with the teacher {}",
+    add(
+        part,
+        "without the answering turn, in {} games, {} decisions, {} s to collect and {} s to fit, held-out "
+        "agreement with the teacher {}",
         pretrain(q2 + "pretrain.json", "games", "decisions", "collect_seconds", "clone_seconds", "holdout_agreement"),
-        q2 + "pretrain.json")
-    add(part, "then {} timesteps of self-play with random, greedy and `robot:0` as the pool's baselines, {} s",
-        pretrain(q2 + "report.json", "timesteps", "train_seconds"), q2 + "report.json")
+        q2 + "pretrain.json",
+    )
+    add(
+        part,
+        "then {} timesteps of self-play with random, greedy and `robot:0` as the pool's baselines, {} s",
+        pretrain(q2 + "report.json", "timesteps", "train_seconds"),
+        q2 + "report.json",
+    )
     for opp in ("random", "greedy", "robot"):
-        add(part, f"| {opp} | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] |",
+        add(
+            part,
+            f"| {opp} | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] |",
             wdl(q2 + f"pairs_clone_vs_{opp}.csv", TRAINED, opp) + wdl(q2 + "pairs.csv", TRAINED, opp),
-            f"{q2}pairs_clone_vs_{opp}.csv, pairs.csv")
-    add(part, "the robot beat random {} / {} / {} and greedy {} / {} / {} ({})",
-        wdl(q2 + "pairs.csv", "robot", "random")[:3] + wdl(q2 + "pairs.csv", "robot", "greedy")[:4], q2 + "pairs.csv")
+            f"{q2}pairs_clone_vs_{opp}.csv, pairs.csv",
+        )
+    add(
+        part,
+        "the robot beat random {} / {} / {} and greedy {} / {} / {} ({})",
+        wdl(q2 + "pairs.csv", "robot", "random")[:3] + wdl(q2 + "pairs.csv", "robot", "greedy")[:4],
+        q2 + "pairs.csv",
+    )
     for label, opp in (("greedy (100 games each)", "greedy"), ("robot (50 games each)", "robot")):
-        add(part, f"| {label} | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] |",
+        add(
+            part,
+            f"| {label} | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] | {{}} / {{}} / {{}} = {{}} [{{}}, {{}}] |",
             wdl(q + f"pairs_clone_vs_{opp}.csv", TRAINED, opp) + wdl(q + f"pairs_vs_{opp}.csv", TRAINED, opp),
-            f"{q}pairs_clone_vs_{opp}.csv, pairs_vs_{opp}.csv")
+            f"{q}pairs_clone_vs_{opp}.csv, pairs_vs_{opp}.csv",
+        )
 
     # The shipped agents, re-measured from the shipped files (their name is the agent's name).
     part = "**Shipped agents**"
     for name, setting in SHIPPED:
         f = f"shipped/{name}/"
-        add(part, f"| `{name}` | {setting} | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] |",
+        add(
+            part,
+            f"| `{name}` | {setting} | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] |",
             wdl(f + "pairs_vs_random.csv", name, "random") + wdl(f + "pairs_vs_greedy.csv", name, "greedy"),
-            f + "pairs_vs_random.csv, pairs_vs_greedy.csv")
+            f + "pairs_vs_random.csv, pairs_vs_greedy.csv",
+        )
     return out
 
 
 # --------------------------------------------------------------------------- checking
+
 
 def results_section(text: str) -> str:
     """The README's ``## Results`` section (to the next ``## `` heading)."""
@@ -413,7 +628,7 @@ def results_section(text: str) -> str:
     if start < 0:
         raise ValueError("README.md has no '## Results' section")
     end = text.find("\n## ", start + 1)
-    return text[start:end if end >= 0 else len(text)]
+    return text[start : end if end >= 0 else len(text)]
 
 
 def part_span(section: str, part: str) -> tuple[int, int]:
@@ -438,7 +653,7 @@ def matches(printed: str, value: float) -> bool:
     """``printed`` (as in the README) equals ``value`` to the printed precision."""
     text = printed.replace(",", "")
     decimals = len(text.split(".")[1]) if "." in text else 0
-    return abs(float(text) - value) <= 0.5 * 10 ** -decimals + 1e-9
+    return abs(float(text) - value) <= 0.5 * 10**-decimals + 1e-9
 
 
 def check(readme_text: str) -> tuple[list[str], list[str], list[tuple[int, int]]]:
@@ -452,8 +667,10 @@ def check(readme_text: str) -> tuple[list[str], list[str], list[tuple[int, int]]
     passed, problems, spans = [], [], []
     for c in claims():
         if c.template.count("{}") != len(c.values):
-            problems.append(f"{c.source}: the template has {c.template.count('{}')} numbers, the claim "
-                            f"{len(c.values)} values: {c.template!r}")
+            problems.append(
+                f"{c.source}: the template has {c.template.count('{}')} numbers, the claim "
+                f"{len(c.values)} values: {c.template!r}"
+            )
             continue
         try:
             lo, hi = part_span(section, c.part)
@@ -468,12 +685,17 @@ def check(readme_text: str) -> tuple[list[str], list[str], list[tuple[int, int]]
             lo = at
         m = template_regex(c.template).search(section, lo, hi)
         if m is None:
-            problems.append(f"not found in part {c.part!r} of the Results section (was it reworded, or a figure "
-                            f"written differently?): {c.template!r} [{c.source}]")
+            problems.append(
+                f"not found in part {c.part!r} of the Results section (was it reworded, or a figure "
+                f"written differently?): {c.template!r} [{c.source}]"
+            )
             continue
         spans.append(m.span())
-        bad = [f"{printed} where {c.source} gives {value:g}" for printed, value in zip(m.groups(), c.values)
-               if not matches(printed, value)]
+        bad = [
+            f"{printed} where {c.source} gives {value:g}"
+            for printed, value in zip(m.groups(), c.values)
+            if not matches(printed, value)
+        ]
         if bad:
             problems.append(f"mismatch in {m.group(0)!r}: " + "; ".join(bad))
         else:
@@ -491,7 +713,7 @@ def unchecked_numbers(readme_text: str, spans: list[tuple[int, int]]) -> list[st
         before = section[max(0, m.start() - 1)]
         if before.isalnum() or before in ":_/":  # part of a name: mcts:200, ataxx_v0, results/...
             continue
-        context = " ".join(section[max(0, m.start() - 40):m.end() + 20].split())
+        context = " ".join(section[max(0, m.start() - 40) : m.end() + 20].split())
         out.append(f"{m.group(0)}   ...{context}...")
     return out
 

@@ -87,7 +87,7 @@ def board_fen(cells: list[str]) -> str:
     out = []
     for r in range(7):
         s, run = "", 0
-        for c in cells[r * 7:(r + 1) * 7]:
+        for c in cells[r * 7 : (r + 1) * 7]:
             assert c in "xo-.", c
             if c == ".":
                 run += 1
@@ -147,8 +147,14 @@ def env_random_steps(env, rng: np.random.Generator, steps: int) -> int:
     return done
 
 
-def tiny_checkpoint(path: Path, env_id: str = "ataxx_v0", env_kwargs: dict | None = None, *, width: int = 16,
-                    optimizer_step: bool = False) -> Path:
+def tiny_checkpoint(
+    path: Path,
+    env_id: str = "ataxx_v0",
+    env_kwargs: dict | None = None,
+    *,
+    width: int = 16,
+    optimizer_step: bool = False,
+) -> Path:
     """An untrained MaskablePPO checkpoint with the spaces of ``env_id`` made with ``env_kwargs``
     (as ``training.train`` saves), one hidden layer of ``width`` units; ``optimizer_step`` takes one
     Adam step first, so the file holds the optimizer's moment estimates too."""
@@ -171,8 +177,9 @@ def tiny_checkpoint(path: Path, env_id: str = "ataxx_v0", env_kwargs: dict | Non
         def action_masks(self):
             return np.ones(self.action_space.n, dtype=bool)
 
-    model = sb3c.MaskablePPO("MlpPolicy", Spaces(), n_steps=8, batch_size=8, seed=0, device="cpu",
-                             policy_kwargs={"net_arch": [width]})
+    model = sb3c.MaskablePPO(
+        "MlpPolicy", Spaces(), n_steps=8, batch_size=8, seed=0, device="cpu", policy_kwargs={"net_arch": [width]}
+    )
     if optimizer_step:
         sum(p.sum() for p in model.policy.parameters()).backward()
         model.policy.optimizer.step()
@@ -188,8 +195,11 @@ def contract_cases() -> list:
     soon as it is registered."""
     import envs
 
-    return [pytest.param(env_id, dict(kwargs), id=f"{env_id}-{name}")
-            for env_id in envs.ENV_IDS for name, kwargs in envs.spec(env_id).variants.items()]
+    return [
+        pytest.param(env_id, dict(kwargs), id=f"{env_id}-{name}")
+        for env_id in envs.ENV_IDS
+        for name, kwargs in envs.spec(env_id).variants.items()
+    ]
 
 
 def start_state(env_id: str, kwargs: dict, seed: int):

@@ -51,8 +51,12 @@ def _private_imports(package: str, root: Path = REPO_ROOT) -> list[str]:
                     if _is_private(alias.name):
                         module = "." * node.level + (node.module or "")
                         found.append(f"{path.relative_to(root)}:{node.lineno}: from {module} import {alias.name}")
-            elif (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                  and node.value.id in modules and _is_private(node.attr)):
+            elif (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in modules
+                and _is_private(node.attr)
+            ):
                 found.append(f"{path.relative_to(root)}:{node.lineno}: {node.value.id}.{node.attr}")
     return found
 
@@ -70,7 +74,10 @@ def test_the_check_finds_a_private_import(tmp_path):
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "a.py").write_text("def _helper():\n    return 1\n")
     (tmp_path / "pkg" / "b.py").write_text("import os\nfrom pkg.a import _helper, __doc__\nfrom . import _x\n")
-    assert _private_imports("pkg", tmp_path) == ["pkg/b.py:2: from pkg.a import _helper", "pkg/b.py:3: from . import _x"]
+    assert _private_imports("pkg", tmp_path) == [
+        "pkg/b.py:2: from pkg.a import _helper",
+        "pkg/b.py:3: from . import _x",
+    ]
 
 
 def test_the_check_finds_a_private_attribute_of_an_imported_module(tmp_path):
@@ -78,6 +85,6 @@ def test_the_check_finds_a_private_attribute_of_an_imported_module(tmp_path):
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "a.py").write_text("_T = 1\nclass K:\n    _c = 2\n")
     (tmp_path / "pkg" / "b.py").write_text(
-        "import pkg.a as m\nfrom pkg import a\nfrom pkg.a import K\n"
-        "x = m._T + a._T + K._c + a.K._c\ny = m.__doc__\n")
+        "import pkg.a as m\nfrom pkg import a\nfrom pkg.a import K\nx = m._T + a._T + K._c + a.K._c\ny = m.__doc__\n"
+    )
     assert _private_imports("pkg", tmp_path) == ["pkg/b.py:4: m._T", "pkg/b.py:4: a._T"]

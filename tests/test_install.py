@@ -39,8 +39,7 @@ def _run_without(module: str, blocked: list[str], args: list[str]):
     import sys
 
     code = _BLOCK.format(blocked=blocked, module=module, args=args)
-    return subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
 
 
 def test_train_without_the_train_extra_names_the_extra():
@@ -53,7 +52,9 @@ def test_train_without_the_train_extra_names_the_extra():
 
 
 def test_evaluate_without_the_train_extra_names_the_extra():
-    proc = _run_without("training.evaluate", ["rich", "scipy", "openskill"], ["ataxx_v0", "--agents", "random", "random"])
+    proc = _run_without(
+        "training.evaluate", ["rich", "scipy", "openskill"], ["ataxx_v0", "--agents", "random", "random"]
+    )
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert "training.evaluate needs the 'train' extra" in proc.stderr
@@ -65,9 +66,13 @@ def test_importing_train_without_the_extra_raises_a_module_not_found_error_namin
     import subprocess
     import sys
 
-    code = ("import sys\nsys.modules['yaml'] = None\n"
-            "try:\n    import training.train\nexcept ModuleNotFoundError as e:\n    print(type(e).__name__, e.name, '|', e)\n")
-    out = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120).stdout
+    code = (
+        "import sys\nsys.modules['yaml'] = None\n"
+        "try:\n    import training.train\nexcept ModuleNotFoundError as e:\n    print(type(e).__name__, e.name, '|', e)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120
+    ).stdout
     assert out.startswith("MissingExtraError yaml | training.train needs the 'train' extra")
 
 

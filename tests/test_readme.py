@@ -65,8 +65,11 @@ def stated_value(comment: str):
 
 
 def _comments(code: str) -> dict[int, str]:
-    return {tok.start[0]: tok.string for tok in tokenize.generate_tokens(io.StringIO(code).readline)
-            if tok.type == tokenize.COMMENT}
+    return {
+        tok.start[0]: tok.string
+        for tok in tokenize.generate_tokens(io.StringIO(code).readline)
+        if tok.type == tokenize.COMMENT
+    }
 
 
 def run_block(code: str, where: str) -> int:
@@ -93,8 +96,9 @@ def run_block(code: str, where: str) -> int:
         kind, want = stated
         line = f"{where}, line {node.end_lineno}: {ast.get_source_segment(code, node)}  {comment}"
         if kind == "array":
-            assert isinstance(value, np.ndarray) and (value.dtype, value.shape) == want, \
+            assert isinstance(value, np.ndarray) and (value.dtype, value.shape) == want, (
                 f"{line}\n  got {type(value).__name__} {getattr(value, 'dtype', '')} {getattr(value, 'shape', '')}"
+            )
         else:
             assert value == want, f"{line}\n  got {value!r}"
         checked += 1
@@ -126,14 +130,17 @@ def test_the_examples_state_values(monkeypatch, tmp_path):
         run_block("import numpy as np\nnp.zeros(3)  # int8 (3,)\n", "sample")
 
 
-@pytest.mark.parametrize("comment, expected", [
-    ("# 155888, the community's reference count", ("literal", 155888)),
-    ("# ([13, 750], ['g2', 'a1b3']): action ints, notation", ("literal", ([13, 750], ["g2", "a1b3"]))),
-    ("# True; GameInfo: chance, player counts", ("literal", True)),
-    ("# 't47@0,0r0': a move", ("literal", "t47@0,0r0")),
-    ("# int8 (834,)", ("array", (np.dtype("int8"), (834,)))),
-    ("# text board with pegs and links", None),
-    ("# or: from envs import ataxx_v0; env = ataxx_v0.env()", None),
-])
+@pytest.mark.parametrize(
+    "comment, expected",
+    [
+        ("# 155888, the community's reference count", ("literal", 155888)),
+        ("# ([13, 750], ['g2', 'a1b3']): action ints, notation", ("literal", ([13, 750], ["g2", "a1b3"]))),
+        ("# True; GameInfo: chance, player counts", ("literal", True)),
+        ("# 't47@0,0r0': a move", ("literal", "t47@0,0r0")),
+        ("# int8 (834,)", ("array", (np.dtype("int8"), (834,)))),
+        ("# text board with pegs and links", None),
+        ("# or: from envs import ataxx_v0; env = ataxx_v0.env()", None),
+    ],
+)
 def test_stated_value(comment, expected):
     assert stated_value(comment) == expected

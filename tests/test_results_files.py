@@ -25,8 +25,13 @@ def test_every_claim_of_the_results_section_matches_its_file():
 
 
 def test_the_script_exits_0_and_counts_the_passages():
-    run = subprocess.run([sys.executable, "results/check_readme.py", "--quiet"], cwd=REPO_ROOT,
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "results/check_readme.py", "--quiet"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout.strip().splitlines()[-1] == "91 of 91 passages match their files"
 
@@ -36,8 +41,10 @@ def test_a_changed_figure_is_reported_with_its_file():
     row = "| greedy (one ply, most stones) | 374 / 0 / 26 | 0.935 [0.906, 0.955] |"
     assert README.count(row) == 1
     _, problems, _ = check_readme.check(README.replace(row, row.replace("374 / 0 / 26", "375 / 0 / 25")))
-    assert problems == ["mismatch in '| greedy (one ply, most stones) | 375 / 0 / 25 | 0.935 [0.906, 0.955] |': "
-                        "375 where ataxx_full/pairs.csv gives 374; 25 where ataxx_full/pairs.csv gives 26"]
+    assert problems == [
+        "mismatch in '| greedy (one ply, most stones) | 375 / 0 / 25 | 0.935 [0.906, 0.955] |': "
+        "375 where ataxx_full/pairs.csv gives 374; 25 where ataxx_full/pairs.csv gives 26"
+    ]
 
 
 def test_a_figure_within_its_printed_precision_matches_and_one_beyond_does_not():
@@ -87,8 +94,12 @@ def _fake_checkpoint(path, value, save_extra=False):
 def _fake_run(runs, config, seed, vs, time_text=TIME_V):
     run = runs / f"{config}-{seed}"
     (run / "eval").mkdir(parents=True)
-    report = {"config": config, "seed": seed, "timesteps": 4096,
-              "vs": {o: {"score": v, "games": 200} for o, v in vs.items()}}
+    report = {
+        "config": config,
+        "seed": seed,
+        "timesteps": 4096,
+        "vs": {o: {"score": v, "games": 200} for o, v in vs.items()},
+    }
     (run / "report.json").write_text(json.dumps(report))
     (run / "eval" / "pairs.csv").write_text("agent,opponent,wins\n")
     _fake_checkpoint(run / "checkpoints" / "final.zip", seed)
@@ -97,8 +108,12 @@ def _fake_run(runs, config, seed, vs, time_text=TIME_V):
 
 
 def test_time_v_is_parsed_and_anything_else_refused():
-    assert collect.parse_time(TIME_V) == {"wall_seconds": 3723.5, "user_seconds": 812.5, "system_seconds": 7.5,
-                                          "max_rss_kb": 1048576}
+    assert collect.parse_time(TIME_V) == {
+        "wall_seconds": 3723.5,
+        "user_seconds": 812.5,
+        "system_seconds": 7.5,
+        "max_rss_kb": 1048576,
+    }
     with pytest.raises(ValueError, match=r"^no user_seconds in the time report \(expected GNU time -v output\)$"):
         collect.parse_time("real 0m1.0s")
 
@@ -109,19 +124,25 @@ def test_runs_over_seeds_are_collected_and_summarized(tmp_path):
         _fake_run(runs, "ataxx_quick", seed, {"random": r, "greedy": g})
     _fake_run(runs, "not_a_quick_config", 0, {"random": 1.0, "greedy": 1.0})
     written = collect.collect(runs, root)
-    assert [p.relative_to(root).as_posix() for p in written] == ["ataxx_quick/seed0", "ataxx_quick/seed1",
-                                                                 "ataxx_quick/seed2"]
-    digests = [json.loads((root / "ataxx_quick" / f"seed{i}" / "weights.json").read_text())["policy_sha256"]
-               for i in range(3)]
+    assert [p.relative_to(root).as_posix() for p in written] == [
+        "ataxx_quick/seed0",
+        "ataxx_quick/seed1",
+        "ataxx_quick/seed2",
+    ]
+    digests = [
+        json.loads((root / "ataxx_quick" / f"seed{i}" / "weights.json").read_text())["policy_sha256"] for i in range(3)
+    ]
     assert len(set(digests)) == 3 and digests[1] == collect.policy_digest(runs / "ataxx_quick-1/checkpoints/final.zip")
     s = collect.summary("ataxx_quick", root)
     assert s["seeds"] == [0, 1, 2] and s["greedy"]["per_seed"] == [0.5, 0.25, 0.6]
     assert s["random"]["mean"] == pytest.approx(0.95) and (s["random"]["min"], s["random"]["max"]) == (0.9, 1.0)
     assert s["greedy"]["mean"] == pytest.approx(0.45) and s["wall_minutes"]["max"] == pytest.approx(3723.5 / 60)
     assert s["cpu_minutes"]["min"] == pytest.approx(820 / 60) and s["max_rss_gb"] == 1.0
-    assert collect.table(root).splitlines()[2] == ("| `ataxx_quick` | 0, 1, 2 | 0.950 [0.900, 1.000] | 0.450 [0.250, "
-                                                   "0.600] | 0.500 / 0.250 / 0.600 | 62.1 to 62.1 min | 13.7 to 13.7 min |"
-                                                   "  |")
+    assert collect.table(root).splitlines()[2] == (
+        "| `ataxx_quick` | 0, 1, 2 | 0.950 [0.900, 1.000] | 0.450 [0.250, "
+        "0.600] | 0.500 / 0.250 / 0.600 | 62.1 to 62.1 min | 13.7 to 13.7 min |"
+        "  |"
+    )
     with pytest.raises(LookupError, match="^no collected run of twixt_quick in "):
         collect.summary("twixt_quick", root)
 
@@ -133,10 +154,12 @@ def test_a_bad_run_is_refused_before_anything_is_written(tmp_path):
     _fake_run(runs, "ataxx_quick", 1, {"random": 1.0, "greedy": 0.5})
     report = runs / "ataxx_quick-1" / "report.json"
     good = report.read_text()
-    for text, message in ((good.replace('"seed": 1', '"seed": 2'), r"ataxx_quick-1: its report says ataxx_quick seed 2$"),
-                          (good[:-1] + ', "smoke": true}', r"ataxx_quick-1: a --smoke run \(4096 timesteps\), not a result$"),
-                          ("{not json", r"report.json: not a training.train report \(JSONDecodeError"),
-                          ('{"config": "ataxx_quick"}', r"report.json: not a training.train report \(KeyError")):
+    for text, message in (
+        (good.replace('"seed": 1', '"seed": 2'), r"ataxx_quick-1: its report says ataxx_quick seed 2$"),
+        (good[:-1] + ', "smoke": true}', r"ataxx_quick-1: a --smoke run \(4096 timesteps\), not a result$"),
+        ("{not json", r"report.json: not a training.train report \(JSONDecodeError"),
+        ('{"config": "ataxx_quick"}', r"report.json: not a training.train report \(KeyError"),
+    ):
         report.write_text(text)
         with pytest.raises(ValueError, match=message):
             collect.collect(runs, out)
@@ -164,7 +187,8 @@ def test_a_bad_run_is_refused_before_anything_is_written(tmp_path):
     (out / "ataxx_quick" / "seed_old").mkdir()  # not a seed directory: ignored
     _fake_run(runs, "ataxx_quick", 2, {"random": 1.0, "greedy": 0.5})
     (runs / "ataxx_quick-2" / "report.json").write_text(
-        (runs / "ataxx_quick-2" / "report.json").read_text().replace("4096", "64"))
+        (runs / "ataxx_quick-2" / "report.json").read_text().replace("4096", "64")
+    )
     for f in ("ataxx_quick-0.time", "ataxx_quick-1.time"):
         (runs / f).write_text(TIME_V)
     collect.collect(runs, out)
@@ -177,8 +201,13 @@ def test_a_bad_run_is_refused_before_anything_is_written(tmp_path):
 
 
 def test_the_collect_command_reports_errors_in_one_line(tmp_path):
-    run = subprocess.run([sys.executable, "results/seeds/collect.py", str(tmp_path)], cwd=REPO_ROOT,
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "results/seeds/collect.py", str(tmp_path)],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 1 and run.stdout == ""
     assert run.stderr == f"error: {tmp_path}: no run directory <config>-<seed> of {', '.join(collect.CONFIGS)}\n"
 
@@ -203,13 +232,23 @@ def test_seed_0_of_every_quick_config_trained_the_shipped_agent_bit_for_bit():
 
 
 def test_a_missing_readme_or_results_file_is_one_line_not_a_traceback(tmp_path):
-    run = subprocess.run([sys.executable, "results/check_readme.py", "--readme", str(tmp_path / "nope.md")],
-                         cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "results/check_readme.py", "--readme", str(tmp_path / "nope.md")],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr.startswith("error: FileNotFoundError: ") and run.stderr.count("\n") == 1
     (tmp_path / "README.md").write_text("# no results here\n")
-    run = subprocess.run([sys.executable, "results/check_readme.py", "--readme", str(tmp_path / "README.md")],
-                         cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, "results/check_readme.py", "--readme", str(tmp_path / "README.md")],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 2 and run.stderr == "error: ValueError: README.md has no '## Results' section\n"
 
 
@@ -231,8 +270,11 @@ def test_runs_alone_go_to_alone_and_are_compared_with_seed_0(tmp_path):
     (alone / "ataxx_quick-0.time").write_text(TIME_V.replace("1:02:03.5", "7:30.0"))
     assert [p.name for p in collect.collect(alone, root, alone=True)] == ["alone"]
     s = collect.summary("ataxx_quick", root)
-    assert s["seeds"] == [0, 1, 2] and s["alone"] == {"wall_minutes": 7.5, "cpu_minutes": 820 / 60,
-                                                       "same_weights_as_seed0": True}
+    assert s["seeds"] == [0, 1, 2] and s["alone"] == {
+        "wall_minutes": 7.5,
+        "cpu_minutes": 820 / 60,
+        "same_weights_as_seed0": True,
+    }
     assert collect.table(root).splitlines()[2].endswith("| 7.5 min wall, 13.7 min CPU, same weights |")
     _fake_checkpoint(alone / "ataxx_quick-0" / "checkpoints" / "final.zip", 5)  # other weights
     collect.collect(alone, root, alone=True)

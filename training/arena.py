@@ -10,8 +10,8 @@ how terminal play (:mod:`training.play`) shows the board; a person is just anoth
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
@@ -58,9 +58,18 @@ class GameResult:
 MoveObserver = Callable[[object, int, int, str], None]
 
 
-def play_game(env_id: str, seats: list[Agent], seed: int | None = None, env_kwargs: dict | None = None,
-              max_steps: int | None = None, record: bool = False, *, env=None,
-              on_start: Callable[[object], None] | None = None, on_move: MoveObserver | None = None) -> GameResult:
+def play_game(
+    env_id: str,
+    seats: list[Agent],
+    seed: int | None = None,
+    env_kwargs: dict | None = None,
+    max_steps: int | None = None,
+    record: bool = False,
+    *,
+    env=None,
+    on_start: Callable[[object], None] | None = None,
+    on_move: MoveObserver | None = None,
+) -> GameResult:
     """Play one game; ``seats[i]`` plays ``player_i``.
 
     Args:
@@ -136,12 +145,20 @@ def play_game(env_id: str, seats: list[Agent], seed: int | None = None, env_kwar
         returns = np.array([env._cumulative_rewards[a] for a in env.possible_agents], dtype=np.float64)
     if own_env:
         env.close()
-    return GameResult(returns=returns, plies=plies, truncated=truncated, moves=moves, actions=actions,
-                      abandoned=abandoned)
+    return GameResult(
+        returns=returns, plies=plies, truncated=truncated, moves=moves, actions=actions, abandoned=abandoned
+    )
 
 
-def head_to_head(env_id: str, agent: Agent, opponent: Agent, games: int, seed: int = 0,
-                 env_kwargs: dict | None = None, max_steps: int | None = None) -> dict:
+def head_to_head(
+    env_id: str,
+    agent: Agent,
+    opponent: Agent,
+    games: int,
+    seed: int = 0,
+    env_kwargs: dict | None = None,
+    max_steps: int | None = None,
+) -> dict:
     """``agent``'s team against ``opponent`` in every other seat; the seats rotate game by game.
 
     In game ``g`` ``agent`` takes seat ``g mod num_players`` and every seat of the same team
@@ -171,5 +188,10 @@ def head_to_head(env_id: str, agent: Agent, opponent: Agent, games: int, seed: i
             losses += 1
         else:
             draws += 1
-    return {"wins": wins, "draws": draws, "losses": losses, "games": games,
-            "score": (wins + 0.5 * draws) / games if games else float("nan")}
+    return {
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "games": games,
+        "score": (wins + 0.5 * draws) / games if games else float("nan"),
+    }

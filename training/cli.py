@@ -19,14 +19,38 @@ from pathlib import Path
 
 from envs.registry import env_ids, spec
 
-__all__ = ["json_object", "non_negative_int", "positive_int", "env_id", "add_env_arguments",
-           "ensure_writable_dir", "check_output_file", "MissingExtraError", "TRAIN_MODULES", "SB3_MODULES",
-           "TRAIN_COMMON_MODULES", "RLLIB_MODULES", "require_extra", "require_rllib"]
+__all__ = [
+    "json_object",
+    "non_negative_int",
+    "positive_int",
+    "env_id",
+    "add_env_arguments",
+    "ensure_writable_dir",
+    "check_output_file",
+    "MissingExtraError",
+    "TRAIN_MODULES",
+    "SB3_MODULES",
+    "TRAIN_COMMON_MODULES",
+    "RLLIB_MODULES",
+    "require_extra",
+    "require_rllib",
+]
 
 
 #: The modules of the ``train`` extra (pyproject.toml), by import name.
-TRAIN_MODULES = ("torch", "stable_baselines3", "sb3_contrib", "yaml", "tqdm", "rich", "tensorboard",
-                 "matplotlib", "openskill", "scipy", "pydantic")
+TRAIN_MODULES = (
+    "torch",
+    "stable_baselines3",
+    "sb3_contrib",
+    "yaml",
+    "tqdm",
+    "rich",
+    "tensorboard",
+    "matplotlib",
+    "openskill",
+    "scipy",
+    "pydantic",
+)
 #: The ``train`` extra's modules that only the SB3 engine (and ``PATH.zip`` agents) import.
 SB3_MODULES = ("stable_baselines3", "sb3_contrib")
 #: The ``train`` extra's modules that every engine needs (all but :data:`SB3_MODULES`): what
@@ -43,8 +67,9 @@ class MissingExtraError(ModuleNotFoundError):
     """An optional dependency group (a pip "extra") is not installed; the message names it."""
 
 
-def require_extra(extra: str, user: str, modules=TRAIN_MODULES, *, as_command: bool = False,
-                  hint: str | None = None) -> None:
+def require_extra(
+    extra: str, user: str, modules=TRAIN_MODULES, *, as_command: bool = False, hint: str | None = None
+) -> None:
     """Check that the modules of a pip extra can be imported, before anything needs them.
 
     Only looks the modules up (``importlib.util.find_spec``), importing none of them.
@@ -73,11 +98,14 @@ def require_extra(extra: str, user: str, modules=TRAIN_MODULES, *, as_command: b
     if not missing:
         return
     if hint is None:
-        hint = ("README, Quick start: install the CPU or GPU build of torch first" if "torch" in modules
-                else "README, Quick start")
+        hint = (
+            "README, Quick start: install the CPU or GPU build of torch first"
+            if "torch" in modules
+            else "README, Quick start"
+        )
     message = (
         f"{user} needs the '{extra}' extra, which is not (fully) installed: missing {', '.join(missing)}. "
-        f"Install it from the repository root with: pip install -e \".[{extra}]\" ({hint})"
+        f'Install it from the repository root with: pip install -e ".[{extra}]" ({hint})'
     )
     if as_command:
         print(f"error: {message}", file=sys.stderr)
@@ -96,7 +124,7 @@ def json_object(text: str) -> dict:
     except json.JSONDecodeError as e:
         raise argparse.ArgumentTypeError(f"not valid JSON: {e}") from None
     if not isinstance(value, dict):
-        raise argparse.ArgumentTypeError(f"must be a JSON object such as '{{\"fen\": \"startpos\"}}', got {text!r}")
+        raise argparse.ArgumentTypeError(f'must be a JSON object such as \'{{"fen": "startpos"}}\', got {text!r}')
     return value
 
 
@@ -147,8 +175,13 @@ def add_env_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the positional ``env_id`` (checked by :func:`env_id`) and ``--env-kwargs JSON``
     (:func:`json_object`; default ``{}``) to ``parser``."""
     parser.add_argument("env_id", type=env_id, help=f"environment id ({', '.join(env_ids())})")
-    parser.add_argument("--env-kwargs", type=json_object, default={}, metavar="JSON",
-                        help='environment arguments as JSON, e.g. \'{"fen": "..."}\'')
+    parser.add_argument(
+        "--env-kwargs",
+        type=json_object,
+        default={},
+        metavar="JSON",
+        help='environment arguments as JSON, e.g. \'{"fen": "..."}\'',
+    )
 
 
 def ensure_writable_dir(path: str | Path, what: str = "output folder") -> Path:
@@ -212,5 +245,4 @@ def require_rllib(user: str = "training.engines.rllib", *, as_command: bool = Fa
         MissingExtraError: naming the missing modules and ``pip install -e ".[rllib]"`` (with
             ``as_command``: printed to stderr, exit status 2).
     """
-    require_extra("rllib", user, RLLIB_MODULES, as_command=as_command,
-                  hint="README, Training on Ray RLlib")
+    require_extra("rllib", user, RLLIB_MODULES, as_command=as_command, hint="README, Training on Ray RLlib")

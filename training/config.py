@@ -32,9 +32,26 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 from training.engine_registry import get_engine
 from training.selfplay import POOL_DEFAULTS
 
-__all__ = ["ConfigError", "Expect", "Section", "PolicyConfig", "PoolConfig", "EvalConfig", "FinalEvalConfig",
-           "RunConfig", "load_config", "validate_config", "config_error", "expect_text",
-           "PositiveInt", "NonNegativeInt", "PositiveNumber", "NonNegativeNumber", "UnitNumber", "Probability"]
+__all__ = [
+    "ConfigError",
+    "Expect",
+    "Section",
+    "PolicyConfig",
+    "PoolConfig",
+    "EvalConfig",
+    "FinalEvalConfig",
+    "RunConfig",
+    "load_config",
+    "validate_config",
+    "config_error",
+    "expect_text",
+    "PositiveInt",
+    "NonNegativeInt",
+    "PositiveNumber",
+    "NonNegativeNumber",
+    "UnitNumber",
+    "Probability",
+]
 
 
 class ConfigError(ValueError):
@@ -59,18 +76,24 @@ PositiveInt = Annotated[_Int, Field(ge=1), Expect("a positive integer")]
 NonNegativeInt = Annotated[_Int, Field(ge=0), Expect("a non-negative integer")]
 # an int or a finite float (kept as given) within the bounds; each written out, not built by a
 # function, so that the type checker reads them as types
-PositiveNumber = Annotated[Annotated[int, Field(strict=True, gt=0)]
-                           | Annotated[float, Field(strict=True, allow_inf_nan=False, gt=0)],
-                           Expect("a positive number")]
-NonNegativeNumber = Annotated[Annotated[int, Field(strict=True, ge=0)]
-                              | Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0)],
-                              Expect("a non-negative number")]
-UnitNumber = Annotated[Annotated[int, Field(strict=True, gt=0, le=1)]
-                       | Annotated[float, Field(strict=True, allow_inf_nan=False, gt=0, le=1)],
-                       Expect("a number in (0, 1]")]
-Probability = Annotated[Annotated[int, Field(strict=True, ge=0, le=1)]
-                        | Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=1)],
-                        Expect("a probability in [0, 1]")]
+PositiveNumber = Annotated[
+    Annotated[int, Field(strict=True, gt=0)] | Annotated[float, Field(strict=True, allow_inf_nan=False, gt=0)],
+    Expect("a positive number"),
+]
+NonNegativeNumber = Annotated[
+    Annotated[int, Field(strict=True, ge=0)] | Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0)],
+    Expect("a non-negative number"),
+]
+UnitNumber = Annotated[
+    Annotated[int, Field(strict=True, gt=0, le=1)]
+    | Annotated[float, Field(strict=True, allow_inf_nan=False, gt=0, le=1)],
+    Expect("a number in (0, 1]"),
+]
+Probability = Annotated[
+    Annotated[int, Field(strict=True, ge=0, le=1)]
+    | Annotated[float, Field(strict=True, allow_inf_nan=False, ge=0, le=1)],
+    Expect("a probability in [0, 1]"),
+]
 AgentSpecs = Annotated[list[str], Expect("a list of agent specs")]
 Opponents = Annotated[list[str], Field(min_length=1), Expect("a non-empty list of agent specs")]
 
@@ -110,8 +133,9 @@ class Section(BaseModel):
     def __setitem__(self, key: str, value) -> None:
         name = self.field_of(key)
         if name is None:
-            raise KeyError(f"unknown config key {self._prefix + key!r}; known keys here: "
-                           f"{', '.join(sorted(self.yaml_keys()))}")
+            raise KeyError(
+                f"unknown config key {self._prefix + key!r}; known keys here: {', '.join(sorted(self.yaml_keys()))}"
+            )
         setattr(self, name, value)
 
     def __setattr__(self, name: str, value) -> None:
@@ -148,8 +172,9 @@ class Section(BaseModel):
         changes = {**(values or {}), **kw}
         for k in changes:
             if k not in self:
-                raise KeyError(f"unknown config key {self._prefix + k!r}; known keys here: "
-                               f"{', '.join(sorted(self.yaml_keys()))}")
+                raise KeyError(
+                    f"unknown config key {self._prefix + k!r}; known keys here: {', '.join(sorted(self.yaml_keys()))}"
+                )
         data = {**self.model_dump(by_alias=True), **changes}
         try:
             new = type(self).model_validate(data)
@@ -167,9 +192,11 @@ def _pool_default(key: Literal["baseline_prob", "latest_prob", "max_snapshots"])
     return Field(POOL_DEFAULTS[key], description=_POOL_DOCS[key])
 
 
-_POOL_DOCS = {"baseline_prob": "probability that an opponent seat plays one of the baselines",
-              "latest_prob": "probability that it plays the learner's current policy (else a snapshot, when any)",
-              "max_snapshots": "snapshots of the learner kept in the pool (the oldest leaves first)"}
+_POOL_DOCS = {
+    "baseline_prob": "probability that an opponent seat plays one of the baselines",
+    "latest_prob": "probability that it plays the learner's current policy (else a snapshot, when any)",
+    "max_snapshots": "snapshots of the learner kept in the pool (the oldest leaves first)",
+}
 
 
 def _default_net_arch() -> dict[Literal["pi", "vf"], list[int]]:
@@ -180,26 +207,35 @@ class PolicyConfig(Section):
     """``policy``: the network, the same for both engines (:mod:`training.features`)."""
 
     features: Annotated[str, Expect("the name of a features extractor (training.features.FEATURE_EXTRACTORS)")] = Field(
-        "board_cnn", description="features extractor: a name of training.features.FEATURE_EXTRACTORS")
+        "board_cnn", description="features extractor: a name of training.features.FEATURE_EXTRACTORS"
+    )
     features_kwargs: Annotated[dict[str, Any], Expect("a mapping of the extractor's keyword arguments")] = Field(
         default_factory=lambda: {"channels": 64, "blocks": 3},
-        description="the extractor's keyword arguments (sizes); board_key, features_dim and append come from the game")
+        description="the extractor's keyword arguments (sizes); board_key, features_dim and append come from the game",
+    )
     head: Annotated[Literal["spatial", "factored", "linear"], Expect("'spatial', 'factored' or 'linear'")] = Field(
-        "spatial", description="policy head: 1x1-conv logits per square (spatial), per plane (factored), or dense")
+        "spatial", description="policy head: 1x1-conv logits per square (spatial), per plane (factored), or dense"
+    )
     value_head: Annotated[Literal["dense", "pooled"], Expect("'dense' or 'pooled'")] = Field(
-        "dense", description="value head: dense layers on the features, or a pooled trunk on the convolution map")
-    net_arch: Annotated[dict[Literal["pi", "vf"], list[Annotated[_Int, Field(ge=1)]]],
-                        Expect("a mapping {pi: [sizes], vf: [sizes]} of positive integers")] = Field(
-        default_factory=_default_net_arch, description="hidden layer sizes of the policy and value MLPs")
+        "dense", description="value head: dense layers on the features, or a pooled trunk on the convolution map"
+    )
+    net_arch: Annotated[
+        dict[Literal["pi", "vf"], list[Annotated[_Int, Field(ge=1)]]],
+        Expect("a mapping {pi: [sizes], vf: [sizes]} of positive integers"),
+    ] = Field(default_factory=_default_net_arch, description="hidden layer sizes of the policy and value MLPs")
 
     @model_validator(mode="after")
     def _heads_agree(self):
         if self.value_head == "pooled" and self.head == "linear":
-            raise ConfigError("config 'policy.value_head' must be 'dense' with head 'linear' (the pooled value trunk "
-                              f"needs the spatial policy), got {self.value_head!r}")
+            raise ConfigError(
+                "config 'policy.value_head' must be 'dense' with head 'linear' (the pooled value trunk "
+                f"needs the spatial policy), got {self.value_head!r}"
+            )
         if self.value_head == "pooled" and not self.net_arch.get("vf"):
-            raise ConfigError("config 'policy.net_arch' must be a non-empty vf list with value_head 'pooled' (e.g. "
-                              f"{{pi: [], vf: [64]}}), got {self.net_arch!r}")
+            raise ConfigError(
+                "config 'policy.net_arch' must be a non-empty vf list with value_head 'pooled' (e.g. "
+                f"{{pi: [], vf: [64]}}), got {self.net_arch!r}"
+            )
         return self
 
 
@@ -207,8 +243,9 @@ class PoolConfig(Section):
     """``pool``: the opponents of the learner's seat (:class:`training.selfplay.OpponentPool`);
     each engine adds its own keys."""
 
-    baselines: AgentSpecs = Field(default_factory=lambda: ["random", "greedy"],
-                                  description="agent specs always in the pool (training.agents)")
+    baselines: AgentSpecs = Field(
+        default_factory=lambda: ["random", "greedy"], description="agent specs always in the pool (training.agents)"
+    )
     baseline_prob: Probability = _pool_default("baseline_prob")
     latest_prob: Probability = _pool_default("latest_prob")
     max_snapshots: PositiveInt = _pool_default("max_snapshots")
@@ -248,14 +285,18 @@ class RunConfig(Section):
     KEY_ORDER: ClassVar[tuple[str, ...]] = ()
 
     name: Annotated[str, Field(min_length=1), Expect("a non-empty string")] = Field(
-        "config", description="the run's name (default: the config file's stem)")
+        "config", description="the run's name (default: the config file's stem)"
+    )
     engine: str = Field("sb3", description="the trainer: a name of training.engines.ENGINES")
     env_id: Annotated[str | None, Expect("a registered environment id (required)")] = Field(
-        None, description="the game to train on (envs.registry)")
+        None, description="the game to train on (envs.registry)"
+    )
     env_kwargs: Annotated[dict[str, Any], Expect("a mapping")] = Field(
-        default_factory=dict, description="keyword arguments of the environment (envs.make)")
+        default_factory=dict, description="keyword arguments of the environment (envs.make)"
+    )
     max_steps: Annotated[PositiveInt | None, Expect("null or a positive integer")] = Field(
-        400, description="moves after which a game is stopped as a draw (null: no limit)")
+        400, description="moves after which a game is stopped as a draw (null: no limit)"
+    )
     seed: NonNegativeInt = Field(0, description="seeds every random draw of the run")
     total_timesteps: PositiveInt = Field(200_000, description="timesteps to train (the learner's decisions)")
     torch_threads: PositiveInt = Field(1, description="torch's intra-op threads (one is fastest for small networks)")
@@ -282,8 +323,11 @@ class RunConfig(Section):
 
     def agent_specs(self, check_teacher: bool = True) -> list[tuple[str, list[str]]]:
         """``(key, specs)`` of every agent spec the run will make, for :func:`validate_config`."""
-        return [("pool.baselines", self.pool.baselines), ("eval.opponents", self.eval.opponents),
-                ("final_eval.opponents", self.final_eval.opponents)]
+        return [
+            ("pool.baselines", self.pool.baselines),
+            ("eval.opponents", self.eval.opponents),
+            ("final_eval.opponents", self.final_eval.opponents),
+        ]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -336,8 +380,9 @@ def config_error(error: ValidationError, data: dict, model: type[Section], prefi
             if err["type"] == "extra_forbidden" and i == len(loc) - 1:
                 where = prefix + ".".join(path + [key])
                 hint = getattr(cls, "UNKNOWN_KEY_HINT", "")
-                return ConfigError(f"unknown config key {where!r}; known keys here: "
-                                   f"{', '.join(sorted(cls.yaml_keys()))}{hint}")
+                return ConfigError(
+                    f"unknown config key {where!r}; known keys here: {', '.join(sorted(cls.yaml_keys()))}{hint}"
+                )
             break
         info = cls.model_fields[name]
         path.append(key)
@@ -346,8 +391,9 @@ def config_error(error: ValidationError, data: dict, model: type[Section], prefi
         sub = info.annotation
         if isinstance(sub, type) and issubclass(sub, Section):
             if err["type"] == "model_type" and i == len(loc) - 1:
-                return ConfigError(f"config key {prefix + '.'.join(path)!r} must be a mapping, got "
-                                   f"{type(value).__name__}")
+                return ConfigError(
+                    f"config key {prefix + '.'.join(path)!r} must be a mapping, got {type(value).__name__}"
+                )
             cls = sub
             continue
         break
@@ -392,8 +438,10 @@ def load_config(path: str | Path, *, validate: bool = True, check_teacher: bool 
     if not isinstance(data, dict) and data is not None:
         raise ValueError(f"{p}: the config must be a YAML mapping, got {type(data).__name__}")
     if not data or set(data) == {"name"}:
-        raise ValueError(f"{p} sets nothing (an empty file, only comments, or an empty mapping); a config sets "
-                         "at least env_id and what differs from the defaults: see configs/ataxx_quick.yaml")
+        raise ValueError(
+            f"{p} sets nothing (an empty file, only comments, or an empty mapping); a config sets "
+            "at least env_id and what differs from the defaults: see configs/ataxx_quick.yaml"
+        )
     data.setdefault("name", p.stem)  # a run's resolved config.yaml carries the name of its config
     if not isinstance(data["name"], str) or not data["name"]:
         raise ValueError(f"{p}: config key 'name' must be a non-empty string, got {data['name']!r}")
@@ -441,48 +489,78 @@ def validate_config(cfg: RunConfig, check_teacher: bool = True) -> None:
         type(cfg).model_validate(data)
     except ValidationError as e:
         raise config_error(e, data, type(cfg)) from None
-    _require(isinstance(cfg.env_id, str) and cfg.env_id != "", "env_id",
-             f"a registered environment id ({', '.join(env_ids())})", cfg.env_id)
+    _require(
+        isinstance(cfg.env_id, str) and cfg.env_id != "",
+        "env_id",
+        f"a registered environment id ({', '.join(env_ids())})",
+        cfg.env_id,
+    )
     env_id = cfg.env_id
     assert env_id is not None  # checked just above
-    _require("render_mode" not in cfg.env_kwargs, "env_kwargs.render_mode",
-             "absent (training draws nothing; watch a checkpoint with python -m training.play)",
-             cfg.env_kwargs.get("render_mode"))
+    _require(
+        "render_mode" not in cfg.env_kwargs,
+        "env_kwargs.render_mode",
+        "absent (training draws nothing; watch a checkpoint with python -m training.play)",
+        cfg.env_kwargs.get("render_mode"),
+    )
     try:  # the registry checks the id and the kwargs (its messages, prefixed with the config keys)
         probe = spec(env_id).make_raw(**{**cfg.env_kwargs, "max_steps": cfg.max_steps})
     except ValueError as e:
         raise ConfigError(f"config env_id/env_kwargs: {e}") from None
 
     pol = cfg.policy
-    _require(pol.features in FEATURE_EXTRACTORS, "policy.features", f"one of {sorted(FEATURE_EXTRACTORS)}",
-             pol.features)
-    fe_params = [n for n in inspect.signature(FEATURE_EXTRACTORS[pol.features].__init__).parameters
-                 if n not in ("self", "observation_space")]
-    _require(set(pol.features_kwargs) <= set(fe_params), "policy.features_kwargs",
-             f"a mapping with keys among {fe_params}", pol.features_kwargs)
+    _require(
+        pol.features in FEATURE_EXTRACTORS, "policy.features", f"one of {sorted(FEATURE_EXTRACTORS)}", pol.features
+    )
+    fe_params = [
+        n
+        for n in inspect.signature(FEATURE_EXTRACTORS[pol.features].__init__).parameters
+        if n not in ("self", "observation_space")
+    ]
+    _require(
+        set(pol.features_kwargs) <= set(fe_params),
+        "policy.features_kwargs",
+        f"a mapping with keys among {fe_params}",
+        pol.features_kwargs,
+    )
     layout = probe.action_layout()
-    _require(pol.head == "linear" or layout is not None, "policy.head",
-             f"'linear' for {cfg.env_id} (its actions have no grid layout for a spatial head)", pol.head)
-    _require(pol.head != "factored" or layout.factored, "policy.head",
-             f"'spatial' or 'linear' for {cfg.env_id} (its action layout describes no planes for a factored "
-             f"head)", pol.head)
+    _require(
+        pol.head == "linear" or layout is not None,
+        "policy.head",
+        f"'linear' for {cfg.env_id} (its actions have no grid layout for a spatial head)",
+        pol.head,
+    )
+    _require(
+        pol.head != "factored" or layout.factored,
+        "policy.head",
+        f"'spatial' or 'linear' for {cfg.env_id} (its action layout describes no planes for a factored head)",
+        pol.head,
+    )
     if pol.head != "linear":
         default = inspect.signature(FEATURE_EXTRACTORS[pol.features].__init__).parameters["features_dim"].default
         fdim = pol.features_kwargs.get("features_dim", 0)
-        _require(fdim == 0, "policy.features_kwargs.features_dim",
-                 f"0 or absent with head {pol.head!r} (it reads the whole convolution map; {pol.features} "
-                 f"defaults to {default} for a linear head)", fdim)
+        _require(
+            fdim == 0,
+            "policy.features_kwargs.features_dim",
+            f"0 or absent with head {pol.head!r} (it reads the whole convolution map; {pol.features} "
+            f"defaults to {default} for a linear head)",
+            fdim,
+        )
         if "board_key" in pol.features_kwargs:
-            _require(pol.features_kwargs["board_key"] == layout.obs_key, "policy.features_kwargs.board_key",
-                     f"absent or {layout.obs_key!r} (the observation entry {cfg.env_id}'s action layout lies on)",
-                     pol.features_kwargs["board_key"])
+            _require(
+                pol.features_kwargs["board_key"] == layout.obs_key,
+                "policy.features_kwargs.board_key",
+                f"absent or {layout.obs_key!r} (the observation entry {cfg.env_id}'s action layout lies on)",
+                pol.features_kwargs["board_key"],
+            )
     kwargs = extractor_kwargs(pol, layout)
     space = probe.observation_space(probe.possible_agents[0])["observation"]
     try:  # the extractor must be able to read this game's observation
         FEATURE_EXTRACTORS[pol.features](space, **kwargs)
     except (ValueError, TypeError, KeyError, AssertionError) as e:
-        raise ConfigError(f"config 'policy.features' {pol.features!r} cannot read the observation of "
-                          f"{cfg.env_id}: {e}") from None
+        raise ConfigError(
+            f"config 'policy.features' {pol.features!r} cannot read the observation of {cfg.env_id}: {e}"
+        ) from None
 
     for key, specs in cfg.agent_specs(check_teacher=check_teacher):
         for s in specs:
@@ -496,7 +574,6 @@ def validate_config(cfg: RunConfig, check_teacher: bool = True) -> None:
             try:
                 agent.check_env(probe)
             except ValueError as e:
-                raise ConfigError(f"config {key!r} {s!r} cannot play {cfg.env_id} with these "
-                                  f"env_kwargs: {e}") from None
+                raise ConfigError(f"config {key!r} {s!r} cannot play {cfg.env_id} with these env_kwargs: {e}") from None
     probe.reset(seed=0)
     engine.validate(cfg, probe)

@@ -57,8 +57,17 @@ class Engine(Protocol):
     def is_checkpoint(self, path: Path) -> bool:
         """Whether ``path`` can be what ``--resume`` takes (it exists, as a file or a folder)."""
 
-    def train_in(self, cfg: RunConfig, out: Path, *, resume: str | None, progress_bar: bool, started: list,
-                 smoke: bool, address: str | None) -> dict:
+    def train_in(
+        self,
+        cfg: RunConfig,
+        out: Path,
+        *,
+        resume: str | None,
+        progress_bar: bool,
+        started: list,
+        smoke: bool,
+        address: str | None,
+    ) -> dict:
         """Train in the prepared run directory ``out``; append to ``started`` when training
         proper begins (from then on a failure keeps the run's files); return the report."""
 
@@ -78,6 +87,8 @@ def get_engine(name: str) -> Engine:
         ValueError: no engine of that name (the message lists them).
     """
     if not isinstance(name, str) or name not in ENGINES:
-        raise ValueError(f"config key 'engine' must be one of {', '.join(repr(n) for n in ENGINES)} "
-                         f"(training.engines; default 'sb3'), got {name!r}")
+        raise ValueError(
+            f"config key 'engine' must be one of {', '.join(repr(n) for n in ENGINES)} "
+            f"(training.engines; default 'sb3'), got {name!r}"
+        )
     return importlib.import_module(ENGINES[name]).ENGINE

@@ -43,16 +43,38 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-from training.cli import TRAIN_COMMON_MODULES, MissingExtraError, add_env_arguments, ensure_writable_dir, \
-    non_negative_int, positive_int, require_extra
+from training.cli import (
+    TRAIN_COMMON_MODULES,
+    MissingExtraError,
+    add_env_arguments,
+    ensure_writable_dir,
+    non_negative_int,
+    positive_int,
+    require_extra,
+)
 from training.ratings import Z95, elo_ratings, elo_ratings_with_intervals, openskill_ratings, pair_table
-from training.report import OUTPUT_FILES, MAX_LABEL, chart_labels, plot_ratings, print_report, write_outputs
+from training.report import MAX_LABEL, OUTPUT_FILES, chart_labels, plot_ratings, print_report, write_outputs
 from training.threads import add_threads_argument, set_torch_threads
 from training.tournament import run_tournament, schedule
 
-__all__ = ["run_tournament", "schedule", "pair_table", "openskill_ratings", "elo_ratings", "elo_ratings_with_intervals",
-           "write_outputs", "plot_ratings", "chart_labels", "print_report", "ensure_writable_dir", "non_negative_int",
-           "OUTPUT_FILES", "MAX_LABEL", "Z95", "main"]
+__all__ = [
+    "run_tournament",
+    "schedule",
+    "pair_table",
+    "openskill_ratings",
+    "elo_ratings",
+    "elo_ratings_with_intervals",
+    "write_outputs",
+    "plot_ratings",
+    "chart_labels",
+    "print_report",
+    "ensure_writable_dir",
+    "non_negative_int",
+    "OUTPUT_FILES",
+    "MAX_LABEL",
+    "Z95",
+    "main",
+]
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -61,24 +83,43 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m training.evaluate",
         description="Round-robin tournament between agents: W/D/L per pair with Wilson intervals, "
-                    "OpenSkill ratings (and Elo for two-player or two-team games), results.json, pairs.csv, "
-                    "ratings.csv and ratings.png.",
+        "OpenSkill ratings (and Elo for two-player or two-team games), results.json, pairs.csv, "
+        "ratings.csv and ratings.png.",
         epilog=f"Agent specs: {spec_forms()}. Example: "
-               "python -m training.evaluate ataxx_v0 --agents random greedy alphabeta:2 --games 20",
+        "python -m training.evaluate ataxx_v0 --agents random greedy alphabeta:2 --games 20",
     )
     add_env_arguments(p)  # env_id (checked by the registry) and --env-kwargs JSON
     p.add_argument("--agents", nargs="+", required=True, metavar="SPEC", help="two or more agent specs")
-    p.add_argument("--games", type=positive_int, required=True, metavar="N",
-                   help="games per pair of agents (per group of agents for games with more than two "
-                        "sides: seats, or teams in team games)")
-    p.add_argument("--seed", type=non_negative_int, default=None, metavar="S",
-                   help="master seed, an integer >= 0 (default: drawn and recorded)")
-    p.add_argument("--out", default=None, metavar="DIR",
-                   help="output folder, created if needed (default runs/eval/<env_id>-<timestamp>); one that "
-                        "already holds a tournament's files is refused unless --overwrite is given")
-    p.add_argument("--overwrite", action="store_true",
-                   help="replace the tournament files (results.json, pairs.csv, ratings.*) already in --out")
-    p.add_argument("--max-steps", type=positive_int, default=None, metavar="M", help="truncate games after M plies (a draw)")
+    p.add_argument(
+        "--games",
+        type=positive_int,
+        required=True,
+        metavar="N",
+        help="games per pair of agents (per group of agents for games with more than two "
+        "sides: seats, or teams in team games)",
+    )
+    p.add_argument(
+        "--seed",
+        type=non_negative_int,
+        default=None,
+        metavar="S",
+        help="master seed, an integer >= 0 (default: drawn and recorded)",
+    )
+    p.add_argument(
+        "--out",
+        default=None,
+        metavar="DIR",
+        help="output folder, created if needed (default runs/eval/<env_id>-<timestamp>); one that "
+        "already holds a tournament's files is refused unless --overwrite is given",
+    )
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="replace the tournament files (results.json, pairs.csv, ratings.*) already in --out",
+    )
+    p.add_argument(
+        "--max-steps", type=positive_int, default=None, metavar="M", help="truncate games after M plies (a draw)"
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_threads_argument(p)
     return p
@@ -119,8 +160,10 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out) if args.out else _default_out(args.env_id)
     earlier = [name for name in OUTPUT_FILES if (out / name).exists()]
     if earlier and not args.overwrite:
-        parser.error(f"--out {out} already holds an earlier tournament's {', '.join(earlier)}: give another "
-                     "folder, or --overwrite to replace them")
+        parser.error(
+            f"--out {out} already holds an earlier tournament's {', '.join(earlier)}: give another "
+            "folder, or --overwrite to replace them"
+        )
     set_torch_threads(args.threads)
     console = Console()
 
@@ -138,9 +181,17 @@ def main(argv: list[str] | None = None) -> int:
             def callback(done, total):
                 bar.update(task, completed=done, total=total)
 
-        result = run_tournament(args.env_id, args.agents, args.games, args.seed, out_dir=out,
-                                max_steps=args.max_steps, env_kwargs=args.env_kwargs, command=command,
-                                progress=callback)
+        result = run_tournament(
+            args.env_id,
+            args.agents,
+            args.games,
+            args.seed,
+            out_dir=out,
+            max_steps=args.max_steps,
+            env_kwargs=args.env_kwargs,
+            command=command,
+            progress=callback,
+        )
     except (ValueError, FileNotFoundError, MissingExtraError) as e:  # an agent spec's extra missing, e.g. rllib:PATH
         if bar is not None:
             bar.stop()

@@ -148,7 +148,9 @@ class BoardCNNTrunk(nn.Module):
         self.channels = channels
         self.height, self.width = h, w
         self.cnn = nn.Sequential(*layers, nn.Flatten())
-        self.linear = nn.Sequential(nn.Linear(channels * h * w, features_dim), nn.ReLU()) if features_dim else nn.Identity()
+        self.linear = (
+            nn.Sequential(nn.Linear(channels * h * w, features_dim), nn.ReLU()) if features_dim else nn.Identity()
+        )
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
         """``float32 (B, H, W, C)`` -> ``float32 (B, out_dim)``."""
@@ -220,19 +222,30 @@ class BoardVectorTrunk(nn.Module):
 
     out_dim: int
 
-    def __init__(self, observation_space: gym.spaces.Dict, board_key: str | None = None, hex_grid: bool = False,
-                 channels: int = 64, blocks: int = 3, features_dim: int = 0, append: list[str] | tuple = ()):
+    def __init__(
+        self,
+        observation_space: gym.spaces.Dict,
+        board_key: str | None = None,
+        hex_grid: bool = False,
+        channels: int = 64,
+        blocks: int = 3,
+        features_dim: int = 0,
+        append: list[str] | tuple = (),
+    ):
         owner = type(self).__name__
         if not isinstance(observation_space, gym.spaces.Dict):
             raise ValueError(f"{owner} needs a Dict observation space, got {observation_space}")
-        boards = [k for k, sp in observation_space.spaces.items() if isinstance(sp, gym.spaces.Box) and len(sp.shape) == 3]
+        boards = [
+            k for k, sp in observation_space.spaces.items() if isinstance(sp, gym.spaces.Box) and len(sp.shape) == 3
+        ]
         if board_key is None:
             if len(boards) != 1:
                 raise ValueError(f"{owner}: give board_key; 3-D Box entries: {boards}")
             board_key = boards[0]
         if board_key not in boards:
-            raise ValueError(f"{owner}: board_key {board_key!r} is not a 3-D Box entry of the "
-                             f"observation; 3-D Box entries: {boards}")
+            raise ValueError(
+                f"{owner}: board_key {board_key!r} is not a 3-D Box entry of the observation; 3-D Box entries: {boards}"
+            )
         others = [k for k in observation_space.spaces if k != board_key]
         vector_spaces: dict[str, gym.spaces.Box] = {}
         for k in others:
@@ -244,8 +257,9 @@ class BoardVectorTrunk(nn.Module):
         append = list(append)
         for k in append:
             if k not in others:
-                raise ValueError(f"{owner}: append entry {k!r} is not a vector entry of the observation; "
-                                 f"vector entries: {others}")
+                raise ValueError(
+                    f"{owner}: append entry {k!r} is not a vector entry of the observation; vector entries: {others}"
+                )
         if append and features_dim:
             raise ValueError(f"{owner}: append needs features_dim=0 (it feeds a spatial action head)")
         board_space = observation_space.spaces[board_key]
@@ -266,8 +280,9 @@ class BoardVectorTrunk(nn.Module):
         for _ in range(blocks - 1):
             rest += [conv(channels, channels), nn.ReLU()]
         self.rest = nn.Sequential(*rest, nn.Flatten())
-        self.linear = (nn.Sequential(nn.Linear(channels * h * w + channels, features_dim), nn.ReLU())
-                       if features_dim else None)
+        self.linear = (
+            nn.Sequential(nn.Linear(channels * h * w + channels, features_dim), nn.ReLU()) if features_dim else None
+        )
 
     def forward(self, observations: dict[str, torch.Tensor]) -> torch.Tensor:
         """``{key: float32 (B, ...)}`` -> ``float32 (B, out_dim)``."""
@@ -293,10 +308,24 @@ class HexBoardTrunk(BoardVectorTrunk):
     layout's ``obs_key``); every other entry is the vector. Input and output as
     :class:`BoardVectorTrunk`."""
 
-    def __init__(self, observation_space: gym.spaces.Dict, board_key: str | None = None, channels: int = 64,
-                 blocks: int = 3, features_dim: int = 0, append: list[str] | tuple = ()):
-        super().__init__(observation_space, board_key=board_key, hex_grid=True, channels=channels, blocks=blocks,
-                         features_dim=features_dim, append=append)
+    def __init__(
+        self,
+        observation_space: gym.spaces.Dict,
+        board_key: str | None = None,
+        channels: int = 64,
+        blocks: int = 3,
+        features_dim: int = 0,
+        append: list[str] | tuple = (),
+    ):
+        super().__init__(
+            observation_space,
+            board_key=board_key,
+            hex_grid=True,
+            channels=channels,
+            blocks=blocks,
+            features_dim=features_dim,
+            append=append,
+        )
 
 
 class CardTableTrunk(BoardVectorTrunk):
@@ -305,10 +334,24 @@ class CardTableTrunk(BoardVectorTrunk):
     passes the action layout's ``obs_key``); every other entry is the vector. Input and output
     as :class:`BoardVectorTrunk`."""
 
-    def __init__(self, observation_space: gym.spaces.Dict, board_key: str | None = None, channels: int = 64,
-                 blocks: int = 3, features_dim: int = 0, append: list[str] | tuple = ()):
-        super().__init__(observation_space, board_key=board_key, hex_grid=False, channels=channels, blocks=blocks,
-                         features_dim=features_dim, append=append)
+    def __init__(
+        self,
+        observation_space: gym.spaces.Dict,
+        board_key: str | None = None,
+        channels: int = 64,
+        blocks: int = 3,
+        features_dim: int = 0,
+        append: list[str] | tuple = (),
+    ):
+        super().__init__(
+            observation_space,
+            board_key=board_key,
+            hex_grid=False,
+            channels=channels,
+            blocks=blocks,
+            features_dim=features_dim,
+            append=append,
+        )
 
 
 class SpatialActionHead(nn.Module):
@@ -351,8 +394,18 @@ class SpatialActionHead(nn.Module):
     plane_index: torch.Tensor
     plane_features: torch.Tensor
 
-    def __init__(self, channels: int, height: int, width: int, action_index, num_actions: int,
-                 plane_features=None, plane_dim: int = 16, plane_index=None, extra_dim: int = 0):
+    def __init__(
+        self,
+        channels: int,
+        height: int,
+        width: int,
+        action_index,
+        num_actions: int,
+        plane_features=None,
+        plane_dim: int = 16,
+        plane_index=None,
+        extra_dim: int = 0,
+    ):
         super().__init__()
 
         index = np.asarray(action_index, dtype=np.int64)
@@ -372,8 +425,10 @@ class SpatialActionHead(nn.Module):
         if plane_index is not None:
             gather = np.asarray(plane_index, dtype=np.int64)
             if gather.ndim != 2 or gather.shape[0] != index.shape[0] or gather.min() < 0 or gather.max() >= extra_dim:
-                raise ValueError(f"plane_index must be an int array ({index.shape[0]}, F) of positions in the "
-                                 f"{extra_dim} values after the map")
+                raise ValueError(
+                    f"plane_index must be an int array ({index.shape[0]}, F) of positions in the "
+                    f"{extra_dim} values after the map"
+                )
             self.register_buffer("plane_index", torch.as_tensor(gather))
             n_features = gather.shape[1]
         elif plane_features is not None:
@@ -478,7 +533,9 @@ class PooledValueTrunk(nn.Module):
 
 #: The trunks by their names in a config's ``policy.features``.
 FEATURE_EXTRACTORS: dict[str, type[nn.Module]] = {
-    "board_cnn": BoardCNNTrunk, "hex_board_net": HexBoardTrunk, "card_table_net": CardTableTrunk,
+    "board_cnn": BoardCNNTrunk,
+    "hex_board_net": HexBoardTrunk,
+    "card_table_net": CardTableTrunk,
 }
 
 #: The trunks whose output starts with a flattened convolution map (what a spatial head reads).
@@ -506,26 +563,40 @@ def spatial_action_head(trunk: nn.Module, layout: ActionLayout | None, num_actio
     """
     if not isinstance(layout, ActionLayout):
         raise ValueError(f"a spatial action head needs an ActionLayout, got {type(layout).__name__}")
-    if (not isinstance(trunk, SPATIAL_TRUNKS)
-            or trunk.out_dim != trunk.channels * trunk.height * trunk.width + trunk.appended_dim):
-        raise ValueError("a spatial or factored head needs a convolutional features extractor (board_cnn, "
-                         "hex_board_net, card_table_net) with features_dim 0")
+    if (
+        not isinstance(trunk, SPATIAL_TRUNKS)
+        or trunk.out_dim != trunk.channels * trunk.height * trunk.width + trunk.appended_dim
+    ):
+        raise ValueError(
+            "a spatial or factored head needs a convolutional features extractor (board_cnn, "
+            "hex_board_net, card_table_net) with features_dim 0"
+        )
     map_key = trunk.board_key  # a trunk over a plain Box: None
     if map_key != layout.obs_key:
-        raise ValueError(f"the action layout lies on the observation entry {layout.obs_key!r} but the features "
-                         f"extractor's map is {map_key!r}: give it board_key={layout.obs_key!r}")
+        raise ValueError(
+            f"the action layout lies on the observation entry {layout.obs_key!r} but the features "
+            f"extractor's map is {map_key!r}: give it board_key={layout.obs_key!r}"
+        )
     plane_index = None
     if layout.plane_index is not None:  # positions in the observation entry plane_key
         key = layout.plane_key
         assert key is not None  # an ActionLayout gives plane_key with plane_index
         if key not in trunk.append_keys:
-            raise ValueError(f"the factored head reads {key!r} from the observation: add it to the "
-                             f"features extractor's append list")
-        offset = sum(trunk.append_sizes[:list(trunk.append_keys).index(key)])
+            raise ValueError(
+                f"the factored head reads {key!r} from the observation: add it to the features extractor's append list"
+            )
+        offset = sum(trunk.append_sizes[: list(trunk.append_keys).index(key)])
         plane_index = layout.plane_index + offset
-    return SpatialActionHead(trunk.channels, trunk.height, trunk.width, layout.index, num_actions,
-                             plane_features=layout.plane_features, plane_index=plane_index,
-                             extra_dim=trunk.appended_dim)
+    return SpatialActionHead(
+        trunk.channels,
+        trunk.height,
+        trunk.width,
+        layout.index,
+        num_actions,
+        plane_features=layout.plane_features,
+        plane_index=plane_index,
+        extra_dim=trunk.appended_dim,
+    )
 
 
 def extractor_kwargs(pol: Mapping[str, Any] | PolicyConfig, layout: ActionLayout | None) -> dict:
@@ -593,9 +664,17 @@ class ActorCriticNet(nn.Module):
             (see the trunks and :func:`spatial_action_head`).
     """
 
-    def __init__(self, observation_space: gym.Space, layout: ActionLayout | None, num_actions: int,
-                 features: str | type = "board_cnn", features_kwargs: dict | None = None, head: str = "spatial",
-                 net_arch: dict | None = None, value_head: str = "dense"):
+    def __init__(
+        self,
+        observation_space: gym.Space,
+        layout: ActionLayout | None,
+        num_actions: int,
+        features: str | type = "board_cnn",
+        features_kwargs: dict | None = None,
+        head: str = "spatial",
+        net_arch: dict | None = None,
+        value_head: str = "dense",
+    ):
         super().__init__()
         if head not in ("spatial", "factored", "linear"):
             raise ValueError(f"head must be 'spatial', 'factored' or 'linear', got {head!r}")
@@ -616,8 +695,9 @@ class ActorCriticNet(nn.Module):
             self.policy_net = nn.Sequential()
             self.action_net = spatial_action_head(fe, layout, num_actions)
             if value_head == "pooled":
-                self.value_trunk = PooledValueTrunk(fe.channels, fe.height, fe.width, fe.appended_dim,
-                                                    sizes=list(arch.get("vf", [])))
+                self.value_trunk = PooledValueTrunk(
+                    fe.channels, fe.height, fe.width, fe.appended_dim, sizes=list(arch.get("vf", []))
+                )
                 vdim = self.value_trunk.out_dim
             else:
                 self.value_trunk, vdim = mlp(dim, arch.get("vf", []))
@@ -628,8 +708,12 @@ class ActorCriticNet(nn.Module):
             self.action_net = nn.Linear(pdim, num_actions)
             self.value_trunk, vdim = mlp(dim, arch.get("vf", []))
         self.value_net = nn.Linear(vdim, 1)
-        for part, gain in ((self.features_extractor, np.sqrt(2)), (self.policy_net, np.sqrt(2)),
-                           (self.value_trunk, np.sqrt(2)), (self.value_net, 1.0)):
+        for part, gain in (
+            (self.features_extractor, np.sqrt(2)),
+            (self.policy_net, np.sqrt(2)),
+            (self.value_trunk, np.sqrt(2)),
+            (self.value_net, 1.0),
+        ):
             part.apply(partial(orthogonal_init, gain=gain))
         if isinstance(self.action_net, SpatialActionHead):
             self.action_net.init_orthogonal()
@@ -637,14 +721,26 @@ class ActorCriticNet(nn.Module):
             self.action_net.apply(partial(orthogonal_init, gain=0.01))
 
     @classmethod
-    def from_policy(cls, observation_space: gym.Space, layout: ActionLayout | None, num_actions: int,
-                    policy: Mapping[str, Any] | PolicyConfig) -> ActorCriticNet:
+    def from_policy(
+        cls,
+        observation_space: gym.Space,
+        layout: ActionLayout | None,
+        num_actions: int,
+        policy: Mapping[str, Any] | PolicyConfig,
+    ) -> ActorCriticNet:
         """The network of a config's (validated) ``policy`` section: ``features``,
         ``features_kwargs`` (completed by :func:`extractor_kwargs`), ``head``, ``net_arch``,
         ``value_head``."""
-        return cls(observation_space, layout, num_actions, features=policy["features"],
-                   features_kwargs=extractor_kwargs(policy, layout), head=policy["head"],
-                   net_arch=policy["net_arch"], value_head=policy["value_head"])
+        return cls(
+            observation_space,
+            layout,
+            num_actions,
+            features=policy["features"],
+            features_kwargs=extractor_kwargs(policy, layout),
+            head=policy["head"],
+            net_arch=policy["net_arch"],
+            value_head=policy["value_head"],
+        )
 
     def logits(self, features: torch.Tensor) -> torch.Tensor:
         """``float32 (B, features_extractor.out_dim)`` -> unmasked logits ``float32 (B, num_actions)``."""

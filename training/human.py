@@ -33,13 +33,15 @@ __all__ = ["HumanAgent", "help_text", "seat_label"]
 def help_text(state: GameState) -> str:
     """The commands, with the game's notation help (``state.info.notation``)."""
     notation = textwrap.indent(state.info.notation, " " * 11).lstrip()
-    return ("Commands:\n"
-            "  <move>   play a move in the game's notation, as the board is shown:\n"
-            f"           {notation}\n"
-            "  moves    list your legal moves\n"
-            "  board    show the board again\n"
-            "  help     this text\n"
-            "  quit     abandon the game (end of input does the same)")
+    return (
+        "Commands:\n"
+        "  <move>   play a move in the game's notation, as the board is shown:\n"
+        f"           {notation}\n"
+        "  moves    list your legal moves\n"
+        "  board    show the board again\n"
+        "  help     this text\n"
+        "  quit     abandon the game (end of input does the same)"
+    )
 
 
 def seat_label(state: GameState, seat: int) -> str:
@@ -82,8 +84,7 @@ class HumanAgent(Agent):
         """
         seat = state.current_player
         if seat < 0:
-            raise ValueError(f"{self.name} cannot choose an action: the game is over "
-                             f"(state.current_player is {seat})")
+            raise ValueError(f"{self.name} cannot choose an action: the game is over (state.current_player is {seat})")
         inp = self.stdin if self.stdin is not None else sys.stdin
         out = self.stdout or sys.stdout
         while True:

@@ -69,9 +69,17 @@ def _frame(env) -> np.ndarray:
         env.render_mode = mode
 
 
-def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: int | None = None,
-         env_kwargs: dict | None = None, save_images: str | Path | None = None,
-         record: str | Path | None = None, stdin: IO[str] | None = None, stdout: IO[str] | None = None) -> dict:
+def play(
+    env_id: str,
+    opponents: list[str],
+    seat: int | str = "random",
+    seed: int | None = None,
+    env_kwargs: dict | None = None,
+    save_images: str | Path | None = None,
+    record: str | Path | None = None,
+    stdin: IO[str] | None = None,
+    stdout: IO[str] | None = None,
+) -> dict:
     """Play one game, a person (a :class:`~training.human.HumanAgent` reading ``stdin``) against
     agents, on the arena's game loop (:func:`training.arena.play_game`).
 
@@ -123,8 +131,10 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
     seed = None if seed is None else int(seed)
     env_kwargs = dict(env_kwargs or {})
     if "render_mode" in env_kwargs:
-        raise ValueError(f"env_kwargs must not set render_mode (got {env_kwargs['render_mode']!r}): play shows the "
-                         "board as text itself; use --save-images for pictures")
+        raise ValueError(
+            f"env_kwargs must not set render_mode (got {env_kwargs['render_mode']!r}): play shows the "
+            "board as text itself; use --save-images for pictures"
+        )
     env = make_raw(env_id, render_mode="ansi", **env_kwargs)  # the registry checks the kwargs
     env.reset(seed=seed)  # some values are only checked when a game starts; the seats are known now
     n = env.num_players
@@ -140,8 +150,10 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
     if len(opponents) == 1:
         opponents = opponents * len(others)
     if len(opponents) != len(others):
-        raise ValueError(f"{env_id} has {n} seats: give one opponent spec (for every other seat) or "
-                         f"{len(others)} (one per other seat), got {len(opponents)}")
+        raise ValueError(
+            f"{env_id} has {n} seats: give one opponent spec (for every other seat) or "
+            f"{len(others)} (one per other seat), got {len(opponents)}"
+        )
     specs = dict(zip(others, opponents))
     agents = {p: make_agent(s, seed=None if seed is None else seed * 1000 + p) for p, s in specs.items()}
     for agent in agents.values():  # an agent that cannot play this game: say so before the game
@@ -163,8 +175,11 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
             images.append(str(path))
 
     def on_start(env) -> None:
-        say(f"{env_id}: you are {seat_label(env.state, seat)}; "
-            + ", ".join(f"{seat_label(env.state, p)} = {specs[p]}" for p in others) + ".")
+        say(
+            f"{env_id}: you are {seat_label(env.state, seat)}; "
+            + ", ".join(f"{seat_label(env.state, p)} = {specs[p]}" for p in others)
+            + "."
+        )
         say("Type a move, or 'moves', 'board', 'help', 'quit'.")
         snapshot(env)
 
@@ -175,8 +190,9 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
             say(f"{seat_label(env.state, player)} ({specs[player]}) plays {notation}.")
         snapshot(env)
 
-    game = play_game(env_id, [agents[p] for p in range(n)], seed=seed, record=True, env=env,
-                     on_start=on_start, on_move=on_move)
+    game = play_game(
+        env_id, [agents[p] for p in range(n)], seed=seed, record=True, env=env, on_start=on_start, on_move=on_move
+    )
     status = game.status
     returns = [float(r) for r in game.returns] if status == "finished" else [0.0] * n
     end = env.state.outcome()
@@ -186,10 +202,11 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
         best = max(returns)
         team_of = {p: t for t, team in enumerate(env.state.teams()) for p in team}
         top_sides = {team_of[p] for p, r in enumerate(returns) if r == best}  # partners are one side
-        verdict = ("You win" if mine == best and len(top_sides) == 1 else
-                   "You lose" if mine < best else "Draw")
-        say(f"Game over{f' ({outcome})' if outcome else ''}: {verdict}. Returns: "
-            + ", ".join(f"{seat_label(env.state, p)} {r:+g}" for p, r in enumerate(returns)))
+        verdict = "You win" if mine == best and len(top_sides) == 1 else "You lose" if mine < best else "Draw"
+        say(
+            f"Game over{f' ({outcome})' if outcome else ''}: {verdict}. Returns: "
+            + ", ".join(f"{seat_label(env.state, p)} {r:+g}" for p, r in enumerate(returns))
+        )
     elif status == "truncated":
         say(f"The game was stopped after {game.plies} plies (step limit): no result.")
     scores = env.state.scores()
@@ -198,9 +215,19 @@ def play(env_id: str, opponents: list[str], seat: int | str = "random", seed: in
     game_record = record_from_state(env.state, env_id, env_kwargs, seed, check=False)
     players = {f"player_{p}": ("human" if p == seat else specs[p]) for p in range(n)}
     result: dict[str, Any] = {
-        "env_id": env_id, "env_kwargs": env_kwargs, "seed": seed, "human_seat": seat, "players": players,
-        "moves": game.moves, "actions": game.actions, "status": status, "returns": returns,
-        "outcome": outcome, "scores": scores, "game_record": game_record, "images": images,
+        "env_id": env_id,
+        "env_kwargs": env_kwargs,
+        "seed": seed,
+        "human_seat": seat,
+        "players": players,
+        "moves": game.moves,
+        "actions": game.actions,
+        "status": status,
+        "returns": returns,
+        "outcome": outcome,
+        "scores": scores,
+        "game_record": game_record,
+        "images": images,
     }
     env.close()
     if record_path is not None:
@@ -215,17 +242,25 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m training.play",
         description="Play a game in the terminal against an agent. Type moves in the game's notation, "
-                    "or 'moves', 'board', 'help', 'quit'. Reads standard input line by line.",
+        "or 'moves', 'board', 'help', 'quit'. Reads standard input line by line.",
         epilog="Example: python -m training.play ataxx_v0 --opponent alphabeta:2 --seat 0",
     )
     add_env_arguments(p)  # env_id (checked by the registry) and --env-kwargs JSON
-    p.add_argument("--opponent", nargs="+", required=True, metavar="SPEC",
-                   help=f"agent spec(s): {spec_forms()}; one for every other "
-                        "seat, or one per other seat")
-    p.add_argument("--seat", default="random", metavar="N|random",
-                   help="your seat, 0 to players - 1 (default random)")
-    p.add_argument("--seed", type=non_negative_int, default=None, metavar="S",
-                   help="seed of the game, the seat draw and the agents (an integer >= 0)")
+    p.add_argument(
+        "--opponent",
+        nargs="+",
+        required=True,
+        metavar="SPEC",
+        help=f"agent spec(s): {spec_forms()}; one for every other seat, or one per other seat",
+    )
+    p.add_argument("--seat", default="random", metavar="N|random", help="your seat, 0 to players - 1 (default random)")
+    p.add_argument(
+        "--seed",
+        type=non_negative_int,
+        default=None,
+        metavar="S",
+        help="seed of the game, the seat draw and the agents (an integer >= 0)",
+    )
     p.add_argument("--save-images", default=None, metavar="DIR", help="save a PNG of every position into this folder")
     p.add_argument("--record", default=None, metavar="FILE", help="write the game (moves, result) as JSON to this file")
     add_threads_argument(p)
@@ -253,8 +288,17 @@ def main(argv: list[str] | None = None, stdin: IO[str] | None = None, stdout: IO
     args = parser.parse_args(argv)
     set_torch_threads(args.threads, missing_ok=True)
     try:
-        play(args.env_id, args.opponent, seat=args.seat, seed=args.seed, env_kwargs=args.env_kwargs,
-             save_images=args.save_images, record=args.record, stdin=stdin, stdout=stdout)
+        play(
+            args.env_id,
+            args.opponent,
+            seat=args.seat,
+            seed=args.seed,
+            env_kwargs=args.env_kwargs,
+            save_images=args.save_images,
+            record=args.record,
+            stdin=stdin,
+            stdout=stdout,
+        )
     except (ValueError, FileNotFoundError, MissingExtraError) as e:
         parser.error(str(e))
     return 0

@@ -70,8 +70,16 @@ def collect_demonstrations(cfg: dict, teacher: str, games: int, seed: int) -> di
     pool = OpponentPool(baselines, baseline_prob=1.0, latest_prob=0.0, max_snapshots=1, seed=seed + 1)
     pool.latest = agent  # never drawn as an opponent (latest_prob 0): it plays the teacher's partners
     gamma = float(cfg["ppo"]["gamma"])
-    env = SelfPlayEnv(cfg["env_id"], pool, env_kwargs=cfg["env_kwargs"], max_steps=cfg["max_steps"],
-                      partner="latest", seed_salt=seed, shaping=cfg["shaping"], gamma=gamma)
+    env = SelfPlayEnv(
+        cfg["env_id"],
+        pool,
+        env_kwargs=cfg["env_kwargs"],
+        max_steps=cfg["max_steps"],
+        partner="latest",
+        seed_salt=seed,
+        shaping=cfg["shaping"],
+        gamma=gamma,
+    )
     env.raw.reset(seed=seed)  # agents check the game from its state
     agent.check_env(env.raw)
     obs_rows, mask_rows = _RowBuffer(), _RowBuffer()
@@ -97,9 +105,14 @@ def collect_demonstrations(cfg: dict, teacher: str, games: int, seed: int) -> di
             g_ret.append(ret)
         returns.extend(reversed(g_ret))
         outcomes.append(info["returns"][info["seat"]])
-    return {"obs": obs_rows.stack(), "masks": mask_rows.stack(), "actions": np.asarray(actions, dtype=np.int64),
-            "returns": np.asarray(returns, dtype=np.float32), "game": np.asarray(game_ids, dtype=np.int32),
-            "outcomes": np.asarray(outcomes, dtype=np.float32)}
+    return {
+        "obs": obs_rows.stack(),
+        "masks": mask_rows.stack(),
+        "actions": np.asarray(actions, dtype=np.int64),
+        "returns": np.asarray(returns, dtype=np.float32),
+        "game": np.asarray(game_ids, dtype=np.int32),
+        "outcomes": np.asarray(outcomes, dtype=np.float32),
+    }
 
 
 class _RowBuffer:
@@ -123,8 +136,9 @@ class _RowBuffer:
             self.plain = not isinstance(row, dict)
         parts = {None: row} if self.plain else row
         if self.n % self.BLOCK == 0:
-            self.blocks.append({k: np.empty((self.BLOCK, *np.shape(v)), dtype=np.asarray(v).dtype)
-                                for k, v in parts.items()})
+            self.blocks.append(
+                {k: np.empty((self.BLOCK, *np.shape(v)), dtype=np.asarray(v).dtype) for k, v in parts.items()}
+            )
         block, i = self.blocks[-1], self.n % self.BLOCK
         for k, dest in block.items():
             if np.shape(parts[k]) != dest.shape[1:]:  # assignment would broadcast where np.stack refuses
@@ -141,7 +155,7 @@ class _RowBuffer:
             block = self.blocks.pop(0)
             rows = min(self.BLOCK, self.n - start)
             for k, b in block.items():
-                out[k][start:start + rows] = b[:rows]
+                out[k][start : start + rows] = b[:rows]
             del block, b  # the block's memory goes back before the next is copied
             start += rows
         self.n = 0
@@ -152,9 +166,17 @@ def _take(obs, idx):
     return {k: v[idx] for k, v in obs.items()} if isinstance(obs, dict) else obs[idx]
 
 
-def behaviour_clone(policy, data: dict, epochs: int, batch_size: int, learning_rate: float,
-                    vf_coef: float = 0.5, max_grad_norm: float = 0.5, seed: int = 0,
-                    holdout: float = 0.1) -> dict:
+def behaviour_clone(
+    policy,
+    data: dict,
+    epochs: int,
+    batch_size: int,
+    learning_rate: float,
+    vf_coef: float = 0.5,
+    max_grad_norm: float = 0.5,
+    seed: int = 0,
+    holdout: float = 0.1,
+) -> dict:
     """Fit ``policy`` (an SB3 ``MaskableActorCriticPolicy``) to demonstrations, in place.
 
     Loss per minibatch: ``-mean log pi(teacher action | obs, mask) + vf_coef * mean (V(obs) -
@@ -199,8 +221,7 @@ def behaviour_clone(policy, data: dict, epochs: int, batch_size: int, learning_r
 
     def batch(idx):
         obs, _ = policy.obs_to_tensor(_take(data["obs"], idx))
-        return (obs, torch.as_tensor(data["actions"][idx]), data["masks"][idx],
-                torch.as_tensor(data["returns"][idx]))
+        return (obs, torch.as_tensor(data["actions"][idx]), data["masks"][idx], torch.as_tensor(data["returns"][idx]))
 
     losses: list[float] = []
     policy.set_training_mode(True)
@@ -208,7 +229,7 @@ def behaviour_clone(policy, data: dict, epochs: int, batch_size: int, learning_r
         perm = rng.permutation(train_idx)
         total, count = 0.0, 0
         for start in range(0, len(perm), batch_size):
-            obs, act, mask, ret = batch(perm[start:start + batch_size])
+            obs, act, mask, ret = batch(perm[start : start + batch_size])
             values, log_prob, _ = policy.evaluate_actions(obs, act, action_masks=mask)
             loss = -log_prob.mean() + vf_coef * torch.mean((values.flatten() - ret) ** 2)
             # A sane loss is at most about log(num_actions) + vf_coef * 4 (returns lie in [-1, 1]
@@ -216,8 +237,10 @@ def behaviour_clone(policy, data: dict, epochs: int, batch_size: int, learning_r
             # -1e8 for illegal actions may then beat the legal logits).
             value = float(loss.detach())
             if not math.isfinite(value) or value > 1e4:
-                raise FloatingPointError(f"behaviour cloning diverged (loss {value} in epoch {len(losses) + 1}): "
-                                         f"lower the learning rate (now {learning_rate})")
+                raise FloatingPointError(
+                    f"behaviour cloning diverged (loss {value} in epoch {len(losses) + 1}): "
+                    f"lower the learning rate (now {learning_rate})"
+                )
             opt.zero_grad()
             loss.backward()
             torch.nn.utils.clip_grad_norm_(policy.parameters(), max_grad_norm)
@@ -231,16 +254,22 @@ def behaviour_clone(policy, data: dict, epochs: int, batch_size: int, learning_r
         hits, sq, nl = 0, 0.0, 0.0
         with torch.no_grad():
             for start in range(0, len(hold_idx), batch_size):
-                obs, act, mask, ret = batch(hold_idx[start:start + batch_size])
+                obs, act, mask, ret = batch(hold_idx[start : start + batch_size])
                 dist = policy.get_distribution(obs, action_masks=mask)
                 hits += int((dist.distribution.probs.argmax(dim=1) == act).sum())
                 nl -= float(dist.log_prob(act).sum())
                 sq += float(((policy.predict_values(obs).flatten() - ret) ** 2).sum())
-        agree, mse, nll = (round(hits / len(hold_idx), 4), round(sq / len(hold_idx), 4),
-                           round(nl / len(hold_idx), 4))
-    return {"decisions": int(len(data["actions"])), "train_decisions": int(len(train_idx)),
-            "holdout_decisions": int(len(hold_idx)), "epochs": epochs, "loss": losses,
-            "holdout_agreement": agree, "holdout_nll": nll, "holdout_value_mse": mse}
+        agree, mse, nll = (round(hits / len(hold_idx), 4), round(sq / len(hold_idx), 4), round(nl / len(hold_idx), 4))
+    return {
+        "decisions": int(len(data["actions"])),
+        "train_decisions": int(len(train_idx)),
+        "holdout_decisions": int(len(hold_idx)),
+        "epochs": epochs,
+        "loss": losses,
+        "holdout_agreement": agree,
+        "holdout_nll": nll,
+        "holdout_value_mse": mse,
+    }
 
 
 def pretrain(policy, cfg: dict, seed: int) -> dict:
@@ -256,9 +285,23 @@ def pretrain(policy, cfg: dict, seed: int) -> dict:
     t0 = time.time()
     data = collect_demonstrations(cfg, pc["teacher"], pc["games"], seed=seed)
     t1 = time.time()
-    report = behaviour_clone(policy, data, pc["epochs"], pc["batch_size"], pc["learning_rate"],
-                             vf_coef=cfg["ppo"]["vf_coef"], max_grad_norm=cfg["ppo"]["max_grad_norm"], seed=seed)
-    report.update({"teacher": pc["teacher"], "games": pc["games"],
-                   "teacher_mean_outcome": round(float(data["outcomes"].mean()), 4),
-                   "collect_seconds": round(t1 - t0, 1), "clone_seconds": round(time.time() - t1, 1)})
+    report = behaviour_clone(
+        policy,
+        data,
+        pc["epochs"],
+        pc["batch_size"],
+        pc["learning_rate"],
+        vf_coef=cfg["ppo"]["vf_coef"],
+        max_grad_norm=cfg["ppo"]["max_grad_norm"],
+        seed=seed,
+    )
+    report.update(
+        {
+            "teacher": pc["teacher"],
+            "games": pc["games"],
+            "teacher_mean_outcome": round(float(data["outcomes"].mean()), 4),
+            "collect_seconds": round(t1 - t0, 1),
+            "clone_seconds": round(time.time() - t1, 1),
+        }
+    )
     return report

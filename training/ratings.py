@@ -42,7 +42,15 @@ import math
 
 import numpy as np
 
-__all__ = ["Z95", "agent_results", "pair_table", "wilson", "openskill_ratings", "elo_ratings", "elo_ratings_with_intervals"]
+__all__ = [
+    "Z95",
+    "agent_results",
+    "pair_table",
+    "wilson",
+    "openskill_ratings",
+    "elo_ratings",
+    "elo_ratings_with_intervals",
+]
 
 #: z for a two-sided 95 % normal interval.
 Z95 = 1.959963984540054
@@ -115,8 +123,19 @@ def pair_table(names: list[str], games: list[dict]) -> list[dict]:
             n = w + d + l
             points = w + 0.5 * d
             lo, hi = wilson(points, n)
-            rows.append({"agent": a, "opponent": b, "games": n, "wins": w, "draws": d, "losses": l,
-                         "score": points / n, "score_ci95_low": lo, "score_ci95_high": hi})
+            rows.append(
+                {
+                    "agent": a,
+                    "opponent": b,
+                    "games": n,
+                    "wins": w,
+                    "draws": d,
+                    "losses": l,
+                    "score": points / n,
+                    "score_ci95_low": lo,
+                    "score_ci95_high": hi,
+                }
+            )
     return rows
 
 
@@ -151,8 +170,13 @@ def openskill_ratings(names: list[str], games: list[dict]) -> dict[str, dict[str
         for p, team in zip(players, new):
             ratings[p] = team[0]
     return {
-        n: {"mu": float(r.mu), "sigma": float(r.sigma), "ci95_low": float(r.mu - Z95 * r.sigma),
-            "ci95_high": float(r.mu + Z95 * r.sigma), "ordinal": float(r.ordinal())}
+        n: {
+            "mu": float(r.mu),
+            "sigma": float(r.sigma),
+            "ci95_low": float(r.mu - Z95 * r.sigma),
+            "ci95_high": float(r.mu + Z95 * r.sigma),
+            "ordinal": float(r.ordinal()),
+        }
         for n, r in ratings.items()
     }
 
@@ -214,8 +238,9 @@ def elo_ratings(names: list[str], pairs: list[dict], anchor: str, prior_draws: f
     return {n: r["elo"] for n, r in elo_ratings_with_intervals(names, pairs, anchor, prior_draws).items()}
 
 
-def elo_ratings_with_intervals(names: list[str], pairs: list[dict], anchor: str,
-                               prior_draws: float = 1.0) -> dict[str, dict[str, float]]:
+def elo_ratings_with_intervals(
+    names: list[str], pairs: list[dict], anchor: str, prior_draws: float = 1.0
+) -> dict[str, dict[str, float]]:
     """:func:`elo_ratings` with a 95 % interval for each rating.
 
     The interval is the Wald interval of the maximum-likelihood fit, ``elo +- 1.96 * se``, with
@@ -268,4 +293,3 @@ def elo_ratings_with_intervals(names: list[str], pairs: list[dict], anchor: str,
         elo, half = theta[i] * _ELO_PER_NAT, Z95 * se[i] * _ELO_PER_NAT
         out[n] = {"elo": float(elo), "elo_ci95_low": float(elo - half), "elo_ci95_high": float(elo + half)}
     return out
-

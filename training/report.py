@@ -29,8 +29,15 @@ from training.ratings import Z95
 if TYPE_CHECKING:
     from rich.console import JustifyMethod
 
-__all__ = ["OUTPUT_FILES", "MAX_LABEL", "check_output_folder", "write_outputs", "chart_labels", "plot_ratings",
-           "print_report"]
+__all__ = [
+    "OUTPUT_FILES",
+    "MAX_LABEL",
+    "check_output_folder",
+    "write_outputs",
+    "chart_labels",
+    "plot_ratings",
+    "print_report",
+]
 
 #: The files :func:`write_outputs` writes into the output folder.
 OUTPUT_FILES = ("results.json", "pairs.csv", "ratings.csv", "ratings.png")
@@ -78,8 +85,24 @@ def write_outputs(result: dict, out_dir: str | Path) -> Path:
         w = csv.DictWriter(f, fieldnames=pair_cols)
         w.writeheader()
         w.writerows(result["pairs"])
-    rating_cols = ["rank", "name", "spec", "games", "wins", "draws", "losses", "score", "mu", "sigma",
-                   "ci95_low", "ci95_high", "ordinal", "elo", "elo_ci95_low", "elo_ci95_high"]
+    rating_cols = [
+        "rank",
+        "name",
+        "spec",
+        "games",
+        "wins",
+        "draws",
+        "losses",
+        "score",
+        "mu",
+        "sigma",
+        "ci95_low",
+        "ci95_high",
+        "ordinal",
+        "elo",
+        "elo_ci95_low",
+        "elo_ci95_high",
+    ]
     with open(out / "ratings.csv", "w", newline="", encoding="utf-8") as f:
         w = csv.DictWriter(f, fieldnames=rating_cols)
         w.writeheader()
@@ -107,7 +130,7 @@ MAX_LABEL = 40
 
 def _ellipsize(text: str, limit: int = MAX_LABEL) -> str:
     """``text``, or ``…`` and its last ``limit - 1`` characters (the end tells checkpoints apart)."""
-    return text if len(text) <= limit else "…" + text[len(text) - (limit - 1):]
+    return text if len(text) <= limit else "…" + text[len(text) - (limit - 1) :]
 
 
 def chart_labels(ratings: list[dict]) -> list[str]:
@@ -141,7 +164,7 @@ def chart_labels(ratings: list[dict]) -> list[str]:
         path, sample = checkpoint
         p = Path(path)
         short = f"{p.parent.name}/{p.stem}" if p.parent.name else p.stem
-        suffix = name[len(spec):] if name.startswith(spec) else ""
+        suffix = name[len(spec) :] if name.startswith(spec) else ""
         labels.append(_ellipsize(short + (":sample" if sample else "") + suffix))
     counts: dict[str, int] = {}
     for label in labels:
@@ -206,8 +229,10 @@ def plot_ratings(result: dict, path: str | Path):
         ax.set_xlabel("OpenSkill Plackett-Luce mu  (bars: 95 % interval, mu ± 1.96 sigma)")
     n_games = len(result["games"])
     per = "pair" if result.get("num_teams", result["num_players"]) == 2 else "group"
-    ax.set_title(f"{result['env_id']}: {n_games} games ({result['games_per_group']} per {per}), seed {result['seed']}",
-                 fontsize=10)
+    ax.set_title(
+        f"{result['env_id']}: {n_games} games ({result['games_per_group']} per {per}), seed {result['seed']}",
+        fontsize=10,
+    )
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, bbox_inches="tight", pad_inches=0.15)
@@ -249,9 +274,11 @@ def print_report(result: dict, console=None) -> None:
     console.print(wdl)
 
     two_sided = any(r.get("elo") is not None for r in result["ratings"])
-    ladder = Table(title="Ladder, ranked by " + ("Elo (Bradley-Terry; 95 % interval from the fit)" if two_sided
-                                                 else "OpenSkill Plackett-Luce mu")
-                   + "; OpenSkill 95 % interval = mu ± 1.96 sigma")
+    ladder = Table(
+        title="Ladder, ranked by "
+        + ("Elo (Bradley-Terry; 95 % interval from the fit)" if two_sided else "OpenSkill Plackett-Luce mu")
+        + "; OpenSkill 95 % interval = mu ± 1.96 sigma"
+    )
     columns: list[tuple[str, JustifyMethod]] = [("#", "right"), ("agent", "left")]
     if two_sided:
         columns += [("Elo", "right"), ("Elo 95 %", "center")]
@@ -266,12 +293,18 @@ def print_report(result: dict, console=None) -> None:
             else:
                 lo, hi = r.get("elo_ci95_low"), r.get("elo_ci95_high")
                 cells += [f"{r['elo']:+.0f}", "" if lo is None or math.isnan(lo) else f"[{lo:+.0f}, {hi:+.0f}]"]
-        cells += [f"{r['mu']:.2f}", f"[{r['ci95_low']:.1f}, {r['ci95_high']:.1f}]",
-                  f"{r['wins']}-{r['draws']}-{r['losses']}", f"{r['score']:.3f}"]
+        cells += [
+            f"{r['mu']:.2f}",
+            f"[{r['ci95_low']:.1f}, {r['ci95_high']:.1f}]",
+            f"{r['wins']}-{r['draws']}-{r['losses']}",
+            f"{r['score']:.3f}",
+        ]
         ladder.add_row(*cells)
     console.print(ladder)
     if result.get("elo_anchor"):
         console.print(f"Elo: Bradley-Terry maximum likelihood, {result['elo_anchor']} = 0.")
-    console.print(f"{len(result['games'])} games in {result['elapsed_s']:.1f} s; seed {result['seed']}"
-                  + (f"; written to {result['out_dir']}" if result.get("out_dir") else ""), soft_wrap=True)
-
+    console.print(
+        f"{len(result['games'])} games in {result['elapsed_s']:.1f} s; seed {result['seed']}"
+        + (f"; written to {result['out_dir']}" if result.get("out_dir") else ""),
+        soft_wrap=True,
+    )

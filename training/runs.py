@@ -36,8 +36,20 @@ import yaml
 from training.config import ConfigError, RunConfig, validate_config
 from training.engine_registry import get_engine
 
-__all__ = ["train", "check_run_options", "prepare_out_dir", "write_config", "make_logger", "next_multiple",
-           "duration", "games", "final_evaluation", "final_report", "write_report", "plot_learning_curve"]
+__all__ = [
+    "train",
+    "check_run_options",
+    "prepare_out_dir",
+    "write_config",
+    "make_logger",
+    "next_multiple",
+    "duration",
+    "games",
+    "final_evaluation",
+    "final_report",
+    "write_report",
+    "plot_learning_curve",
+]
 
 
 def check_run_options(cfg: RunConfig, resume: str | None = None, address: str | None = None) -> None:
@@ -50,11 +62,15 @@ def check_run_options(cfg: RunConfig, resume: str | None = None, address: str | 
     """
     engine = get_engine(cfg.engine)
     if address is not None and not engine.takes_address:
-        raise ConfigError(f"--address joins a Ray cluster: it is for RLlib configs (engine: rllib); an "
-                          f"{engine.label} run trains in this process")
+        raise ConfigError(
+            f"--address joins a Ray cluster: it is for RLlib configs (engine: rllib); an "
+            f"{engine.label} run trains in this process"
+        )
     if resume and not engine.is_checkpoint(Path(resume)):
-        raise FileNotFoundError(f"checkpoint to resume from {resume} does not exist (an {engine.label} run "
-                                f"resumes from {engine.checkpoint_kind})")
+        raise FileNotFoundError(
+            f"checkpoint to resume from {resume} does not exist (an {engine.label} run "
+            f"resumes from {engine.checkpoint_kind})"
+        )
 
 
 def prepare_out_dir(out: Path, overwrite: bool = False) -> None:
@@ -71,8 +87,10 @@ def prepare_out_dir(out: Path, overwrite: bool = False) -> None:
     out = Path(out)
     if out.is_dir() and any(out.iterdir()):
         if not overwrite:
-            raise ConfigError(f"run directory {out} is not empty (an earlier run?): choose another --out, "
-                             "or pass --overwrite to delete it first")
+            raise ConfigError(
+                f"run directory {out} is not empty (an earlier run?): choose another --out, "
+                "or pass --overwrite to delete it first"
+            )
         shutil.rmtree(out)
     try:
         ensure_writable_dir(out, "run directory")  # the same check (and message) as every output folder
@@ -80,8 +98,15 @@ def prepare_out_dir(out: Path, overwrite: bool = False) -> None:
         raise ConfigError(str(e)) from None
 
 
-def train(cfg: RunConfig, out: Path, resume: str | None = None, progress_bar: bool = True,
-          overwrite: bool = False, smoke: bool = False, address: str | None = None) -> dict:
+def train(
+    cfg: RunConfig,
+    out: Path,
+    resume: str | None = None,
+    progress_bar: bool = True,
+    overwrite: bool = False,
+    smoke: bool = False,
+    address: str | None = None,
+) -> dict:
     """Run a config's engine and the final evaluation in the run directory ``out``; return the report.
 
     Args:
@@ -123,8 +148,9 @@ def train(cfg: RunConfig, out: Path, resume: str | None = None, progress_bar: bo
     prepare_out_dir(out, overwrite)
     started: list[bool] = []  # the engine appends once training proper begins
     try:
-        return engine.train_in(cfg, out, resume=resume, progress_bar=progress_bar, started=started, smoke=smoke,
-                               address=address)
+        return engine.train_in(
+            cfg, out, resume=resume, progress_bar=progress_bar, started=started, smoke=smoke, address=address
+        )
     except BaseException:
         if not started:  # a failed start (bad checkpoint, warm start, Ctrl-C...) leaves nothing
             if created:
@@ -202,23 +228,34 @@ def final_evaluation(cfg: RunConfig, checkpoint: Path, out: Path, agent_spec: st
     fe = cfg["final_eval"]
     keys = ("wins", "draws", "losses", "games", "score", "score_ci95_low", "score_ci95_high")
     num_players = spec(cfg["env_id"]).num_players(**cfg["env_kwargs"])
-    common = dict(seed=10_000 + cfg["seed"], max_steps=cfg["max_steps"], env_kwargs=cfg["env_kwargs"],
-                  record_moves=False)
-    groups = ([(out, fe["opponents"])] if num_players == 2 else
-              [(out / f"vs_{spec.replace('/', '_').replace(':', '_')}", [spec]) for spec in fe["opponents"]])
+    common = dict(
+        seed=10_000 + cfg["seed"], max_steps=cfg["max_steps"], env_kwargs=cfg["env_kwargs"], record_moves=False
+    )
+    groups = (
+        [(out, fe["opponents"])]
+        if num_players == 2
+        else [(out / f"vs_{spec.replace('/', '_').replace(':', '_')}", [spec]) for spec in fe["opponents"]]
+    )
     vs, ratings = {}, []
     for folder, opponents in groups:
-        result = run_tournament(cfg["env_id"], [agent_spec or str(checkpoint), *opponents], fe["games"], out_dir=folder, **common)
+        result = run_tournament(
+            cfg["env_id"], [agent_spec or str(checkpoint), *opponents], fe["games"], out_dir=folder, **common
+        )
         me = result["agents"][0]["name"]
         names = {a["name"]: a["spec"] for a in result["agents"]}
         vs.update({names[p["opponent"]]: {k: p[k] for k in keys} for p in result["pairs"] if p["agent"] == me})
-        ratings.append([{k: r[k] for k in ("name", "mu", "sigma", "elo", "elo_ci95_low", "elo_ci95_high")}
-                        for r in result["ratings"]])
+        ratings.append(
+            [
+                {k: r[k] for k in ("name", "mu", "sigma", "elo", "elo_ci95_low", "elo_ci95_high")}
+                for r in result["ratings"]
+            ]
+        )
     return {"vs": vs, "ratings": ratings[0] if num_players == 2 else ratings}
 
 
-def final_report(cfg: RunConfig, final: Path, out: Path, history: list[dict], agent_spec: str | None = None
-                 ) -> tuple[dict, float]:
+def final_report(
+    cfg: RunConfig, final: Path, out: Path, history: list[dict], agent_spec: str | None = None
+) -> tuple[dict, float]:
     """The end of every run: says what is evaluated, plays the final tournament
     (:func:`final_evaluation`, into ``out / "eval"``) and returns its report and its seconds.
 
@@ -228,10 +265,16 @@ def final_report(cfg: RunConfig, final: Path, out: Path, history: list[dict], ag
         agent_spec: the trained agent's spec (default ``str(final)``).
     """
     if not history:
-        print(f"[eval] no periodic evaluation: the run is shorter than eval.every = {cfg['eval']['every']} "
-              "timesteps, so no learning_curve.png", flush=True)
-    print(f"[final_eval] {games(cfg['final_eval']['games'])} per pair of the trained agent and "
-          f"{', '.join(cfg['final_eval']['opponents'])} (--final-games to change)", flush=True)
+        print(
+            f"[eval] no periodic evaluation: the run is shorter than eval.every = {cfg['eval']['every']} "
+            "timesteps, so no learning_curve.png",
+            flush=True,
+        )
+    print(
+        f"[final_eval] {games(cfg['final_eval']['games'])} per pair of the trained agent and "
+        f"{', '.join(cfg['final_eval']['opponents'])} (--final-games to change)",
+        flush=True,
+    )
     t1 = time.time()
     report = final_evaluation(cfg, final, out / "eval", agent_spec=agent_spec)
     return report, round(time.time() - t1, 1)
@@ -256,7 +299,7 @@ def plot_learning_curve(history: list[dict], path: Path, title: str = "") -> Non
     steps = [row["timesteps"] for row in history]
     for key in history[0]:
         if key.startswith("score_vs_"):
-            ax.plot(steps, [row[key] for row in history], marker="o", label=key[len("score_vs_"):])
+            ax.plot(steps, [row[key] for row in history], marker="o", label=key[len("score_vs_") :])
     ax.set_xlabel("timesteps")
     ax.set_ylabel("score (wins + draws/2) / games")
     ax.set_ylim(-0.02, 1.02)
@@ -266,5 +309,3 @@ def plot_learning_curve(history: list[dict], path: Path, title: str = "") -> Non
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
-
-

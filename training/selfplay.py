@@ -16,7 +16,8 @@ row, and any number of seats is filled from the pool.
 
 from __future__ import annotations
 
-from typing import Callable, TypedDict
+from collections.abc import Callable
+from typing import TypedDict
 
 import gymnasium as gym
 import numpy as np
@@ -93,9 +94,14 @@ class OpponentPool:
         ValueError: bad probabilities or sizes, unknown baseline spec.
     """
 
-    def __init__(self, baselines=("random", "greedy"), baseline_prob: float = POOL_DEFAULTS["baseline_prob"],
-                 latest_prob: float = POOL_DEFAULTS["latest_prob"], max_snapshots: int = POOL_DEFAULTS["max_snapshots"],
-                 seed: int | None = None):
+    def __init__(
+        self,
+        baselines=("random", "greedy"),
+        baseline_prob: float = POOL_DEFAULTS["baseline_prob"],
+        latest_prob: float = POOL_DEFAULTS["latest_prob"],
+        max_snapshots: int = POOL_DEFAULTS["max_snapshots"],
+        seed: int | None = None,
+    ):
         for name, p in (("baseline_prob", baseline_prob), ("latest_prob", latest_prob)):
             if not 0.0 <= p <= 1.0:
                 raise ValueError(f"{name} must be in [0, 1], got {p}")
@@ -105,8 +111,10 @@ class OpponentPool:
             raise ValueError(f"max_snapshots must be a positive integer, got {max_snapshots!r}")
         if isinstance(baselines, (str, Agent)):
             baselines = [baselines]
-        self.baselines: list[Agent] = [s if isinstance(s, Agent) else make_agent(s, seed=None if seed is None else seed + i)
-                                       for i, s in enumerate(baselines)]
+        self.baselines: list[Agent] = [
+            s if isinstance(s, Agent) else make_agent(s, seed=None if seed is None else seed + i)
+            for i, s in enumerate(baselines)
+        ]
         if baseline_prob > 0 and not self.baselines:
             raise ValueError("baseline_prob > 0 needs at least one baseline agent")
         self.baseline_prob = baseline_prob
@@ -213,9 +221,18 @@ class SelfPlayEnv(gym.Env):
 
     metadata = {"render_modes": []}
 
-    def __init__(self, env_id: str, pool: OpponentPool, env_kwargs: dict | None = None, max_steps: int | None = None,
-                 seat: int | None = None, partner: str = "latest", seed_salt: int = 0, shaping: float = 0.0,
-                 gamma: float = 0.99):
+    def __init__(
+        self,
+        env_id: str,
+        pool: OpponentPool,
+        env_kwargs: dict | None = None,
+        max_steps: int | None = None,
+        seat: int | None = None,
+        partner: str = "latest",
+        seed_salt: int = 0,
+        shaping: float = 0.0,
+        gamma: float = 0.99,
+    ):
         super().__init__()
         self.env_id = env_id
         kwargs = dict(env_kwargs or {})
@@ -243,14 +260,17 @@ class SelfPlayEnv(gym.Env):
             self.raw.reset(seed=0)
             heuristics = self.raw.state.heuristics()
             if heuristics is None:
-                raise ValueError(f"shaping needs the game's heuristics, and {env_id} declares none "
-                                 "(GameInfo.heuristics)")
+                raise ValueError(
+                    f"shaping needs the game's heuristics, and {env_id} declares none (GameInfo.heuristics)"
+                )
             self._heuristic = heuristics.evaluate
         self._potential = 0.0
         if not isinstance(pool, OpponentPool):
             if isinstance(pool, (str, Agent)) or not list(pool):
-                raise ValueError(f"{env_id}: give the opponents as a non-empty list of agent specs or Agent "
-                                 f"objects (or an OpponentPool), got {pool!r}")
+                raise ValueError(
+                    f"{env_id}: give the opponents as a non-empty list of agent specs or Agent "
+                    f"objects (or an OpponentPool), got {pool!r}"
+                )
             pool = OpponentPool(pool, baseline_prob=1.0, latest_prob=0.0)
         self.raw.reset(seed=0)
         for agent in pool.baselines:  # an opponent that cannot play this game: say so now, not at step()

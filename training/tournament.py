@@ -45,9 +45,10 @@ from __future__ import annotations
 import itertools
 import math
 import time
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -68,13 +69,13 @@ def _check_teams(teams, num_seats: int) -> list[list[int]]:
     out = [[int(x) for x in t] for t in teams]
     seats = sorted(x for t in out for x in t)
     if not out or any(not t for t in out) or seats != list(range(num_seats)):
-        raise ValueError(f"schedule: teams must split the seats 0..{num_seats - 1} into non-empty teams, "
-                         f"got {teams!r}")
+        raise ValueError(f"schedule: teams must split the seats 0..{num_seats - 1} into non-empty teams, got {teams!r}")
     return out
 
 
-def schedule(num_agents: int, num_seats: int, games: int,
-             teams: list[list[int]] | None = None) -> list[tuple[int, list[int]]]:
+def schedule(
+    num_agents: int, num_seats: int, games: int, teams: list[list[int]] | None = None
+) -> list[tuple[int, list[int]]]:
     """The games of a tournament as ``(group index, seat -> agent index)``, round by round.
 
     See the module docstring for the rules. The schedule is built over *sides*: the teams when
@@ -123,7 +124,6 @@ def schedule(num_agents: int, num_seats: int, games: int,
     return plan
 
 
-
 def _agent_names(specs: list[str]) -> list[str]:
     names: list[str] = []
     seen: dict[str, int] = {}
@@ -133,10 +133,19 @@ def _agent_names(specs: list[str]) -> list[str]:
     return names
 
 
-def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | None = None, *,
-                   out_dir: str | Path | None = None, max_steps: int | None = None,
-                   env_kwargs: dict | None = None, command: str | None = None, record_moves: bool = True,
-                   progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+def run_tournament(
+    env_id: str,
+    agent_specs: list[str],
+    games: int,
+    seed: int | None = None,
+    *,
+    out_dir: str | Path | None = None,
+    max_steps: int | None = None,
+    env_kwargs: dict | None = None,
+    command: str | None = None,
+    record_moves: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
     """Play a round-robin tournament and rate the agents (see the module docstring).
 
     Args:
@@ -192,9 +201,11 @@ def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | 
         raise ValueError(f"a tournament needs at least two agents, got {agent_specs}")
     env_kwargs = dict(env_kwargs or {})
     if "render_mode" in env_kwargs:  # as training.play and training.train: the tool decides what is drawn
-        raise ValueError(f"env_kwargs must not set render_mode (got {env_kwargs['render_mode']!r}): a tournament "
-                         "plays its games without drawing them; to watch a game use python -m training.play "
-                         "(--save-images for pictures)")
+        raise ValueError(
+            f"env_kwargs must not set render_mode (got {env_kwargs['render_mode']!r}): a tournament "
+            "plays its games without drawing them; to watch a game use python -m training.play "
+            "(--save-images for pictures)"
+        )
     if "max_steps" in env_kwargs:  # the max_steps argument wins over one in env_kwargs
         given = env_kwargs.pop("max_steps")
         if max_steps is None:
@@ -225,8 +236,9 @@ def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | 
     records = []
     for index, ((group, seat_idx), gseed) in enumerate(zip(plan, game_seeds)):
         seat_names = [names[i] for i in seat_idx]
-        res = play_game(env_id, [agents[n] for n in seat_names], seed=int(gseed), env_kwargs=game_kwargs,
-                        record=record_moves)
+        res = play_game(
+            env_id, [agents[n] for n in seat_names], seed=int(gseed), env_kwargs=game_kwargs, record=record_moves
+        )
         returns = [float(r) for r in res.returns]
         rec: dict[str, Any] = {
             "index": index,
@@ -259,12 +271,19 @@ def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | 
         mine = [p for p in pairs if p["agent"] == n]
         played = sum(1 for g in records if n in g["agents"])
         w, d, l = (sum(p[k] for p in mine) for k in ("wins", "draws", "losses"))
-        ratings.append({
-            "name": n, "spec": s, "games": played, "wins": w, "draws": d, "losses": l,
-            "score": (w + 0.5 * d) / (w + d + l) if (w + d + l) else float("nan"),
-            **skill[n],
-            **({"elo": None, "elo_ci95_low": None, "elo_ci95_high": None} if elo is None else elo[n]),
-        })
+        ratings.append(
+            {
+                "name": n,
+                "spec": s,
+                "games": played,
+                "wins": w,
+                "draws": d,
+                "losses": l,
+                "score": (w + 0.5 * d) / (w + d + l) if (w + d + l) else float("nan"),
+                **skill[n],
+                **({"elo": None, "elo_ci95_low": None, "elo_ci95_high": None} if elo is None else elo[n]),
+            }
+        )
     if elo is None:
         ratings.sort(key=lambda r: -r["mu"])
     else:  # two sides: ranked by Elo (order-free), agents without one last
@@ -291,4 +310,3 @@ def run_tournament(env_id: str, agent_specs: list[str], games: int, seed: int | 
     if out_dir is not None:
         write_outputs(result, out_dir)
     return result
-

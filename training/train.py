@@ -53,25 +53,40 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timesteps", type=positive_int, default=None, help="override total_timesteps")
     parser.add_argument("--seed", type=non_negative_int, default=None, help="override seed (an integer >= 0)")
     parser.add_argument("--out", default=None, help="run directory (default runs/<config>-<seed>)")
-    parser.add_argument("--resume", default=None,
-                        help="checkpoint .zip to continue from (an RLlib config: a checkpoint directory; an AlphaZero "
-                             "config: a .pt file); --timesteps "
-                             "then counts the steps to add")
+    parser.add_argument(
+        "--resume",
+        default=None,
+        help="checkpoint .zip to continue from (an RLlib config: a checkpoint directory; an AlphaZero "
+        "config: a .pt file); --timesteps "
+        "then counts the steps to add",
+    )
     parser.add_argument("--overwrite", action="store_true", help="delete a non-empty run directory first")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    parser.add_argument("--final-games", type=positive_int, default=None,
-                        help="override final_eval.games (games per pair in the final tournament)")
-    parser.add_argument("--address", type=address_arg, default=None, metavar="HOST:PORT|auto",
-                        help="RLlib configs: join the Ray cluster whose head is at HOST:PORT (`ray start --head` "
-                             "prints it), or 'auto' (the one started on this machine); default: a local Ray "
-                             "instance of this run's own")
+    parser.add_argument(
+        "--final-games",
+        type=positive_int,
+        default=None,
+        help="override final_eval.games (games per pair in the final tournament)",
+    )
+    parser.add_argument(
+        "--address",
+        type=address_arg,
+        default=None,
+        metavar="HOST:PORT|auto",
+        help="RLlib configs: join the Ray cluster whose head is at HOST:PORT (`ray start --head` "
+        "prints it), or 'auto' (the one started on this machine); default: a local Ray "
+        "instance of this run's own",
+    )
     sb3 = get_engine("sb3").smoke_budgets
-    parser.add_argument("--smoke", action="store_true",
-                        help=f"shrink every budget (SB3: one rollout of {sb3['n_envs'] * sb3['n_steps']} timesteps, "
-                             f"{sb3['pretrain_games']} warm-start games, {sb3['eval_games']} games per periodic "
-                             f"evaluation, {sb3['final_games']} per final pair) to check a config end to end in "
-                             "seconds; --timesteps and --final-games still win; default run directory "
-                             "runs/<config>-<seed>-smoke")
+    parser.add_argument(
+        "--smoke",
+        action="store_true",
+        help=f"shrink every budget (SB3: one rollout of {sb3['n_envs'] * sb3['n_steps']} timesteps, "
+        f"{sb3['pretrain_games']} warm-start games, {sb3['eval_games']} games per periodic "
+        f"evaluation, {sb3['final_games']} per final pair) to check a config end to end in "
+        "seconds; --timesteps and --final-games still win; default run directory "
+        "runs/<config>-<seed>-smoke",
+    )
     args = parser.parse_args(argv)
     try:
         cfg = load_config(args.config, validate=False, seed=args.seed)  # every value checked, not yet the game
@@ -99,16 +114,27 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out) if args.out else Path("runs") / f"{cfg.name}-{cfg.seed}{'-smoke' if args.smoke else ''}"
     user_errors: tuple[type[BaseException], ...] = (ConfigError, *engine.user_errors)
     try:
-        report = train(cfg, out, resume=args.resume, progress_bar=not args.no_progress, overwrite=args.overwrite,
-                       smoke=args.smoke, address=args.address)
+        report = train(
+            cfg,
+            out,
+            resume=args.resume,
+            progress_bar=not args.no_progress,
+            overwrite=args.overwrite,
+            smoke=args.smoke,
+            address=args.address,
+        )
     except user_errors as e:
         parser.error(str(e))
     print(f"\nRun directory: {out}")
-    print(f"Trained {report['timesteps_this_run']} timesteps in {report['train_seconds']} s"
-          + (f" (total {report['timesteps']})" if args.resume else ""))
+    print(
+        f"Trained {report['timesteps_this_run']} timesteps in {report['train_seconds']} s"
+        + (f" (total {report['timesteps']})" if args.resume else "")
+    )
     for spec, r in report["vs"].items():
-        print(f"  vs {spec:<14} score {r['score']:.3f} [95% {r['score_ci95_low']:.3f}, {r['score_ci95_high']:.3f}]"
-              f"  (W {r['wins']} / D {r['draws']} / L {r['losses']} of {r['games']})")
+        print(
+            f"  vs {spec:<14} score {r['score']:.3f} [95% {r['score_ci95_low']:.3f}, {r['score_ci95_high']:.3f}]"
+            f"  (W {r['wins']} / D {r['draws']} / L {r['losses']} of {r['games']})"
+        )
     return 0
 
 

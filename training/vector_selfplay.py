@@ -64,7 +64,8 @@ runs and :attr:`backend_note` why (``None`` without a fallback).
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -164,9 +165,20 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
-    def __init__(self, env_id: str, pool, num_envs: int, env_kwargs: dict | None = None,
-                 max_steps: int | None = None, seat: int | None = None, partner: str = "latest",
-                 seed_salt: int = 0, shaping: float = 0.0, gamma: float = 0.99, backend: str = "batched"):
+    def __init__(
+        self,
+        env_id: str,
+        pool,
+        num_envs: int,
+        env_kwargs: dict | None = None,
+        max_steps: int | None = None,
+        seat: int | None = None,
+        partner: str = "latest",
+        seed_salt: int = 0,
+        shaping: float = 0.0,
+        gamma: float = 0.99,
+        backend: str = "batched",
+    ):
         if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         if backend not in ("batched", "reference"):
@@ -196,14 +208,17 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):
         if self.shaping:
             heuristics = self.raw.state.heuristics()
             if heuristics is None:
-                raise ValueError(f"shaping needs the game's heuristics, and {env_id} declares none "
-                                 "(GameInfo.heuristics)")
+                raise ValueError(
+                    f"shaping needs the game's heuristics, and {env_id} declares none (GameInfo.heuristics)"
+                )
             self._heuristic = heuristics.evaluate
         self._teams = [list(t) for t in self.raw.state.teams()]
         if not isinstance(pool, OpponentPool):
             if isinstance(pool, (str, Agent)) or not list(pool):
-                raise ValueError(f"{env_id}: give the opponents as a non-empty list of agent specs or Agent "
-                                 f"objects (or an OpponentPool), got {pool!r}")
+                raise ValueError(
+                    f"{env_id}: give the opponents as a non-empty list of agent specs or Agent "
+                    f"objects (or an OpponentPool), got {pool!r}"
+                )
             pool = OpponentPool(pool, baseline_prob=1.0, latest_prob=0.0)
         for agent in pool.baselines:  # an opponent that cannot play this game: say so now, not at step()
             agent.check_env(self.raw)
@@ -221,7 +236,7 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):
         self.action_space = batch_space(self.single_action_space, self.num_envs)
 
         n = self.num_envs
-        self._rngs: list[np.random.Generator | None] = [None] * n        # each game's np_random
+        self._rngs: list[np.random.Generator | None] = [None] * n  # each game's np_random
         self._opponent_rngs: list[np.random.Generator] = [np.random.default_rng() for _ in range(n)]
         self.seats = np.zeros(n, dtype=np.int64)
         self.opponents: list[dict[int, Agent]] = [{} for _ in range(n)]
@@ -298,8 +313,9 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):
     def _masks(self, index: np.ndarray, players: np.ndarray) -> np.ndarray:
         """``bool (k, A)``: the legal actions of ``players[j]`` (the mover) in game ``index[j]``."""
         if self._states is not None:  # the reference: only the games asked (the core computes all)
-            return np.stack([self._states[i].agent_action_mask(p) for i, p in zip(index.tolist(), players.tolist())]
-                            ).astype(bool)
+            return np.stack(
+                [self._states[i].agent_action_mask(p) for i, p in zip(index.tolist(), players.tolist())]
+            ).astype(bool)
         return self.core.legal_action_mask()[index]
 
     def _observe(self, index: np.ndarray, players: np.ndarray):
@@ -427,9 +443,11 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):
         ok[ok] = mask[np.flatnonzero(ok), a[ok]]
         if not ok.all():
             i = int(np.flatnonzero(~ok)[0])
-            raise IllegalActionError(f"game {i}: action {int(a[i])} is not legal for the learner "
-                                     f"(player_{int(self.seats[i])}, {int(mask[i].sum())} legal actions); "
-                                     "nothing was played")
+            raise IllegalActionError(
+                f"game {i}: action {int(a[i])} is not legal for the learner "
+                f"(player_{int(self.seats[i])}, {int(mask[i].sum())} legal actions); "
+                "nothing was played"
+            )
         self._mask = None
         self._apply(a, np.ones(n, dtype=bool))
         self._advance()
@@ -493,8 +511,10 @@ class SelfPlayVectorEnv(gym.vector.VectorEnv):
         return obs, rewards, terminated, truncated, infos
 
     def __repr__(self) -> str:
-        return (f"SelfPlayVectorEnv({self.env_id!r}, num_envs={self.num_envs}, backend={self.backend!r}, "
-                f"kwargs={self.vec.env_kwargs})")
+        return (
+            f"SelfPlayVectorEnv({self.env_id!r}, num_envs={self.num_envs}, backend={self.backend!r}, "
+            f"kwargs={self.vec.env_kwargs})"
+        )
 
 
 # ---------------------------------------------------------------------------- SB3
@@ -553,8 +573,11 @@ class SelfPlaySB3VecEnv(_VecEnv):
             if dones[i]:
                 info["terminal_observation"] = obs_take(final_obs, row)
                 row += 1
-                info["episode"] = {"r": round(float(self._ep_return[i]), 6), "l": int(self._ep_length[i]),
-                                   "t": round(time.time() - self._t_start, 6)}
+                info["episode"] = {
+                    "r": round(float(self._ep_return[i]), 6),
+                    "l": int(self._ep_length[i]),
+                    "t": round(time.time() - self._t_start, 6),
+                }
                 self._ep_return[i] = 0.0
                 self._ep_length[i] = 0
                 self.reset_infos[i] = reset_infos[i]
@@ -585,8 +608,10 @@ class SelfPlaySB3VecEnv(_VecEnv):
         if method_name == "action_masks":
             masks = self.venv.action_masks()
             return [masks[i] for i in self._indices(indices)]
-        raise AttributeError(f"SelfPlaySB3VecEnv has no per-game method {method_name!r} (only action_masks); "
-                             "use .venv for the vector env")
+        raise AttributeError(
+            f"SelfPlaySB3VecEnv has no per-game method {method_name!r} (only action_masks); "
+            "use .venv for the vector env"
+        )
 
     def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
         from stable_baselines3.common.monitor import Monitor

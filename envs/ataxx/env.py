@@ -32,11 +32,12 @@ from __future__ import annotations
 import numpy as np
 
 from envs.ataxx.observation import AtaxxObservation
+from envs.ataxx.render import ataxx_picture
 from envs.ataxx.state import NUM_ACTIONS, AtaxxState
 from envs.core.aec import TabletopAECEnv, wrap_classic
-from envs.ataxx.render import ataxx_picture
 
 __all__ = ["raw_env", "env"]
+
 
 class raw_env(TabletopAECEnv):
     """Ataxx without PettingZoo's wrappers: illegal actions raise ``IllegalActionError``.
@@ -58,8 +59,13 @@ class raw_env(TabletopAECEnv):
         "render_fps": 2,
     }
 
-    def __init__(self, fen: str | None = None, halfmove_clock: bool = True, max_steps: int | None = None,
-                 render_mode: str | None = None):
+    def __init__(
+        self,
+        fen: str | None = None,
+        halfmove_clock: bool = True,
+        max_steps: int | None = None,
+        render_mode: str | None = None,
+    ):
         self.num_players = 2
         self.num_actions = NUM_ACTIONS
         # Validate now so that a bad argument fails at construction, not at reset().

@@ -25,15 +25,23 @@ __all__ = ["AtaxxObservation", "NUM_PLANES", "DIHEDRAL"]
 #: ``name -> (a, b, c, d)``, the linear part ``(row, col) -> (a*row + b*col, c*row + d*col)`` about
 #: the centre square.
 DIHEDRAL: dict[str, tuple[int, int, int, int]] = {
-    "identity": (1, 0, 0, 1), "rot90": (0, 1, -1, 0), "rot180": (-1, 0, 0, -1), "rot270": (0, -1, 1, 0),
-    "flip_cols": (1, 0, 0, -1), "flip_rows": (-1, 0, 0, 1), "transpose": (0, 1, 1, 0), "antitranspose": (0, -1, -1, 0),
+    "identity": (1, 0, 0, 1),
+    "rot90": (0, 1, -1, 0),
+    "rot180": (-1, 0, 0, -1),
+    "rot270": (0, -1, 1, 0),
+    "flip_cols": (1, 0, 0, -1),
+    "flip_rows": (-1, 0, 0, 1),
+    "transpose": (0, 1, 1, 0),
+    "antitranspose": (0, -1, -1, 0),
 }
 
 NUM_PLANES = 5
 # _OBS_INDEX[row, col, p]: the bit of plane p (own, opponent, gaps, empty; 49 bits each) that
 # observation cell (row, col) shows, row 0 being rank 7.
-_OBS_INDEX = (np.arange(4)[None, None, :] * SIZE * SIZE
-              + ((SIZE - 1 - np.arange(SIZE))[:, None] * SIZE + np.arange(SIZE)[None, :])[:, :, None])
+_OBS_INDEX = (
+    np.arange(4)[None, None, :] * SIZE * SIZE
+    + ((SIZE - 1 - np.arange(SIZE))[:, None] * SIZE + np.arange(SIZE)[None, :])[:, :, None]
+)
 
 
 class AtaxxObservation(ObservationEncoder):

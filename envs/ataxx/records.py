@@ -201,13 +201,12 @@ def _check_result(result: str, state: AtaxxState, where: str) -> None:
     if actual != "*" and result not in ("*", actual):
         raise InvalidPositionError(
             f"{where}the result {result!r} contradicts the final position {state.fen()!r}, where the game is "
-            f"over with {actual} (x {state.stone_counts()[0]} stones, o {state.stone_counts()[1]})")
+            f"over with {actual} (x {state.stone_counts()[0]} stones, o {state.stone_counts()[1]})"
+        )
 
 
 def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
 
 
 # ---------------------------------------------------------------------------- writing
@@ -221,8 +220,10 @@ def _check_tags(tags) -> dict[str, str]:
         if not isinstance(k, str) or not _TAG_NAME.fullmatch(k):
             raise ParameterError(f"tag name {k!r} is not a PGN tag name: expected letters, digits and '_' only")
         if k in _DERIVED:
-            raise ParameterError(f"tag {k!r} is derived from the game: pass result= or start_fen= instead "
-                                 f"(the derived tags are {list(_DERIVED)})")
+            raise ParameterError(
+                f"tag {k!r} is derived from the game: pass result= or start_fen= instead "
+                f"(the derived tags are {list(_DERIVED)})"
+            )
         if not isinstance(v, str) or "\n" in v or "\r" in v:
             raise ParameterError(f"tag {k!r}: the value must be a one-line string, got {v!r}")
         out[k] = v
@@ -238,8 +239,9 @@ def _finish(start: str, final: AtaxxState, moves: list[str], tags: dict, result)
     return AtaxxRecord(moves=moves, start_fen=start, result=result, tags=tags, halfmove_clock=final.halfmove_clock)
 
 
-def pgn_record_from_state(state: AtaxxState, tags: dict | None = None, *, start_fen: str | None = None,
-                      result: str | None = None) -> AtaxxRecord:
+def pgn_record_from_state(
+    state: AtaxxState, tags: dict | None = None, *, start_fen: str | None = None, result: str | None = None
+) -> AtaxxRecord:
     """The PGN record of the game that led to ``state``. (Not named ``record_from_state``: that name
     is the games' JSON record, which ``training.play`` looks up in every ``records`` module.)
 
@@ -265,11 +267,14 @@ def pgn_record_from_state(state: AtaxxState, tags: dict | None = None, *, start_
     try:
         start, final, moves = _replay(state.history, fen, state.halfmove_clock, where="")
     except IllegalActionError as e:
-        raise ParameterError(f"the state's history is not a game from {fen!r} ({e}); pass start_fen= the FEN "
-                             "the state was created from") from None
+        raise ParameterError(
+            f"the state's history is not a game from {fen!r} ({e}); pass start_fen= the FEN the state was created from"
+        ) from None
     if final.fen() != state.fen():
-        raise ParameterError(f"the state's history played from {fen!r} reaches {final.fen()!r}, not the state's "
-                             f"position {state.fen()!r}: pass start_fen= the FEN the state was created from")
+        raise ParameterError(
+            f"the state's history played from {fen!r} reaches {final.fen()!r}, not the state's "
+            f"position {state.fen()!r}: pass start_fen= the FEN the state was created from"
+        )
     return _finish(start, final, moves, tags, result)
 
 
@@ -284,8 +289,10 @@ def _to_record(game, tags, start_fen, result) -> AtaxxRecord:
         start, final, moves = _replay(game.moves, game.start_fen, game.halfmove_clock, where="")
         return _finish(start, final, moves, merged, game.result if result is None else result)
     if isinstance(game, (str, bytes)) or not isinstance(game, Sequence) and not isinstance(game, np.ndarray):
-        raise ParameterError(f"write_pgn needs an AtaxxState, an AtaxxRecord or a list of moves (UAI strings or "
-                             f"action ints), got {type(game).__name__}")
+        raise ParameterError(
+            f"write_pgn needs an AtaxxState, an AtaxxRecord or a list of moves (UAI strings or "
+            f"action ints), got {type(game).__name__}"
+        )
     tags = _check_tags(tags)
     start, final, moves = _replay(list(game), START_FEN if start_fen is None else start_fen, True, where="")
     return _finish(start, final, moves, tags, result)
@@ -344,7 +351,8 @@ def write_pgn(game, tags: dict | None = None, *, start_fen: str | None = None, r
 
 
 # ---------------------------------------------------------------------------- reading
-_TOKEN = re.compile(r"""
+_TOKEN = re.compile(
+    r"""
     (?P<ws>\s+)
   | (?P<tag>\[\s*(?P<name>[A-Za-z0-9_]+)\s+"(?P<value>(?:[^"\\\n]|\\.)*)"\s*\])
   | (?P<badtag>\[[^\n]*)
@@ -358,7 +366,9 @@ _TOKEN = re.compile(r"""
   | (?P<number>\d+\.+)
   | (?P<move>[A-Za-z0-9][A-Za-z0-9_+#=:/\-]*)(?P<suffix>[!?]*)
   | (?P<other>.)
-""", re.VERBOSE)
+""",
+    re.VERBOSE,
+)
 
 
 @dataclass
@@ -400,14 +410,17 @@ def _scan(text: str) -> Iterator[_Game]:
                 game = _Game(line=line)
             name = m.group("name")
             if name in game.tags:
-                raise InvalidPositionError(f"game {number}, line {line}: tag {name!r} appears twice "
-                                           f"(first on line {game.tag_lines[name]})")
+                raise InvalidPositionError(
+                    f"game {number}, line {line}: tag {name!r} appears twice (first on line {game.tag_lines[name]})"
+                )
             game.tags[name] = re.sub(r"\\(.)", r"\1", m.group("value"))
             game.tag_lines[name] = line
         elif kind in ("badtag", "opencomment", "other"):
-            what = {"badtag": f"malformed tag {tok.strip()!r}: expected [Name \"value\"] on one line",
-                    "opencomment": "comment '{' is never closed with '}'",
-                    "other": f"unexpected character {tok!r} in the movetext"}[kind]
+            what = {
+                "badtag": f'malformed tag {tok.strip()!r}: expected [Name "value"] on one line',
+                "opencomment": "comment '{' is never closed with '}'",
+                "other": f"unexpected character {tok!r} in the movetext",
+            }[kind]
             raise InvalidPositionError(where + what)
         elif kind in ("ws", "comment", "line_comment", "nag", "number"):
             pass
@@ -428,8 +441,10 @@ def _scan(text: str) -> Iterator[_Game]:
                 depth -= 1
             elif kind == "result":
                 if depth:
-                    raise InvalidPositionError(where + f"result {tok!r} inside a variation (opened on line "
-                                               f"{depth_line}); a game ends outside all variations")
+                    raise InvalidPositionError(
+                        where + f"result {tok!r} inside a variation (opened on line "
+                        f"{depth_line}); a game ends outside all variations"
+                    )
                 game.marker = tok
                 yield game
                 game = None
@@ -448,10 +463,10 @@ def _build(game: _Game, number: int) -> AtaxxRecord:
     tags = game.tags
     fen = tags.get("FEN")
     if fen is None and tags.get("SetUp", "0").strip() == "1":
-        raise InvalidPositionError(where + "tag SetUp \"1\" but no FEN tag: the start position is unknown")
+        raise InvalidPositionError(where + 'tag SetUp "1" but no FEN tag: the start position is unknown')
     clock = tags.get("HalfmoveClock", "on").strip().lower()
     if clock not in ("on", "off"):
-        raise InvalidPositionError(where + f"tag HalfmoveClock must be \"on\" or \"off\", got {tags['HalfmoveClock']!r}")
+        raise InvalidPositionError(where + f'tag HalfmoveClock must be "on" or "off", got {tags["HalfmoveClock"]!r}')
     state = _start_state(START_FEN if fen is None else fen, clock == "on", where + "FEN tag: ")
     start = state.fen()
     moves = []
@@ -461,13 +476,17 @@ def _build(game: _Game, number: int) -> AtaxxRecord:
     if declared is not None and declared not in RESULTS:
         raise InvalidPositionError(where + f"tag Result must be one of {list(RESULTS)}, got {declared!r}")
     if declared is not None and game.marker is not None and declared != game.marker:
-        raise InvalidPositionError(where + f"tag Result {declared!r} differs from the movetext's result {game.marker!r}")
+        raise InvalidPositionError(
+            where + f"tag Result {declared!r} differs from the movetext's result {game.marker!r}"
+        )
     result = game.marker or declared or "*"
     _check_result(result, state, where)
     final = tags.get("FinalFEN")
     if final is not None and final.split()[:2] != state.fen().split()[:2]:
-        raise InvalidPositionError(where + f"tag FinalFEN {final!r} differs from the replay's final position "
-                                   f"{state.fen()!r} (board and side to move)")
+        raise InvalidPositionError(
+            where + f"tag FinalFEN {final!r} differs from the replay's final position "
+            f"{state.fen()!r} (board and side to move)"
+        )
     return AtaxxRecord(moves=moves, start_fen=start, result=result, tags=dict(tags), halfmove_clock=clock == "on")
 
 
@@ -494,8 +513,10 @@ def read_pgn(text: str) -> AtaxxRecord:
     """
     games = list(iter_pgn(text))
     if len(games) != 1:
-        raise InvalidPositionError(f"expected one game in the PGN text, found {len(games)}"
-                                   + ("; iter_pgn() or read_pgn_file_games() read several" if games else ""))
+        raise InvalidPositionError(
+            f"expected one game in the PGN text, found {len(games)}"
+            + ("; iter_pgn() or read_pgn_file_games() read several" if games else "")
+        )
     return games[0]
 
 
@@ -510,8 +531,15 @@ def read_pgn_file_games(path) -> list[AtaxxRecord]:
     return list(iter_pgn(Path(path).read_text(encoding="utf-8")))
 
 
-def write_pgn_file(game, path, tags: dict | None = None, *, start_fen: str | None = None,
-                   result: str | None = None, append: bool = False) -> None:
+def write_pgn_file(
+    game,
+    path,
+    tags: dict | None = None,
+    *,
+    start_fen: str | None = None,
+    result: str | None = None,
+    append: bool = False,
+) -> None:
     """Write one game to a PGN file (UTF-8); ``append=True`` adds it after the games already there,
     separated by a blank line (as cuteataxx does). Arguments and errors as :func:`write_pgn`; the
     file is not touched when an error is raised."""

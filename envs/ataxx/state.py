@@ -207,10 +207,18 @@ class AtaxxState(GameState):
     """
 
     info = GameInfo(
-        short_name="ataxx", long_name="Ataxx", perfect_information=True, chance=False,
-        min_players=2, max_players=2, teams=False, seat_names=("x", "o"),
+        short_name="ataxx",
+        long_name="Ataxx",
+        perfect_information=True,
+        chance=False,
+        min_players=2,
+        max_players=2,
+        teams=False,
+        seat_names=("x", "o"),
         notation="Ataxx (UAI): g2 = clone to g2, a1c3 = jump from a1 to c3, 0000 = pass when you have no move",
-        heuristics="envs.ataxx.heuristics", board="envs.ataxx.svg", records="envs.ataxx.records",
+        heuristics="envs.ataxx.heuristics",
+        board="envs.ataxx.svg",
+        records="envs.ataxx.records",
     )
     num_players = 2
     num_actions = NUM_ACTIONS
@@ -225,7 +233,7 @@ class AtaxxState(GameState):
         self._set_fen(START_FEN if fen is None else fen)
 
     @classmethod
-    def from_fen(cls, fen: str, *, halfmove_clock: bool = True) -> "AtaxxState":
+    def from_fen(cls, fen: str, *, halfmove_clock: bool = True) -> AtaxxState:
         """Position from a FEN string (``startpos`` accepted). See the class docstring for errors."""
         if not isinstance(fen, str):
             raise InvalidPositionError(f"FEN must be a string, got {type(fen).__name__}")
@@ -272,18 +280,24 @@ class AtaxxState(GameState):
                 if f > SIZE:
                     break
             if f != SIZE:
-                raise InvalidPositionError(f"malformed FEN {fen!r}: rank {r + 1} ({rank_text!r}) covers {f} squares, expected 7")
+                raise InvalidPositionError(
+                    f"malformed FEN {fen!r}: rank {r + 1} ({rank_text!r}) covers {f} squares, expected 7"
+                )
         side = fields[1]
         if side not in ("x", "o"):
             raise InvalidPositionError(f"malformed FEN {fen!r}: side to move must be 'x' or 'o', got {side!r}")
         clock, fullmove = 0, 1
         if len(fields) >= 3:
             if not (fields[2].isascii() and fields[2].isdigit()):
-                raise InvalidPositionError(f"malformed FEN {fen!r}: halfmove clock must be a non-negative integer, got {fields[2]!r}")
+                raise InvalidPositionError(
+                    f"malformed FEN {fen!r}: halfmove clock must be a non-negative integer, got {fields[2]!r}"
+                )
             clock = int(fields[2])
         if len(fields) == 4:
             if not (fields[3].isascii() and fields[3].isdigit()) or int(fields[3]) < 1:
-                raise InvalidPositionError(f"malformed FEN {fen!r}: fullmove number must be a positive integer, got {fields[3]!r}")
+                raise InvalidPositionError(
+                    f"malformed FEN {fen!r}: fullmove number must be a positive integer, got {fields[3]!r}"
+                )
             fullmove = int(fields[3])
         # All fields valid: commit.
         self._bb = bb
@@ -532,7 +546,8 @@ class AtaxxState(GameState):
             return PASS_ACTION
         bad = InvalidMoveError(
             f"{text!r} is not an Ataxx move: expected 'g2' (clone), 'a1c3' (jump) or '0000' (pass), "
-            "with files a-g and ranks 1-7")
+            "with files a-g and ranks 1-7"
+        )
         if len(t) == 2:
             try:
                 return parse_square(t)
@@ -554,7 +569,7 @@ class AtaxxState(GameState):
         raise bad
 
     # ------------------------------------------------------------ misc
-    def clone(self) -> "AtaxxState":
+    def clone(self) -> AtaxxState:
         c = AtaxxState.__new__(AtaxxState)
         c._bb = list(self._bb)
         c._gaps = self._gaps

@@ -33,7 +33,17 @@ is ``WIDTH`` x ``HEIGHT`` (504 x 548), each square ``CELL`` (64) units wide.
 
 from __future__ import annotations
 
-from envs.ataxx.state import FILES, JUMP_OFFSETS, NEAR, NUM_SQUARES, PASS_ACTION, SIZE, AtaxxState, iter_bits, square_name
+from envs.ataxx.state import (
+    FILES,
+    JUMP_OFFSETS,
+    NEAR,
+    NUM_SQUARES,
+    PASS_ACTION,
+    SIZE,
+    AtaxxState,
+    iter_bits,
+    square_name,
+)
 from envs.core.checks import is_int
 from envs.core.errors import IllegalActionError
 from envs.core.svg import MovePaths, esc, hit, svg_document
@@ -56,8 +66,15 @@ HEIGHT = _BOARD + 2 * _MARGIN + _CAPTION
 #: (``PIECE_COLOURS[1]``, ``[2]``), the board, the grid and labels, the gaps, the last move's
 #: highlight and the pending move's.
 COLOURS = {
-    "x": "#c82828", "o": "#285ac8", "board": "#eee2c4", "grid": "#5a4632", "gap": "#464646",
-    "outline": "#141414", "last": "#f2c94c", "last-line": "#d9a21b", "pending": "#7fc98a",
+    "x": "#c82828",
+    "o": "#285ac8",
+    "board": "#eee2c4",
+    "grid": "#5a4632",
+    "gap": "#464646",
+    "outline": "#141414",
+    "last": "#f2c94c",
+    "last-line": "#d9a21b",
+    "pending": "#7fc98a",
     "pending-line": "#3f9a4d",
 }
 _SIDE = "xo"
@@ -108,16 +125,21 @@ def _check_legal(state: AtaxxState, action) -> int:
 def _stone(sq: int, side: int, pending: bool = False) -> str:
     """A stone of ``side`` on ``sq``; a pending move's stones have a dashed outline."""
     cx, cy = _centre(sq)
-    css, line = ("stone %s pending", 'stroke-width="3" stroke-dasharray="6 4"') if pending \
-        else ("stone %s", 'stroke-width="2"')
-    return (f'<circle class="{css % _SIDE[side]}" cx="{cx:g}" cy="{cy:g}" r="{_RADIUS:g}" '
-            f'fill="{COLOURS[_SIDE[side]]}" stroke="{COLOURS["outline"]}" {line}/>')
+    css, line = (
+        ("stone %s pending", 'stroke-width="3" stroke-dasharray="6 4"') if pending else ("stone %s", 'stroke-width="2"')
+    )
+    return (
+        f'<circle class="{css % _SIDE[side]}" cx="{cx:g}" cy="{cy:g}" r="{_RADIUS:g}" '
+        f'fill="{COLOURS[_SIDE[side]]}" stroke="{COLOURS["outline"]}" {line}/>'
+    )
 
 
 def _square_mark(sq: int, css: str, colour: str) -> str:
     x, y = _xy(sq)
-    return (f'<rect class="{css}" x="{x + 2}" y="{y + 2}" width="{CELL - 4}" height="{CELL - 4}" '
-            f'fill="{colour}" fill-opacity="0.8"/>')
+    return (
+        f'<rect class="{css}" x="{x + 2}" y="{y + 2}" width="{CELL - 4}" height="{CELL - 4}" '
+        f'fill="{colour}" fill-opacity="0.8"/>'
+    )
 
 
 def _move_marks(action: int, css: str) -> list[str]:
@@ -130,8 +152,10 @@ def _move_marks(action: int, css: str) -> list[str]:
     if s is not None:
         out.append(_square_mark(s, css, colour))
         (x1, y1), (x2, y2) = _centre(s), _centre(d)
-        out.append(f'<line class="{css}" x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="{line}" '
-                   f'stroke-width="5" stroke-linecap="round"/>')
+        out.append(
+            f'<line class="{css}" x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="{line}" '
+            f'stroke-width="5" stroke-linecap="round"/>'
+        )
     return out
 
 
@@ -171,17 +195,18 @@ def to_svg(state: AtaxxState, viewer: int | None = None, *, pending: int | None 
     """
     _check_state(state)
     if viewer is not None:
-        if not is_int(viewer) \
-                or not 0 <= viewer < 2:
+        if not is_int(viewer) or not 0 <= viewer < 2:
             raise ValueError(f"viewer must be None (a spectator) or a seat 0 (x) or 1 (o), got {viewer!r}")
         viewer = int(viewer)
     if pending is not None:
         pending = _check_legal(state, pending)
     x_bb, o_bb, gaps = state.bitboards()
     c = COLOURS
-    body = [f'<rect width="{WIDTH}" height="{HEIGHT}" fill="{c["board"]}"/>',
-            f'<rect x="{_MARGIN}" y="{_MARGIN}" width="{_BOARD}" height="{_BOARD}" fill="{c["board"]}" '
-            f'stroke="{c["grid"]}" stroke-width="3"/>']
+    body = [
+        f'<rect width="{WIDTH}" height="{HEIGHT}" fill="{c["board"]}"/>',
+        f'<rect x="{_MARGIN}" y="{_MARGIN}" width="{_BOARD}" height="{_BOARD}" fill="{c["board"]}" '
+        f'stroke="{c["grid"]}" stroke-width="3"/>',
+    ]
     # gaps, then the grid lines over them
     for sq in iter_bits(gaps):
         x, y = _xy(sq)
@@ -219,19 +244,23 @@ def to_svg(state: AtaxxState, viewer: int | None = None, *, pending: int | None 
             body.append(_stone(sq, mover, pending=True))
         if s is not None:
             cx, cy = _centre(s)
-            body.append(f'<circle class="pending vacated" cx="{cx:g}" cy="{cy:g}" r="{_RADIUS:g}" fill="{c["board"]}" '
-                        f'fill-opacity="0.8" stroke="{c[_SIDE[mover]]}" stroke-width="2" stroke-dasharray="6 4"/>')
+            body.append(
+                f'<circle class="pending vacated" cx="{cx:g}" cy="{cy:g}" r="{_RADIUS:g}" fill="{c["board"]}" '
+                f'fill-opacity="0.8" stroke="{c[_SIDE[mover]]}" stroke-width="2" stroke-dasharray="6 4"/>'
+            )
     # caption: the stone counts, then the turn or the result
     nx, no = state.stone_counts()
     cy = _MARGIN * 2 + _BOARD + _CAPTION // 2 - 8
     text = _caption(state, viewer)
     cap = f'font-family="sans-serif" font-size="16" fill="{c["outline"]}"'
-    body.append(f'<g class="caption">'
-                f'<circle cx="{_MARGIN + 9}" cy="{cy}" r="9" fill="{c["x"]}" stroke="{c["outline"]}"/>'
-                f'<text x="{_MARGIN + 24}" y="{cy + 6}" {cap}>x {nx}</text>'
-                f'<circle cx="{_MARGIN + 80}" cy="{cy}" r="9" fill="{c["o"]}" stroke="{c["outline"]}"/>'
-                f'<text x="{_MARGIN + 95}" y="{cy + 6}" {cap}>o {no}</text>'
-                f'<text x="{_MARGIN + _BOARD}" y="{cy + 6}" text-anchor="end" {cap}>{esc(text)}</text></g>')
+    body.append(
+        f'<g class="caption">'
+        f'<circle cx="{_MARGIN + 9}" cy="{cy}" r="9" fill="{c["x"]}" stroke="{c["outline"]}"/>'
+        f'<text x="{_MARGIN + 24}" y="{cy + 6}" {cap}>x {nx}</text>'
+        f'<circle cx="{_MARGIN + 80}" cy="{cy}" r="9" fill="{c["o"]}" stroke="{c["outline"]}"/>'
+        f'<text x="{_MARGIN + 95}" y="{cy + 6}" {cap}>o {no}</text>'
+        f'<text x="{_MARGIN + _BOARD}" y="{cy + 6}" text-anchor="end" {cap}>{esc(text)}</text></g>'
+    )
     # hit shapes, on top
     for sq in range(NUM_SQUARES):
         x, y = _xy(sq)
@@ -298,4 +327,3 @@ def status(state: AtaxxState, viewer: int | None) -> str:
         left = 100 - state.clock
         return f"clock {state.clock}/100: a draw in {left} {'ply' if left == 1 else 'plies'} without a clone"
     return ""
-

@@ -36,14 +36,27 @@ see the table in :data:`SPEED`. Compile time: see :data:`SPEED` too (numba ``cac
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 from numba import njit
 
 from envs.ataxx.observation import NUM_PLANES, AtaxxObservation
-from envs.ataxx.state import (CLOCK_LIMIT, FULL, JUMP_OFFSETS, NEAR, NUM_ACTIONS, NUM_SQUARES, PASS_ACTION, SIZE,
-                              AtaxxState, NOT_FILE_A, NOT_FILE_G, PLANE_SHIFT, PLANE_SRC)
+from envs.ataxx.state import (
+    CLOCK_LIMIT,
+    FULL,
+    JUMP_OFFSETS,
+    NEAR,
+    NOT_FILE_A,
+    NOT_FILE_G,
+    NUM_ACTIONS,
+    NUM_SQUARES,
+    PASS_ACTION,
+    PLANE_SHIFT,
+    PLANE_SRC,
+    SIZE,
+    AtaxxState,
+)
 from envs.core.errors import ParameterError
 from envs.core.state import GameState
 from envs.core.vector import VectorCore
@@ -282,8 +295,12 @@ class AtaxxVectorCore(VectorCore):
         self._start_row = self._row(start)
         n = self.num_envs
         self.arrays = {
-            "x": np.zeros(n, np.uint64), "o": np.zeros(n, np.uint64), "gaps": np.zeros(n, np.uint64),
-            "turn": np.zeros(n, np.int8), "clock": np.zeros(n, np.int64), "fullmove": np.ones(n, np.int64),
+            "x": np.zeros(n, np.uint64),
+            "o": np.zeros(n, np.uint64),
+            "gaps": np.zeros(n, np.uint64),
+            "turn": np.zeros(n, np.int8),
+            "clock": np.zeros(n, np.int64),
+            "fullmove": np.ones(n, np.int64),
             "status": np.zeros(n, np.int8),
         }
         self.reset_games(np.arange(n), [None] * n)
@@ -292,14 +309,23 @@ class AtaxxVectorCore(VectorCore):
     @staticmethod
     def _check_fits(state: AtaxxState, what: str) -> None:
         if state.clock >= _INT_LIMIT or state.fullmove >= _INT_LIMIT:
-            raise ParameterError(f"{what} has a halfmove clock ({state.clock}) or fullmove number ({state.fullmove}) "
-                                 f"beyond 2**62, which the batched Ataxx core does not hold; use backend='reference'")
+            raise ParameterError(
+                f"{what} has a halfmove clock ({state.clock}) or fullmove number ({state.fullmove}) "
+                f"beyond 2**62, which the batched Ataxx core does not hold; use backend='reference'"
+            )
 
     @staticmethod
     def _row(state: AtaxxState) -> dict:
         x, o, g = state.bitboards()
-        return {"x": x, "o": o, "gaps": g, "turn": state.turn, "clock": state.clock, "fullmove": state.fullmove,
-                "status": state._status()}
+        return {
+            "x": x,
+            "o": o,
+            "gaps": g,
+            "turn": state.turn,
+            "clock": state.clock,
+            "fullmove": state.fullmove,
+            "status": state._status(),
+        }
 
     # ------------------------------------------------------------------ games
     def reset_games(self, index: np.ndarray, rngs: Sequence[np.random.Generator | None]) -> None:
@@ -314,9 +340,18 @@ class AtaxxVectorCore(VectorCore):
     def step(self, actions: np.ndarray, active: np.ndarray) -> None:
         """Apply ``actions[i]`` (``int64 (B,)``) where ``active[i]`` (``bool (B,)``); legal actions assumed."""
         a = self.arrays
-        _step_kernel(a["x"], a["o"], a["gaps"], a["turn"], a["clock"], a["fullmove"], a["status"],
-                     np.ascontiguousarray(actions, dtype=np.int64), np.ascontiguousarray(active, dtype=np.bool_),
-                     self.clock_rule)
+        _step_kernel(
+            a["x"],
+            a["o"],
+            a["gaps"],
+            a["turn"],
+            a["clock"],
+            a["fullmove"],
+            a["status"],
+            np.ascontiguousarray(actions, dtype=np.int64),
+            np.ascontiguousarray(active, dtype=np.bool_),
+            self.clock_rule,
+        )
 
     def current_player(self) -> np.ndarray:
         """``int32 (B,)``: the side to move, ``-1`` where the game is over."""
@@ -384,8 +419,10 @@ class AtaxxVectorCore(VectorCore):
             if not isinstance(s, AtaxxState):
                 raise ParameterError(f"a state of {type(s).__name__} cannot join a batch of Ataxx games")
             if s.halfmove_clock != self.clock_rule:
-                raise ParameterError(f"a state with halfmove_clock={s.halfmove_clock} cannot join a batch with "
-                                     f"halfmove_clock={self.clock_rule}")
+                raise ParameterError(
+                    f"a state with halfmove_clock={s.halfmove_clock} cannot join a batch with "
+                    f"halfmove_clock={self.clock_rule}"
+                )
             self._check_fits(s, "a state")
             rows.append(self._row(s))
         for k, v in self.arrays.items():

@@ -81,14 +81,15 @@ class TabletopAECEnv(AECEnv):
     def __init__(self, render_mode: str | None = None, max_steps: int | None = None):
         super().__init__()
         if not isinstance(getattr(self, "encoder", None), ObservationEncoder):
-            raise TypeError(f"{type(self).__name__} must set self.encoder (the game's ObservationEncoder) before "
-                            f"calling TabletopAECEnv.__init__")
+            raise TypeError(
+                f"{type(self).__name__} must set self.encoder (the game's ObservationEncoder) before "
+                f"calling TabletopAECEnv.__init__"
+            )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ParameterError(
                 f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}"
             )
-        if max_steps is not None and (not is_int(max_steps)
-                                      or max_steps < 1):
+        if max_steps is not None and (not is_int(max_steps) or max_steps < 1):
             raise ParameterError(f"max_steps must be None or a positive integer, got {max_steps!r}")
         max_steps = None if max_steps is None else int(max_steps)
         self.render_mode = render_mode
@@ -219,7 +220,9 @@ class TabletopAECEnv(AECEnv):
             self.state.apply(action)  # raises IllegalActionError (bad type, range or move), state unchanged
         except IllegalActionError as e:
             if action != given:  # say which action the agent sent, in its own frame
-                raise IllegalActionError(f"{agent}'s action {given} (in its own frame; {action} in the board's): {e}") from None
+                raise IllegalActionError(
+                    f"{agent}'s action {given} (in its own frame; {action} in the board's): {e}"
+                ) from None
             raise
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
@@ -378,8 +381,10 @@ class AssertOutOfBoundsWrapper(wrappers.AssertOutOfBoundsWrapper):
 
     def step(self, action) -> None:
         if is_bool(action):  # Discrete.contains(True) holds: refuse it here, clearly
-            raise AssertionError(f"action is not in action space: {action!r} is a bool, expected an integer "
-                                 f"in [0, {self.action_space(self.agent_selection).n})")
+            raise AssertionError(
+                f"action is not in action space: {action!r} is a bool, expected an integer "
+                f"in [0, {self.action_space(self.agent_selection).n})"
+            )
         if type(action) is int and action >= 0:
             space = self.action_space(self.agent_selection)
             if type(space) is spaces.Discrete and space.start == 0 and action < space.n:

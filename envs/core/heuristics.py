@@ -34,8 +34,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
@@ -66,8 +67,8 @@ class Heuristics:
             the module's optional ``agents``; empty when it has none).
     """
 
-    evaluate: Callable[["GameState", int], float]
-    greedy_action: Callable[["GameState", np.random.Generator], int]
+    evaluate: Callable[[GameState, int], float]
+    greedy_action: Callable[[GameState, np.random.Generator], int]
     value_scale: float
     module: str = ""
     agents: dict = field(default_factory=dict, hash=False)
@@ -92,10 +93,13 @@ def load_agents(declared) -> dict[str, Callable]:
     key = tuple(declared) if isinstance(declared, (tuple, list)) else declared
     if isinstance(key, tuple) and key in _AGENTS:
         return dict(_AGENTS[key])
-    if not isinstance(key, tuple) or not all(isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str)
-                                             and _AGENT_NAME.match(p[0]) for p in key):
-        raise TypeError(f"GameInfo.agents must be pairs (name, 'module:factory') with lower-case names "
-                        f"(letters, digits, '_'), got {declared!r:.200}")
+    if not isinstance(key, tuple) or not all(
+        isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) and _AGENT_NAME.match(p[0]) for p in key
+    ):
+        raise TypeError(
+            f"GameInfo.agents must be pairs (name, 'module:factory') with lower-case names "
+            f"(letters, digits, '_'), got {declared!r:.200}"
+        )
     out: dict[str, Callable] = {}
     for name, path in key:
         if name in out:
@@ -125,18 +129,30 @@ def load_heuristics(module: str, agents=()) -> Heuristics:
     mod = load_module(module, "heuristics module")
     missing = [n for n in ("evaluate", "greedy_action", "VALUE_SCALE") if not hasattr(mod, n)]
     if missing:
-        raise TypeError(f"heuristics module {module} must export evaluate, greedy_action and VALUE_SCALE; "
-                        f"it lacks {', '.join(missing)}")
+        raise TypeError(
+            f"heuristics module {module} must export evaluate, greedy_action and VALUE_SCALE; "
+            f"it lacks {', '.join(missing)}"
+        )
     scale = mod.VALUE_SCALE
-    if not callable(mod.evaluate) or not callable(mod.greedy_action) or not is_plain_number(scale) \
-            or not math.isfinite(scale) or scale <= 0:
-        raise TypeError(f"heuristics module {module}: evaluate and greedy_action must be functions and "
-                        f"VALUE_SCALE a finite number > 0, got VALUE_SCALE={scale!r}")
+    if (
+        not callable(mod.evaluate)
+        or not callable(mod.greedy_action)
+        or not is_plain_number(scale)
+        or not math.isfinite(scale)
+        or scale <= 0
+    ):
+        raise TypeError(
+            f"heuristics module {module}: evaluate and greedy_action must be functions and "
+            f"VALUE_SCALE a finite number > 0, got VALUE_SCALE={scale!r}"
+        )
     own = getattr(mod, "agents", {})
-    if not isinstance(own, dict) or not all(isinstance(k, str) and _AGENT_NAME.match(k) and callable(v)
-                                            for k, v in own.items()):
-        raise TypeError(f"heuristics module {module}: agents must be a dict of lower-case names (letters, digits, "
-                        f"'_') to factories, got {own!r:.200}")
+    if not isinstance(own, dict) or not all(
+        isinstance(k, str) and _AGENT_NAME.match(k) and callable(v) for k, v in own.items()
+    ):
+        raise TypeError(
+            f"heuristics module {module}: agents must be a dict of lower-case names (letters, digits, "
+            f"'_') to factories, got {own!r:.200}"
+        )
     h = Heuristics(mod.evaluate, mod.greedy_action, float(scale), module, {**own, **load_agents(agents)})
     _CACHE[key] = h
     return h
@@ -148,8 +164,7 @@ def terminal_or(state: S, player: int, evaluate: Callable[[S, int], float]) -> f
     return WIN_VALUE * float(state.returns()[player]) if state.is_terminal() else evaluate(state, player)
 
 
-def one_ply_greedy(state: S, rng: np.random.Generator,
-                   evaluate: Callable[[S, int], float]) -> int:
+def one_ply_greedy(state: S, rng: np.random.Generator, evaluate: Callable[[S, int], float]) -> int:
     """The legal action after which ``evaluate`` (:func:`terminal_or`: a win first) is best for the
     mover; ties broken uniformly with one ``rng.integers`` draw over the tied actions in
     ``legal_actions()`` order. Absolute frame.

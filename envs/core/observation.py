@@ -78,7 +78,9 @@ class ActionLayout:
         object.__setattr__(self, "num_actions", int(n))
         planes = index.shape[0]
         if self.plane_features is not None and self.plane_index is not None:
-            raise ValueError("ActionLayout: give plane_features (fixed) or plane_index (from the observation), not both")
+            raise ValueError(
+                "ActionLayout: give plane_features (fixed) or plane_index (from the observation), not both"
+            )
         if self.plane_features is not None:
             pf = np.asarray(self.plane_features, dtype=np.float32)
             if pf.ndim != 2 or pf.shape[0] != planes:
@@ -89,8 +91,10 @@ class ActionLayout:
         if self.plane_index is not None:
             pi = np.asarray(self.plane_index)
             if pi.ndim != 2 or pi.shape[0] != planes or not np.issubdtype(pi.dtype, np.integer) or (pi < 0).any():
-                raise ValueError(f"ActionLayout.plane_index must be non-negative ints of shape ({planes}, F), got "
-                                 f"{pi.dtype} {pi.shape}")
+                raise ValueError(
+                    f"ActionLayout.plane_index must be non-negative ints of shape ({planes}, F), got "
+                    f"{pi.dtype} {pi.shape}"
+                )
             object.__setattr__(self, "plane_index", _frozen(pi.astype(np.int64)))
 
     @property
@@ -172,14 +176,17 @@ class Symmetry:
     def __post_init__(self) -> None:
         for key in ("obs_index", "action_index"):
             a = np.asarray(getattr(self, key))
-            is_perm = a.ndim == 1 and np.issubdtype(a.dtype, np.integer) and np.array_equal(np.sort(a), np.arange(a.size))
+            is_perm = (
+                a.ndim == 1 and np.issubdtype(a.dtype, np.integer) and np.array_equal(np.sort(a), np.arange(a.size))
+            )
             if not is_perm:
                 raise ValueError(f"Symmetry.{key} must be a permutation of 0 .. n - 1 (int, 1-D)")
             object.__setattr__(self, key, _frozen(a.astype(np.int64)))
 
 
-def grid_symmetry(name: str, layout: ActionLayout, channels: int, cell_map: np.ndarray, obs_plane_map,
-                  action_plane_map) -> Symmetry:
+def grid_symmetry(
+    name: str, layout: ActionLayout, channels: int, cell_map: np.ndarray, obs_plane_map, action_plane_map
+) -> Symmetry:
     """A :class:`Symmetry` of a board game from how it moves cells and planes.
 
     The observation is a ``Box (H, W, C)`` (channels last) on which ``layout`` puts the actions;
@@ -208,8 +215,10 @@ def grid_symmetry(name: str, layout: ActionLayout, channels: int, cell_map: np.n
     opm = np.asarray(obs_plane_map, dtype=np.int64)
     apm = np.asarray(action_plane_map, dtype=np.int64)
     if cells.size != h * w or opm.shape != (channels,) or apm.shape != (layout.planes,):
-        raise ValueError(f"grid_symmetry {name!r}: cell_map must be ({h}, {w}), obs_plane_map ({channels},), "
-                         f"action_plane_map ({layout.planes},)")
+        raise ValueError(
+            f"grid_symmetry {name!r}: cell_map must be ({h}, {w}), obs_plane_map ({channels},), "
+            f"action_plane_map ({layout.planes},)"
+        )
     x = np.arange(h * w)
     c = np.arange(channels)
     obs_index = np.empty(h * w * channels, dtype=np.int64)

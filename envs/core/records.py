@@ -69,17 +69,34 @@ README's figure command uses it).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, NoReturn
+from typing import NoReturn
 
 from envs.core.checks import is_plain_int, is_plain_number
 from envs.core.errors import IllegalActionError, InvalidPositionError, ParameterError, UnknownEnvError
 from envs.core.state import GameState
 
-__all__ = ["FORMAT", "VERSION", "record_from_state", "replay", "write_record", "read_record", "check_record",
-           "record_to_json", "register_legacy_reader", "register_import_format", "import_formats", "import_record",
-           "check_permutation",
-           "check_result", "write_json_record", "few", "is_int", "is_number"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "record_from_state",
+    "replay",
+    "write_record",
+    "read_record",
+    "check_record",
+    "record_to_json",
+    "register_legacy_reader",
+    "register_import_format",
+    "import_formats",
+    "import_record",
+    "check_permutation",
+    "check_result",
+    "write_json_record",
+    "few",
+    "is_int",
+    "is_number",
+]
 
 #: The ``"format"`` value of the common record format, and its ``"version"``.
 FORMAT = "tabletop-record"
@@ -115,8 +132,10 @@ def check_permutation(seq, n: int, what: str, item: str = "number") -> list[int]
     if sorted(seq) != list(range(1, n + 1)):
         missing = sorted(set(range(1, n + 1)) - set(seq))
         extra = sorted({x for x in seq if not 1 <= x <= n or seq.count(x) > 1})
-        raise InvalidPositionError(f"{what} must be a permutation of the {item} numbers 1..{n}; got {len(seq)} "
-                                   f"numbers, missing {few(missing)}, out of range or repeated {few(extra)}")
+        raise InvalidPositionError(
+            f"{what} must be a permutation of the {item} numbers 1..{n}; got {len(seq)} "
+            f"numbers, missing {few(missing)}, out of range or repeated {few(extra)}"
+        )
     return list(seq)
 
 
@@ -126,8 +145,13 @@ def _result_of(state: GameState) -> dict | None:
     out = state.outcome()
     if out is None:
         return None
-    return {"result": out.result, "termination": out.termination, "winners": list(out.winners),
-            "returns": list(out.returns), "scores": None if out.scores is None else list(out.scores)}
+    return {
+        "result": out.result,
+        "termination": out.termination,
+        "winners": list(out.winners),
+        "returns": list(out.returns),
+        "scores": None if out.scores is None else list(out.scores),
+    }
 
 
 def _json_copy(value, what: str):
@@ -137,8 +161,15 @@ def _json_copy(value, what: str):
         raise ParameterError(f"{what} must be JSON data (dicts, lists, str, int, float, bool, None): {e}") from None
 
 
-def record_from_state(state: GameState, env_id: str, env_kwargs: dict | None = None, seed: int | None = None,
-                      *, meta: dict | None = None, check: bool = True) -> dict:
+def record_from_state(
+    state: GameState,
+    env_id: str,
+    env_kwargs: dict | None = None,
+    seed: int | None = None,
+    *,
+    meta: dict | None = None,
+    check: bool = True,
+) -> dict:
     """The record (a JSON-ready dict, format above) of the game that led to ``state``.
 
     Args:
@@ -176,9 +207,16 @@ def record_from_state(state: GameState, env_id: str, env_kwargs: dict | None = N
         seed = int(seed)
     if meta is not None and not isinstance(meta, dict):
         raise ParameterError(f"meta must be None or a dict, got {type(meta).__name__}")
-    rec = {"format": FORMAT, "version": VERSION, "env_id": env_id, "env_kwargs": kwargs, "seed": seed,
-           "deal": _json_copy(state.deal(), "the state's deal()"), "moves": list(state.moves()),
-           "result": _result_of(state)}
+    rec = {
+        "format": FORMAT,
+        "version": VERSION,
+        "env_id": env_id,
+        "env_kwargs": kwargs,
+        "seed": seed,
+        "deal": _json_copy(state.deal(), "the state's deal()"),
+        "moves": list(state.moves()),
+        "result": _result_of(state),
+    }
     if meta is not None:
         rec["meta"] = _json_copy(meta, "meta")
     if check:
@@ -205,15 +243,19 @@ def check_record(rec) -> None:
     if not isinstance(rec, dict):
         _bad(f"a game record must be a JSON object (dict), got {type(rec).__name__}")
     if rec.get("format") != FORMAT or rec.get("version") != VERSION or isinstance(rec.get("version"), bool):
-        _bad(f"not a {FORMAT} version {VERSION} record: expected \"format\": {FORMAT!r} and \"version\": {VERSION}, "
-             f"got format={rec.get('format')!r}, version={rec.get('version')!r}")
+        _bad(
+            f'not a {FORMAT} version {VERSION} record: expected "format": {FORMAT!r} and "version": {VERSION}, '
+            f"got format={rec.get('format')!r}, version={rec.get('version')!r}"
+        )
     unknown = [k for k in rec if k not in _KEYS]
     if unknown:
         _bad(f"record has unknown keys {unknown}: expected only {list(_KEYS)}")
     for key in _REQUIRED:
         if key not in rec:
-            _bad(f"record lacks {key!r} (a record needs {list(_REQUIRED)}; {[k for k in _KEYS if k not in _REQUIRED]} "
-                 f"are optional)")
+            _bad(
+                f"record lacks {key!r} (a record needs {list(_REQUIRED)}; {[k for k in _KEYS if k not in _REQUIRED]} "
+                f"are optional)"
+            )
     if not isinstance(rec["env_id"], str) or not rec["env_id"]:
         _bad(f"record 'env_id' must be an environment id such as \"ataxx_v0\", got {rec['env_id']!r}")
     kwargs = rec.get("env_kwargs")
@@ -224,7 +266,7 @@ def check_record(rec) -> None:
         _bad(f"record 'seed' must be null or an integer >= 0, got {seed!r}")
     moves = rec["moves"]
     if not isinstance(moves, list):
-        _bad(f"record 'moves' must be a list of moves in notation (e.g. [\"g2\", \"a7a5\"]), got {moves!r:.80}")
+        _bad(f'record \'moves\' must be a list of moves in notation (e.g. ["g2", "a7a5"]), got {moves!r:.80}')
     for i, m in enumerate(moves):
         if not isinstance(m, str):
             _bad(f"record 'moves': move {i + 1} must be a string in the game's notation, got {m!r}")
@@ -243,10 +285,15 @@ def check_record(rec) -> None:
             _bad(f"record 'result.{k}' must be a string, got {res[k]!r}")
     if "winners" in res and (not isinstance(res["winners"], list) or not all(is_plain_int(x) for x in res["winners"])):
         _bad(f"record 'result.winners' must be a list of seat numbers, got {res['winners']!r}")
-    if "returns" in res and (not isinstance(res["returns"], list) or not all(is_plain_number(x) for x in res["returns"])):
+    if "returns" in res and (
+        not isinstance(res["returns"], list) or not all(is_plain_number(x) for x in res["returns"])
+    ):
         _bad(f"record 'result.returns' must be a list of numbers, got {res['returns']!r}")
-    if "scores" in res and res["scores"] is not None and (
-            not isinstance(res["scores"], list) or not all(is_plain_int(x) for x in res["scores"])):
+    if (
+        "scores" in res
+        and res["scores"] is not None
+        and (not isinstance(res["scores"], list) or not all(is_plain_int(x) for x in res["scores"]))
+    ):
         _bad(f"record 'result.scores' must be null or a list of integers, got {res['scores']!r}")
 
 
@@ -307,8 +354,9 @@ def _loads(text: str, where: str):
     except json.JSONDecodeError as e:
         raise InvalidPositionError(f"{where}: not valid JSON ({e})") from None
     except RecursionError:
-        raise InvalidPositionError(f"{where}: JSON nested too deeply (a game record is a flat object "
-                                   "of lists and strings)") from None
+        raise InvalidPositionError(
+            f"{where}: JSON nested too deeply (a game record is a flat object of lists and strings)"
+        ) from None
 
 
 def import_record(filename: str, data: bytes | str) -> dict:
@@ -328,8 +376,10 @@ def import_record(filename: str, data: bytes | str) -> dict:
     suffix = Path(str(filename)).suffix.lower()
     formats = import_formats()
     if suffix not in formats:
-        _bad(f"{filename!r}: unknown record format {suffix or '(no suffix)'!r}; expected one of "
-             f"{', '.join(f'{k} ({v})' for k, v in formats.items())}")
+        _bad(
+            f"{filename!r}: unknown record format {suffix or '(no suffix)'!r}; expected one of "
+            f"{', '.join(f'{k} ({v})' for k, v in formats.items())}"
+        )
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8")
@@ -387,9 +437,11 @@ def _to_common(data) -> dict:
             if out is not None:
                 check_record(out)
                 return out
-        _bad(f"not a {FORMAT} version {VERSION} record: expected \"format\": {FORMAT!r} and \"version\": {VERSION}, "
-             f"got format={data.get('format')!r}, version={data.get('version')!r} (nor an older format: "
-             f"{', '.join(sorted(_LEGACY)) or 'none registered'})")
+        _bad(
+            f'not a {FORMAT} version {VERSION} record: expected "format": {FORMAT!r} and "version": {VERSION}, '
+            f"got format={data.get('format')!r}, version={data.get('version')!r} (nor an older format: "
+            f"{', '.join(sorted(_LEGACY)) or 'none registered'})"
+        )
     check_record(data)
     return data
 
@@ -399,12 +451,16 @@ def _check_outcome(recorded, state: GameState, moves: int) -> None:
     got = _result_of(state)
     if recorded is None:
         if got is not None:
-            _bad(f"the record's result is null (a game not over) but the replay's game is over after {moves} moves "
-                 f"({got})")
+            _bad(
+                f"the record's result is null (a game not over) but the replay's game is over after {moves} moves "
+                f"({got})"
+            )
         return
     if got is None or any(recorded[k] != got[k] for k in recorded):
-        _bad(f"the record's result {recorded} differs from the replay's "
-             f"({got if got is not None else f'the game is not over after {moves} moves'})")
+        _bad(
+            f"the record's result {recorded} differs from the replay's "
+            f"({got if got is not None else f'the game is not over after {moves} moves'})"
+        )
 
 
 def replay(record, upto: int | None = None) -> GameState:
@@ -448,8 +504,10 @@ def replay(record, upto: int | None = None) -> GameState:
     finally:
         env.close()
     if deal is None and state.info.chance and seed is None:
-        _bad(f"a record of {state.info.long_name} (a game with chance) needs its 'deal' (GameState.deal()) or at "
-             f"least the 'seed' of its environment; both are null")
+        _bad(
+            f"a record of {state.info.long_name} (a game with chance) needs its 'deal' (GameState.deal()) or at "
+            f"least the 'seed' of its environment; both are null"
+        )
     if deal is not None:
         try:
             state = state.with_deal(deal)
@@ -471,8 +529,9 @@ def record_to_json(record: dict) -> str:
     return "{\n" + ",\n".join(items) + "\n}\n"
 
 
-def write_record(record_or_state, path, env_id: str | None = None, env_kwargs: dict | None = None,
-                 seed: int | None = None) -> dict:
+def write_record(
+    record_or_state, path, env_id: str | None = None, env_kwargs: dict | None = None, seed: int | None = None
+) -> dict:
     """Write a game record as JSON (:func:`record_to_json`) to ``path``.
 
     Args:
@@ -493,8 +552,10 @@ def write_record(record_or_state, path, env_id: str | None = None, env_kwargs: d
     """
     if isinstance(record_or_state, GameState):
         if env_id is None:
-            raise ParameterError("write_record of a state needs its env_id (and the env_kwargs it was made with), "
-                                 "e.g. write_record(state, path, 'tantrix_v0', {'num_players': 3})")
+            raise ParameterError(
+                "write_record of a state needs its env_id (and the env_kwargs it was made with), "
+                "e.g. write_record(state, path, 'tantrix_v0', {'num_players': 3})"
+            )
         rec = record_from_state(record_or_state, env_id, env_kwargs, seed)
     elif isinstance(record_or_state, dict):
         if (env_id, env_kwargs, seed) != (None, None, None):
@@ -562,6 +623,7 @@ def write_json_record(state_or_record, path, state_class, record_from_state, che
     elif isinstance(state_or_record, state_class):
         rec = record_from_state(state_or_record)
     else:
-        raise TypeError(f"write_record needs a {state_class.__name__} or a record dict, "
-                        f"got {type(state_or_record).__name__}")
+        raise TypeError(
+            f"write_record needs a {state_class.__name__} or a record dict, got {type(state_or_record).__name__}"
+        )
     Path(path).write_text(json.dumps(rec, indent=1) + "\n", encoding="utf-8")

@@ -39,8 +39,14 @@ def wrap_to_width(draw: ImageDraw.ImageDraw, text: str, face, width: float) -> l
     return lines
 
 
-def draw_text_block(draw: ImageDraw.ImageDraw, lines: list[str], box: tuple[int, int, int, int], size: int,
-                    fill=(0, 0, 0), min_size: int = 8) -> int:
+def draw_text_block(
+    draw: ImageDraw.ImageDraw,
+    lines: list[str],
+    box: tuple[int, int, int, int],
+    size: int,
+    fill=(0, 0, 0),
+    min_size: int = 8,
+) -> int:
     """Draw ``lines`` centred in ``box = (x0, y0, x1, y1)``, each wrapped to the box's width, at
     the largest font size from ``size`` down to ``min_size`` at which every wrapped line fits the
     box (width and height); returns the size used. Nothing is cut at the picture's edges: a text
@@ -61,8 +67,15 @@ def draw_text_block(draw: ImageDraw.ImageDraw, lines: list[str], box: tuple[int,
     return px
 
 
-def draw_legend(draw: ImageDraw.ImageDraw, items: list[tuple[tuple[int, int, int], str]], centre: tuple[int, int],
-                size: int, fill=(0, 0, 0), max_width: float | None = None, min_size: int = 8) -> None:
+def draw_legend(
+    draw: ImageDraw.ImageDraw,
+    items: list[tuple[tuple[int, int, int], str]],
+    centre: tuple[int, int],
+    size: int,
+    fill=(0, 0, 0),
+    max_width: float | None = None,
+    min_size: int = 8,
+) -> None:
     """A row of ``(colour, text)`` items, each a filled disc followed by its text, centred on
     ``centre``; the font shrinks (down to ``min_size``) until the row fits ``max_width`` pixels."""
     for px in range(max(size, min_size), min_size - 1, -1):
@@ -78,8 +91,13 @@ def draw_legend(draw: ImageDraw.ImageDraw, items: list[tuple[tuple[int, int, int
         x += w + px
 
 
-def board_picture(board: np.ndarray, cell: int = 56, caption: str = "", files: str = "abcdefghijklmnopqrstuvwxyz",
-                  legend: list[tuple[int, str]] | None = None) -> np.ndarray:
+def board_picture(
+    board: np.ndarray,
+    cell: int = 56,
+    caption: str = "",
+    files: str = "abcdefghijklmnopqrstuvwxyz",
+    legend: list[tuple[int, str]] | None = None,
+) -> np.ndarray:
     """Draw a square-grid board.
 
     Args:
@@ -110,11 +128,21 @@ def board_picture(board: np.ndarray, cell: int = 56, caption: str = "", files: s
             draw.rectangle([x0, y0, x0 + cell, y0 + cell], outline=_GRID, width=2)
             if v >= 1:
                 pad = cell // 8
-                draw.ellipse([x0 + pad, y0 + pad, x0 + cell - pad, y0 + cell - pad],
-                             fill=PIECE_COLOURS.get(v, (0, 0, 0)), outline=(20, 20, 20), width=2)
+                draw.ellipse(
+                    [x0 + pad, y0 + pad, x0 + cell - pad, y0 + cell - pad],
+                    fill=PIECE_COLOURS.get(v, (0, 0, 0)),
+                    outline=(20, 20, 20),
+                    width=2,
+                )
     for c in range(cols):
         draw.text((margin + c * cell + cell // 2, margin // 2), files[c], fill=_GRID, font=label_font, anchor="mm")
-        draw.text((margin + c * cell + cell // 2, margin + rows * cell + margin // 2), files[c], fill=_GRID, font=label_font, anchor="mm")
+        draw.text(
+            (margin + c * cell + cell // 2, margin + rows * cell + margin // 2),
+            files[c],
+            fill=_GRID,
+            font=label_font,
+            anchor="mm",
+        )
     for r in range(rows):
         label = str(rows - r)
         draw.text((margin // 2, margin + r * cell + cell // 2), label, fill=_GRID, font=label_font, anchor="mm")
@@ -124,6 +152,11 @@ def board_picture(board: np.ndarray, cell: int = 56, caption: str = "", files: s
         draw_text_block(draw, [caption], (0, top - margin // 4, w, top + cell // 2 - margin // 4), max(10, cell // 4))
         top += cell // 2
     if legend:
-        draw_legend(draw, [(_GAP if k == -1 else PIECE_COLOURS.get(k, (0, 0, 0)), text) for k, text in legend],
-                    (w // 2, top + cell // 4 - margin // 4), max(10, cell // 4), max_width=w - margin)
+        draw_legend(
+            draw,
+            [(_GAP if k == -1 else PIECE_COLOURS.get(k, (0, 0, 0)), text) for k, text in legend],
+            (w // 2, top + cell // 4 - margin // 4),
+            max(10, cell // 4),
+            max_width=w - margin,
+        )
     return np.asarray(img, dtype=np.uint8).copy()

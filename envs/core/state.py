@@ -21,8 +21,15 @@ import numpy as np
 from envs.core.checks import is_int
 from envs.core.errors import IllegalActionError, InvalidMoveError, InvalidPositionError, ParameterError
 
-__all__ = ["GameState", "GameInfo", "Outcome", "IllegalActionError", "InvalidMoveError", "InvalidPositionError",
-           "ParameterError"]
+__all__ = [
+    "GameState",
+    "GameInfo",
+    "Outcome",
+    "IllegalActionError",
+    "InvalidMoveError",
+    "InvalidPositionError",
+    "ParameterError",
+]
 
 
 @dataclass(frozen=True)
@@ -148,6 +155,7 @@ class GameState(ABC):
     num_actions: int
 
     if TYPE_CHECKING:  # declared for the checker only: subclasses define it as an attribute or a property
+
         @property
         def history(self) -> list[int]: ...
 
@@ -249,9 +257,13 @@ class GameState(ABC):
             return None
         result, termination = self._end_text()
         sc = self.scores()
-        return Outcome(result=result, termination=termination, winners=tuple(self.winners()),
-                       returns=tuple(float(x) for x in self.returns()),
-                       scores=None if sc is None else tuple(int(x) for x in sc))
+        return Outcome(
+            result=result,
+            termination=termination,
+            winners=tuple(self.winners()),
+            returns=tuple(float(x) for x in self.returns()),
+            scores=None if sc is None else tuple(int(x) for x in sc),
+        )
 
     # ------------------------------------------------------------------ players
     def setting_name(self) -> str:
@@ -305,10 +317,10 @@ class GameState(ABC):
     def clone(self) -> Self:
         """An independent copy that continues identically (chance state included)."""
 
-    def __copy__(self) -> "GameState":
+    def __copy__(self) -> GameState:
         return self.clone()
 
-    def __deepcopy__(self, memo) -> "GameState":
+    def __deepcopy__(self, memo) -> GameState:
         return self.clone()
 
     def heuristics(self):
@@ -379,12 +391,14 @@ class GameState(ABC):
             if not self.legal_action_mask()[a]:
                 raise IllegalActionError(f"pending action {a} ({self.action_to_string(a)}) is not legal here")
             if not self.info.perfect_information and viewer != self.current_player:
-                raise ValueError(f"a pending move is previewed by the player to move ({self.current_player}) only: "
-                                 f"in {self.info.long_name} it shows that player's hidden pieces, got viewer={viewer!r}")
+                raise ValueError(
+                    f"a pending move is previewed by the player to move ({self.current_player}) only: "
+                    f"in {self.info.long_name} it shows that player's hidden pieces, got viewer={viewer!r}"
+                )
             pending = a
         return self.board_ui().to_svg(self, viewer, pending=pending)
 
-    def sample_determinization(self, player: int, rng: np.random.Generator) -> "GameState":
+    def sample_determinization(self, player: int, rng: np.random.Generator) -> GameState:
         """A full state consistent with what ``player`` knows (for search without peeking).
 
         The default, for perfect-information games without hidden chance (Ataxx, TwixT), is a plain
@@ -412,7 +426,7 @@ class GameState(ABC):
         """
         return None
 
-    def with_deal(self, deal) -> "GameState":
+    def with_deal(self, deal) -> GameState:
         """A new state at the start of a game with this state's settings and ``deal`` (what
         :meth:`deal` returned); ``self`` is unchanged.
 
@@ -425,15 +439,17 @@ class GameState(ABC):
                 expected), or the default's ``self`` is not a start position (non-empty ``history``).
         """
         if deal is not None:
-            raise InvalidPositionError(f"{self.info.long_name} has no chance: its deal must be null (None), got {deal!r}")
+            raise InvalidPositionError(
+                f"{self.info.long_name} has no chance: its deal must be null (None), got {deal!r}"
+            )
         if self.history:
-            raise InvalidPositionError(f"with_deal needs a start position (empty history), got one after "
-                                       f"{len(self.history)} actions")
+            raise InvalidPositionError(
+                f"with_deal needs a start position (empty history), got one after {len(self.history)} actions"
+            )
         return self.clone()
 
     def _check_seat(self, player, what: str) -> None:
-        if not is_int(player) \
-                or not 0 <= player < self.num_players:
+        if not is_int(player) or not 0 <= player < self.num_players:
             raise ValueError(f"{what} must be a seat in [0, {self.num_players}), got {player!r}")
 
     # ------------------------------------------------------------------ agent frames
@@ -465,8 +481,7 @@ class GameState(ABC):
             action = action.item()
         if not is_int(action):
             raise IllegalActionError(
-                f"action must be an integer in [0, {self.num_actions}), got {action!r} "
-                f"of type {type(action).__name__}"
+                f"action must be an integer in [0, {self.num_actions}), got {action!r} of type {type(action).__name__}"
             )
         a = int(action)
         if not 0 <= a < self.num_actions:

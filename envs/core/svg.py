@@ -48,15 +48,15 @@ game's package names the module.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
 if TYPE_CHECKING:
     from envs.core.state import GameState
 
-__all__ = ["BoardUI", "MovePaths", "load_board_ui", "text_board", "esc", "svg_document", "hit",
-           "HIT_ATTRIBUTES"]
+__all__ = ["BoardUI", "MovePaths", "load_board_ui", "text_board", "esc", "svg_document", "hit", "HIT_ATTRIBUTES"]
 
 #: Attributes of every hit shape: filled (so the whole area takes clicks) but invisible.
 HIT_ATTRIBUTES = 'class="hit" fill="#fff" fill-opacity="0" pointer-events="all"'
@@ -78,9 +78,11 @@ class MovePaths:
 
     def __post_init__(self):
         if not isinstance(self.paths, tuple) or not all(
-                isinstance(p, tuple) and p and all(isinstance(k, str) and k for k in p) for p in self.paths):
-            raise TypeError(f"MovePaths.paths must be a tuple of non-empty tuples of non-empty strings, "
-                            f"got {self.paths!r}")
+            isinstance(p, tuple) and p and all(isinstance(k, str) and k for k in p) for p in self.paths
+        ):
+            raise TypeError(
+                f"MovePaths.paths must be a tuple of non-empty tuples of non-empty strings, got {self.paths!r}"
+            )
         if not isinstance(self.kind, str) or not all(c.isalnum() or c == "-" for c in self.kind):
             raise TypeError(f"MovePaths.kind must be a word of letters, digits and '-', got {self.kind!r}")
 
@@ -98,9 +100,9 @@ class BoardUI:
     """
 
     to_svg: Callable[..., str]
-    action_paths: Callable[["GameState", int], MovePaths]
+    action_paths: Callable[[GameState, int], MovePaths]
     confirm: bool
-    status: Callable[["GameState", int | None], str]
+    status: Callable[[GameState, int | None], str]
     module: str = ""
 
 
@@ -122,10 +124,13 @@ def load_board_ui(module: str) -> BoardUI:
     missing = [n for n in names if not hasattr(mod, n)]
     if missing:
         raise TypeError(f"board module {module} must export {', '.join(names)}; it lacks {', '.join(missing)}")
-    if not all(callable(getattr(mod, n)) for n in ("to_svg", "action_paths", "status")) \
-            or not isinstance(mod.CONFIRM, bool):
-        raise TypeError(f"board module {module}: to_svg, action_paths and status must be functions and CONFIRM "
-                        f"a bool, got CONFIRM={mod.CONFIRM!r}")
+    if not all(callable(getattr(mod, n)) for n in ("to_svg", "action_paths", "status")) or not isinstance(
+        mod.CONFIRM, bool
+    ):
+        raise TypeError(
+            f"board module {module}: to_svg, action_paths and status must be functions and CONFIRM "
+            f"a bool, got CONFIRM={mod.CONFIRM!r}"
+        )
     ui = BoardUI(mod.to_svg, mod.action_paths, mod.CONFIRM, mod.status, module)
     _CACHE[module] = ui
     return ui
@@ -143,16 +148,19 @@ def svg_document(width: float, height: float, body: str, label: str, css_class: 
     (escaped here) and the classes ``board`` and ``css_class``."""
     cls = f"board {css_class}".strip()
     w, h = _num(width), _num(height)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" '
-            f'class="{esc(cls)}" role="img" aria-label="{esc(label)}"><title>{esc(label)}</title>{body}</svg>')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}" '
+        f'class="{esc(cls)}" role="img" aria-label="{esc(label)}"><title>{esc(label)}</title>{body}</svg>'
+    )
 
 
 def hit(shape: str, key: str, label: str, **attributes) -> str:
     """One hit shape: ``<shape ...>`` (``"rect"``, ``"circle"``, ``"polygon"``, ``"path"``) with
     :data:`HIT_ATTRIBUTES`, ``data-key=key``, ``aria-label=label`` and the geometry in
     ``attributes`` (``cx=10, cy=10, r=5``; an underscore in a name becomes ``-``)."""
-    geometry = " ".join(f'{k.replace("_", "-")}="{esc(_num(v) if isinstance(v, float) else v)}"'
-                        for k, v in attributes.items())
+    geometry = " ".join(
+        f'{k.replace("_", "-")}="{esc(_num(v) if isinstance(v, float) else v)}"' for k, v in attributes.items()
+    )
     return f'<{shape} {HIT_ATTRIBUTES} data-key="{esc(key)}" aria-label="{esc(label)}" {geometry}/>'
 
 
@@ -168,7 +176,7 @@ def _num(x) -> str:
 _LINE = 16  # px per text line of the fallback drawing
 
 
-def _text_svg(state: "GameState", viewer: int | None = None, *, pending: int | None = None) -> str:
+def _text_svg(state: GameState, viewer: int | None = None, *, pending: int | None = None) -> str:
     if viewer is None and not state.info.perfect_information and not state.is_terminal():
         # to_text(None) may show hidden parts (every hand): a spectator gets only the moves
         lines = [f"{state.info.long_name}: {len(state.history)} moves", *state.moves()[-20:]]
@@ -179,17 +187,24 @@ def _text_svg(state: "GameState", viewer: int | None = None, *, pending: int | N
     width = 8 * max([len(line) for line in lines] + [20]) + 16
     body = [f'<rect width="{width}" height="{_LINE * len(lines) + 16}" fill="#f4efe1"/>']
     for i, line in enumerate(lines):
-        body.append(f'<text x="8" y="{8 + _LINE * (i + 1) - 4}" font-family="monospace" font-size="13" '
-                    f'xml:space="preserve">{esc(line)}</text>')
-    return svg_document(width, _LINE * len(lines) + 16, "".join(body), f"{state.info.long_name} position",
-                        f"board-{state.info.short_name}")
+        body.append(
+            f'<text x="8" y="{8 + _LINE * (i + 1) - 4}" font-family="monospace" font-size="13" '
+            f'xml:space="preserve">{esc(line)}</text>'
+        )
+    return svg_document(
+        width,
+        _LINE * len(lines) + 16,
+        "".join(body),
+        f"{state.info.long_name} position",
+        f"board-{state.info.short_name}",
+    )
 
 
-def _text_paths(state: "GameState", action: int) -> MovePaths:
+def _text_paths(state: GameState, action: int) -> MovePaths:
     return MovePaths(((state.action_to_string(action),),))
 
 
-def _no_status(state: "GameState", viewer: int | None) -> str:
+def _no_status(state: GameState, viewer: int | None) -> str:
     return ""
 
 

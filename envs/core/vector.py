@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -42,8 +43,20 @@ from envs.core.checks import is_int
 from envs.core.errors import IllegalActionError, ParameterError
 from envs.core.state import GameState
 
-__all__ = ["VecStep", "VectorCore", "StateCore", "TabletopVectorEnv", "AUTORESET_MODES", "pack_mask",
-           "unpack_mask", "sample_legal", "obs_take", "obs_put", "obs_zeros", "obs_equal"]
+__all__ = [
+    "VecStep",
+    "VectorCore",
+    "StateCore",
+    "TabletopVectorEnv",
+    "AUTORESET_MODES",
+    "pack_mask",
+    "unpack_mask",
+    "sample_legal",
+    "obs_take",
+    "obs_put",
+    "obs_zeros",
+    "obs_equal",
+]
 
 #: The autoreset modes, with Gymnasium 1.x's meanings (``gymnasium.vector.AutoresetMode``).
 AUTORESET_MODES = ("next_step", "same_step", "disabled")
@@ -51,6 +64,7 @@ AUTORESET_MODES = ("next_step", "same_step", "disabled")
 
 # ---------------------------------------------------------------------------- observation batches
 # A batch of observations is an array ``(B, *shape)`` or a dict of such arrays (a Dict space).
+
 
 def obs_take(obs, index):
     """Rows ``index`` of an observation batch (array or dict of arrays), as copies."""
@@ -79,8 +93,12 @@ def obs_equal(a, b) -> bool:
     """Whether two observation batches (or single observations) are equal: same keys, shapes,
     dtypes and values."""
     if isinstance(a, dict) or isinstance(b, dict):
-        return (isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys()
-                and all(obs_equal(a[k], b[k]) for k in a))
+        return (
+            isinstance(a, dict)
+            and isinstance(b, dict)
+            and a.keys() == b.keys()
+            and all(obs_equal(a[k], b[k]) for k in a)
+        )
     a, b = np.asarray(a), np.asarray(b)
     return a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b)
 
@@ -163,13 +181,14 @@ def sample_legal(mask: np.ndarray, u: np.ndarray) -> np.ndarray:
     mask = np.asarray(mask)
     u = np.asarray(u, dtype=np.float64)
     if mask.dtype != bool or mask.ndim != 2 or u.shape != (mask.shape[0],):
-        raise ValueError(f"sample_legal needs a bool (B, A) mask and u of shape (B,), got {mask.dtype} "
-                         f"{mask.shape} and {u.shape}")
+        raise ValueError(
+            f"sample_legal needs a bool (B, A) mask and u of shape (B,), got {mask.dtype} {mask.shape} and {u.shape}"
+        )
     out = np.empty(mask.shape[0], dtype=np.int64)
     flat = np.ascontiguousarray(mask).view(np.uint8).reshape(-1)
     if flat.ctypes.data % 8:  # the word view needs 8-byte alignment
         flat = flat.copy()
-    words = flat[:flat.size - flat.size % 8].view(np.uint64)
+    words = flat[: flat.size - flat.size % 8].view(np.uint64)
     _sample_legal(flat, words, mask.shape[1], u, out)
     return out
 
@@ -258,7 +277,7 @@ class VectorCore(ABC):
         """
 
     # ------------------------------------------------------------------ copies (generic)
-    def take(self, index: np.ndarray) -> "VectorCore":
+    def take(self, index: np.ndarray) -> VectorCore:
         """A new core holding copies of games ``index`` (``int (k,)``, repeats allowed), in
         that order; shared tables are shared, per-game arrays copied."""
         index = np.asarray(index, dtype=np.int64)
@@ -268,7 +287,7 @@ class VectorCore(ABC):
         new._after_copy()
         return new
 
-    def put(self, index: np.ndarray, other: "VectorCore") -> None:
+    def put(self, index: np.ndarray, other: VectorCore) -> None:
         """Overwrite games ``index`` (``int (k,)``, distinct) with copies of ``other``'s games
         ``0 .. k - 1`` (a core of the same class and setting, ``other.num_envs == k``)."""
         index = np.asarray(index, dtype=np.int64)
@@ -357,7 +376,7 @@ class StateCore(VectorCore):
                 raise ParameterError(f"a state of {type(s).__name__} cannot join a batch of {self._type.__name__}")
             self.states[i] = s.clone()
 
-    def take(self, index) -> "StateCore":
+    def take(self, index) -> StateCore:
         new = copy.copy(self)
         new.states = [self.states[i].clone() for i in np.asarray(index).tolist()]
         new.num_envs = len(new.states)
@@ -411,8 +430,9 @@ def _check_index(index, n: int, what: str, *, distinct: bool) -> np.ndarray:
     if a.ndim == 0:
         a = a.reshape(1)
     if a.dtype == bool or not (np.issubdtype(a.dtype, np.integer) or a.size == 0) or a.ndim != 1:
-        raise ParameterError(f"{what} must be a 1-D array of integer game indices, got "
-                             f"{a.dtype} array of shape {a.shape}")
+        raise ParameterError(
+            f"{what} must be a 1-D array of integer game indices, got {a.dtype} array of shape {a.shape}"
+        )
     a = a.astype(np.int64)
     if a.size and (a.min() < 0 or a.max() >= n):
         bad = a[(a < 0) | (a >= n)][0]
@@ -457,15 +477,24 @@ class TabletopVectorEnv:
     (B,)``: plies of each game so far).
     """
 
-    def __init__(self, core: VectorCore, *, env_id: str, env_kwargs: dict, seed: int | None = None,
-                 autoreset: str = "next_step", max_steps: int | None = None, illegal: str = "raise",
-                 single_observation_space=None, single_action_space=None):
+    def __init__(
+        self,
+        core: VectorCore,
+        *,
+        env_id: str,
+        env_kwargs: dict,
+        seed: int | None = None,
+        autoreset: str = "next_step",
+        max_steps: int | None = None,
+        illegal: str = "raise",
+        single_observation_space=None,
+        single_action_space=None,
+    ):
         if autoreset not in AUTORESET_MODES:
             raise ParameterError(f"autoreset must be one of {', '.join(AUTORESET_MODES)}, got {autoreset!r}")
         if illegal not in ("raise", "penalty"):
             raise ParameterError(f"illegal must be 'raise' or 'penalty', got {illegal!r}")
-        if max_steps is not None and (not is_int(max_steps)
-                                      or max_steps < 1):
+        if max_steps is not None and (not is_int(max_steps) or max_steps < 1):
             raise ParameterError(f"max_steps must be None or a positive integer, got {max_steps!r}")
         self.core = core
         self.env_id = env_id
@@ -485,11 +514,11 @@ class TabletopVectorEnv:
         n = self.num_envs
         self.episode_steps = np.zeros(n, dtype=np.int64)
         self._last_mover = np.zeros(n, dtype=np.int32)
-        self._penalized = np.zeros(n, dtype=bool)   # ended by the illegal-move penalty
-        self._truncated = np.zeros(n, dtype=bool)   # reached the step limit
-        self._pending = np.zeros(n, dtype=bool)     # next_step mode: restart on the next step
+        self._penalized = np.zeros(n, dtype=bool)  # ended by the illegal-move penalty
+        self._truncated = np.zeros(n, dtype=bool)  # reached the step limit
+        self._pending = np.zeros(n, dtype=bool)  # next_step mode: restart on the next step
         self._started = False
-        self._mask: np.ndarray | None = None        # the core's mask, until the batch changes
+        self._mask: np.ndarray | None = None  # the core's mask, until the batch changes
 
     # ------------------------------------------------------------------ generators
     def _seed_all(self, seed, index=None) -> None:
@@ -532,8 +561,7 @@ class TabletopVectorEnv:
         Raises:
             ParameterError: ``player`` is not a seat.
         """
-        if not is_int(player) \
-                or not 0 <= player < self.num_players:
+        if not is_int(player) or not 0 <= player < self.num_players:
             raise ParameterError(f"player must be a seat in [0, {self.num_players}), got {player!r}")
         self._check_started("observe")
         return self.core.observe(np.full(self.num_envs, int(player), dtype=np.int32))
@@ -541,8 +569,9 @@ class TabletopVectorEnv:
     def _result(self, rewards, terminated, truncated, info) -> VecStep:
         self._mask = None
         cp = self.current_player()
-        return VecStep(self.core.observe(self._viewers(cp)), self.action_mask(), cp, rewards, terminated, truncated,
-                       info)
+        return VecStep(
+            self.core.observe(self._viewers(cp)), self.action_mask(), cp, rewards, terminated, truncated, info
+        )
 
     def _check_started(self, what: str) -> None:
         if not self._started:
@@ -572,8 +601,9 @@ class TabletopVectorEnv:
         n = self.num_envs
         reset = np.zeros(n, dtype=bool)
         reset[index] = True
-        return self._result(np.zeros((n, self.num_players), np.float32), np.zeros(n, bool), np.zeros(n, bool),
-                            {"reset": reset})
+        return self._result(
+            np.zeros((n, self.num_players), np.float32), np.zeros(n, bool), np.zeros(n, bool), {"reset": reset}
+        )
 
     def _restart(self, index: np.ndarray) -> None:
         if index.size == 0:
@@ -588,14 +618,16 @@ class TabletopVectorEnv:
     def _check_actions(self, actions) -> np.ndarray:
         a = actions
         if not isinstance(a, np.ndarray):
-            if isinstance(a, (list, tuple)) and all(is_int(x)
-                                                    for x in a):
+            if isinstance(a, (list, tuple)) and all(is_int(x) for x in a):
                 a = np.asarray(a, dtype=np.int64)
             else:
-                raise IllegalActionError(f"actions must be an integer array of shape ({self.num_envs},), got "
-                                         f"{type(actions).__name__}")
+                raise IllegalActionError(
+                    f"actions must be an integer array of shape ({self.num_envs},), got {type(actions).__name__}"
+                )
         if a.dtype == bool or not np.issubdtype(a.dtype, np.integer):
-            raise IllegalActionError(f"actions must be an integer array of shape ({self.num_envs},), got dtype {a.dtype}")
+            raise IllegalActionError(
+                f"actions must be an integer array of shape ({self.num_envs},), got dtype {a.dtype}"
+            )
         if a.shape != (self.num_envs,):
             raise IllegalActionError(f"actions must have shape ({self.num_envs},) (one per game), got {a.shape}")
         return a.astype(np.int64, copy=False)
@@ -629,8 +661,10 @@ class TabletopVectorEnv:
         bad_range = live & ((a < 0) | (a >= self.num_actions))
         if bad_range.any():
             i = int(np.flatnonzero(bad_range)[0])
-            raise IllegalActionError(f"game {i}: action {int(a[i])} is out of range: expected 0 <= action < "
-                                     f"{self.num_actions} (player_{int(cp[i])} to move); the batch is unchanged")
+            raise IllegalActionError(
+                f"game {i}: action {int(a[i])} is out of range: expected 0 <= action < "
+                f"{self.num_actions} (player_{int(cp[i])} to move); the batch is unchanged"
+            )
         safe = np.where(live, a, 0)
         mask = self.action_mask()
         legal = mask[np.arange(n), safe]
@@ -641,7 +675,9 @@ class TabletopVectorEnv:
             raise IllegalActionError(
                 f"game {i}: action {int(a[i])}{self._describe(i, int(a[i]), int(cp[i]))} is not legal for "
                 f"player_{int(cp[i])} ({int(mask[i].sum())} legal actions)"
-                + (f", and {more} more games have illegal actions" if more > 0 else "") + "; the batch is unchanged")
+                + (f", and {more} more games have illegal actions" if more > 0 else "")
+                + "; the batch is unchanged"
+            )
         rewards = np.zeros((n, self.num_players), dtype=np.float32)
         play = live & ~illegal
         if illegal.any():  # penalty mode: those games end here, the offender -1
@@ -698,14 +734,14 @@ class TabletopVectorEnv:
             raise ParameterError(f"to_state takes one game index, got {i!r}")
         return self.core.to_state(int(idx[0]))
 
-    def _like(self, core: VectorCore) -> "TabletopVectorEnv":
+    def _like(self, core: VectorCore) -> TabletopVectorEnv:
         new = copy.copy(self)
         new.core = core
         new.num_envs = core.num_envs
         new._mask = None
         return new
 
-    def take(self, indices) -> "TabletopVectorEnv":
+    def take(self, indices) -> TabletopVectorEnv:
         """A new vector env (same setting, modes and limit) holding copies of games ``indices``
         (``int (k,)``, repeats allowed: what tree search needs to branch a game), in that order,
         with their step counts, ends and generators (copied: each copy continues independently).
@@ -721,7 +757,7 @@ class TabletopVectorEnv:
         new._rngs = [copy.deepcopy(self._rngs[i]) for i in idx.tolist()]
         return new
 
-    def put(self, indices, other: "TabletopVectorEnv") -> None:
+    def put(self, indices, other: TabletopVectorEnv) -> None:
         """Overwrite games ``indices`` (``int (k,)``, distinct) with copies of ``other``'s games
         ``0 .. k - 1`` (their positions, step counts, ends and generators).
 
@@ -731,8 +767,12 @@ class TabletopVectorEnv:
         """
         self._check_started("put")
         idx = _check_index(indices, self.num_envs, "put", distinct=True)
-        if not isinstance(other, TabletopVectorEnv) or other.env_id != self.env_id \
-                or other.env_kwargs != self.env_kwargs or type(other.core) is not type(self.core):
+        if (
+            not isinstance(other, TabletopVectorEnv)
+            or other.env_id != self.env_id
+            or other.env_kwargs != self.env_kwargs
+            or type(other.core) is not type(self.core)
+        ):
             raise ParameterError("put needs a vector env of the same environment id, setting and backend")
         if other.num_envs != idx.size:
             raise ParameterError(f"put: {idx.size} indices but the other batch has {other.num_envs} games")
@@ -744,7 +784,7 @@ class TabletopVectorEnv:
         for j, i in enumerate(idx.tolist()):
             self._rngs[i] = copy.deepcopy(other._rngs[j])
 
-    def from_states(self, states: Sequence[GameState]) -> "TabletopVectorEnv":
+    def from_states(self, states: Sequence[GameState]) -> TabletopVectorEnv:
         """A new vector env of ``len(states)`` games (this one's setting, modes and limit) loaded
         from reference rules states, deals and bags included; step counts start at 0 and the
         generators (for the next deals) are fresh, seeded ``0 .. k - 1``.
@@ -779,5 +819,7 @@ class TabletopVectorEnv:
         """Nothing to release (for symmetry with Gymnasium)."""
 
     def __repr__(self) -> str:
-        return (f"TabletopVectorEnv({self.env_id!r}, num_envs={self.num_envs}, backend={self.backend!r}, "
-                f"autoreset={self.autoreset!r}, kwargs={self.env_kwargs})")
+        return (
+            f"TabletopVectorEnv({self.env_id!r}, num_envs={self.num_envs}, backend={self.backend!r}, "
+            f"autoreset={self.autoreset!r}, kwargs={self.env_kwargs})"
+        )

@@ -91,8 +91,15 @@ class raw_env(TabletopAECEnv):
     }
     _kwargs: dict[str, Any]  # the state's constructor arguments
 
-    def __init__(self, num_players: int = 2, grid_limit: bool = True, teams: bool = False, window: int | None = None,
-                 max_steps: int | None = None, render_mode: str | None = None):
+    def __init__(
+        self,
+        num_players: int = 2,
+        grid_limit: bool = True,
+        teams: bool = False,
+        window: int | None = None,
+        max_steps: int | None = None,
+        render_mode: str | None = None,
+    ):
         self._kwargs = dict(num_players=num_players, grid_limit=grid_limit, teams=teams, window=window)
         probe = SmartrixState(**self._kwargs, deck=list(range(1, NUM_CARDS + 1)))  # validates every argument
         self.num_players = probe.num_players

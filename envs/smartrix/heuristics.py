@@ -16,8 +16,14 @@ import numpy as np
 from envs.smartrix.cards import CARD_VALUES
 from envs.smartrix.state import SmartrixState
 
-__all__ = ["evaluate", "greedy_action", "VALUE_SCALE", "smartrix_score_gap", "smartrix_greedy_action",
-           "expected_hand_value"]
+__all__ = [
+    "evaluate",
+    "greedy_action",
+    "VALUE_SCALE",
+    "smartrix_score_gap",
+    "smartrix_greedy_action",
+    "expected_hand_value",
+]
 
 #: Card points per unit of ``atanh`` value for MCTS leaf evaluation.
 VALUE_SCALE = 20.0

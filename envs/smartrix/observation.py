@@ -33,8 +33,10 @@ _BITS = np.arange(8)
 #: ``float32 (280, 9)``: row ``card * 4 + rotation`` holds that card's 8 border squares as placed
 #: (1 = spot; top-left, top, top-right, right, bottom-right, bottom, bottom-left, left) and its
 #: value / 8: what each action plane places, for factored policy heads.
-PLANE_FEATURES = np.concatenate([(CARD_PATTERNS.reshape(-1)[:, None] >> np.arange(8)[None, :]) & 1,
-                                 np.repeat(CARD_VALUES, 4)[:, None] / 8.0], axis=1).astype(np.float32)
+PLANE_FEATURES = np.concatenate(
+    [(CARD_PATTERNS.reshape(-1)[:, None] >> np.arange(8)[None, :]) & 1, np.repeat(CARD_VALUES, 4)[:, None] / 8.0],
+    axis=1,
+).astype(np.float32)
 PLANE_FEATURES.flags.writeable = False
 
 
@@ -45,13 +47,15 @@ class SmartrixObservation(ObservationEncoder):
         self.window = w = probe.window
         self.num_players = n = probe.num_players
         self.num_actions = probe.num_actions
-        self.space = spaces.Dict({
-            "table": spaces.Box(0.0, 1.0, shape=(w, w, TABLE_PLANES), dtype=np.float32),
-            "hand": spaces.Box(0.0, 1.0, shape=(NUM_CARDS,), dtype=np.float32),
-            "seen": spaces.Box(0.0, 1.0, shape=(NUM_CARDS,), dtype=np.float32),
-            "players": spaces.Box(0.0, 1.0, shape=(n, PLAYER_FEATURES), dtype=np.float32),
-            "globals": spaces.Box(0.0, 1.0, shape=(3,), dtype=np.float32),
-        })
+        self.space = spaces.Dict(
+            {
+                "table": spaces.Box(0.0, 1.0, shape=(w, w, TABLE_PLANES), dtype=np.float32),
+                "hand": spaces.Box(0.0, 1.0, shape=(NUM_CARDS,), dtype=np.float32),
+                "seen": spaces.Box(0.0, 1.0, shape=(NUM_CARDS,), dtype=np.float32),
+                "players": spaces.Box(0.0, 1.0, shape=(n, PLAYER_FEATURES), dtype=np.float32),
+                "globals": spaces.Box(0.0, 1.0, shape=(3,), dtype=np.float32),
+            }
+        )
 
     def encode(self, state: SmartrixState, player: int) -> dict[str, np.ndarray]:
         """``{"table", "hand", "seen", "players", "globals"}`` float32 arrays: what seat ``player`` knows."""
@@ -99,5 +103,9 @@ class SmartrixObservation(ObservationEncoder):
         action placing that card so turned on each square; pass is off the grid.
         ``plane_features`` is :data:`PLANE_FEATURES`."""
         w = self.window
-        return ActionLayout(index=np.arange(NUM_PLANES * w * w, dtype=np.int64).reshape(NUM_PLANES, w, w),
-                            num_actions=self.num_actions, obs_key="table", plane_features=PLANE_FEATURES)
+        return ActionLayout(
+            index=np.arange(NUM_PLANES * w * w, dtype=np.int64).reshape(NUM_PLANES, w, w),
+            num_actions=self.num_actions,
+            obs_key="table",
+            plane_features=PLANE_FEATURES,
+        )

@@ -33,15 +33,32 @@ from envs.core.records import few as _few
 from envs.smartrix.cards import NUM_CARDS
 from envs.smartrix.state import SmartrixState
 
-__all__ = ["record_from_state", "check_record", "replay", "read_smartrix_file", "write_smartrix_file", "FORMAT_VERSION",
-           "to_common_record"]
+__all__ = [
+    "record_from_state",
+    "check_record",
+    "replay",
+    "read_smartrix_file",
+    "write_smartrix_file",
+    "FORMAT_VERSION",
+    "to_common_record",
+]
 
 FORMAT_VERSION = 1
 
 _KEYS = ("game", "version", "settings", "start", "moves", "result")
 _SETTINGS = ("num_players", "grid_limit", "teams", "window")
-_POSITION = ("num_players", "grid_limit", "teams", "window", "table", "hands", "pile", "collected",
-             "current_player", "out")
+_POSITION = (
+    "num_players",
+    "grid_limit",
+    "teams",
+    "window",
+    "table",
+    "hands",
+    "pile",
+    "collected",
+    "current_player",
+    "out",
+)
 _RESULT = ("scores", "returns")
 
 
@@ -55,8 +72,12 @@ def record_from_state(state: SmartrixState) -> dict:
     return {
         "game": "smartrix",
         "version": FORMAT_VERSION,
-        "settings": {"num_players": state.num_players, "grid_limit": state.grid_limit, "teams": state.team_game,
-                     "window": state.window},
+        "settings": {
+            "num_players": state.num_players,
+            "grid_limit": state.grid_limit,
+            "teams": state.team_game,
+            "window": state.window,
+        },
         "start": state.start,
         "moves": state.moves(),
         "result": result,
@@ -79,8 +100,9 @@ def check_record(record) -> None:
         raise InvalidPositionError(f"record has unknown keys {unknown}: expected only {list(_KEYS)}")
     settings = record.get("settings", {})
     if not isinstance(settings, dict):
-        raise InvalidPositionError(f"record 'settings' must be an object with keys among {list(_SETTINGS)}, "
-                                   f"got {settings!r}")
+        raise InvalidPositionError(
+            f"record 'settings' must be an object with keys among {list(_SETTINGS)}, got {settings!r}"
+        )
     unknown = [k for k in settings if k not in _SETTINGS]
     if unknown:
         raise InvalidPositionError(f"record 'settings' has unknown keys {unknown}: expected only {list(_SETTINGS)}")
@@ -88,27 +110,33 @@ def check_record(record) -> None:
         raise InvalidPositionError("record lacks 'start' (an object with 'deck' or 'position')")
     start = record["start"]
     if not isinstance(start, dict) or len(start) != 1 or not ("deck" in start or "position" in start):
-        raise InvalidPositionError(f"record 'start' must be an object with exactly one key, 'deck' or 'position', "
-                                   f"got {start!r}")
+        raise InvalidPositionError(
+            f"record 'start' must be an object with exactly one key, 'deck' or 'position', got {start!r}"
+        )
     if "deck" in start:
         deck = start["deck"]
         if not isinstance(deck, list) or not all(is_plain_int(x) for x in deck):
-            raise InvalidPositionError(f"record 'start.deck' must be a list of the {NUM_CARDS} card numbers in "
-                                       f"deal order, got {deck!r}")
+            raise InvalidPositionError(
+                f"record 'start.deck' must be a list of the {NUM_CARDS} card numbers in deal order, got {deck!r}"
+            )
         if sorted(deck) != list(range(1, NUM_CARDS + 1)):
             missing = sorted(set(range(1, NUM_CARDS + 1)) - set(deck))
             extra = sorted({x for x in deck if not 1 <= x <= NUM_CARDS or deck.count(x) > 1})
-            raise InvalidPositionError(f"record 'start.deck' must be a permutation of the card numbers 1..{NUM_CARDS}; "
-                                       f"got {len(deck)} numbers, missing {_few(missing)}, out of range or repeated {_few(extra)}")
+            raise InvalidPositionError(
+                f"record 'start.deck' must be a permutation of the card numbers 1..{NUM_CARDS}; "
+                f"got {len(deck)} numbers, missing {_few(missing)}, out of range or repeated {_few(extra)}"
+            )
     else:
         pos = start["position"]
         if not isinstance(pos, dict):
-            raise InvalidPositionError(f"record 'start.position' must be an object (SmartrixState.position()), "
-                                       f"got {pos!r}")
+            raise InvalidPositionError(
+                f"record 'start.position' must be an object (SmartrixState.position()), got {pos!r}"
+            )
         unknown = [k for k in pos if k not in _POSITION]
         if unknown:
-            raise InvalidPositionError(f"record 'start.position' has unknown keys {unknown}: expected only "
-                                       f"{list(_POSITION)}")
+            raise InvalidPositionError(
+                f"record 'start.position' has unknown keys {unknown}: expected only {list(_POSITION)}"
+            )
         if "hands" not in pos:
             raise InvalidPositionError("record 'start.position' lacks 'hands'")
         for k, v in settings.items():
@@ -118,12 +146,14 @@ def check_record(record) -> None:
         raise InvalidPositionError("record lacks 'moves' (a list of moves in notation, possibly empty)")
     moves = record["moves"]
     if not isinstance(moves, list):
-        raise InvalidPositionError(f"record 'moves' must be a list of moves in notation (e.g. [\"17r1@-1,+2\", "
-                                   f"\"pass\"]), got {moves!r}")
+        raise InvalidPositionError(
+            f'record \'moves\' must be a list of moves in notation (e.g. ["17r1@-1,+2", "pass"]), got {moves!r}'
+        )
     for i, m in enumerate(moves):
         if not isinstance(m, str):
-            raise InvalidPositionError(f"record 'moves': move {i + 1} must be a string such as \"17r1@-1,+2\" or "
-                                       f"\"pass\", got {m!r}")
+            raise InvalidPositionError(
+                f'record \'moves\': move {i + 1} must be a string such as "17r1@-1,+2" or "pass", got {m!r}'
+            )
     res = record.get("result")
     if res is None:
         return
@@ -134,7 +164,9 @@ def check_record(record) -> None:
         raise InvalidPositionError(f"record 'result' has unknown keys {unknown}: expected only {list(_RESULT)}")
     if "scores" in res and (not isinstance(res["scores"], list) or not all(is_plain_int(x) for x in res["scores"])):
         raise InvalidPositionError(f"record 'result.scores' must be a list of integers, got {res['scores']!r}")
-    if "returns" in res and (not isinstance(res["returns"], list) or not all(is_plain_number(x) for x in res["returns"])):
+    if "returns" in res and (
+        not isinstance(res["returns"], list) or not all(is_plain_number(x) for x in res["returns"])
+    ):
         raise InvalidPositionError(f"record 'result.returns' must be a list of numbers, got {res['returns']!r}")
 
 
@@ -219,11 +251,18 @@ def to_common_record(record) -> dict | None:
     kwargs = dict(record.get("settings", {}))
     if "position" in start:
         kwargs = {**{k: start["position"][k] for k in _SETTINGS if k in start["position"]}, **kwargs}
-    out = {"format": _core.FORMAT, "version": _core.VERSION, "env_id": "smartrix_v0", "env_kwargs": kwargs,
-           "seed": None, "deal": json.loads(json.dumps(start)), "moves": list(record["moves"])}
+    out = {
+        "format": _core.FORMAT,
+        "version": _core.VERSION,
+        "env_id": "smartrix_v0",
+        "env_kwargs": kwargs,
+        "seed": None,
+        "deal": json.loads(json.dumps(start)),
+        "moves": list(record["moves"]),
+    }
     if "result" in record:
         out["result"] = record["result"]
     return out
 
 
-_core.register_legacy_reader("smartrix (\"game\": \"smartrix\")", to_common_record)
+_core.register_legacy_reader('smartrix ("game": "smartrix")', to_common_record)

@@ -21,8 +21,16 @@ _CARD = (246, 242, 230)
 _EDGE = (60, 50, 40)
 _GRIDLINE = (56, 130, 80)
 # Spot colours are decoration only (the rules compare spot / no spot); one per border square.
-_SPOTS = ((205, 40, 40), (40, 90, 200), (230, 170, 20), (40, 160, 60),
-          (150, 60, 170), (230, 110, 30), (30, 160, 170), (200, 60, 120))
+_SPOTS = (
+    (205, 40, 40),
+    (40, 90, 200),
+    (230, 170, 20),
+    (40, 160, 60),
+    (150, 60, 170),
+    (230, 110, 30),
+    (30, 160, 170),
+    (200, 60, 120),
+)
 # Border square i -> (row, col) in the card's 3x3 grid.
 _SQUARE_RC = ((0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (1, 0))
 
@@ -49,8 +57,12 @@ def smartrix_picture(state, cell: int = 60) -> np.ndarray:
         draw.line([(x, margin), (x, margin + w * cell)], fill=_GRIDLINE, width=1)
         draw.line([(margin, x), (margin + w * cell, x)], fill=_GRIDLINE, width=1)
     for k in range(w):
-        draw.text((margin + k * cell + cell // 2, margin // 2), f"{c0 + k:+d}", fill=(220, 230, 220), font=small, anchor="mm")
-        draw.text((margin // 2, margin + k * cell + cell // 2), f"{r0 + k:+d}", fill=(220, 230, 220), font=small, anchor="mm")
+        draw.text(
+            (margin + k * cell + cell // 2, margin // 2), f"{c0 + k:+d}", fill=(220, 230, 220), font=small, anchor="mm"
+        )
+        draw.text(
+            (margin // 2, margin + k * cell + cell // 2), f"{r0 + k:+d}", fill=(220, 230, 220), font=small, anchor="mm"
+        )
     third = cell / 3
     for number, rot, r, c in state.table():
         wr, wc = r - r0, c - c0
@@ -62,8 +74,21 @@ def smartrix_picture(state, cell: int = 60) -> np.ndarray:
             if pattern >> i & 1:
                 cx, cy = x0 + (sc + 0.5) * third, y0 + (sr + 0.5) * third
                 draw.ellipse([cx - rad, cy - rad, cx + rad, cy + rad], fill=_SPOTS[i], outline=_EDGE)
-        draw.text((x0 + cell / 2, y0 + cell / 2), str(int(CARD_VALUES[number - 1])), fill=(0, 0, 0), font=value_font, anchor="mm")
-    players = "   ".join(f"P{p}: {state.points(p)} points, {state.hand_size(p)} cards" for p in range(state.num_players))
-    draw_text_block(draw, [state.status_line(), players], (0, size - margin // 2, size, size + foot - 2),
-                    max(10, cell // 4), fill=(255, 255, 255))
+        draw.text(
+            (x0 + cell / 2, y0 + cell / 2),
+            str(int(CARD_VALUES[number - 1])),
+            fill=(0, 0, 0),
+            font=value_font,
+            anchor="mm",
+        )
+    players = "   ".join(
+        f"P{p}: {state.points(p)} points, {state.hand_size(p)} cards" for p in range(state.num_players)
+    )
+    draw_text_block(
+        draw,
+        [state.status_line(), players],
+        (0, size - margin // 2, size, size + foot - 2),
+        max(10, cell // 4),
+        fill=(255, 255, 255),
+    )
     return np.asarray(img, dtype=np.uint8).copy()

@@ -112,8 +112,18 @@ NUM_PLANES = NUM_CARDS * 4  # (card, rotation) pairs
 MAX_PLAYERS = 7
 _MAX_COORD = 20  # |row|, |col| bound for hand-built tables
 #: The keys of :meth:`SmartrixState.position` (:meth:`SmartrixState.from_position`'s arguments).
-_POSITION_KEYS = ("num_players", "grid_limit", "teams", "window", "table", "hands", "pile", "collected",
-                  "current_player", "out")
+_POSITION_KEYS = (
+    "num_players",
+    "grid_limit",
+    "teams",
+    "window",
+    "table",
+    "hands",
+    "pile",
+    "collected",
+    "current_player",
+    "out",
+)
 
 _VALID_ROT = np.arange(4)[None, :] < CARD_PERIODS[:, None]  # (70, 4) bool
 _PAT_L = CARD_PATTERNS.tolist()
@@ -126,13 +136,13 @@ DIRS = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
 # For a card A and its neighbour B in direction d: the (square of A, square of B) pairs that face.
 _FACING = (
     ((0, 6), (1, 5), (2, 4)),  # B above
-    ((2, 6),),                 # B up-right
+    ((2, 6),),  # B up-right
     ((2, 0), (3, 7), (4, 6)),  # B right
-    ((4, 0),),                 # B down-right
+    ((4, 0),),  # B down-right
     ((6, 0), (5, 1), (4, 2)),  # B below
-    ((6, 2),),                 # B down-left
+    ((6, 2),),  # B down-left
     ((0, 2), (7, 3), (6, 4)),  # B left
-    ((0, 4),),                 # B up-left
+    ((0, 4),),  # B up-left
 )
 # REQ1[d][q] / REQ0[d][q] (lists 8 x 256 of int bit masks over A's squares; shared with the batched
 # core, envs/smartrix/vector.py): squares of A that must hold a spot / be empty when B (pattern q) lies
@@ -143,8 +153,16 @@ REQ0 = [[sum(1 << a for a, b in _FACING[d] if not q >> b & 1) for q in range(256
 _NB_REQ1 = [REQ1[(d + 4) % 8] for d in range(8)]
 _NB_REQ0 = [REQ0[(d + 4) % 8] for d in range(8)]
 _LINES = ((0, 1), (1, 0), (1, 1), (1, -1))
-_DIR_NAMES = ("above it", "up-right of it", "right of it", "down-right of it", "below it", "down-left of it", "left of it",
-              "up-left of it")
+_DIR_NAMES = (
+    "above it",
+    "up-right of it",
+    "right of it",
+    "down-right of it",
+    "below it",
+    "down-left of it",
+    "left of it",
+    "up-left of it",
+)
 
 _MOVE_RE = re.compile(r"^\s*(\d+)\s*r\s*(\d)\s*@\s*([+-]?\d+)\s*,\s*([+-]?\d+)\s*$", re.IGNORECASE)
 
@@ -177,22 +195,73 @@ class SmartrixState(GameState):
     """
 
     __slots__ = (
-        "num_players", "num_actions", "grid_limit", "team_game", "window", "_H", "_WW", "_G",
-        "_card", "_rot", "_req1", "_req0", "_ncnt", "_card_v", "_rot_v", "_req1_v", "_req0_v", "_ncnt_v",
-        "_offr", "_offc", "_cells", "_minr", "_maxr", "_minc", "_maxc",
-        "_pile", "_hands", "_collected", "_points", "_out", "_current", "_over",
-        "_where", "_owner", "_history", "_start", "_turn", "_last_collected", "_actions",
+        "num_players",
+        "num_actions",
+        "grid_limit",
+        "team_game",
+        "window",
+        "_H",
+        "_WW",
+        "_G",
+        "_card",
+        "_rot",
+        "_req1",
+        "_req0",
+        "_ncnt",
+        "_card_v",
+        "_rot_v",
+        "_req1_v",
+        "_req0_v",
+        "_ncnt_v",
+        "_offr",
+        "_offc",
+        "_cells",
+        "_minr",
+        "_maxr",
+        "_minc",
+        "_maxc",
+        "_pile",
+        "_hands",
+        "_collected",
+        "_points",
+        "_out",
+        "_current",
+        "_over",
+        "_where",
+        "_owner",
+        "_history",
+        "_start",
+        "_turn",
+        "_last_collected",
+        "_actions",
     )
 
     info = GameInfo(
-        short_name="smartrix", long_name="Smartrix", perfect_information=False, chance=True,
-        min_players=2, max_players=MAX_PLAYERS, teams=True, seat_names=(),
+        short_name="smartrix",
+        long_name="Smartrix",
+        perfect_information=False,
+        chance=True,
+        min_players=2,
+        max_players=MAX_PLAYERS,
+        teams=True,
+        seat_names=(),
         notation="Smartrix: 17r1@-1,+2 = card 17 turned 1 quarter clockwise on row -1, column +2, pass",
-        heuristics="envs.smartrix.heuristics", board="envs.smartrix.svg", records="envs.smartrix.records",
+        heuristics="envs.smartrix.heuristics",
+        board="envs.smartrix.svg",
+        records="envs.smartrix.records",
     )
 
-    def __init__(self, num_players: int = 2, rng: np.random.Generator | None = None, *, grid_limit: bool = True,
-                 teams: bool = False, window: int | None = None, deck=None, seed: int | None = None):
+    def __init__(
+        self,
+        num_players: int = 2,
+        rng: np.random.Generator | None = None,
+        *,
+        grid_limit: bool = True,
+        teams: bool = False,
+        window: int | None = None,
+        deck=None,
+        seed: int | None = None,
+    ):
         self._setup(num_players, grid_limit, teams, window)
         if rng is not None and not isinstance(rng, np.random.Generator):
             raise ParameterError(f"rng must be a numpy.random.Generator or None, got {type(rng).__name__}")
@@ -214,12 +283,12 @@ class SmartrixState(GameState):
                 raise ParameterError("deck must be a permutation of the card numbers 1..70")
             order = [x - 1 for x in numbers]
         n = self.num_players
-        self._hands = [sorted(order[HAND_SIZE * i:HAND_SIZE * (i + 1)]) for i in range(n)]
+        self._hands = [sorted(order[HAND_SIZE * i : HAND_SIZE * (i + 1)]) for i in range(n)]
         for i, hand in enumerate(self._hands):
             for c in hand:
                 self._where[c] = _HAND
                 self._owner[c] = i
-        self._pile = order[HAND_SIZE * n + 1:][::-1]  # top of the pile at the end (pop())
+        self._pile = order[HAND_SIZE * n + 1 :][::-1]  # top of the pile at the end (pop())
         self._start: dict[str, Any] = {"deck": [x + 1 for x in order]}
         self._put(order[HAND_SIZE * n], 0, self._offr, self._offc)
         self._current = 0
@@ -232,13 +301,17 @@ class SmartrixState(GameState):
         require_bool("grid_limit", grid_limit)
         require_bool("teams", teams)
         if teams and num_players != 4:
-            raise ParameterError(f"teams=True needs exactly 4 players (two teams of two), got num_players={num_players}")
+            raise ParameterError(
+                f"teams=True needs exactly 4 players (two teams of two), got num_players={num_players}"
+            )
         if window is None:
             window = 7 if grid_limit else 21
         if not is_int(window) or window % 2 == 0:
             raise ParameterError(f"window must be an odd integer, got {window!r}")
         if grid_limit and window != 7:
-            raise ParameterError(f"with the 5x5 rule the window is 7 (exactly what every legal square needs), got {window}")
+            raise ParameterError(
+                f"with the 5x5 rule the window is 7 (exactly what every legal square needs), got {window}"
+            )
         if not grid_limit and not 5 <= window <= 35:
             raise ParameterError(f"window must be an odd integer from 5 to 35 in the kids variant, got {window}")
         self.num_players = int(num_players)
@@ -279,9 +352,20 @@ class SmartrixState(GameState):
         self._ncnt_v = np.frombuffer(self._ncnt, dtype=np.uint8).reshape(g, g)
 
     @classmethod
-    def from_position(cls, *, num_players: int = 2, table=(), hands, pile=None, collected=None,
-                      current_player: int = 0, out=None, grid_limit: bool = True, teams: bool = False,
-                      window: int | None = None) -> "SmartrixState":
+    def from_position(
+        cls,
+        *,
+        num_players: int = 2,
+        table=(),
+        hands,
+        pile=None,
+        collected=None,
+        current_player: int = 0,
+        out=None,
+        grid_limit: bool = True,
+        teams: bool = False,
+        window: int | None = None,
+    ) -> SmartrixState:
         """Build a position by hand (tests, puzzles, determinisations).
 
         Args:
@@ -341,7 +425,9 @@ class SmartrixState(GameState):
             if not is_int(rot) or not 0 <= rot <= 3:
                 raise InvalidPositionError(f"table card {num}: rotation must be 0..3, got {rot!r}")
             if not (is_int(r) and is_int(c)) or abs(r) > _MAX_COORD or abs(c) > _MAX_COORD:
-                raise InvalidPositionError(f"table card {num}: position must be integers within +-{_MAX_COORD}, got {(r, c)!r}")
+                raise InvalidPositionError(
+                    f"table card {num}: position must be integers within +-{_MAX_COORD}, got {(r, c)!r}"
+                )
             claim(card, "table")
             tab.append((card, int(rot) % _PER_L[card], int(r), int(c)))
         for i, h in enumerate(hands_i):
@@ -386,9 +472,10 @@ class SmartrixState(GameState):
                     if nb is not None:
                         q = _PAT_L[nb[0]][nb[1]]
                         if (p & (REQ1[d][q] | REQ0[d][q])) != REQ1[d][q]:
-                            raise InvalidPositionError(f"table cards {card + 1} at {(r, c)} and {nb[0] + 1} at "
-                                                       f"{(r + dr, c + dc)} do not match")
-            for (r, c) in pos:
+                            raise InvalidPositionError(
+                                f"table cards {card + 1} at {(r, c)} and {nb[0] + 1} at {(r + dr, c + dc)} do not match"
+                            )
+            for r, c in pos:
                 for dr, dc in _LINES:
                     if all((r + k * dr, c + k * dc) in pos for k in range(5)):
                         raise InvalidPositionError(f"a complete set (5 in a line from {(r, c)}) is on the table")
@@ -554,8 +641,12 @@ class SmartrixState(GameState):
             return self._H, self._H + 1, self._H, self._H + 1
         if not self.grid_limit:
             return 0, w, 0, w
-        return (max(0, self._maxr - 4 - r0), min(w, self._minr + 5 - r0),
-                max(0, self._maxc - 4 - c0), min(w, self._minc + 5 - c0))
+        return (
+            max(0, self._maxr - 4 - r0),
+            min(w, self._minr + 5 - r0),
+            max(0, self._maxc - 4 - c0),
+            min(w, self._minc + 5 - c0),
+        )
 
     # ------------------------------------------------------------------ GameState API
     @property
@@ -630,8 +721,10 @@ class SmartrixState(GameState):
         wr, wc = row - r0, col - c0
         w = self.window
         if not (0 <= wr < w and 0 <= wc < w):
-            raise IllegalActionError(f"square {row:+d},{col:+d} lies outside the {w}x{w} action window "
-                                     f"(rows {r0:+d}..{r0 + w - 1:+d}, cols {c0:+d}..{c0 + w - 1:+d}), so no card can go there")
+            raise IllegalActionError(
+                f"square {row:+d},{col:+d} lies outside the {w}x{w} action window "
+                f"(rows {r0:+d}..{r0 + w - 1:+d}, cols {c0:+d}..{c0 + w - 1:+d}), so no card can go there"
+            )
         card = number - 1
         rot = rotation % _PER_L[card]
         return (card * 4 + rot) * self._WW + wr * w + wc
@@ -650,8 +743,10 @@ class SmartrixState(GameState):
             return self.num_actions - 1
         m = _MOVE_RE.match(text)
         if not m:
-            raise InvalidMoveError(f"{text!r} is not a Smartrix move: expected 'pass' or "
-                                     "'<card>r<rotation>@<row>,<col>' such as '17r1@-1,+2'")
+            raise InvalidMoveError(
+                f"{text!r} is not a Smartrix move: expected 'pass' or "
+                "'<card>r<rotation>@<row>,<col>' such as '17r1@-1,+2'"
+            )
         n, k, r, c = (int(x) for x in m.groups())
         if not 1 <= n <= NUM_CARDS:
             raise InvalidMoveError(f"{text!r}: card {n} does not exist (cards are 1..70)")
@@ -667,8 +762,10 @@ class SmartrixState(GameState):
         if self._where[card] != _HAND or self._owner[card] != p:
             return f"card {card + 1} is not in player {p}'s hand"
         if rot >= _PER_L[card]:
-            return (f"card {card + 1} looks the same turned by {_PER_L[card] * 90} degrees: use rotation "
-                    f"{rot % _PER_L[card]} (only distinct orientations are actions)")
+            return (
+                f"card {card + 1} looks the same turned by {_PER_L[card] * 90} degrees: use rotation "
+                f"{rot % _PER_L[card]} (only distinct orientations are actions)"
+            )
         wr, wc = divmod(cell, self.window)
         r0, c0 = self._origin()
         rlo, rhi, clo, chi = self._allowed_area(r0, c0)
@@ -691,8 +788,10 @@ class SmartrixState(GameState):
             if self._card[j]:
                 q = _PAT_L[self._card[j] - 1][self._rot[j]]
                 if (pat & (REQ1[d][q] | REQ0[d][q])) != REQ1[d][q]:
-                    return (f"its squares do not match card {self._card[j]} {_DIR_NAMES[d]} "
-                            "(facing squares must be spot-spot or empty-empty)")
+                    return (
+                        f"its squares do not match card {self._card[j]} {_DIR_NAMES[d]} "
+                        "(facing squares must be spot-spot or empty-empty)"
+                    )
         return None
 
     def apply(self, action) -> None:
@@ -801,8 +900,11 @@ class SmartrixState(GameState):
     def _end_text(self) -> tuple[str, str]:
         """Result ``"player k won"``, ``"team k won"`` or ``"draw"`` (tied top scores; the others
         lose), and why the game ended."""
-        why = ("a player has played out their hand" if any(not h for h in self._hands)
-               else "the pile is empty and every player is out")
+        why = (
+            "a player has played out their hand"
+            if any(not h for h in self._hands)
+            else "the pile is empty and every player is out"
+        )
         win = self._top()
         sides = sorted({self.team_of(p) for p in win})
         if len(sides) > 1:
@@ -878,8 +980,11 @@ class SmartrixState(GameState):
 
     def unseen_cards(self, player: int) -> list[int]:
         """Card numbers ``player`` has not seen: other players' hands and the pile, ascending."""
-        return [c + 1 for c in range(NUM_CARDS)
-                if self._where[c] == _PILE or (self._where[c] == _HAND and self._owner[c] != player)]
+        return [
+            c + 1
+            for c in range(NUM_CARDS)
+            if self._where[c] == _PILE or (self._where[c] == _HAND and self._owner[c] != player)
+        ]
 
     def placement_collects(self, action: int) -> list[int]:
         """Card numbers a placement action would collect from the table (the placed card not
@@ -917,7 +1022,7 @@ class SmartrixState(GameState):
             return {"deck": list(self._start["deck"])}
         return {"position": json.loads(json.dumps(self._start["position"]))}
 
-    def with_deal(self, deal) -> "SmartrixState":
+    def with_deal(self, deal) -> SmartrixState:
         """A new state at the start of a game with this state's settings (players, grid limit,
         teams, window) and ``deal`` (:meth:`deal`'s form); no random generator is involved.
 
@@ -929,11 +1034,17 @@ class SmartrixState(GameState):
         from envs.core.records import check_permutation
 
         if not isinstance(deal, dict) or len(deal) != 1 or not ("deck" in deal or "position" in deal):
-            raise InvalidPositionError(f'a Smartrix deal must be an object {{"deck": [the {NUM_CARDS} card numbers in '
-                                       f'deal order]}} or {{"position": {{...}}}}, got {deal!r:.80}')
+            raise InvalidPositionError(
+                f'a Smartrix deal must be an object {{"deck": [the {NUM_CARDS} card numbers in '
+                f'deal order]}} or {{"position": {{...}}}}, got {deal!r:.80}'
+            )
         settings: dict[str, Any]
-        settings = {"num_players": self.num_players, "grid_limit": self.grid_limit, "teams": self.team_game,
-                    "window": self.window}
+        settings = {
+            "num_players": self.num_players,
+            "grid_limit": self.grid_limit,
+            "teams": self.team_game,
+            "window": self.window,
+        }
         if "deck" in deal:
             deck = check_permutation(deal["deck"], NUM_CARDS, "deal 'deck'", "card")
             return SmartrixState(**settings, deck=deck)
@@ -942,7 +1053,9 @@ class SmartrixState(GameState):
             raise InvalidPositionError(f"deal 'position' must be an object (SmartrixState.position()), got {pos!r:.80}")
         unknown = sorted(set(pos) - set(_POSITION_KEYS), key=str)
         if unknown:
-            raise InvalidPositionError(f"deal 'position' has unknown keys {unknown}: expected only {list(_POSITION_KEYS)}")
+            raise InvalidPositionError(
+                f"deal 'position' has unknown keys {unknown}: expected only {list(_POSITION_KEYS)}"
+            )
         for k, v in settings.items():
             if k in pos and pos[k] != v:
                 raise InvalidPositionError(f"deal 'position' {k}={pos[k]!r} contradicts the game's {k}={v!r}")
@@ -954,10 +1067,28 @@ class SmartrixState(GameState):
             raise InvalidPositionError(f"deal 'position' is not a valid position: {e}") from None
 
     # ------------------------------------------------------------------ copies, determinisation
-    def clone(self) -> "SmartrixState":
+    def clone(self) -> SmartrixState:
         new = SmartrixState.__new__(SmartrixState)
-        for name in ("num_players", "num_actions", "grid_limit", "team_game", "window", "_H", "_WW", "_G",
-                     "_offr", "_offc", "_minr", "_maxr", "_minc", "_maxc", "_current", "_over", "_turn", "_start"):
+        for name in (
+            "num_players",
+            "num_actions",
+            "grid_limit",
+            "team_game",
+            "window",
+            "_H",
+            "_WW",
+            "_G",
+            "_offr",
+            "_offc",
+            "_minr",
+            "_maxr",
+            "_minc",
+            "_maxc",
+            "_current",
+            "_over",
+            "_turn",
+            "_start",
+        ):
             setattr(new, name, getattr(self, name))
         new._card = bytearray(self._card)
         new._rot = bytearray(self._rot)
@@ -987,7 +1118,7 @@ class SmartrixState(GameState):
             setattr(self, k, v)
         self._views()
 
-    def sample_determinization(self, player: int, rng: np.random.Generator) -> "SmartrixState":
+    def sample_determinization(self, player: int, rng: np.random.Generator) -> SmartrixState:
         """A full state consistent with what ``player`` knows, for search without peeking.
 
         The other players' hands and the draw pile are redealt uniformly at random from the cards
@@ -1022,7 +1153,7 @@ class SmartrixState(GameState):
         k = 0
         for q in others:
             h = len(self._hands[q])
-            new._hands[q] = sorted(shuffled[k:k + h])
+            new._hands[q] = sorted(shuffled[k : k + h])
             swap.update(zip(self._hands[q], new._hands[q]))
             for c in new._hands[q]:
                 new._where[c] = _HAND
@@ -1049,9 +1180,19 @@ class SmartrixState(GameState):
     def position_key(self) -> tuple:
         """Hashable key of the whole state (settings, table, hands, pile order, collected cards,
         out flags, player to move): equal keys, equal futures."""
-        return (self.num_players, self.grid_limit, self.team_game, self.window, tuple(sorted(self.table())),
-                tuple(map(tuple, self._hands)), tuple(self._pile), tuple(map(tuple, self._collected)),
-                tuple(self._out), self.current_player, self._over)
+        return (
+            self.num_players,
+            self.grid_limit,
+            self.team_game,
+            self.window,
+            tuple(sorted(self.table())),
+            tuple(map(tuple, self._hands)),
+            tuple(self._pile),
+            tuple(map(tuple, self._collected)),
+            tuple(self._out),
+            self.current_player,
+            self._over,
+        )
 
     def __eq__(self, other):
         """Same settings and position (:meth:`position_key`); ``history`` is not compared."""
@@ -1066,8 +1207,10 @@ class SmartrixState(GameState):
             sc = self.team_scores()
             who = "team" if self.team_game else "player"
             return f"game over after {self._turn} actions; {who} scores {sc}; winners {self._top()}"
-        return (f"turn {self._turn}: player {self._current} to move"
-                f"{' (team ' + str(self.team_of(self._current)) + ')' if self.team_game else ''}; pile {len(self._pile)}")
+        return (
+            f"turn {self._turn}: player {self._current} to move"
+            f"{' (team ' + str(self.team_of(self._current)) + ')' if self.team_game else ''}; pile {len(self._pile)}"
+        )
 
     def __str__(self) -> str:
         return self.to_text()
@@ -1085,8 +1228,10 @@ class SmartrixState(GameState):
         """
         if viewer is not None and (not is_int(viewer) or not 0 <= viewer < self.num_players):
             raise ValueError(f"viewer must be None or a seat in [0, {self.num_players}), got {viewer!r}")
-        lines = [f"Smartrix, {self.num_players} players{', teams' if self.team_game else ''}, "
-                 f"{'5x5 rule' if self.grid_limit else f'kids (no 5x5 rule, window {self.window})'}"]
+        lines = [
+            f"Smartrix, {self.num_players} players{', teams' if self.team_game else ''}, "
+            f"{'5x5 rule' if self.grid_limit else f'kids (no 5x5 rule, window {self.window})'}"
+        ]
         g = self._G
         if self._cells:
             box = self.bounding_box()
@@ -1115,11 +1260,15 @@ class SmartrixState(GameState):
             team = f" (team {i % 2})" if self.team_game else ""
             out = "; out" if self._out[i] else ""
             if viewer is None or viewer == i or self._over:  # hands are shown when the game is over
-                lines.append(f"player {i}{team}: hand {self.hand(i)} ({self.hand_value(i)} pts); collected "
-                             f"{len(self._collected[i])} cards {self._points[i]} pts; score {self.scores()[i]}{out}")
+                lines.append(
+                    f"player {i}{team}: hand {self.hand(i)} ({self.hand_value(i)} pts); collected "
+                    f"{len(self._collected[i])} cards {self._points[i]} pts; score {self.scores()[i]}{out}"
+                )
             else:
-                lines.append(f"player {i}{team}: {self.hand_size(i)} cards in hand (hidden); collected "
-                             f"{len(self._collected[i])} cards {self._points[i]} pts{out}")
+                lines.append(
+                    f"player {i}{team}: {self.hand_size(i)} cards in hand (hidden); collected "
+                    f"{len(self._collected[i])} cards {self._points[i]} pts{out}"
+                )
         lines.append(f"pile {len(self._pile)}; last collected {self.last_collected}")
         lines.append(self.status_line())
         return "\n".join(lines)

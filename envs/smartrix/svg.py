@@ -74,8 +74,7 @@ def _check(state, viewer, pending) -> int | None:
     """Validate ``state``, ``viewer`` and ``pending`` (as :meth:`GameState.to_svg` does)."""
     if not isinstance(state, SmartrixState):
         raise TypeError(f"envs.smartrix.svg draws a SmartrixState, got {type(state).__name__}")
-    if viewer is not None and (not is_int(viewer)
-                               or not 0 <= viewer < state.num_players):
+    if viewer is not None and (not is_int(viewer) or not 0 <= viewer < state.num_players):
         raise ValueError(f"viewer must be None (a spectator) or a seat in [0, {state.num_players}), got {viewer!r}")
     if pending is None:
         return None
@@ -106,7 +105,9 @@ def action_paths(state: SmartrixState, action: int) -> MovePaths:
     # the kids variant's 123,481 actions, and the page asks for every legal action at each move)
     why = "the game is over" if state.is_terminal() else None if a == state.pass_action else state._why_illegal(a)
     if why is not None:
-        raise IllegalActionError(f"action {a} ({state.action_to_string(a)}) is not legal here ({why}), so it has no path")
+        raise IllegalActionError(
+            f"action {a} ({state.action_to_string(a)}) is not legal here ({why}), so it has no path"
+        )
     if a == state.pass_action:
         return MovePaths((("pass",),)) if state.legal_placements() else MovePaths(())
     placement = state.decode(a)
@@ -134,8 +135,9 @@ def status(state: SmartrixState, viewer: int | None) -> str:
     if viewer is not None and viewer == state.current_player and not state.legal_placements():
         parts.append("none of your cards fits: you must pass")
     if state.pile_size == 0:
-        parts.append("the pile is empty: a player who passes is out"
-                     + (" with their partner" if state.team_game else ""))
+        parts.append(
+            "the pile is empty: a player who passes is out" + (" with their partner" if state.team_game else "")
+        )
     if viewer is not None and state.is_out(viewer):
         parts.append("you are out")
     return "; ".join(parts)
@@ -201,8 +203,10 @@ def to_svg(state: SmartrixState, viewer: int | None = None, *, pending: int | No
     by = y + _MARGIN  # board's top edge
 
     # table: squares, numbers, cards
-    out.append(f'<rect x="{_n(bx)}" y="{by}" width="{board_w}" height="{rows * CELL}" fill="{_BACKGROUND}" '
-               f'stroke="{_GRIDLINE}"/>')
+    out.append(
+        f'<rect x="{_n(bx)}" y="{by}" width="{board_w}" height="{rows * CELL}" fill="{_BACKGROUND}" '
+        f'stroke="{_GRIDLINE}"/>'
+    )
     grid = []
     for k in range(1, cols):
         gx = _n(bx + k * CELL)
@@ -212,19 +216,25 @@ def to_svg(state: SmartrixState, viewer: int | None = None, *, pending: int | No
     if grid:
         out.append(f'<path d="{"".join(grid)}" stroke="{_GRIDLINE}" fill="none"/>')
     for k in range(cols):
-        out.append(f'<text x="{_n(bx + (k + 0.5) * CELL)}" y="{by - 8}" {_FONT} font-size="13" fill="{_LABEL}" '
-                   f'text-anchor="middle">{clo + k:+d}</text>')
+        out.append(
+            f'<text x="{_n(bx + (k + 0.5) * CELL)}" y="{by - 8}" {_FONT} font-size="13" fill="{_LABEL}" '
+            f'text-anchor="middle">{clo + k:+d}</text>'
+        )
     for k in range(rows):
-        out.append(f'<text x="{_n(bx - 6)}" y="{by + (k + 0.5) * CELL + 5}" {_FONT} font-size="13" fill="{_LABEL}" '
-                   f'text-anchor="end">{rlo + k:+d}</text>')
+        out.append(
+            f'<text x="{_n(bx - 6)}" y="{by + (k + 0.5) * CELL + 5}" {_FONT} font-size="13" fill="{_LABEL}" '
+            f'text-anchor="end">{rlo + k:+d}</text>'
+        )
     if state.grid_limit and not over:
         box = _box(state, on_table)
         if box is not None:
             br0, br1, bc0, bc1 = box
-            out.append(f'<rect class="box" x="{_n(bx + (bc0 - clo) * CELL + 2)}" y="{by + (br0 - rlo) * CELL + 2}" '
-                       f'width="{(bc1 - bc0 + 1) * CELL - 4}" height="{(br1 - br0 + 1) * CELL - 4}" fill="none" '
-                       f'stroke="#fff" stroke-opacity="0.75" stroke-width="2" stroke-dasharray="8 5">'
-                       f'<title>the 5x5 box: where the 5x5 rule still allows a card</title></rect>')
+            out.append(
+                f'<rect class="box" x="{_n(bx + (bc0 - clo) * CELL + 2)}" y="{by + (br0 - rlo) * CELL + 2}" '
+                f'width="{(bc1 - bc0 + 1) * CELL - 4}" height="{(br1 - br0 + 1) * CELL - 4}" fill="none" '
+                f'stroke="#fff" stroke-opacity="0.75" stroke-width="2" stroke-dasharray="8 5">'
+                f"<title>the 5x5 box: where the 5x5 rule still allows a card</title></rect>"
+            )
     last_rc = None if last is None else (last[2], last[3])
     for (r, c), (n, k) in sorted(on_table.items()):
         x, y0 = bx + (c - clo) * CELL, by + (r - rlo) * CELL
@@ -232,15 +242,19 @@ def to_svg(state: SmartrixState, viewer: int | None = None, *, pending: int | No
         frame = _LAST if (r, c) == last_rc else None
         out.append(_card(x, y0, CELL, n, k, cls, frame=frame))
         if (r, c) in pend_takes:
-            out.append(f'<rect class="pending collect" x="{_n(x + 1)}" y="{_n(y0 + 1)}" width="{CELL - 2}" '
-                       f'height="{CELL - 2}" rx="6" fill="none" stroke="{_PENDING}" stroke-width="3" '
-                       f'stroke-dasharray="6 4"/>')
+            out.append(
+                f'<rect class="pending collect" x="{_n(x + 1)}" y="{_n(y0 + 1)}" width="{CELL - 2}" '
+                f'height="{CELL - 2}" rx="6" fill="none" stroke="{_PENDING}" stroke-width="3" '
+                f'stroke-dasharray="6 4"/>'
+            )
     for (r, c), (n, k) in sorted(ghosts.items()):
         x, y0 = bx + (c - clo) * CELL, by + (r - rlo) * CELL
         out.append(_card(x, y0, CELL, n, k, "card last collected", opacity=0.55))
         dash = "" if (r, c) == last_rc else ' stroke-dasharray="7 4"'
-        out.append(f'<rect class="last collected" x="{_n(x + 2)}" y="{_n(y0 + 2)}" width="{CELL - 4}" '
-                   f'height="{CELL - 4}" rx="6" fill="none" stroke="{_LAST}" stroke-width="4"{dash}/>')
+        out.append(
+            f'<rect class="last collected" x="{_n(x + 2)}" y="{_n(y0 + 2)}" width="{CELL - 4}" '
+            f'height="{CELL - 4}" rx="6" fill="none" stroke="{_LAST}" stroke-width="4"{dash}/>'
+        )
     if pend is not None:
         n, k, r, c = pend
         x, y0 = bx + (c - clo) * CELL, by + (r - rlo) * CELL
@@ -248,8 +262,17 @@ def to_svg(state: SmartrixState, viewer: int | None = None, *, pending: int | No
     for r in range(rlo, rhi + 1):
         for c in range(clo, chi + 1):
             x, y0 = bx + (c - clo) * CELL, by + (r - rlo) * CELL
-            hits.append(hit("rect", f"cell:{r},{c}", _cell_label(r, c, on_table, ghosts, last_rc),
-                            x=_n(x), y=_n(y0), width=CELL, height=CELL))
+            hits.append(
+                hit(
+                    "rect",
+                    f"cell:{r},{c}",
+                    _cell_label(r, c, on_table, ghosts, last_rc),
+                    x=_n(x),
+                    y=_n(y0),
+                    width=CELL,
+                    height=CELL,
+                )
+            )
     y = by + rows * CELL + _PAD
 
     # hands
@@ -258,8 +281,9 @@ def to_svg(state: SmartrixState, viewer: int | None = None, *, pending: int | No
     per_row = max(1, int((width - 2 * _PAD + _GAP) // (size + _GAP)))
     for p in show:
         hand = state.hand(p)
-        title = (f"Your hand (player {p})" if p == viewer and not over else f"Player {p}'s hand") + \
-                f": {len(hand)} card{'s' if len(hand) != 1 else ''}, {state.hand_value(p)} points"
+        title = (
+            f"Your hand (player {p})" if p == viewer and not over else f"Player {p}'s hand"
+        ) + f": {len(hand)} card{'s' if len(hand) != 1 else ''}, {state.hand_value(p)} points"
         y += _LINE
         out.append(f'<text x="{_PAD}" y="{y - 5}" {_FONT} font-size="14" fill="#fff">{esc(title)}</text>')
         for i, n in enumerate(hand):
@@ -267,13 +291,24 @@ def to_svg(state: SmartrixState, viewer: int | None = None, *, pending: int | No
             y0 = y + 4 + (i // per_row) * (size + _GAP)
             chosen = pend is not None and pend[0] == n and p == state.current_player
             if chosen:
-                out.append(f'<rect class="pending" x="{x}" y="{y0}" width="{_HAND_CELL}" height="{_HAND_CELL}" rx="6" '
-                           f'fill="none" stroke="{_PENDING}" stroke-width="2" stroke-dasharray="6 4"/>')
+                out.append(
+                    f'<rect class="pending" x="{x}" y="{y0}" width="{_HAND_CELL}" height="{_HAND_CELL}" rx="6" '
+                    f'fill="none" stroke="{_PENDING}" stroke-width="2" stroke-dasharray="6 4"/>'
+                )
             else:
                 out.append(_card(x, y0, size, n, 0, "card hand"))
             if p == viewer and not over:
-                hits.append(hit("rect", f"card:{n}", f"card {n}, {_spots(n)}, in your hand", x=x, y=y0,
-                                width=_HAND_CELL, height=_HAND_CELL))
+                hits.append(
+                    hit(
+                        "rect",
+                        f"card:{n}",
+                        f"card {n}, {_spots(n)}, in your hand",
+                        x=x,
+                        y=y0,
+                        width=_HAND_CELL,
+                        height=_HAND_CELL,
+                    )
+                )
         y += 4 + max(1, -(-len(hand) // per_row)) * (size + _GAP)
 
     # players
@@ -281,10 +316,12 @@ def to_svg(state: SmartrixState, viewer: int | None = None, *, pending: int | No
     for p in range(state.num_players):
         y += _LINE
         turn = not over and p == state.current_player
-        out.append(f'<text x="{_PAD if turn else _PAD + 16}" y="{y - 5}" {_FONT} font-size="14" fill="#fff">'
-                   f'{esc(_player_line(state, p, viewer, over))}</text>')
+        out.append(
+            f'<text x="{_PAD if turn else _PAD + 16}" y="{y - 5}" {_FONT} font-size="14" fill="#fff">'
+            f"{esc(_player_line(state, p, viewer, over))}</text>"
+        )
     height = y + _PAD
-    body = (f'<rect width="{_n(width)}" height="{height}" fill="#1c4a2c"/>' + "".join(out) + "".join(hits))
+    body = f'<rect width="{_n(width)}" height="{height}" fill="#1c4a2c"/>' + "".join(out) + "".join(hits)
     label = "Smartrix table" + ("" if viewer is None else f", seen by player {viewer}")
     return svg_document(width, height, body, label, "board-smartrix")
 
@@ -340,8 +377,9 @@ def _spots(n: int) -> str:
     return f"{v} spot{'s' if v != 1 else ''}"
 
 
-def _card(x: float, y: float, size: int, n: int, rot: int, cls: str, frame: str | None = None,
-          opacity: float | None = None) -> str:
+def _card(
+    x: float, y: float, size: int, n: int, rot: int, cls: str, frame: str | None = None, opacity: float | None = None
+) -> str:
     """Card number ``n`` in rotation ``rot``, its top-left corner at ``(x, y)``: a cream square,
     a spot on each border square it has, its value in the centre (a group of class ``cls`` with
     ``data-card="n"``); ``frame`` outlines it in that colour; ``opacity`` fades it."""
@@ -349,15 +387,21 @@ def _card(x: float, y: float, size: int, n: int, rot: int, cls: str, frame: str 
     third = size / 3
     rad = third * 0.32
     fade = "" if opacity is None else f' opacity="{opacity}"'
-    parts = [f'<g class="{cls}" data-card="{n}"{fade}>',
-             f'<rect x="{_n(x + 2)}" y="{_n(y + 2)}" width="{size - 4}" height="{size - 4}" rx="5" fill="{_CARD}" '
-             f'stroke="{frame or _EDGE}" stroke-width="{4 if frame else 2}"/>']
+    parts = [
+        f'<g class="{cls}" data-card="{n}"{fade}>',
+        f'<rect x="{_n(x + 2)}" y="{_n(y + 2)}" width="{size - 4}" height="{size - 4}" rx="5" fill="{_CARD}" '
+        f'stroke="{frame or _EDGE}" stroke-width="{4 if frame else 2}"/>',
+    ]
     for i, (sr, sc) in enumerate(_SQUARE_RC):
         if pattern >> i & 1:
-            parts.append(f'<circle cx="{_n(x + (sc + 0.5) * third)}" cy="{_n(y + (sr + 0.5) * third)}" r="{_n(rad)}" '
-                         f'fill="{_SPOTS[i]}" stroke="{_EDGE}"/>')
-    parts.append(f'<text x="{_n(x + size / 2)}" y="{_n(y + size / 2 + size * 0.12)}" {_FONT} font-size="{_n(size / 3)}" '
-                 f'font-weight="bold" text-anchor="middle" fill="#000">{_VALUES[n - 1]}</text></g>')
+            parts.append(
+                f'<circle cx="{_n(x + (sc + 0.5) * third)}" cy="{_n(y + (sr + 0.5) * third)}" r="{_n(rad)}" '
+                f'fill="{_SPOTS[i]}" stroke="{_EDGE}"/>'
+            )
+    parts.append(
+        f'<text x="{_n(x + size / 2)}" y="{_n(y + size / 2 + size * 0.12)}" {_FONT} font-size="{_n(size / 3)}" '
+        f'font-weight="bold" text-anchor="middle" fill="#000">{_VALUES[n - 1]}</text></g>'
+    )
     return "".join(parts)
 
 
@@ -392,8 +436,7 @@ def _caption(state: SmartrixState, over: bool, moved: bool, last, pending) -> li
         got = state.last_collected
         if got:
             taker = next(q for q in range(state.num_players) if got[0] in state.collected(q))
-            second += (f"; player {taker} collected {len(got)} cards, "
-                       f"{sum(_VALUES[n - 1] for n in got)} points")
+            second += f"; player {taker} collected {len(got)} cards, {sum(_VALUES[n - 1] for n in got)} points"
     lines.append(second)
     return lines
 

@@ -58,7 +58,7 @@ Per-game state: 1,147 bytes (2 players; ``memory_per_game``).
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 from numba import njit
@@ -73,33 +73,33 @@ from envs.smartrix.state import DIRS, HAND_SIZE, NUM_PLANES, REQ0, REQ1, Smartri
 __all__ = ["SmartrixVectorCore", "vector_core"]
 
 BIAS = 4096
-_PAT = np.ascontiguousarray(CARD_PATTERNS, dtype=np.int32)          # (70, 4)
-_PER = np.ascontiguousarray(CARD_PERIODS, dtype=np.int32)           # (70,)
-_VAL = np.ascontiguousarray(CARD_VALUES, dtype=np.int32)            # (70,)
-_R1 = np.array(REQ1, dtype=np.int32)                               # (8, 256)
-_R0 = np.array(REQ0, dtype=np.int32)                               # (8, 256)
+_PAT = np.ascontiguousarray(CARD_PATTERNS, dtype=np.int32)  # (70, 4)
+_PER = np.ascontiguousarray(CARD_PERIODS, dtype=np.int32)  # (70,)
+_VAL = np.ascontiguousarray(CARD_VALUES, dtype=np.int32)  # (70,)
+_R1 = np.array(REQ1, dtype=np.int32)  # (8, 256)
+_R0 = np.array(REQ0, dtype=np.int32)  # (8, 256)
 _NR1 = np.ascontiguousarray(np.roll(_R1, -4, axis=0))  # (8, 256): what a card of pattern p asks of its
 _NR0 = np.ascontiguousarray(np.roll(_R0, -4, axis=0))  # neighbour in direction d (= _REQ*[(d + 4) % 8][p])
 _DR = np.array([d[0] for d in DIRS], dtype=np.int32)
 _DC = np.array([d[1] for d in DIRS], dtype=np.int32)
 # _FIT[code, card]: bit k set when card in rotation k (k < its period) fits a square whose
 # requirements are ``code`` = sum over border squares b of 3**b * (1 must be empty, 2 must hold a spot).
-_P3 = np.array([sum(3 ** b for b in range(8) if x >> b & 1) for x in range(256)], dtype=np.int32)
+_P3 = np.array([sum(3**b for b in range(8) if x >> b & 1) for x in range(256)], dtype=np.int32)
 
 
 def _fit_table() -> np.ndarray:
-    codes = np.arange(3 ** 8)
-    digits = (codes[:, None] // (3 ** np.arange(8))[None, :]) % 3          # (6561, 8)
+    codes = np.arange(3**8)
+    digits = (codes[:, None] // (3 ** np.arange(8))[None, :]) % 3  # (6561, 8)
     req1 = ((digits == 2) << np.arange(8)).sum(1)
     care = ((digits > 0) << np.arange(8)).sum(1)
-    pats = CARD_PATTERNS                                                      # (70, 4)
-    ok = (pats[None, :, :] & care[:, None, None]) == req1[:, None, None]      # (6561, 70, 4)
+    pats = CARD_PATTERNS  # (70, 4)
+    ok = (pats[None, :, :] & care[:, None, None]) == req1[:, None, None]  # (6561, 70, 4)
     ok &= np.arange(4)[None, None, :] < CARD_PERIODS[None, :, None]
     return (ok * (1 << np.arange(4))[None, None, :]).sum(2).astype(np.uint8)
 
 
 _FIT = _fit_table()
-_LR = np.array([0, 1, 1, 1], dtype=np.int32)   # the four lines: row, column, two diagonals
+_LR = np.array([0, 1, 1, 1], dtype=np.int32)  # the four lines: row, column, two diagonals
 _LC = np.array([1, 0, 1, -1], dtype=np.int32)
 
 
@@ -123,13 +123,37 @@ def _area(bbox, ntab, i, r0, c0, W, H, grid_limit):
         return H, H + 1, H, H + 1
     if not grid_limit:
         return 0, W, 0, W
-    return (max(0, bbox[i, 1] - 4 - r0), min(W, bbox[i, 0] + 5 - r0),
-            max(0, bbox[i, 3] - 4 - c0), min(W, bbox[i, 2] + 5 - c0))
+    return (
+        max(0, bbox[i, 1] - 4 - r0),
+        min(W, bbox[i, 0] + 5 - r0),
+        max(0, bbox[i, 3] - 4 - c0),
+        min(W, bbox[i, 2] + 5 - c0),
+    )
 
 
 @njit(cache=True)
-def _deal(idx, orders, n, board, where, owner, crot, crow, ccol, pile, pile_n, hand_n, points, out, cur, over, ntab,
-          bbox, turn, G):
+def _deal(
+    idx,
+    orders,
+    n,
+    board,
+    where,
+    owner,
+    crot,
+    crow,
+    ccol,
+    pile,
+    pile_n,
+    hand_n,
+    points,
+    out,
+    cur,
+    over,
+    ntab,
+    bbox,
+    turn,
+    G,
+):
     for j in range(idx.shape[0]):
         i = idx[j]
         board[i, :] = 0
@@ -173,8 +197,31 @@ def _deal(idx, orders, n, board, where, owner, crot, crow, ccol, pile, pile_n, h
 
 
 @njit(cache=True)
-def _mask(mask, board, where, owner, crot, crow, ccol, cur, over, ntab, bbox, W, H, G, grid_limit, PAT, PER, NR1, NR0,
-          DR, DC, FIT, P3):
+def _mask(
+    mask,
+    board,
+    where,
+    owner,
+    crot,
+    crow,
+    ccol,
+    cur,
+    over,
+    ntab,
+    bbox,
+    W,
+    H,
+    G,
+    grid_limit,
+    PAT,
+    PER,
+    NR1,
+    NR0,
+    DR,
+    DC,
+    FIT,
+    P3,
+):
     B = mask.shape[0]
     WW = W * W
     hand = np.empty(NUM_CARDS, dtype=np.int32)
@@ -293,8 +340,34 @@ def _advance(i, p, n, pile, pile_n, where, owner, hand_n, out, cur, over):
 
 
 @njit(cache=True)
-def _step(actions, active, n, teams, board, where, owner, crot, crow, ccol, pile, pile_n, hand_n, points, out, cur,
-          over, ntab, bbox, turn, W, H, G, LR, LC, VAL):
+def _step(
+    actions,
+    active,
+    n,
+    teams,
+    board,
+    where,
+    owner,
+    crot,
+    crow,
+    ccol,
+    pile,
+    pile_n,
+    hand_n,
+    points,
+    out,
+    cur,
+    over,
+    ntab,
+    bbox,
+    turn,
+    W,
+    H,
+    G,
+    LR,
+    LC,
+    VAL,
+):
     WW = W * W
     PASS = NUM_PLANES * WW
     cells = np.empty(4 * G + 1, dtype=np.int64)
@@ -409,8 +482,38 @@ def _returns(out_r, over, where, owner, points, n, teams, VAL):
 
 
 @njit(cache=True)
-def _observe(players, table, hand, seen, pl, glob, n, teams, board, where, owner, crot, pile_n, hand_n, points, out,
-             cur, over, ntab, bbox, W, H, G, grid_limit, PAT, VAL, DR, DC, LR, LC):
+def _observe(
+    players,
+    table,
+    hand,
+    seen,
+    pl,
+    glob,
+    n,
+    teams,
+    board,
+    where,
+    owner,
+    crot,
+    pile_n,
+    hand_n,
+    points,
+    out,
+    cur,
+    over,
+    ntab,
+    bbox,
+    W,
+    H,
+    G,
+    grid_limit,
+    PAT,
+    VAL,
+    DR,
+    DC,
+    LR,
+    LC,
+):
     cells = np.empty(4 * G + 1, dtype=np.int64)
     for i in range(players.shape[0]):
         me = players[i]
@@ -478,10 +581,17 @@ class SmartrixVectorCore(VectorCore):
 
     backend = "numba"
 
-    def __init__(self, num_envs: int, num_players: int = 2, grid_limit: bool = True, teams: bool = False,
-                 window: int | None = None):
-        probe = SmartrixState(num_players, grid_limit=grid_limit, teams=teams, window=window,
-                              deck=list(range(1, NUM_CARDS + 1)))  # validates every argument
+    def __init__(
+        self,
+        num_envs: int,
+        num_players: int = 2,
+        grid_limit: bool = True,
+        teams: bool = False,
+        window: int | None = None,
+    ):
+        probe = SmartrixState(
+            num_players, grid_limit=grid_limit, teams=teams, window=window, deck=list(range(1, NUM_CARDS + 1))
+        )  # validates every argument
         if int(num_envs) < 1:
             raise ParameterError(f"num_envs must be >= 1, got {num_envs!r}")
         self.num_envs = B = int(num_envs)
@@ -522,12 +632,33 @@ class SmartrixVectorCore(VectorCore):
     def _a(self, *names):
         return tuple(self.arrays[k] for k in names)
 
-    _STATE = ("board", "where", "owner", "crot", "crow", "ccol", "pile", "pile_n", "hand_n", "points", "out", "cur",
-              "over", "ntab", "bbox", "turn")
+    _STATE = (
+        "board",
+        "where",
+        "owner",
+        "crot",
+        "crow",
+        "ccol",
+        "pile",
+        "pile_n",
+        "hand_n",
+        "points",
+        "out",
+        "cur",
+        "over",
+        "ntab",
+        "bbox",
+        "turn",
+    )
 
     def _deal_orders(self, index, orders) -> None:
-        _deal(np.asarray(index, dtype=np.int64), np.ascontiguousarray(orders, dtype=np.int64), self.num_players,  # type: ignore[call-arg]  # mypy#14648: *args before positionals
-              *self._a(*self._STATE), self.G)
+        _deal(
+            np.asarray(index, dtype=np.int64),
+            np.ascontiguousarray(orders, dtype=np.int64),
+            self.num_players,  # type: ignore[call-arg]  # mypy#14648: *args before positionals
+            *self._a(*self._STATE),
+            self.G,
+        )
 
     # ------------------------------------------------------------------ games
     def reset_games(self, index: np.ndarray, rngs: Sequence[np.random.Generator]) -> None:
@@ -541,8 +672,19 @@ class SmartrixVectorCore(VectorCore):
 
     def step(self, actions: np.ndarray, active: np.ndarray) -> None:
         """Apply ``actions`` (``int64 (B,)``) where ``active`` (``bool (B,)``); legal actions only."""
-        _step(np.ascontiguousarray(actions, dtype=np.int64), np.ascontiguousarray(active, dtype=bool),  # type: ignore[call-arg]  # mypy#14648: *args before positionals
-              self.num_players, self.teams, *self._a(*self._STATE), self.window, self.H, self.G, _LR, _LC, _VAL)
+        _step(
+            np.ascontiguousarray(actions, dtype=np.int64),
+            np.ascontiguousarray(active, dtype=bool),  # type: ignore[call-arg]  # mypy#14648: *args before positionals
+            self.num_players,
+            self.teams,
+            *self._a(*self._STATE),
+            self.window,
+            self.H,
+            self.G,
+            _LR,
+            _LC,
+            _VAL,
+        )
 
     def current_player(self) -> np.ndarray:
         """``int32 (B,)``: the seat to move, -1 where the game is over."""
@@ -552,8 +694,31 @@ class SmartrixVectorCore(VectorCore):
         """``bool (B, num_actions)``: the mover's legal actions (a fresh array)."""
         mask = np.zeros((self.num_envs, self.num_actions), dtype=bool)
         a = self.arrays
-        _mask(mask, a["board"], a["where"], a["owner"], a["crot"], a["crow"], a["ccol"], a["cur"], a["over"], a["ntab"],
-              a["bbox"], self.window, self.H, self.G, self.grid_limit, _PAT, _PER, _NR1, _NR0, _DR, _DC, _FIT, _P3)
+        _mask(
+            mask,
+            a["board"],
+            a["where"],
+            a["owner"],
+            a["crot"],
+            a["crow"],
+            a["ccol"],
+            a["cur"],
+            a["over"],
+            a["ntab"],
+            a["bbox"],
+            self.window,
+            self.H,
+            self.G,
+            self.grid_limit,
+            _PAT,
+            _PER,
+            _NR1,
+            _NR0,
+            _DR,
+            _DC,
+            _FIT,
+            _P3,
+        )
         return mask
 
     def terminated(self) -> np.ndarray:
@@ -577,9 +742,38 @@ class SmartrixVectorCore(VectorCore):
         pl = np.zeros((B, n, PLAYER_FEATURES), np.float32)
         glob = np.zeros((B, 3), np.float32)
         a = self.arrays
-        _observe(np.ascontiguousarray(players, dtype=np.int64), table, hand, seen, pl, glob, n, self.teams, a["board"],
-                 a["where"], a["owner"], a["crot"], a["pile_n"], a["hand_n"], a["points"], a["out"], a["cur"],
-                 a["over"], a["ntab"], a["bbox"], W, self.H, self.G, self.grid_limit, _PAT, _VAL, _DR, _DC, _LR, _LC)
+        _observe(
+            np.ascontiguousarray(players, dtype=np.int64),
+            table,
+            hand,
+            seen,
+            pl,
+            glob,
+            n,
+            self.teams,
+            a["board"],
+            a["where"],
+            a["owner"],
+            a["crot"],
+            a["pile_n"],
+            a["hand_n"],
+            a["points"],
+            a["out"],
+            a["cur"],
+            a["over"],
+            a["ntab"],
+            a["bbox"],
+            W,
+            self.H,
+            self.G,
+            self.grid_limit,
+            _PAT,
+            _VAL,
+            _DR,
+            _DC,
+            _LR,
+            _LC,
+        )
         return {"table": table, "hand": hand, "seen": seen, "players": pl, "globals": glob}
 
     # ------------------------------------------------------------------ the reference
@@ -606,7 +800,7 @@ class SmartrixVectorCore(VectorCore):
                 st._where[c] = where[c]
                 st._owner[c] = owner[c]
         st._points = [int(x) for x in a["points"]]
-        st._pile = [int(x) for x in a["pile"][:int(a["pile_n"])]]
+        st._pile = [int(x) for x in a["pile"][: int(a["pile_n"])]]
         st._out = [bool(x) for x in a["out"]]
         st._current = int(a["cur"])
         st._over = bool(a["over"])
@@ -627,8 +821,10 @@ class SmartrixVectorCore(VectorCore):
                 raise ParameterError(f"a state of {type(st).__name__} cannot join a batch of Smartrix games")
             got = (st.num_players, st.grid_limit, st.team_game, st.window)
             if got != want:
-                raise ParameterError(f"a Smartrix state with (num_players, grid_limit, teams, window)={got} cannot "
-                                     f"join a batch of {want}")
+                raise ParameterError(
+                    f"a Smartrix state with (num_players, grid_limit, teams, window)={got} cannot "
+                    f"join a batch of {want}"
+                )
         a = self.arrays
         G = self.G
         for i, st in zip(index.tolist(), states):
@@ -652,7 +848,7 @@ class SmartrixVectorCore(VectorCore):
                 a["hand_n"][i, p] = len(st._hands[p])
                 a["points"][i, p] = st._points[p]
                 a["out"][i, p] = st._out[p]
-            a["pile"][i, :len(st._pile)] = st._pile
+            a["pile"][i, : len(st._pile)] = st._pile
             a["pile_n"][i] = len(st._pile)
             a["cur"][i] = st._current
             a["over"][i] = st._over

@@ -15,6 +15,8 @@ The environment (``tantrix_v0``) lives in :mod:`envs.tantrix.env`.
 't47@0,0r0'
 """
 
+from envs.tantrix.heuristics import tantrix_greedy_action, tantrix_score_gap
+from envs.tantrix.records import read_tantrix_file, record_from_state, replay, write_tantrix_file
 from envs.tantrix.state import (
     DEFAULT_WINDOW_RADIUS,
     DIRS,
@@ -24,8 +26,6 @@ from envs.tantrix.state import (
     parse_move,
 )
 from envs.tantrix.tiles import COLOUR_NAMES, COLOURS, NUM_TILES, TILES, fitting_tiles, tile_edges
-from envs.tantrix.heuristics import tantrix_greedy_action, tantrix_score_gap
-from envs.tantrix.records import read_tantrix_file, record_from_state, replay, write_tantrix_file
 
 __all__ = [
     "TantrixState",

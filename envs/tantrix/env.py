@@ -90,9 +90,15 @@ class raw_env(TabletopAECEnv):
         "render_fps": 4,
     }
 
-    def __init__(self, num_players: int = 2, teams: bool = False, colors=None,
-                 window_radius: int = DEFAULT_WINDOW_RADIUS, max_steps: int | None = None,
-                 render_mode: str | None = None):
+    def __init__(
+        self,
+        num_players: int = 2,
+        teams: bool = False,
+        colors=None,
+        window_radius: int = DEFAULT_WINDOW_RADIUS,
+        max_steps: int | None = None,
+        render_mode: str | None = None,
+    ):
         self._kwargs = dict(num_players=num_players, teams=teams, colors=colors, window_radius=window_radius)
         probe = TantrixState(**self._kwargs, bag=list(range(1, NUM_TILES + 1)))  # validates the arguments
         self.num_players = probe.num_players

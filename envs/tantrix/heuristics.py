@@ -20,8 +20,7 @@ import numpy as np
 from envs.tantrix.state import TantrixState
 from envs.tantrix.tiles import TR_SEG
 
-__all__ = ["evaluate", "greedy_action", "VALUE_SCALE", "tantrix_score_gap", "tantrix_greedy_action",
-           "placement_value"]
+__all__ = ["evaluate", "greedy_action", "VALUE_SCALE", "tantrix_score_gap", "tantrix_greedy_action", "placement_value"]
 
 #: Score points (tiles of line) per unit of ``atanh`` value for MCTS leaf evaluation.
 VALUE_SCALE = 5.0

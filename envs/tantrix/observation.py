@@ -44,11 +44,13 @@ class TantrixObservation(ObservationEncoder):
         for p in range(n):
             own = probe.colour_of(p) - 1
             self.order.append(np.array([own] + [c for c in range(4) if c != own]))
-        self.space = spaces.Dict({
-            "board": spaces.Box(0.0, 1.0, shape=(self.H, self.W, NUM_PLANES), dtype=np.float32),
-            "hands": spaces.Box(0.0, 1.0, shape=(n, 6, 24), dtype=np.float32),
-            "globals": spaces.Box(0.0, 1.0, shape=(8 + 2 * n,), dtype=np.float32),
-        })
+        self.space = spaces.Dict(
+            {
+                "board": spaces.Box(0.0, 1.0, shape=(self.H, self.W, NUM_PLANES), dtype=np.float32),
+                "hands": spaces.Box(0.0, 1.0, shape=(n, 6, 24), dtype=np.float32),
+                "globals": spaces.Box(0.0, 1.0, shape=(8 + 2 * n,), dtype=np.float32),
+            }
+        )
 
     def encode(self, state: TantrixState, player: int) -> dict[str, np.ndarray]:
         """``{"board", "hands", "globals"}`` float32 arrays: ``state`` seen by seat ``player``."""
@@ -129,5 +131,10 @@ class TantrixObservation(ObservationEncoder):
                 for d in range(6):
                     for c in range(4):
                         index[slot * 6 + rot, 4 * d + c] = slot * 24 + 4 * ((d - rot) % 6) + c
-        return ActionLayout(index=np.arange(36 * HW, dtype=np.int64).reshape(36, self.H, self.W),
-                            num_actions=self.num_actions, obs_key="board", plane_index=index, plane_key="hands")
+        return ActionLayout(
+            index=np.arange(36 * HW, dtype=np.int64).reshape(36, self.H, self.W),
+            num_actions=self.num_actions,
+            obs_key="board",
+            plane_index=index,
+            plane_key="hands",
+        )

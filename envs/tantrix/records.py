@@ -35,8 +35,16 @@ from envs.core.records import check_permutation, check_result, write_json_record
 from envs.tantrix.state import TantrixState
 from envs.tantrix.tiles import COLOURS, NUM_TILES
 
-__all__ = ["record_from_state", "record_to_json", "record_from_json", "check_record", "replay", "write_tantrix_file",
-           "read_tantrix_file", "to_common_record"]
+__all__ = [
+    "record_from_state",
+    "record_to_json",
+    "record_from_json",
+    "check_record",
+    "replay",
+    "write_tantrix_file",
+    "read_tantrix_file",
+    "to_common_record",
+]
 
 FORMAT = "tantrix-record"
 VERSION = 1
@@ -96,8 +104,10 @@ def check_record(rec) -> None:
     if not isinstance(rec, dict):
         raise InvalidPositionError(f"a {FORMAT} record must be a JSON object (dict), got {type(rec).__name__}")
     if rec.get("format") != FORMAT or rec.get("version") != VERSION or isinstance(rec.get("version"), bool):
-        raise InvalidPositionError(f"not a {FORMAT} version {VERSION} record: expected \"format\": {FORMAT!r} and "
-                                   f"\"version\": {VERSION}, got format={rec.get('format')!r}, version={rec.get('version')!r}")
+        raise InvalidPositionError(
+            f'not a {FORMAT} version {VERSION} record: expected "format": {FORMAT!r} and '
+            f'"version": {VERSION}, got format={rec.get("format")!r}, version={rec.get("version")!r}'
+        )
     unknown = [k for k in rec if k not in _KEYS]
     if unknown:
         raise InvalidPositionError(f"record has unknown keys {unknown}: expected only {list(_KEYS)}")
@@ -115,10 +125,14 @@ def check_record(rec) -> None:
     check_permutation(rec["bag"], NUM_TILES, "record 'bag'", "tile")  # the tiles in drawing order
     moves = rec["moves"]
     if not isinstance(moves, list):
-        raise InvalidPositionError(f"record 'moves' must be a list of moves in notation (e.g. [\"t41@0,0r3\"]), got {moves!r}")
+        raise InvalidPositionError(
+            f"record 'moves' must be a list of moves in notation (e.g. [\"t41@0,0r3\"]), got {moves!r}"
+        )
     for i, m in enumerate(moves):
         if not isinstance(m, str):
-            raise InvalidPositionError(f"record 'moves': move {i + 1} must be a string such as \"t41@0,0r3\", got {m!r}")
+            raise InvalidPositionError(
+                f"record 'moves': move {i + 1} must be a string such as \"t41@0,0r3\", got {m!r}"
+            )
     res = rec.get("result")
     if res is None:
         return
@@ -131,7 +145,9 @@ def check_record(rec) -> None:
         raise InvalidPositionError(f"record 'result.outcome' must be a string, got {res['outcome']!r}")
     if "scores" in res and (not isinstance(res["scores"], list) or not all(is_plain_int(x) for x in res["scores"])):
         raise InvalidPositionError(f"record 'result.scores' must be a list of integers, got {res['scores']!r}")
-    if "returns" in res and (not isinstance(res["returns"], list) or not all(is_plain_number(x) for x in res["returns"])):
+    if "returns" in res and (
+        not isinstance(res["returns"], list) or not all(is_plain_number(x) for x in res["returns"])
+    ):
         raise InvalidPositionError(f"record 'result.returns' must be a list of numbers, got {res['returns']!r}")
 
 
@@ -188,9 +204,15 @@ def to_common_record(rec) -> dict | None:
     if not isinstance(rec, dict) or rec.get("format") != FORMAT:
         return None
     check_record(rec)
-    out = {"format": _core.FORMAT, "version": _core.VERSION, "env_id": "tantrix_v0",
-           "env_kwargs": dict(rec["settings"]), "seed": None, "deal": {"bag": list(rec["bag"])},
-           "moves": list(rec["moves"])}
+    out = {
+        "format": _core.FORMAT,
+        "version": _core.VERSION,
+        "env_id": "tantrix_v0",
+        "env_kwargs": dict(rec["settings"]),
+        "seed": None,
+        "deal": {"bag": list(rec["bag"])},
+        "moves": list(rec["moves"]),
+    }
     if "result" in rec:
         res = rec["result"]
         out["result"] = None if res is None else {("result" if k == "outcome" else k): v for k, v in res.items()}

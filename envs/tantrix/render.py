@@ -29,8 +29,13 @@ _SQ3 = math.sqrt(3.0)
 
 
 def _bezier(p0, p1, p2, n=14):
-    return [((1 - t) ** 2 * p0[0] + 2 * (1 - t) * t * p1[0] + t * t * p2[0],
-             (1 - t) ** 2 * p0[1] + 2 * (1 - t) * t * p1[1] + t * t * p2[1]) for t in (i / n for i in range(n + 1))]
+    return [
+        (
+            (1 - t) ** 2 * p0[0] + 2 * (1 - t) * t * p1[0] + t * t * p2[0],
+            (1 - t) ** 2 * p0[1] + 2 * (1 - t) * t * p1[1] + t * t * p2[1],
+        )
+        for t in (i / n for i in range(n + 1))
+    ]
 
 
 def tantrix_picture(state, size: int | None = None) -> np.ndarray:
@@ -54,11 +59,15 @@ def tantrix_picture(state, size: int | None = None) -> np.ndarray:
         return cx + size * _SQ3 * (q + r / 2), cy + size * 1.5 * r
 
     def corners(x, y, s):
-        return [(x + s * math.cos(math.radians(-90 + 60 * i)), y + s * math.sin(math.radians(-90 + 60 * i)))
-                for i in range(6)]
+        return [
+            (x + s * math.cos(math.radians(-90 + 60 * i)), y + s * math.sin(math.radians(-90 + 60 * i)))
+            for i in range(6)
+        ]
 
-    mid = [(math.cos(math.radians(-60 + 60 * d)) * _SQ3 / 2, math.sin(math.radians(-60 + 60 * d)) * _SQ3 / 2)
-           for d in range(6)]
+    mid = [
+        (math.cos(math.radians(-60 + 60 * d)) * _SQ3 / 2, math.sin(math.radians(-60 + 60 * d)) * _SQ3 / 2)
+        for d in range(6)
+    ]
     lw = max(2, size // 4)
     for q, r in state.candidate_cells():
         x, y = centre(q, r)
@@ -70,7 +79,9 @@ def tantrix_picture(state, size: int | None = None) -> np.ndarray:
     last = state.placed[-1] if state.placed else None
     for t, q, r, k in state.placed:
         x, y = centre(q, r)
-        draw.polygon(corners(x, y, size - 0.5), fill=_TILE, outline=(90, 90, 90) if (t, q, r, k) != last else (255, 255, 255))
+        draw.polygon(
+            corners(x, y, size - 0.5), fill=_TILE, outline=(90, 90, 90) if (t, q, r, k) != last else (255, 255, 255)
+        )
         seg = TR_SEG[t * 6 + k]
         for col in range(1, 5):
             if not seg[col]:
@@ -87,9 +98,13 @@ def tantrix_picture(state, size: int | None = None) -> np.ndarray:
             draw.line(_bezier(p0, ctrl, p2), fill=LINE_COLOURS[col], width=lw, joint="curve")
         _ = TR_EDGES  # (edge colours are implied by the segments)
     scores = state.scores()
-    score_line = "scores: " + "   ".join(f"P{p} {COLOUR_NAMES[state.colour_of(p) - 1]} {scores[p]}"
-                                       for p in range(state.num_players))
-    hands = "   ".join(f"P{p}: " + (" ".join(str(t) for t in state.hand(p) if t != -1) or "-")
-                       for p in range(state.num_players))
-    draw_text_block(draw, [state.status_line(), score_line, "hands: " + hands], (0, height, width, height + foot - 2), 13)
+    score_line = "scores: " + "   ".join(
+        f"P{p} {COLOUR_NAMES[state.colour_of(p) - 1]} {scores[p]}" for p in range(state.num_players)
+    )
+    hands = "   ".join(
+        f"P{p}: " + (" ".join(str(t) for t in state.hand(p) if t != -1) or "-") for p in range(state.num_players)
+    )
+    draw_text_block(
+        draw, [state.status_line(), score_line, "hands: " + hands], (0, height, width, height + foot - 2), 13
+    )
     return np.asarray(img, dtype=np.uint8).copy()

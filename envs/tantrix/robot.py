@@ -63,7 +63,7 @@ def _pool(state: TantrixState) -> list[int]:
     """Tiles still to be placed: every hand's and the bag's, in tile-number order (public
     knowledge: the bag as a set, never its order)."""
     out = [t for h in state._hands for t in h if t != -1]
-    out.extend(state._bag[state._bpos:])
+    out.extend(state._bag[state._bpos :])
     return sorted(out)
 
 
@@ -156,8 +156,17 @@ def _analyse(state: TantrixState, rows: list | None) -> dict[int, float]:
                 else:
                     best = max(best, float(size[i]))
                 if rows is not None and (cyc[i] or i not in ends[c]):
-                    rows.append({"colour": c, "first": i, "tiles": size[i], "loop": cyc[i], "ends": [],
-                                 "closes_at": None, "value": float(2 * size[i] if cyc[i] else size[i])})
+                    rows.append(
+                        {
+                            "colour": c,
+                            "first": i,
+                            "tiles": size[i],
+                            "loop": cyc[i],
+                            "ends": [],
+                            "closes_at": None,
+                            "value": float(2 * size[i] if cyc[i] else size[i]),
+                        }
+                    )
         best = max(best, float(loop_now))
         meet_self: dict[int, float] = {}
         for r1, r2, w in meet[c]:
@@ -199,9 +208,15 @@ def _analyse(state: TantrixState, rows: list | None) -> dict[int, float]:
 def _row(state, c, root, tiles, es, val, closes) -> dict:
     qr = state._g.qr
     first = min(i for i in range(len(state._uf[c])) if TantrixState._find(state._uf[c], i) == root)
-    return {"colour": c, "first": first, "tiles": tiles, "loop": False,
-            "ends": sorted((qr[n], w, f) for n, w, f in es), "closes_at": None if closes is None else qr[closes],
-            "value": float(val)}
+    return {
+        "colour": c,
+        "first": first,
+        "tiles": tiles,
+        "loop": False,
+        "ends": sorted((qr[n], w, f) for n, w, f in es),
+        "closes_at": None if closes is None else qr[closes],
+        "value": float(val),
+    }
 
 
 _COLOURS_OF: list[frozenset] = []
@@ -267,7 +282,9 @@ def _finish_turn(state: TantrixState, player: int, budget: list | None = None) -
         state.apply(best)
 
 
-def _turn_value(state: TantrixState, action: int, player: int, budget: list | None = None) -> tuple[float, TantrixState]:
+def _turn_value(
+    state: TantrixState, action: int, player: int, budget: list | None = None
+) -> tuple[float, TantrixState]:
     c = state.clone()
     c.apply(action)
     if c.current_player == player:
@@ -280,7 +297,7 @@ def _sample(state: TantrixState, player: int, rng: np.random.Generator) -> Tantr
     bag is first put in tile-number order (a set, what everyone knows), then shuffled by ``rng``;
     two positions that differ only in the bag's order give the same samples."""
     c = state.clone()
-    c._bag[c._bpos:] = sorted(c._bag[c._bpos:])
+    c._bag[c._bpos :] = sorted(c._bag[c._bpos :])
     return c.sample_determinization(player, rng)
 
 
@@ -306,8 +323,12 @@ class TantrixRobot:
     """
 
     def __init__(self, samples: int = 1, width: int = 2, reply_width: int = 4, budget: int = 300):
-        for name, v, lo in (("samples", samples, 1), ("width", width, 0), ("reply_width", reply_width, 1),
-                            ("budget", budget, 0)):
+        for name, v, lo in (
+            ("samples", samples, 1),
+            ("width", width, 0),
+            ("reply_width", reply_width, 1),
+            ("budget", budget, 0),
+        ):
             if not is_plain_int(v) or v < lo:
                 raise ValueError(f"robot {name} must be an integer >= {lo}, got {v!r}")
         self.samples, self.width, self.reply_width, self.budget = samples, width, reply_width, budget

@@ -46,7 +46,7 @@ every player, in seat order, draws five more.
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -229,16 +229,32 @@ class TantrixState(GameState):
     """
 
     info = GameInfo(
-        short_name="tantrix", long_name="Tantrix", perfect_information=False, chance=True,
-        min_players=2, max_players=4, teams=True, seat_names=("red", "yellow", "blue", "green"),
+        short_name="tantrix",
+        long_name="Tantrix",
+        perfect_information=False,
+        chance=True,
+        min_players=2,
+        max_players=4,
+        teams=True,
+        seat_names=("red", "yellow", "blue", "green"),
         notation="Tantrix: t23@0,-1r2 = tile 23 on hex q=0, r=-1, turned 2 sixths clockwise",
-        heuristics="envs.tantrix.heuristics", board="envs.tantrix.svg",
-        agents=(("robot", "envs.tantrix.robot:robot_agent"),), records="envs.tantrix.records",
+        heuristics="envs.tantrix.heuristics",
+        board="envs.tantrix.svg",
+        agents=(("robot", "envs.tantrix.robot:robot_agent"),),
+        records="envs.tantrix.records",
     )
 
-    def __init__(self, num_players: int = 2, *, teams: bool = False, colors=None,
-                 window_radius: int = DEFAULT_WINDOW_RADIUS, rng: np.random.Generator | None = None,
-                 seed: int | None = None, bag=None):
+    def __init__(
+        self,
+        num_players: int = 2,
+        *,
+        teams: bool = False,
+        colors=None,
+        window_radius: int = DEFAULT_WINDOW_RADIUS,
+        rng: np.random.Generator | None = None,
+        seed: int | None = None,
+        bag=None,
+    ):
         self._setup(num_players, teams, colors, window_radius)
         if rng is not None and not isinstance(rng, np.random.Generator):
             raise ParameterError(f"rng must be a numpy.random.Generator, got {type(rng).__name__}")
@@ -263,14 +279,12 @@ class TantrixState(GameState):
 
     # ------------------------------------------------------------------ construction helpers
     def _setup(self, num_players, teams, colors, window_radius) -> None:
-        if not is_int(num_players) \
-                or num_players not in (2, 3, 4):
+        if not is_int(num_players) or num_players not in (2, 3, 4):
             raise ParameterError(f"num_players must be 2, 3 or 4, got {num_players!r}")
         require_bool("teams", teams)
         if teams and num_players != 4:
             raise ParameterError(f"teams=True (Doubles) needs num_players=4, got {num_players}")
-        if not is_int(window_radius) \
-                or not 3 <= window_radius <= MAX_WINDOW_RADIUS:
+        if not is_int(window_radius) or not 3 <= window_radius <= MAX_WINDOW_RADIUS:
             raise ParameterError(f"window_radius must be an int from 3 to {MAX_WINDOW_RADIUS}, got {window_radius!r}")
         self.num_players = int(num_players)
         self.team_game = bool(teams)
@@ -323,9 +337,19 @@ class TantrixState(GameState):
         return -1
 
     @classmethod
-    def from_position(cls, *, tiles=(), hands=(), bag=(), current_player: int = 0, phase: str = "forced_before",
-                      num_players: int | None = None, teams: bool = False, colors=None,
-                      window_radius: int = DEFAULT_WINDOW_RADIUS) -> "TantrixState":
+    def from_position(
+        cls,
+        *,
+        tiles=(),
+        hands=(),
+        bag=(),
+        current_player: int = 0,
+        phase: str = "forced_before",
+        num_players: int | None = None,
+        teams: bool = False,
+        colors=None,
+        window_radius: int = DEFAULT_WINDOW_RADIUS,
+    ) -> TantrixState:
         """Build a position by hand (tests, puzzles, analysis).
 
         Args:
@@ -357,8 +381,7 @@ class TantrixState(GameState):
             raise InvalidPositionError(f"hands must give one hand per player ({self.num_players}), got {len(hands)}")
         if phase not in PHASES:
             raise InvalidPositionError(f"phase must be one of {PHASES}, got {phase!r}")
-        if not is_int(current_player) \
-                or not 0 <= current_player < self.num_players:
+        if not is_int(current_player) or not 0 <= current_player < self.num_players:
             raise InvalidPositionError(f"current_player must be 0-{self.num_players - 1}, got {current_player!r}")
         placed = []
         for item in tiles:
@@ -385,7 +408,9 @@ class TantrixState(GameState):
             if not 0 <= k <= 5:
                 raise InvalidPositionError(f"rotation must be 0-5 in {format_move(t, q, r, k)}")
             if _hexdist(q, r) > self.window_radius:
-                raise InvalidPositionError(f"{format_move(t, q, r, k)} lies outside the window (radius {self.window_radius})")
+                raise InvalidPositionError(
+                    f"{format_move(t, q, r, k)} lies outside the window (radius {self.window_radius})"
+                )
             c = g.origin + q + r * g.S
             if i == 0 and (q, r) != (0, 0):
                 raise InvalidPositionError("the first tile must be on (0, 0)")
@@ -403,7 +428,8 @@ class TantrixState(GameState):
                 raise InvalidPositionError(
                     f"the table breaks the restrictions while the bag still has tiles ({', '.join(broken)}): "
                     "no game reaches such a position, and play from it would be inconsistent; give an empty bag "
-                    "(the restrictions are then off) or another table (RULES.md, 'Positions given by hand')")
+                    "(the restrictions are then off) or another table (RULES.md, 'Positions given by hand')"
+                )
         self._hands = hs
         self.initial_bag = list(bag_list)
         self._bag = list(bag_list)
@@ -711,8 +737,9 @@ class TantrixState(GameState):
         for d in range(6):
             want = (self._need[c] >> (3 * d)) & 7
             if want and e[d] != want:
-                return (f"edge {d} shows {COLOUR_NAMES[e[d] - 1]} but the neighbouring tile shows "
-                        f"{COLOUR_NAMES[want - 1]}")
+                return (
+                    f"edge {d} shows {COLOUR_NAMES[e[d] - 1]} but the neighbouring tile shows {COLOUR_NAMES[want - 1]}"
+                )
         if self._phase != 1 and c not in self._forced:
             return "a forced space must be filled first (forced move)"
         if self.restrictions_active:
@@ -818,7 +845,7 @@ class TantrixState(GameState):
 
     def bag_remaining(self) -> list[int]:
         """The tiles still in the bag in drawing order (hidden information: for records and tests)."""
-        return self._bag[self._bpos:]
+        return self._bag[self._bpos :]
 
     def tile_at(self, q: int, r: int):
         """``(tile, rot)`` on ``(q, r)``, or ``None``."""
@@ -958,17 +985,19 @@ class TantrixState(GameState):
             raise IllegalActionError(f"{text!r}: the game is over")
         hand = self._hands[self._player]
         if t not in hand:
-            raise IllegalActionError(f"{text!r}: tile {t} is not in player {self._player}'s hand {[x for x in hand if x != -1]}")
+            raise IllegalActionError(
+                f"{text!r}: tile {t} is not in player {self._player}'s hand {[x for x in hand if x != -1]}"
+            )
         return self.encode(hand.index(t), k, q, r)
 
     def moves(self) -> list[str]:
         """The moves applied since the state was created, in notation (one per ``history`` entry;
         the tiles of :meth:`from_position` are not moves)."""
         k = len(self.history)
-        return [format_move(*m) for m in self._placed[len(self._placed) - k:]] if k else []
+        return [format_move(*m) for m in self._placed[len(self._placed) - k :]] if k else []
 
     # ------------------------------------------------------------------ copying, text
-    def clone(self) -> "TantrixState":
+    def clone(self) -> TantrixState:
         c = TantrixState.__new__(TantrixState)
         d = c.__dict__
         for k, v in self.__dict__.items():
@@ -993,11 +1022,13 @@ class TantrixState(GameState):
             ParameterError: a position built by :meth:`from_position` (its start is no deal).
         """
         if len(self.initial_bag) != NUM_TILES:
-            raise ParameterError("only games started by the constructor (a full bag) have a deal; "
-                                 "this position was built by from_position")
+            raise ParameterError(
+                "only games started by the constructor (a full bag) have a deal; "
+                "this position was built by from_position"
+            )
         return {"bag": list(self.initial_bag)}
 
-    def with_deal(self, deal) -> "TantrixState":
+    def with_deal(self, deal) -> TantrixState:
         """A new state at the start of a game with this state's settings (players, Doubles, colours,
         window radius) and ``deal`` (:meth:`deal`'s form); no random generator is involved.
 
@@ -1007,13 +1038,20 @@ class TantrixState(GameState):
         from envs.core.records import check_permutation
 
         if not isinstance(deal, dict) or set(deal) != {"bag"}:
-            raise InvalidPositionError(f'a Tantrix deal must be an object {{"bag": [the {NUM_TILES} tile numbers in '
-                                       f'drawing order]}}, got {deal!r:.80}')
+            raise InvalidPositionError(
+                f'a Tantrix deal must be an object {{"bag": [the {NUM_TILES} tile numbers in '
+                f"drawing order]}}, got {deal!r:.80}"
+            )
         bag = check_permutation(deal["bag"], NUM_TILES, "deal 'bag'", "tile")
-        return TantrixState(self.num_players, teams=self.team_game, colors=[COLOURS[c - 1] for c in self._colour_of_team],
-                            window_radius=self.window_radius, bag=bag)
+        return TantrixState(
+            self.num_players,
+            teams=self.team_game,
+            colors=[COLOURS[c - 1] for c in self._colour_of_team],
+            window_radius=self.window_radius,
+            bag=bag,
+        )
 
-    def sample_determinization(self, player: int, rng: np.random.Generator) -> "TantrixState":
+    def sample_determinization(self, player: int, rng: np.random.Generator) -> TantrixState:
         """A full state consistent with what ``player`` knows: the bag's order reshuffled.
 
         Tantrix hands are open and the table is public; only the order of the tiles still in
@@ -1034,11 +1072,11 @@ class TantrixState(GameState):
         if not is_int(player) or not 0 <= player < self.num_players:
             raise ValueError(f"player must be a seat in [0, {self.num_players}), got {player!r}")
         c = self.clone()
-        rest = c._bag[c._bpos:]
+        rest = c._bag[c._bpos :]
         order = [rest[i] for i in rng.permutation(len(rest))]
-        c._bag[c._bpos:] = order
+        c._bag[c._bpos :] = order
         if len(c.initial_bag) == len(c._bag):
-            c.initial_bag[c._bpos:] = order
+            c.initial_bag[c._bpos :] = order
         return c
 
     def __getstate__(self):
@@ -1061,8 +1099,16 @@ class TantrixState(GameState):
 
     def position_key(self) -> tuple:
         """Hashable summary of the whole state (table, hands, bag, turn): equal keys, equal futures."""
-        return (tuple(sorted(self._placed)), tuple(tuple(h) for h in self._hands), tuple(self._bag[self._bpos:]),
-                self._player, self._phase, self._over, self._deadlock, self._skips)
+        return (
+            tuple(sorted(self._placed)),
+            tuple(tuple(h) for h in self._hands),
+            tuple(self._bag[self._bpos :]),
+            self._player,
+            self._phase,
+            self._over,
+            self._deadlock,
+            self._skips,
+        )
 
     def _player_label(self, p: int) -> str:
         name = COLOUR_NAMES[self.colour_of(p) - 1]
@@ -1073,8 +1119,10 @@ class TantrixState(GameState):
             what = self._end_text()[0]
         else:
             what = f"{self._player_label(self._player)} to move, {PHASES[self._phase].replace('_', ' ')}"
-        return (f"Tantrix {self.num_players}p{' doubles' if self.team_game else ''} | tiles {len(self._placed)} "
-                f"| bag {self.bag_size} | restrictions {'on' if self.restrictions_active else 'off'} | {what}")
+        return (
+            f"Tantrix {self.num_players}p{' doubles' if self.team_game else ''} | tiles {len(self._placed)} "
+            f"| bag {self.bag_size} | restrictions {'on' if self.restrictions_active else 'off'} | {what}"
+        )
 
     def __str__(self) -> str:
         g = self._g

@@ -58,13 +58,16 @@ _OUTLINE = "#a0916f"
 _BLOCKED = "#b3a27e"
 _TEXT = "#2a2418"
 _FONT = 'font-family="sans-serif"'
-_HEX = {1: "#%02x%02x%02x" % LINE_COLOURS[1], 2: "#%02x%02x%02x" % LINE_COLOURS[2],
-        3: "#%02x%02x%02x" % LINE_COLOURS[3], 4: "#%02x%02x%02x" % LINE_COLOURS[4]}
+_HEX = {
+    1: "#%02x%02x%02x" % LINE_COLOURS[1],
+    2: "#%02x%02x%02x" % LINE_COLOURS[2],
+    3: "#%02x%02x%02x" % LINE_COLOURS[3],
+    4: "#%02x%02x%02x" % LINE_COLOURS[4],
+}
 _SHAPE = {1: "sharp curve", 2: "gentle curve", 3: "straight"}
 #: The turn's steps (state.phase_index 0, 1, 2) in words.
 _PHASE_TEXT = ("forced moves before the free move", "free move", "forced moves after the free move")
 assert len(_PHASE_TEXT) == len(PHASES)
-
 
 
 def _n(x: float) -> str:
@@ -75,8 +78,10 @@ def _n(x: float) -> str:
 
 def _corners(x: float, y: float, s: float) -> str:
     """``points`` of a pointy-top hexagon of circumradius ``s`` centred on ``(x, y)``."""
-    return " ".join(f"{_n(x + s * math.cos(math.radians(-90 + 60 * i)))},"
-                    f"{_n(y + s * math.sin(math.radians(-90 + 60 * i)))}" for i in range(6))
+    return " ".join(
+        f"{_n(x + s * math.cos(math.radians(-90 + 60 * i)))},{_n(y + s * math.sin(math.radians(-90 + 60 * i)))}"
+        for i in range(6)
+    )
 
 
 def _centre(q: int, r: int) -> tuple[float, float]:
@@ -115,8 +120,10 @@ def _tile_body(t: int, k: int) -> str:
     for col in range(1, 5):
         if seg[col]:
             d = _line_path(seg[col][0], seg[col][1], SIDE)
-            out.append(f'<path d="{d}" fill="none" stroke="{_TILE}" stroke-width="{_n(w + 3)}"/>'
-                       f'<path d="{d}" fill="none" stroke="{_HEX[col]}" stroke-width="{_n(w)}"/>')
+            out.append(
+                f'<path d="{d}" fill="none" stroke="{_TILE}" stroke-width="{_n(w + 3)}"/>'
+                f'<path d="{d}" fill="none" stroke="{_HEX[col]}" stroke-width="{_n(w)}"/>'
+            )
     return "".join(out)
 
 
@@ -199,8 +206,10 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
         caption = f"Game over: {out.result} ({out.termination})"
     else:
         caption = f"{_player_name(state, mover)} to move · {_PHASE_TEXT[state.phase_index]}"
-    counts = f"tiles placed {len(placed)} · bag {state.bag_size} · restrictions " \
-             f"{'on' if state.restrictions_active else 'off'}"
+    counts = (
+        f"tiles placed {len(placed)} · bag {state.bag_size} · restrictions "
+        f"{'on' if state.restrictions_active else 'off'}"
+    )
     k = max(1.0, board_w / 640)  # text and hands grow with a large table so they stay readable
     hs = _HAND_SIDE * k
     font = 14 * k
@@ -220,10 +229,12 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
     hits = []
 
     # ---- caption
-    body.append(f'<text x="{_n(pad)}" y="{_n(font * 1.35)}" font-size="{_n(font)}" {_FONT} fill="{_TEXT}">'
-                f'{esc(caption)}</text>'
-                f'<text x="{_n(pad)}" y="{_n(font * 2.55)}" font-size="{_n(0.85 * font)}" {_FONT} fill="{_TEXT}">'
-                f'{esc(counts)}</text>')
+    body.append(
+        f'<text x="{_n(pad)}" y="{_n(font * 1.35)}" font-size="{_n(font)}" {_FONT} fill="{_TEXT}">'
+        f"{esc(caption)}</text>"
+        f'<text x="{_n(pad)}" y="{_n(font * 2.55)}" font-size="{_n(0.85 * font)}" {_FONT} fill="{_TEXT}">'
+        f"{esc(counts)}</text>"
+    )
 
     # ---- the table
     body.append(f'<g class="table" transform="translate({_n(ox)} {_n(oy)})">')
@@ -234,47 +245,62 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
         shaded = (q, r) in blocked
         cls = "space blocked" if shaded else "space"
         fill = f'fill="{_BLOCKED}"' if shaded else 'fill="none"'
-        body.append(f'<polygon class="{cls}" points="{_corners(x, y, SIDE - 1.5)}" {fill} stroke="{_OUTLINE}" '
-                    f'stroke-width="1"/>')
+        body.append(
+            f'<polygon class="{cls}" points="{_corners(x, y, SIDE - 1.5)}" {fill} stroke="{_OUTLINE}" '
+            f'stroke-width="1"/>'
+        )
         if (q, r) in forced:
             fillers[(q, r)] = [p for p in range(state.num_players) if state.fitting_placements(p, q, r)]
     last = placed[-1] if placed and state.history else None
     for t, q, r, rot in placed:
         x, y = _centre(q, r)
-        body.append(f'<g class="tile" aria-label="t{t} at {q},{r}" transform="translate({_n(x)} {_n(y)})">'
-                    f'{_BODIES[t * 6 + rot]}</g>')
+        body.append(
+            f'<g class="tile" aria-label="t{t} at {q},{r}" transform="translate({_n(x)} {_n(y)})">'
+            f"{_BODIES[t * 6 + rot]}</g>"
+        )
     if last is not None:
         x, y = _centre(last[1], last[2])
-        body.append(f'<polygon class="last" points="{_corners(x, y, SIDE - 1.5)}" fill="none" stroke="#ffffff" '
-                    f'stroke-width="3"/>')
+        body.append(
+            f'<polygon class="last" points="{_corners(x, y, SIDE - 1.5)}" fill="none" stroke="#ffffff" '
+            f'stroke-width="3"/>'
+        )
     for (q, r), who in fillers.items():
         if (q, r) == pend_hex:
             continue
         x, y = _centre(q, r)
         dot = 0.16 * SIDE
         if not who:
-            body.append(f'<circle class="forced" cx="{_n(x)}" cy="{_n(y)}" r="{_n(dot)}" fill="#ffffff" '
-                        f'stroke="{_TEXT}" stroke-width="1.5"/>')
+            body.append(
+                f'<circle class="forced" cx="{_n(x)}" cy="{_n(y)}" r="{_n(dot)}" fill="#ffffff" '
+                f'stroke="{_TEXT}" stroke-width="1.5"/>'
+            )
         step = 2.4 * dot
         for i, p in enumerate(who):
             cx = x + (i - (len(who) - 1) / 2) * step
-            body.append(f'<circle class="forced" cx="{_n(cx)}" cy="{_n(y)}" r="{_n(dot)}" '
-                        f'fill="{_HEX[state.colour_of(p)]}" stroke="{_TEXT}" stroke-width="1.5"/>')
+            body.append(
+                f'<circle class="forced" cx="{_n(cx)}" cy="{_n(y)}" r="{_n(dot)}" '
+                f'fill="{_HEX[state.colour_of(p)]}" stroke="{_TEXT}" stroke-width="1.5"/>'
+            )
     if pend:
         t, q, r, rot = pend
         x, y = _centre(q, r)
-        body.append(f'<g class="tile pending" aria-label="t{t} at {q},{r}, rotation {rot}, not yet played" '
-                    f'transform="translate({_n(x)} {_n(y)})">{_BODIES[t * 6 + rot]}'
-                    f'<polygon points="{_corners(0, 0, SIDE - 1.5)}" fill="none" '
-                    f'stroke="{_HEX[state.colour_of(mover)]}" stroke-width="3" stroke-dasharray="6 4"/></g>')
+        body.append(
+            f'<g class="tile pending" aria-label="t{t} at {q},{r}, rotation {rot}, not yet played" '
+            f'transform="translate({_n(x)} {_n(y)})">{_BODIES[t * 6 + rot]}'
+            f'<polygon points="{_corners(0, 0, SIDE - 1.5)}" fill="none" '
+            f'stroke="{_HEX[state.colour_of(mover)]}" stroke-width="3" stroke-dasharray="6 4"/></g>'
+        )
     if active:
         for q, r in cand:
             x, y = _centre(q, r)
             words = f"hex {q},{r}, empty"
             if (q, r) in fillers:
                 who = fillers[(q, r)]
-                words += ", forced space" + (": " + ", ".join(_player_name(state, p) for p in who) + " can fill it"
-                                             if who else ", nobody can fill it")
+                words += ", forced space" + (
+                    ": " + ", ".join(_player_name(state, p) for p in who) + " can fill it"
+                    if who
+                    else ", nobody can fill it"
+                )
             elif (q, r) in blocked:
                 words += ", controlled: no tile may go here"
             hits.append(hit("polygon", f"hex:{q},{r}", words, points=_corners(ox + x, oy + y, SIDE)))
@@ -286,41 +312,52 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
         y0 = hands_y + p * row_h
         cy = y0 + row_h / 2
         if p == mover:
-            body.append(f'<rect class="to-move" x="{_n(pad / 2)}" y="{_n(y0)}" width="{_n(width - pad)}" '
-                        f'height="{_n(row_h)}" rx="{_n(4 * k)}" fill="#ffffff" fill-opacity="0.35"/>')
-            body.append(f'<text x="{_n(pad)}" y="{_n(cy + font * 0.35)}" font-size="{_n(font)}" {_FONT} '
-                        f'fill="{_TEXT}">▶</text>')
+            body.append(
+                f'<rect class="to-move" x="{_n(pad / 2)}" y="{_n(y0)}" width="{_n(width - pad)}" '
+                f'height="{_n(row_h)}" rx="{_n(4 * k)}" fill="#ffffff" fill-opacity="0.35"/>'
+            )
+            body.append(
+                f'<text x="{_n(pad)}" y="{_n(cy + font * 0.35)}" font-size="{_n(font)}" {_FONT} fill="{_TEXT}">▶</text>'
+            )
         col = state.colour_of(p)
-        body.append(f'<circle cx="{_n(pad + 1.6 * font)}" cy="{_n(cy)}" r="{_n(0.5 * font)}" fill="{_HEX[col]}" '
-                    f'stroke="{_TEXT}" stroke-width="1"/>')
+        body.append(
+            f'<circle cx="{_n(pad + 1.6 * font)}" cy="{_n(cy)}" r="{_n(0.5 * font)}" fill="{_HEX[col]}" '
+            f'stroke="{_TEXT}" stroke-width="1"/>'
+        )
         line, loop = state.colour_score(col)
         name = _player_name(state, p) + (" (you)" if viewer == p else "")
         detail = f"score {scores[p]}: line {line}" + (f", loop {loop}×2" if loop else "")
         weight = ' font-weight="bold"' if p == mover else ""
         tx = pad + 2.4 * font
-        body.append(f'<text x="{_n(tx)}" y="{_n(cy - 0.2 * font)}" font-size="{_n(font)}" {_FONT}{weight} '
-                    f'fill="{_TEXT}">{esc(name)}</text>')
-        body.append(f'<text x="{_n(tx)}" y="{_n(cy + 0.95 * font)}" font-size="{_n(0.85 * font)}" {_FONT} '
-                    f'fill="{_TEXT}">{esc(detail)}</text>')
+        body.append(
+            f'<text x="{_n(tx)}" y="{_n(cy - 0.2 * font)}" font-size="{_n(font)}" {_FONT}{weight} '
+            f'fill="{_TEXT}">{esc(name)}</text>'
+        )
+        body.append(
+            f'<text x="{_n(tx)}" y="{_n(cy + 0.95 * font)}" font-size="{_n(0.85 * font)}" {_FONT} '
+            f'fill="{_TEXT}">{esc(detail)}</text>'
+        )
         for slot, t in enumerate(state.hand(p)):
             x = pad + label_w + slot * slot_w + slot_w / 2
             lifted = pend is not None and p == mover and t == pend[0]
             if t == -1 or lifted:
-                body.append(f'<polygon class="slot{" pending" if lifted else ""}" points="{_corners(x, cy, hs - 1)}" '
-                            f'fill="none" stroke="{_OUTLINE}" stroke-width="1" stroke-dasharray="3 3"/>')
+                body.append(
+                    f'<polygon class="slot{" pending" if lifted else ""}" points="{_corners(x, cy, hs - 1)}" '
+                    f'fill="none" stroke="{_OUTLINE}" stroke-width="1" stroke-dasharray="3 3"/>'
+                )
             else:
-                body.append(f'<g class="hand-tile" aria-label="{esc(tile_label(t))}" '
-                            f'transform="translate({_n(x)} {_n(cy)}) scale({_n(hs / SIDE)})">{_BODIES[t * 6]}</g>'
-                            f'<text x="{_n(x)}" y="{_n(cy + hs + 7.5 * k)}" font-size="{_n(8 * k)}" {_FONT} '
-                            f'text-anchor="middle" fill="{_TEXT}">{t}</text>')
+                body.append(
+                    f'<g class="hand-tile" aria-label="{esc(tile_label(t))}" '
+                    f'transform="translate({_n(x)} {_n(cy)}) scale({_n(hs / SIDE)})">{_BODIES[t * 6]}</g>'
+                    f'<text x="{_n(x)}" y="{_n(cy + hs + 7.5 * k)}" font-size="{_n(8 * k)}" {_FONT} '
+                    f'text-anchor="middle" fill="{_TEXT}">{t}</text>'
+                )
             if active and p == mover and t != -1:
-                hits.append(hit("polygon", f"tile:{t}", f"{tile_label(t)}, in your hand",
-                                points=_corners(x, cy, hs)))
+                hits.append(hit("polygon", f"tile:{t}", f"{tile_label(t)}, in your hand", points=_corners(x, cy, hs)))
 
     body.extend(hits)
     label = f"Tantrix position: {caption}"
     return svg_document(round(width, 2), round(height, 2), "".join(body), label, "board-tantrix")
-
 
 
 def action_paths(state, action: int) -> MovePaths:

@@ -9,8 +9,17 @@ meaning "no colour". The tables are built once at import.
 
 from __future__ import annotations
 
-__all__ = ["COLOURS", "COLOUR_NAMES", "NUM_TILES", "TILES", "TR_EDGES", "TR_SEG", "tile_edges", "fit_table",
-           "fitting_tiles"]
+__all__ = [
+    "COLOURS",
+    "COLOUR_NAMES",
+    "NUM_TILES",
+    "TILES",
+    "TR_EDGES",
+    "TR_SEG",
+    "tile_edges",
+    "fit_table",
+    "fitting_tiles",
+]
 
 #: Colour letters; colour code ``k`` (1-4) is ``COLOURS[k - 1]``; code 0 means "no colour".
 COLOURS = "RYBG"

@@ -185,8 +185,9 @@ def _geom_ok(i, c, tile, cnt, cand, meta, NB, addv, adds, fills, stack, stamp):
 
 
 @njit(cache=True)
-def _placements(i, forced_only, tile, cnt, need, cand, hands, legal, meta, NB, EDGE, EP, WIDX, HW,
-                addv, adds, fills, stack, stamp):
+def _placements(
+    i, forced_only, tile, cnt, need, cand, hands, legal, meta, NB, EDGE, EP, WIDX, HW, addv, adds, fills, stack, stamp
+):
     """Legal placements of game i's mover into legal[i]; sets NLEGAL, returns the clipped count."""
     p = meta[i, PLAYER]
     nl = 0
@@ -294,14 +295,52 @@ def _settle(i, n, tile, cnt, need, cand, hands, legal, meta, NB, EDGE, EP, WIDX,
             return
         if meta[i, PHASE] != 1:
             if _has_forced(i, cnt, cand, meta):
-                clipped = _placements(i, True, tile, cnt, need, cand, hands, legal, meta, NB, EDGE, EP, WIDX, HW,
-                                      addv, adds, fills, stack, stamp)
+                clipped = _placements(
+                    i,
+                    True,
+                    tile,
+                    cnt,
+                    need,
+                    cand,
+                    hands,
+                    legal,
+                    meta,
+                    NB,
+                    EDGE,
+                    EP,
+                    WIDX,
+                    HW,
+                    addv,
+                    adds,
+                    fills,
+                    stack,
+                    stamp,
+                )
             else:
                 meta[i, NLEGAL] = 0
                 clipped = 0
         else:
-            clipped = _placements(i, False, tile, cnt, need, cand, hands, legal, meta, NB, EDGE, EP, WIDX, HW,
-                                  addv, adds, fills, stack, stamp)
+            clipped = _placements(
+                i,
+                False,
+                tile,
+                cnt,
+                need,
+                cand,
+                hands,
+                legal,
+                meta,
+                NB,
+                EDGE,
+                EP,
+                WIDX,
+                HW,
+                addv,
+                adds,
+                fills,
+                stack,
+                stamp,
+            )
         if clipped:
             meta[i, CLIPCOUNT] += 1
         meta[i, CLIPNOW] = clipped
@@ -343,13 +382,42 @@ def _clear(i, origin, tile, rot, cnt, need, pidx, cpos, cand, hands, meta):
 
 @njit(cache=True)
 def _scratch(nc):
-    return (np.zeros(nc, np.int8), np.zeros(nc, np.int32), np.zeros(nc, np.int32),
-            np.zeros(4 * nc + MAXCAND, np.int32), np.zeros(1, np.int64))
+    return (
+        np.zeros(nc, np.int8),
+        np.zeros(nc, np.int32),
+        np.zeros(nc, np.int32),
+        np.zeros(4 * nc + MAXCAND, np.int32),
+        np.zeros(1, np.int64),
+    )
 
 
 @njit(cache=True)
-def _reset_kernel(index, bags, n, origin, tile, rot, cnt, need, pidx, cpos, cand, placed, par, usize, ucyc,
-                  hands, bag, legal, meta, NB, EDGE, EP, WIDX, HW):
+def _reset_kernel(
+    index,
+    bags,
+    n,
+    origin,
+    tile,
+    rot,
+    cnt,
+    need,
+    pidx,
+    cpos,
+    cand,
+    placed,
+    par,
+    usize,
+    ucyc,
+    hands,
+    bag,
+    legal,
+    meta,
+    NB,
+    EDGE,
+    EP,
+    WIDX,
+    HW,
+):
     addv, adds, fills, stack, stamp = _scratch(tile.shape[1])
     for j in range(index.shape[0]):
         i = index[j]
@@ -372,13 +440,41 @@ def _reset_kernel(index, bags, n, origin, tile, rot, cnt, need, pidx, cpos, cand
                 hands[i, p, s] = bag[i, bp]
                 bp += 1
         meta[i, BPOS] = bp
-        _settle(i, n, tile, cnt, need, cand, hands, legal, meta, NB, EDGE, EP, WIDX, HW, addv, adds, fills, stack,
-                stamp)
+        _settle(
+            i, n, tile, cnt, need, cand, hands, legal, meta, NB, EDGE, EP, WIDX, HW, addv, adds, fills, stack, stamp
+        )
 
 
 @njit(cache=True)
-def _step_kernel(actions, active, n, R, S, origin, tile, rot, cnt, need, pidx, cpos, cand, placed, par, usize, ucyc,
-                 hands, bag, legal, meta, NB, EDGE, SEG, EP, WIDX, HW):
+def _step_kernel(
+    actions,
+    active,
+    n,
+    R,
+    S,
+    origin,
+    tile,
+    rot,
+    cnt,
+    need,
+    pidx,
+    cpos,
+    cand,
+    placed,
+    par,
+    usize,
+    ucyc,
+    hands,
+    bag,
+    legal,
+    meta,
+    NB,
+    EDGE,
+    SEG,
+    EP,
+    WIDX,
+    HW,
+):
     addv, adds, fills, stack, stamp = _scratch(tile.shape[1])
     W = 2 * R + 1
     for i in range(actions.shape[0]):
@@ -405,13 +501,39 @@ def _step_kernel(actions, active, n, R, S, origin, tile, rot, cnt, need, pidx, c
             meta[i, PHASE] = 2
         if meta[i, NPLACED] >= meta[i, TOTAL]:
             meta[i, OVER] = 1
-        _settle(i, n, tile, cnt, need, cand, hands, legal, meta, NB, EDGE, EP, WIDX, HW, addv, adds, fills, stack,
-                stamp)
+        _settle(
+            i, n, tile, cnt, need, cand, hands, legal, meta, NB, EDGE, EP, WIDX, HW, addv, adds, fills, stack, stamp
+        )
 
 
 @njit(cache=True)
-def _load_kernel(i, tiles, n, origin, S, tile, rot, cnt, need, pidx, cpos, cand, placed, par, usize, ucyc,
-                 hands, legal, meta, NB, EDGE, SEG, EP, WIDX, HW):
+def _load_kernel(
+    i,
+    tiles,
+    n,
+    origin,
+    S,
+    tile,
+    rot,
+    cnt,
+    need,
+    pidx,
+    cpos,
+    cand,
+    placed,
+    par,
+    usize,
+    ucyc,
+    hands,
+    legal,
+    meta,
+    NB,
+    EDGE,
+    SEG,
+    EP,
+    WIDX,
+    HW,
+):
     """Replay the table ``tiles`` (k, 4: tile, q, r, rot) into game i (meta, hands, bag set by the caller
     except NPLACED/NCAND), then compute the legal actions of the current phase (the state is settled)."""
     addv, adds, fills, stack, stamp = _scratch(tile.shape[1])
@@ -420,8 +542,29 @@ def _load_kernel(i, tiles, n, origin, S, tile, rot, cnt, need, pidx, cpos, cand,
     _clear(i, origin, tile, rot, cnt, need, pidx, cpos, cand, hands, meta)
     for j in range(tiles.shape[0]):
         t, q, r, k = tiles[j, 0], tiles[j, 1], tiles[j, 2], tiles[j, 3]
-        _put(i, origin + q + r * S, t, k, q, r, tile, rot, cnt, need, pidx, cpos, cand, placed, par, usize, ucyc,
-             meta, NB, EDGE, SEG)
+        _put(
+            i,
+            origin + q + r * S,
+            t,
+            k,
+            q,
+            r,
+            tile,
+            rot,
+            cnt,
+            need,
+            pidx,
+            cpos,
+            cand,
+            placed,
+            par,
+            usize,
+            ucyc,
+            meta,
+            NB,
+            EDGE,
+            SEG,
+        )
     for col in range(NMETA):
         if col != NPLACED and col != NCAND:
             meta[i, col] = saved[col]
@@ -430,11 +573,49 @@ def _load_kernel(i, tiles, n, origin, S, tile, rot, cnt, need, pidx, cpos, cand,
     if not meta[i, OVER]:
         if meta[i, PHASE] != 1:
             if _has_forced(i, cnt, cand, meta):
-                _placements(i, True, tile, cnt, need, cand, hands, legal, meta, NB, EDGE, EP, WIDX, HW,
-                            addv, adds, fills, stack, stamp)
+                _placements(
+                    i,
+                    True,
+                    tile,
+                    cnt,
+                    need,
+                    cand,
+                    hands,
+                    legal,
+                    meta,
+                    NB,
+                    EDGE,
+                    EP,
+                    WIDX,
+                    HW,
+                    addv,
+                    adds,
+                    fills,
+                    stack,
+                    stamp,
+                )
         else:
-            _placements(i, False, tile, cnt, need, cand, hands, legal, meta, NB, EDGE, EP, WIDX, HW,
-                        addv, adds, fills, stack, stamp)
+            _placements(
+                i,
+                False,
+                tile,
+                cnt,
+                need,
+                cand,
+                hands,
+                legal,
+                meta,
+                NB,
+                EDGE,
+                EP,
+                WIDX,
+                HW,
+                addv,
+                adds,
+                fills,
+                stack,
+                stamp,
+            )
 
 
 @njit(cache=True)
@@ -491,8 +672,34 @@ def _returns_kernel(n, teams, colour_of, par, usize, ucyc, meta, out):
 
 
 @njit(cache=True)
-def _observe_kernel(players, n, R, S, origin, colour_of, pos, kind, tile, rot, cnt, pidx, cand, placed, par, usize,
-                    ucyc, hands, meta, NB, EDGE, WIDX, INSIDE, board, hout, gout):
+def _observe_kernel(
+    players,
+    n,
+    R,
+    S,
+    origin,
+    colour_of,
+    pos,
+    kind,
+    tile,
+    rot,
+    cnt,
+    pidx,
+    cand,
+    placed,
+    par,
+    usize,
+    ucyc,
+    hands,
+    meta,
+    NB,
+    EDGE,
+    WIDX,
+    INSIDE,
+    board,
+    hout,
+    gout,
+):
     """Write every entry of board (B, H, W, 41; uninitialised on entry), hout and gout (zeroed)."""
     H = 2 * R + 1
     cs = np.zeros(5, np.int64)
@@ -582,10 +789,12 @@ class TantrixVectorCore(VectorCore):
 
     backend = "numba"
 
-    def __init__(self, num_envs: int, *, num_players: int = 2, teams: bool = False, colors=None,
-                 window_radius: int = 16):
-        probe = TantrixState(num_players, teams=teams, colors=colors, window_radius=window_radius,
-                             bag=list(range(1, NUM_TILES + 1)))
+    def __init__(
+        self, num_envs: int, *, num_players: int = 2, teams: bool = False, colors=None, window_radius: int = 16
+    ):
+        probe = TantrixState(
+            num_players, teams=teams, colors=colors, window_radius=window_radius, bag=list(range(1, NUM_TILES + 1))
+        )
         self._probe = probe
         self.num_envs = B = int(num_envs)
         self.num_players = n = probe.num_players
@@ -614,21 +823,43 @@ class TantrixVectorCore(VectorCore):
             self.kind[v, own] = 1
         NC = self.NC
         self.arrays = {
-            "tile": np.zeros((B, NC), np.int8), "rot": np.zeros((B, NC), np.int8),
-            "cnt": np.zeros((B, NC), np.int8), "need": np.zeros((B, NC), np.int32),
-            "pidx": np.full((B, NC), -1, np.int8), "cpos": np.full((B, NC), -1, np.int16),
-            "cand": np.zeros((B, MAXCAND), np.int16), "placed": np.zeros((B, NUM_TILES, 4), np.int8),
-            "par": np.zeros((B, 5, NUM_TILES), np.int8), "usize": np.zeros((B, 5, NUM_TILES), np.int8),
-            "ucyc": np.zeros((B, 5, NUM_TILES), np.bool_), "hands": np.full((B, 4, 6), -1, np.int8),
-            "bag": np.zeros((B, NUM_TILES), np.int8), "legal": np.zeros((B, MAXLEGAL), np.int32),
+            "tile": np.zeros((B, NC), np.int8),
+            "rot": np.zeros((B, NC), np.int8),
+            "cnt": np.zeros((B, NC), np.int8),
+            "need": np.zeros((B, NC), np.int32),
+            "pidx": np.full((B, NC), -1, np.int8),
+            "cpos": np.full((B, NC), -1, np.int16),
+            "cand": np.zeros((B, MAXCAND), np.int16),
+            "placed": np.zeros((B, NUM_TILES, 4), np.int8),
+            "par": np.zeros((B, 5, NUM_TILES), np.int8),
+            "usize": np.zeros((B, 5, NUM_TILES), np.int8),
+            "ucyc": np.zeros((B, 5, NUM_TILES), np.bool_),
+            "hands": np.full((B, 4, 6), -1, np.int8),
+            "bag": np.zeros((B, NUM_TILES), np.int8),
+            "legal": np.zeros((B, MAXLEGAL), np.int32),
             "meta": np.zeros((B, NMETA), np.int32),
         }
         self.arrays["meta"][:, OVER] = 1  # no game yet
 
     def _a(self):
         a = self.arrays
-        return (a["tile"], a["rot"], a["cnt"], a["need"], a["pidx"], a["cpos"], a["cand"], a["placed"], a["par"],
-                a["usize"], a["ucyc"], a["hands"], a["bag"], a["legal"], a["meta"])
+        return (
+            a["tile"],
+            a["rot"],
+            a["cnt"],
+            a["need"],
+            a["pidx"],
+            a["cpos"],
+            a["cand"],
+            a["placed"],
+            a["par"],
+            a["usize"],
+            a["ucyc"],
+            a["hands"],
+            a["bag"],
+            a["legal"],
+            a["meta"],
+        )
 
     # ------------------------------------------------------------------ games
     def reset_games(self, index, rngs) -> None:
@@ -637,14 +868,64 @@ class TantrixVectorCore(VectorCore):
         for j, rng in enumerate(rngs):
             bags[j] = rng.permutation(NUM_TILES) + 1
         tile, rot, cnt, need, pidx, cpos, cand, placed, par, usize, ucyc, hands, bag, legal, meta = self._a()
-        _reset_kernel(index, bags, self.num_players, self.origin, tile, rot, cnt, need, pidx, cpos, cand, placed, par,
-                      usize, ucyc, hands, bag, legal, meta, self.NB, _EDGE, _EP, self.WIDX, self.HW)
+        _reset_kernel(
+            index,
+            bags,
+            self.num_players,
+            self.origin,
+            tile,
+            rot,
+            cnt,
+            need,
+            pidx,
+            cpos,
+            cand,
+            placed,
+            par,
+            usize,
+            ucyc,
+            hands,
+            bag,
+            legal,
+            meta,
+            self.NB,
+            _EDGE,
+            _EP,
+            self.WIDX,
+            self.HW,
+        )
 
     def step(self, actions, active) -> None:
         tile, rot, cnt, need, pidx, cpos, cand, placed, par, usize, ucyc, hands, bag, legal, meta = self._a()
-        _step_kernel(np.asarray(actions, dtype=np.int64), np.asarray(active, dtype=np.bool_), self.num_players,
-                     self.R, self.S, self.origin, tile, rot, cnt, need, pidx, cpos, cand, placed, par, usize, ucyc,
-                     hands, bag, legal, meta, self.NB, _EDGE, _SEG, _EP, self.WIDX, self.HW)
+        _step_kernel(
+            np.asarray(actions, dtype=np.int64),
+            np.asarray(active, dtype=np.bool_),
+            self.num_players,
+            self.R,
+            self.S,
+            self.origin,
+            tile,
+            rot,
+            cnt,
+            need,
+            pidx,
+            cpos,
+            cand,
+            placed,
+            par,
+            usize,
+            ucyc,
+            hands,
+            bag,
+            legal,
+            meta,
+            self.NB,
+            _EDGE,
+            _SEG,
+            _EP,
+            self.WIDX,
+            self.HW,
+        )
 
     def current_player(self) -> np.ndarray:
         m = self.arrays["meta"]
@@ -672,10 +953,34 @@ class TantrixVectorCore(VectorCore):
         hout = np.zeros((B, n, 6, 24), np.float32)
         gout = np.zeros((B, 8 + 2 * n), np.float32)
         a = self.arrays
-        _observe_kernel(np.asarray(players, dtype=np.int64), n, self.R, self.S, self.origin, self.colour_of, self.pos,
-                        self.kind, a["tile"], a["rot"], a["cnt"], a["pidx"], a["cand"], a["placed"], a["par"],
-                        a["usize"], a["ucyc"], a["hands"], a["meta"], self.NB, _EDGE, self.WIDX, self.INSIDE,
-                        board, hout, gout)
+        _observe_kernel(
+            np.asarray(players, dtype=np.int64),
+            n,
+            self.R,
+            self.S,
+            self.origin,
+            self.colour_of,
+            self.pos,
+            self.kind,
+            a["tile"],
+            a["rot"],
+            a["cnt"],
+            a["pidx"],
+            a["cand"],
+            a["placed"],
+            a["par"],
+            a["usize"],
+            a["ucyc"],
+            a["hands"],
+            a["meta"],
+            self.NB,
+            _EDGE,
+            self.WIDX,
+            self.INSIDE,
+            board,
+            hout,
+            gout,
+        )
         return {"board": board, "hands": hout, "globals": gout}
 
     # ------------------------------------------------------------------ the reference
@@ -692,7 +997,7 @@ class TantrixVectorCore(VectorCore):
         st._cnt = a["cnt"][i].astype(np.int64).tolist()
         st._need = a["need"][i].astype(np.int64).tolist()
         st._pidx = a["pidx"][i].astype(np.int64).tolist()
-        cand = a["cand"][i, :m[NCAND]].astype(np.int64).tolist()
+        cand = a["cand"][i, : m[NCAND]].astype(np.int64).tolist()
         cnt = a["cnt"][i]
         st._cand = set(cand)
         st._forced = {c for c in cand if cnt[c] >= 3}
@@ -703,8 +1008,8 @@ class TantrixVectorCore(VectorCore):
         st._uf = [[]] + [a["par"][i, c, :npl].astype(np.int64).tolist() for c in range(1, 5)]
         st._usize = [[]] + [a["usize"][i, c, :npl].astype(np.int64).tolist() for c in range(1, 5)]
         st._ucyc = [[]] + [a["ucyc"][i, c, :npl].tolist() for c in range(1, 5)]
-        st._hands = a["hands"][i, :self.num_players].astype(np.int64).tolist()
-        bag = a["bag"][i, :m[BAGLEN]].astype(np.int64).tolist()
+        st._hands = a["hands"][i, : self.num_players].astype(np.int64).tolist()
+        bag = a["bag"][i, : m[BAGLEN]].astype(np.int64).tolist()
         st._bag = bag
         st.initial_bag = list(bag)
         st._bpos = m[BPOS]
@@ -716,7 +1021,7 @@ class TantrixVectorCore(VectorCore):
         st._skips = m[SKIPS]
         st.clipped_placements = m[CLIPCOUNT]
         st.clipped_now = m[CLIPNOW]
-        legal = sorted(a["legal"][i, :m[NLEGAL]].astype(np.int64).tolist())
+        legal = sorted(a["legal"][i, : m[NLEGAL]].astype(np.int64).tolist())
         st._legal, st._legal_set = legal, frozenset(legal)
         st._mask = None
         st._scores = None
@@ -730,24 +1035,54 @@ class TantrixVectorCore(VectorCore):
         for i, s in zip(index.tolist(), states):
             if not isinstance(s, TantrixState):
                 raise ParameterError(f"a state of {type(s).__name__} cannot join a batch of Tantrix games")
-            if (s.num_players, s.team_game, tuple(s._colour_of_team), s.window_radius) != \
-                    (p.num_players, p.team_game, tuple(p._colour_of_team), p.window_radius):
+            if (s.num_players, s.team_game, tuple(s._colour_of_team), s.window_radius) != (
+                p.num_players,
+                p.team_game,
+                tuple(p._colour_of_team),
+                p.window_radius,
+            ):
                 raise ParameterError(
                     f"this batch plays Tantrix with num_players={p.num_players}, teams={p.team_game}, colors={p.colors}, "
                     f"window_radius={p.window_radius}; the state has num_players={s.num_players}, teams={s.team_game}, "
-                    f"colors={s.colors}, window_radius={s.window_radius}")
+                    f"colors={s.colors}, window_radius={s.window_radius}"
+                )
             m = meta[i]
             m[:] = 0
             m[PLAYER], m[PHASE], m[OVER], m[DEADLOCK], m[SKIPS] = s._player, s._phase, s._over, s._deadlock, s._skips
             m[BPOS], m[BAGLEN], m[TOTAL] = s._bpos, len(s._bag), s._total
             m[CLIPNOW], m[CLIPCOUNT] = s.clipped_now, s.clipped_placements
             hands[i] = -1
-            hands[i, :s.num_players] = np.array(s._hands, dtype=np.int8)
+            hands[i, : s.num_players] = np.array(s._hands, dtype=np.int8)
             bag[i] = 0
-            bag[i, :len(s._bag)] = np.array(s._bag, dtype=np.int8)
+            bag[i, : len(s._bag)] = np.array(s._bag, dtype=np.int8)
             tiles = np.array(s._placed, dtype=np.int64).reshape(-1, 4)
-            _load_kernel(i, tiles, self.num_players, self.origin, self.S, tile, rot, cnt, need, pidx, cpos, cand,
-                         placed, par, usize, ucyc, hands, legal, meta, self.NB, _EDGE, _SEG, _EP, self.WIDX, self.HW)
+            _load_kernel(
+                i,
+                tiles,
+                self.num_players,
+                self.origin,
+                self.S,
+                tile,
+                rot,
+                cnt,
+                need,
+                pidx,
+                cpos,
+                cand,
+                placed,
+                par,
+                usize,
+                ucyc,
+                hands,
+                legal,
+                meta,
+                self.NB,
+                _EDGE,
+                _SEG,
+                _EP,
+                self.WIDX,
+                self.HW,
+            )
 
 
 def vector_core(num_envs: int, **kwargs) -> TantrixVectorCore:

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from envs.twixt.geometry import Geometry
 
-__all__ = ["find_root", "find_path", "initial_witnesses", "STATUS_ONGOING", "STATUS_RED", "STATUS_BLACK",
-           "STATUS_DRAW"]
+__all__ = ["find_root", "find_path", "initial_witnesses", "STATUS_ONGOING", "STATUS_RED", "STATUS_BLACK", "STATUS_DRAW"]
 
 #: A state's ``_status``: the game is on, red won, black won (``STATUS_RED + colour``), draw.
 STATUS_ONGOING, STATUS_RED, STATUS_BLACK, STATUS_DRAW = 0, 1, 2, 3
@@ -47,10 +46,14 @@ def find_path(g: Geometry, colour: int, allowed: int, ok):
     layers = [src]
     while not frontier & dst:
         new = (
-            ((frontier & ok0) << o0) | ((frontier >> o0) & ok0)
-            | ((frontier & ok1) << o1) | ((frontier >> o1) & ok1)
-            | ((frontier & ok2) << o2) | ((frontier >> o2) & ok2)
-            | ((frontier & ok3) << o3) | ((frontier >> o3) & ok3)
+            ((frontier & ok0) << o0)
+            | ((frontier >> o0) & ok0)
+            | ((frontier & ok1) << o1)
+            | ((frontier >> o1) & ok1)
+            | ((frontier & ok2) << o2)
+            | ((frontier >> o2) & ok2)
+            | ((frontier & ok3) << o3)
+            | ((frontier >> o3) & ok3)
         ) & free
         if not new:
             return None

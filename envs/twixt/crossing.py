@@ -9,7 +9,7 @@ board to give, per link id, the ids of the links crossing it (``geometry(S).cros
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 __all__ = ["segments_cross", "cross_pattern", "crossing_table"]
 
@@ -27,7 +27,7 @@ def segments_cross(a1, a2, b1, b2) -> bool:
     return orient(a1, a2, b1) * orient(a1, a2, b2) < 0 and orient(b1, b2, a1) * orient(b1, b2, a2) < 0
 
 
-@lru_cache(maxsize=None)
+@cache
 def cross_pattern(steps: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, int, int], ...], ...]:
     """For each step index ``k`` (``steps``: link vectors ``(drow, dcol)``, each coordinate at most
     2 in size, as knight steps): the ``(drow, dcol, k2)`` of every link (base offset, step index)
@@ -46,8 +46,9 @@ def cross_pattern(steps: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, 
     return tuple(out)
 
 
-def crossing_table(size: int, link_base, link_k, lid_of: dict, dirs: tuple[int, ...],
-                   steps: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
+def crossing_table(
+    size: int, link_base, link_k, lid_of: dict, dirs: tuple[int, ...], steps: tuple[tuple[int, int], ...]
+) -> tuple[tuple[int, ...], ...]:
     """Per link id: the sorted ids of the links that cross it on a ``size x size`` board.
 
     Args:

@@ -75,6 +75,7 @@ from envs.twixt.state import TwixtState
 
 __all__ = ["raw_env", "env", "double_raw_env", "double_env", "NUM_PLANES"]
 
+
 class raw_env(TabletopAECEnv):
     """TwixT without PettingZoo's wrappers: illegal actions raise ``IllegalActionError``.
 
@@ -103,13 +104,22 @@ class raw_env(TabletopAECEnv):
     _num_players = 2
     _kwargs: dict[str, Any]  # the state's constructor arguments
 
-    def __init__(self, board_size: int = 24, rules: str = "standard", swap: bool = False, draw: str = "early",
-                 distance_planes: bool = False, max_steps: int | None = None, render_mode: str | None = None,
-                 links: str = "auto"):
+    def __init__(
+        self,
+        board_size: int = 24,
+        rules: str = "standard",
+        swap: bool = False,
+        draw: str = "early",
+        distance_planes: bool = False,
+        max_steps: int | None = None,
+        render_mode: str | None = None,
+        links: str = "auto",
+    ):
         require_bool("distance_planes", distance_planes, numpy=False)
         self.distance_planes = distance_planes
-        self._kwargs = dict(board_size=board_size, rules=rules, swap=swap, draw=draw, num_players=self._num_players,
-                            links=links)
+        self._kwargs = dict(
+            board_size=board_size, rules=rules, swap=swap, draw=draw, num_players=self._num_players, links=links
+        )
         probe = TwixtState(**self._kwargs)  # validates every argument now
         self.board_size = probe.board_size
         self.num_players = probe.num_players
@@ -136,11 +146,26 @@ class double_raw_env(raw_env):
     metadata = dict(raw_env.metadata, name="double_twixt_v0")
     _num_players = 4
 
-    def __init__(self, board_size: int = 24, rules: str = "standard", draw: str = "early",
-                 distance_planes: bool = False, max_steps: int | None = None, render_mode: str | None = None,
-                 links: str = "auto"):
-        super().__init__(board_size=board_size, rules=rules, swap=False, draw=draw, distance_planes=distance_planes,
-                         max_steps=max_steps, render_mode=render_mode, links=links)
+    def __init__(
+        self,
+        board_size: int = 24,
+        rules: str = "standard",
+        draw: str = "early",
+        distance_planes: bool = False,
+        max_steps: int | None = None,
+        render_mode: str | None = None,
+        links: str = "auto",
+    ):
+        super().__init__(
+            board_size=board_size,
+            rules=rules,
+            swap=False,
+            draw=draw,
+            distance_planes=distance_planes,
+            max_steps=max_steps,
+            render_mode=render_mode,
+            links=links,
+        )
 
 
 def env(**kwargs):

@@ -13,14 +13,24 @@ link (:mod:`envs.twixt.crossing`), the bitboard tables of the connect search
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
 from envs.twixt.crossing import crossing_table
 
-__all__ = ["MIN_SIZE", "MAX_SIZE", "RED", "BLACK", "COLOUR_NAMES", "KNIGHT_DIRS", "colour_of", "geometry",
-           "Geometry", "BitTables"]
+__all__ = [
+    "MIN_SIZE",
+    "MAX_SIZE",
+    "RED",
+    "BLACK",
+    "COLOUR_NAMES",
+    "KNIGHT_DIRS",
+    "colour_of",
+    "geometry",
+    "Geometry",
+    "BitTables",
+]
 
 MIN_SIZE = 5
 MAX_SIZE = 48
@@ -176,10 +186,10 @@ class Geometry:
             if manual:
                 nl = self.num_links
                 lids = np.array([self.link_id(holes[p], holes[q]) for p, q in self.link_ends], dtype=np.intp)
-                perm[n + 1:n + 1 + nl] = lids + n + 1
-                perm[n + 1 + nl:n + 1 + 2 * nl] = lids + n + 1 + nl
+                perm[n + 1 : n + 1 + nl] = lids + n + 1
+                perm[n + 1 + nl : n + 1 + 2 * nl] = lids + n + 1 + nl
             elif num_actions > n + 1:
-                perm[n + 1:] = holes + n + 1
+                perm[n + 1 :] = holes + n + 1
             perm.flags.writeable = False
             self._perm[(num_actions, manual)] = perm
         return perm
@@ -189,7 +199,8 @@ class Geometry:
         items = self.__dict__.get("_border_items")
         if items is None:
             items = self._border_items = tuple(
-                (p, c, self.border_node[c][p]) for c in (0, 1) for p in range(self.n) if self.border_node[c][p] >= 0)
+                (p, c, self.border_node[c][p]) for c in (0, 1) for p in range(self.n) if self.border_node[c][p] >= 0
+            )
         return items
 
     def link_id(self, p: int, q: int) -> int | None:
@@ -214,7 +225,7 @@ class BitTables:
         self.init_witness = None  # per colour: a path on the empty board (connect.initial_witnesses)
 
 
-@lru_cache(maxsize=None)
+@cache
 def geometry(board_size: int) -> Geometry:
     """The cached tables of a board size (links, crossings, legal areas, ...)."""
     return Geometry(board_size)

@@ -20,8 +20,16 @@ import numpy as np
 from envs.twixt.geometry import geometry
 from envs.twixt.state import TwixtState
 
-__all__ = ["evaluate", "greedy_action", "VALUE_SCALE", "distance_maps", "connection_distance", "distance_gap",
-           "manual_followup", "UNREACHABLE"]
+__all__ = [
+    "evaluate",
+    "greedy_action",
+    "VALUE_SCALE",
+    "distance_maps",
+    "connection_distance",
+    "distance_gap",
+    "manual_followup",
+    "UNREACHABLE",
+]
 
 #: Connection-distance holes per unit of ``atanh`` value for MCTS leaf evaluation.
 VALUE_SCALE = 10.0
@@ -43,8 +51,16 @@ def _levels(g, ok, own: int, allowed: int, start: int) -> list[int]:
     o = g.koff
 
     def expand(x: int) -> int:
-        return (((x & ok[0]) << o[0]) | ((x >> o[0]) & ok[0]) | ((x & ok[1]) << o[1]) | ((x >> o[1]) & ok[1])
-                | ((x & ok[2]) << o[2]) | ((x >> o[2]) & ok[2]) | ((x & ok[3]) << o[3]) | ((x >> o[3]) & ok[3]))
+        return (
+            ((x & ok[0]) << o[0])
+            | ((x >> o[0]) & ok[0])
+            | ((x & ok[1]) << o[1])
+            | ((x >> o[1]) & ok[1])
+            | ((x & ok[2]) << o[2])
+            | ((x >> o[2]) & ok[2])
+            | ((x & ok[3]) << o[3])
+            | ((x >> o[3]) & ok[3])
+        )
 
     own &= allowed
     empty = allowed & ~own
@@ -170,7 +186,7 @@ def greedy_action(state: TwixtState, rng: np.random.Generator) -> int:
     a1, a2, mine = distance_maps(state, colour)
     b1, b2, theirs = distance_maps(state, 1 - colour)
     through, block = a1 + a2 - 1, b1 + b2 - 1
-    n = state.board_size ** 2
+    n = state.board_size**2
     holes = np.array([a for a in state.legal_actions() if a < n], dtype=np.int64)
     if holes.size == 0:  # only swap (or nothing placeable): take any legal action
         legal = state.legal_actions()

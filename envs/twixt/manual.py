@@ -89,7 +89,7 @@ class ManualLinkRules:
             m[n] = 1
         if self._order:
             lc = np.frombuffer(self._lc, dtype=np.uint8, count=nl)
-            np.equal(lc, c + 1, out=m[self._rem0:self._rem0 + nl], casting="unsafe")
+            np.equal(lc, c + 1, out=m[self._rem0 : self._rem0 + nl], casting="unsafe")
         return m
 
     def _apply_manual(self, a: int) -> None:
@@ -297,8 +297,10 @@ class ManualLinkRules:
             if a <= n:
                 placed = self.last_placed
                 assert placed is not None  # the peg placed this turn (``_placed`` sets ``_last``)
-                return (f"this turn's peg is already placed ({hole_name(*placed)}): add links "
-                        f"('+c5e6') or end the turn ('end')")
+                return (
+                    f"this turn's peg is already placed ({hole_name(*placed)}): add links "
+                    f"('+c5e6') or end the turn ('end')"
+                )
             if self._rem0 <= a < self._end:
                 return "links may be removed only before the placement of the turn"
             if a > self._end:
@@ -325,5 +327,7 @@ class ManualLinkRules:
             v = self._lc[lid]
             if not v:
                 return f"there is no link {self._link_name(lid)} to remove"
-            return f"{self._link_name(lid)} is {COLOUR_NAMES[v - 1]}'s link: only your own colour's links may be removed"
+            return (
+                f"{self._link_name(lid)} is {COLOUR_NAMES[v - 1]}'s link: only your own colour's links may be removed"
+            )
         return ""

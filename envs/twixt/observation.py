@@ -54,8 +54,9 @@ class TwixtObservation(ObservationEncoder):
         self.num_actions = probe.num_actions
         self.manual = getattr(probe, "linking", "auto") == "manual"
         self.distance_planes = distance_planes
-        self.planes = NUM_PLANES + (NUM_DISTANCE_PLANES if distance_planes else 0) \
-            + (NUM_MANUAL_PLANES if self.manual else 0)
+        self.planes = (
+            NUM_PLANES + (NUM_DISTANCE_PLANES if distance_planes else 0) + (NUM_MANUAL_PLANES if self.manual else 0)
+        )
         # Where the observing colour may ever place, in its own frame: the same for both colours
         # (every seat connects top to bottom in its frame, so the opponent's borders are the first
         # and last columns; the corners never exist).
@@ -77,9 +78,7 @@ class TwixtObservation(ObservationEncoder):
             (_TRANSPOSED_DIR[dpq], cp, rp, _TRANSPOSED_DIR[dqp], cq, rq),
         )
         # The same as Python tuples per link id, for the usual few changes per step.
-        self._link_cell_list = tuple(
-            tuple(zip(*(a.tolist() for a in cells))) for cells in self._link_cells
-        )
+        self._link_cell_list = tuple(tuple(zip(*(a.tolist() for a in cells))) for cells in self._link_cells)
         # per view: (pegs bytearray (N,), links bytearray (L + 1,), planes (19, S, S))
         self._cache: list[tuple[bytearray, bytearray, np.ndarray] | None] = [None, None]
 
@@ -188,8 +187,10 @@ class TwixtObservation(ObservationEncoder):
         rot[10:18] = 10 + (np.arange(8) + 4) % 8
         if self.distance_planes:
             rot[23:27] = [24, 23, 26, 25]
-        return [grid_symmetry("identity", layout, self.planes, cells, planes, np.arange(layout.planes)),
-                grid_symmetry("rot180", layout, self.planes, cells[::-1, ::-1], rot, np.arange(layout.planes))]
+        return [
+            grid_symmetry("identity", layout, self.planes, cells, planes, np.arange(layout.planes)),
+            grid_symmetry("rot180", layout, self.planes, cells[::-1, ::-1], rot, np.arange(layout.planes)),
+        ]
 
     def action_layout(self) -> ActionLayout:
         """``index (planes, S, S)`` in the agent's frame: plane 0 the placements ``row * S + col``;

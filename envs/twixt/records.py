@@ -231,7 +231,7 @@ def parse_moves(text: str, **settings) -> TwixtRecord:
         rec.players = [names.get(i, "") for i in range(max(names) + 1)]
     for i, (lineno, tok) in enumerate(tokens):
         t = tok.lower()
-        if _end_token(rec, t, [x for _, x in tokens[i + 1:]], f"line {lineno}"):
+        if _end_token(rec, t, [x for _, x in tokens[i + 1 :]], f"line {lineno}"):
             break
         rec.moves.append(_normalise_move(t, rec.board_size, f"line {lineno}"))
     return rec
@@ -240,8 +240,12 @@ def parse_moves(text: str, **settings) -> TwixtRecord:
 def format_moves(record: TwixtRecord, sep: str = "\n") -> str:
     """Write a plain move list: ``# key=value`` settings lines, then the moves joined by ``sep``."""
     lines = ["# TwixT game record (tabletop-rl move list)"]
-    lines += [f"# board_size={record.board_size}", f"# rules={record.rules}",
-              f"# swap={'yes' if record.swap else 'no'}", f"# num_players={record.num_players}"]
+    lines += [
+        f"# board_size={record.board_size}",
+        f"# rules={record.rules}",
+        f"# swap={'yes' if record.swap else 'no'}",
+        f"# num_players={record.num_players}",
+    ]
     if record.links != "auto":
         lines.append(f"# links={record.links}")
     if record.draw is not None:
@@ -309,7 +313,7 @@ def parse_tsgf(text: str) -> TwixtRecord:
         if who != expected:
             raise InvalidPositionError(f"{what}: it is {expected}'s turn ('b' is the first player)")
         value, bar, extra = value.partition("|")
-        if _end_token(rec, value, nodes[i + 2:], what):
+        if _end_token(rec, value, nodes[i + 2 :], what):
             continue
         if bar:
             if extra != "draw":
@@ -332,8 +336,9 @@ def format_tsgf(record: TwixtRecord) -> str:
             ``links="manual"`` (Little Golem links automatically).
     """
     if record.links != "auto":
-        raise ParameterError("tsgf cannot hold a links='manual' game (Little Golem links automatically); "
-                             "write a move list instead")
+        raise ParameterError(
+            "tsgf cannot hold a links='manual' game (Little Golem links automatically); write a move list instead"
+        )
     if record.num_players != 2:
         raise ParameterError("tsgf holds two-player games only")
     if record.board_size > 26:
@@ -364,9 +369,17 @@ def format_tsgf(record: TwixtRecord) -> str:
 
 # ---------------------------------------------------------------------------- T1 (T1j)
 _T1_COMMENTS = (
-    "version of file-format", "Name of player 1", "Name of player 2", "y-size of board", "x-size of board",
-    "player 1 human or computer", "player 2 human or computer", "starting player (1 plays top-down)",
-    "direction of letters", "pierule?", "game already over?",
+    "version of file-format",
+    "Name of player 1",
+    "Name of player 2",
+    "y-size of board",
+    "x-size of board",
+    "player 1 human or computer",
+    "player 2 human or computer",
+    "starting player (1 plays top-down)",
+    "direction of letters",
+    "pierule?",
+    "game already over?",
 )
 
 
@@ -385,7 +398,7 @@ def parse_t1(text: str) -> TwixtRecord:
         i += 1
     body = [ln.strip() for ln in lines[i:] if ln.strip()]
     rec = TwixtRecord(rules="standard")
-    field_ = (lambda k: header[k] if len(header) > k else "")
+    field_ = lambda k: header[k] if len(header) > k else ""
     if field_(3) or field_(4):
         rec.players = [field_(3), field_(4)]
     ysz, xsz = field_(5), field_(6)
@@ -407,7 +420,7 @@ def parse_t1(text: str) -> TwixtRecord:
     for j, tok in enumerate(body):
         what = f"T1 move line {j + 1} ({tok!r})"
         t = tok.lower()
-        if _end_token(rec, t, body[j + 1:], what):
+        if _end_token(rec, t, body[j + 1 :], what):
             break
         rec.moves.append(_normalise_move(t, rec.board_size, what))
     if pie == "Y":
@@ -429,16 +442,28 @@ def format_t1(record: TwixtRecord) -> str:
             (T1j links automatically).
     """
     if record.links != "auto":
-        raise ParameterError("T1 files cannot hold a links='manual' game (T1j links automatically); "
-                             "write a move list instead")
+        raise ParameterError(
+            "T1 files cannot hold a links='manual' game (T1j links automatically); write a move list instead"
+        )
     if record.num_players != 2:
         raise ParameterError("T1 files hold two-player games only")
     if record.rules != "standard":
         raise ParameterError("T1 files cannot state rules='pp' (T1j plays the standard rules)")
     players = record.players + ["", ""]
     over = record.game_over
-    values = ["1", players[0], players[1], str(record.board_size), str(record.board_size), "H", "H", "1", "V",
-              "Y" if record.swap else "N", "" if over is None else ("Y" if over else "N")]
+    values = [
+        "1",
+        players[0],
+        players[1],
+        str(record.board_size),
+        str(record.board_size),
+        "H",
+        "H",
+        "1",
+        "V",
+        "Y" if record.swap else "N",
+        "" if over is None else ("Y" if over else "N"),
+    ]
     lines = ["# File created by tabletop-rl", "# TwixT record (T1j format)"]
     lines += [f"{v} # {c}" for v, c in zip(values, _T1_COMMENTS)]
     lines += [m.upper() for m in record.moves]
@@ -487,13 +512,23 @@ def replay(record: TwixtRecord, *, draw: str | None = None) -> TwixtState:
     return TwixtState.from_moves(record.moves, **settings)
 
 
-def record_from_state(state: TwixtState, *, players=(), event: str = "", source: str = "",
-                      resigned: int | None = None) -> TwixtRecord:
+def record_from_state(
+    state: TwixtState, *, players=(), event: str = "", source: str = "", resigned: int | None = None
+) -> TwixtRecord:
     """The record of the game that led to ``state`` (its settings and moves)."""
     return TwixtRecord(
-        moves=state.moves(), board_size=state.board_size, rules=state.rules, swap=state.swap,
-        num_players=state.num_players, links=state.linking, draw=state.draw, resigned=resigned, players=list(players),
-        event=event, source=source, game_over=state.is_terminal() or resigned is not None,
+        moves=state.moves(),
+        board_size=state.board_size,
+        rules=state.rules,
+        swap=state.swap,
+        num_players=state.num_players,
+        links=state.linking,
+        draw=state.draw,
+        resigned=resigned,
+        players=list(players),
+        event=event,
+        source=source,
+        game_over=state.is_terminal() or resigned is not None,
     )
 
 

@@ -7,7 +7,6 @@ from PIL import Image, ImageDraw
 
 from envs.core.render import draw_text_block
 from envs.core.render import font as pil_font
-
 from envs.twixt.geometry import COLOUR_NAMES
 from envs.twixt.notation import column_label
 
@@ -83,8 +82,12 @@ def twixt_picture(state, cell: int | None = None) -> np.ndarray:
         if (r, c) == last:
             ring = peg + max(2, cell // 10)
             draw.ellipse([x - ring, y - ring, x + ring, y + ring], outline=LAST_RGB, width=max(2, cell // 12))
-        draw.ellipse([x - peg, y - peg, x + peg, y + peg], fill=RED_RGB if pegs[r, c] == 1 else BLACK_RGB,
-                     outline=(250, 250, 250), width=1)
+        draw.ellipse(
+            [x - peg, y - peg, x + peg, y + peg],
+            fill=RED_RGB if pegs[r, c] == 1 else BLACK_RGB,
+            outline=(250, 250, 250),
+            width=1,
+        )
         if (r, c) in owners:
             draw.text((x, y), _SEATS[owners[r, c]], fill=(255, 255, 255), font=seat_font, anchor="mm")
     for c in range(s):
@@ -94,14 +97,16 @@ def twixt_picture(state, cell: int | None = None) -> np.ndarray:
     caption = [state.status_line()]
     if four and last is not None:
         pl = owners[last]
-        caption.append(f"last peg: {column_label(last[1])}{last[0] + 1}, {COLOUR_NAMES[pl % 2]} {_SEATS[pl]} (player {pl})")
+        caption.append(
+            f"last peg: {column_label(last[1])}{last[0] + 1}, {COLOUR_NAMES[pl % 2]} {_SEATS[pl]} (player {pl})"
+        )
     draw_text_block(draw, caption, (0, h - cell // 4, w, h + foot - 2), caption_px)
     return np.asarray(img, dtype=np.uint8).copy()
 
 
 def last_peg_hole(state) -> tuple[int, int] | None:
     """``(row, col)`` of the last peg placed (after a swap: the swapped peg), or ``None``."""
-    n = state.board_size ** 2
+    n = state.board_size**2
     manual = getattr(state, "linking", "auto") == "manual"
     for a in reversed(state.history):
         if a == n:  # the swap: the one peg on the board
@@ -118,10 +123,16 @@ def _peg_owners(state) -> dict[tuple[int, int], int]:
     """Double TwixT: ``(row, col) -> player`` who placed each peg, by replaying the history."""
     from envs.twixt.state import TwixtState
 
-    n = state.board_size ** 2
+    n = state.board_size**2
     manual = getattr(state, "linking", "auto") == "manual"
-    replay = TwixtState(state.board_size, rules=state.rules, swap=state.swap, draw=state.draw,
-                        num_players=state.num_players, links=state.linking)
+    replay = TwixtState(
+        state.board_size,
+        rules=state.rules,
+        swap=state.swap,
+        draw=state.draw,
+        num_players=state.num_players,
+        links=state.linking,
+    )
     owners = {}
     for a in state.history:
         if not manual or a < n:  # links="manual": only actions below S*S place pegs

@@ -158,28 +158,77 @@ class TwixtState(ManualLinkRules, GameState):
     """
 
     info = GameInfo(
-        short_name="twixt", long_name="TwixT", perfect_information=True, chance=False,
-        min_players=2, max_players=4, teams=True, seat_names=("red", "black", "red B", "black B"),
-        notation=("TwixT: c5 = peg on column c, row 5 (row 1 at the top), swap; Double TwixT: c5! = peg\n"
-                  "on c5 and claim your team's Privilege. links='manual': -c5e6 removes your link c5-e6\n"
-                  "(before the peg), +c5e6 adds one (after it), end ends the turn, end! claims the Privilege"),
-        heuristics="envs.twixt.heuristics", board="envs.twixt.svg", records="envs.twixt.records",
+        short_name="twixt",
+        long_name="TwixT",
+        perfect_information=True,
+        chance=False,
+        min_players=2,
+        max_players=4,
+        teams=True,
+        seat_names=("red", "black", "red B", "black B"),
+        notation=(
+            "TwixT: c5 = peg on column c, row 5 (row 1 at the top), swap; Double TwixT: c5! = peg\n"
+            "on c5 and claim your team's Privilege. links='manual': -c5e6 removes your link c5-e6\n"
+            "(before the peg), +c5e6 adds one (after it), end ends the turn, end! claims the Privilege"
+        ),
+        heuristics="envs.twixt.heuristics",
+        board="envs.twixt.svg",
+        records="envs.twixt.records",
     )
 
     __slots__ = (
-        "board_size", "num_players", "num_actions", "rules", "swap", "draw", "history",
-        "_g", "_n", "_std", "_early", "_pegs", "_lc", "_order", "_uf", "_avail", "_navail",
-        "_player", "_ply", "_status", "_priv",
-        "_pbits", "_ok", "_wholes", "_wlinks", "_can", "_wbad",
-        "linking", "_manual", "_ownblock", "_placed", "_last", "_block", "_cand",
-        "_add0", "_rem0", "_end",
+        "board_size",
+        "num_players",
+        "num_actions",
+        "rules",
+        "swap",
+        "draw",
+        "history",
+        "_g",
+        "_n",
+        "_std",
+        "_early",
+        "_pegs",
+        "_lc",
+        "_order",
+        "_uf",
+        "_avail",
+        "_navail",
+        "_player",
+        "_ply",
+        "_status",
+        "_priv",
+        "_pbits",
+        "_ok",
+        "_wholes",
+        "_wlinks",
+        "_can",
+        "_wbad",
+        "linking",
+        "_manual",
+        "_ownblock",
+        "_placed",
+        "_last",
+        "_block",
+        "_cand",
+        "_add0",
+        "_rem0",
+        "_end",
     )
     # per colour, the link ids of its witness path (``draw="early"``); the other slots' types are
     # declared in :class:`~envs.twixt.manual.ManualLinkRules`
     _wlinks: list[frozenset[int]]
 
-    def __init__(self, board_size: int = 24, *, rules: str = "standard", swap: bool = False,
-                 draw: str = "early", num_players: int = 2, links: str = "auto"):
+    def __init__(
+        self,
+        board_size: int = 24,
+        *,
+        rules: str = "standard",
+        swap: bool = False,
+        draw: str = "early",
+        num_players: int = 2,
+        links: str = "auto",
+    ):
         if not is_int(board_size):
             raise ParameterError(f"board_size must be an int from {MIN_SIZE} to {MAX_SIZE}, got {board_size!r}")
         if not MIN_SIZE <= int(board_size) <= MAX_SIZE:
@@ -194,8 +243,10 @@ class TwixtState(ManualLinkRules, GameState):
         if swap and num_players == 4:
             raise ParameterError("swap=True is not allowed with num_players=4: Double TwixT has no swap")
         if links not in _LINKINGS:
-            raise ParameterError(f"links must be 'auto' (every legal link added at once) or 'manual' (the box "
-                                 f"rules: the player adds and removes links), got {links!r}")
+            raise ParameterError(
+                f"links must be 'auto' (every legal link added at once) or 'manual' (the box "
+                f"rules: the player adds and removes links), got {links!r}"
+            )
         s = int(board_size)
         g = geometry(s)
         n = s * s
@@ -250,7 +301,7 @@ class TwixtState(ManualLinkRules, GameState):
             self._block = self._cand = cast(Any, None)  # links="auto": none, read only behind ``self._manual``
 
     @classmethod
-    def from_moves(cls, moves, **settings) -> "TwixtState":
+    def from_moves(cls, moves, **settings) -> TwixtState:
         """A state after ``moves`` (a list of move texts, or one string separated by spaces or
         commas) from the start, with the constructor's keyword ``settings``.
 
@@ -381,7 +432,7 @@ class TwixtState(ManualLinkRules, GameState):
             if self._ply == 1 and self.swap:
                 m[n] = 1
         elif not self._priv[c]:
-            m[n + 1:] = m[:n]
+            m[n + 1 :] = m[:n]
         return m
 
     def legal_actions(self) -> list[int]:
@@ -555,8 +606,11 @@ class TwixtState(ManualLinkRules, GameState):
 
     def _termination(self) -> str:
         if self._status == STATUS_DRAW:
-            return "neither side can still connect" if self._early and not (self._can[0] or self._can[1]) \
+            return (
+                "neither side can still connect"
+                if self._early and not (self._can[0] or self._can[1])
                 else "the player to move has no legal hole"
+            )
         return f"{COLOUR_NAMES[self._status - 1]} connected its borders"
 
     def setting_name(self) -> str:
@@ -720,7 +774,9 @@ class TwixtState(ManualLinkRules, GameState):
         if self._manual:
             if t in ("end", "end!"):
                 if t == "end!" and self.num_players != 4:
-                    raise InvalidMoveError(f"{text!r}: a Privilege claim ('end!') exists only in Double TwixT (num_players=4)")
+                    raise InvalidMoveError(
+                        f"{text!r}: a Privilege claim ('end!') exists only in Double TwixT (num_players=4)"
+                    )
                 return self._end + (t == "end!")
             if t[:1] in "+-" and t:
                 m = LINK_RE.fullmatch(t)
@@ -732,10 +788,14 @@ class TwixtState(ManualLinkRules, GameState):
                     raise InvalidMoveError(f"{text!r} is not a link move ({e})") from None
                 return self.link_action(ha, hb, remove=m.group(1) == "-")
             if t.endswith("!"):
-                raise InvalidMoveError(f"{text!r}: with links='manual' the Privilege is claimed with 'end!' after the placement")
+                raise InvalidMoveError(
+                    f"{text!r}: with links='manual' the Privilege is claimed with 'end!' after the placement"
+                )
         elif t in ("end", "end!") or t[:1] in ("+", "-"):
-            raise InvalidMoveError(f"{text!r}: link moves and 'end' exist only with links='manual' "
-                                   f"(this game adds links automatically, links='auto')")
+            raise InvalidMoveError(
+                f"{text!r}: link moves and 'end' exist only with links='manual' "
+                f"(this game adds links automatically, links='auto')"
+            )
         claim = t.endswith("!")
         if claim:
             if self.num_players != 4:
@@ -744,7 +804,9 @@ class TwixtState(ManualLinkRules, GameState):
         try:
             r, c = parse_hole(t, self.board_size)
         except InvalidMoveError as e:
-            raise InvalidMoveError(f"{text!r} is not a TwixT move: expected a hole like 'c5', 'swap' or 'c5!' ({e})") from None
+            raise InvalidMoveError(
+                f"{text!r} is not a TwixT move: expected a hole like 'c5', 'swap' or 'c5!' ({e})"
+            ) from None
         a = r * self.board_size + c
         return a + self._n + 1 if claim else a
 
@@ -792,7 +854,7 @@ class TwixtState(ManualLinkRules, GameState):
         return f"{COLOUR_NAMES[st - 1]} won"
 
     # ------------------------------------------------------------------ copying, comparing, text
-    def clone(self) -> "TwixtState":
+    def clone(self) -> TwixtState:
         c = TwixtState.__new__(TwixtState)
         c.board_size = self.board_size
         c.num_players = self.num_players
@@ -840,8 +902,23 @@ class TwixtState(ManualLinkRules, GameState):
         return c
 
     @classmethod
-    def _from_arrays(cls, settings: dict, *, pegs, lc, order, uf, player, ply, status, priv, navail, history,
-                     ok=None, can=(True, True)) -> "TwixtState":
+    def _from_arrays(
+        cls,
+        settings: dict,
+        *,
+        pegs,
+        lc,
+        order,
+        uf,
+        player,
+        ply,
+        status,
+        priv,
+        navail,
+        history,
+        ok=None,
+        can=(True, True),
+    ) -> TwixtState:
         """A state of ``settings`` (the constructor's keywords, ``links="auto"``) with the position
         given as arrays (the batched core's ``to_state``, :mod:`envs.twixt.vector`): ``pegs``
         ``uint8 (N,)``, ``lc`` ``uint8 (L + 1,)``, ``order`` the link ids in the order they were
@@ -865,8 +942,9 @@ class TwixtState(ManualLinkRules, GameState):
         st._priv = [bool(x) for x in priv]
         st.history = list(history)
         if st._early:
-            st._pbits = [int.from_bytes(np.packbits(pegs == c + 1, bitorder="little").tobytes(), "little")
-                         for c in (0, 1)]
+            st._pbits = [
+                int.from_bytes(np.packbits(pegs == c + 1, bitorder="little").tobytes(), "little") for c in (0, 1)
+            ]
             shared = list(ok[0])
             st._ok = [shared, shared] if st._ownblock else [shared, list(ok[1])]
             st._wholes = [0, 0]
@@ -883,8 +961,19 @@ class TwixtState(ManualLinkRules, GameState):
 
     def __setstate__(self, d):
         if "_manual" not in d:  # pickled before links="manual" existed
-            d = dict(d, linking="auto", _manual=False, _ownblock=d["_std"], _placed=False, _last=-1,
-                     _block=None, _cand=None, _add0=-1, _rem0=-1, _end=-1)
+            d = dict(
+                d,
+                linking="auto",
+                _manual=False,
+                _ownblock=d["_std"],
+                _placed=False,
+                _last=-1,
+                _block=None,
+                _cand=None,
+                _add0=-1,
+                _rem0=-1,
+                _end=-1,
+            )
         for k, v in d.items():
             setattr(self, k, v)
         self._g = geometry(self.board_size)
@@ -896,8 +985,15 @@ class TwixtState(ManualLinkRules, GameState):
     def position_key(self) -> tuple:
         """A hashable key of the position (pegs, links, player to move, Privileges, swap and game
         status) within one game setting: equal keys, equal futures. For transposition tables."""
-        key = (bytes(self._pegs), bytes(self._lc), self._player, self._priv[0], self._priv[1],
-               self._status, self.swap_available())
+        key = (
+            bytes(self._pegs),
+            bytes(self._lc),
+            self._player,
+            self._priv[0],
+            self._priv[1],
+            self._status,
+            self.swap_available(),
+        )
         return key + (self._placed,) if self._manual else key
 
     def __eq__(self, other):
@@ -905,7 +1001,12 @@ class TwixtState(ManualLinkRules, GameState):
         if not isinstance(other, TwixtState):
             return NotImplemented
         return (self.board_size, self.num_players, self.rules, self.swap, self.draw, self.linking) == (
-            other.board_size, other.num_players, other.rules, other.swap, other.draw, other.linking
+            other.board_size,
+            other.num_players,
+            other.rules,
+            other.swap,
+            other.draw,
+            other.linking,
         ) and self.position_key() == other.position_key()
 
     __hash__ = None  # type: ignore[assignment]  # unhashable (mutable); typeshed types object.__hash__ as a method
@@ -954,9 +1055,7 @@ class TwixtState(ManualLinkRules, GameState):
             lines.append(f"{r + 1:>3} " + "".join(cells) + f" {r + 1}")
         lines.append(header)
         for col in (0, 1):
-            names = [
-                f"{hole_name(*a)}-{hole_name(*b)}" for a, b, lc in self.links() if lc == col
-            ]
+            names = [f"{hole_name(*a)}-{hole_name(*b)}" for a, b, lc in self.links() if lc == col]
             lines.append(f"{COLOUR_NAMES[col]} (x) links: " if col == 0 else f"{COLOUR_NAMES[col]} (o) links: ")
             lines[-1] += " ".join(names) if names else "none"
         lines.append(self.status_line())

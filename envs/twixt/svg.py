@@ -62,12 +62,11 @@ import textwrap
 from envs.core.checks import is_int
 from envs.core.errors import IllegalActionError
 from envs.core.svg import HIT_ATTRIBUTES, MovePaths, esc, svg_document
-from envs.twixt.render import BACKGROUND_RGB, BLACK_RGB, HOLE_RGB, LAST_RGB, RED_RGB, last_peg_hole
 from envs.twixt.geometry import COLOUR_NAMES
 from envs.twixt.notation import column_label, hole_name, parse_hole
+from envs.twixt.render import BACKGROUND_RGB, BLACK_RGB, HOLE_RGB, LAST_RGB, RED_RGB, last_peg_hole
 
-__all__ = ["to_svg", "action_paths", "CONFIRM", "status", "SWAP", "CLAIM", "END", "END_CLAIM", "is_turned",
-           "cell_size"]
+__all__ = ["to_svg", "action_paths", "CONFIRM", "status", "SWAP", "CLAIM", "END", "END_CLAIM", "is_turned", "cell_size"]
 
 #: A click plays at once: every legal action has a path of its own (see the module docstring).
 CONFIRM = False
@@ -115,8 +114,7 @@ def is_turned(viewer: int | None) -> bool:
 def _check_viewer(state, viewer) -> None:
     if viewer is None:
         return
-    if not is_int(viewer) \
-            or not 0 <= viewer < state.num_players:
+    if not is_int(viewer) or not 0 <= viewer < state.num_players:
         raise ValueError(f"viewer must be None (a spectator) or a seat 0..{state.num_players - 1}, got {viewer!r}")
 
 
@@ -127,8 +125,10 @@ def _check_legal(state, action, what: str) -> int:
     if not 0 <= a < state.num_actions:
         raise IllegalActionError(f"{what} {a} is out of range: expected 0 <= action < {state.num_actions}")
     if state.is_terminal() or not state.legal_action_mask()[a]:
-        raise IllegalActionError(f"{what} {a} ({state.action_to_string(a)}) is not legal here"
-                                 + (" (the game is over)" if state.is_terminal() else ""))
+        raise IllegalActionError(
+            f"{what} {a} ({state.action_to_string(a)}) is not legal here"
+            + (" (the game is over)" if state.is_terminal() else "")
+        )
     return a
 
 
@@ -136,7 +136,7 @@ def _peg_owners(state) -> dict[int, int]:
     """Double TwixT: ``hole -> player`` who placed each peg, from the history alone (the seat to
     move changes by one, or by two after a Privilege claim; with ``links="manual"`` only at
     ``end`` / ``end!``)."""
-    n = state.board_size ** 2
+    n = state.board_size**2
     manual = state.linking == "manual"
     end = state.num_actions - 2 if manual else -1  # 4 players: end, end! are the last two actions
     owners: dict[int, int] = {}
@@ -253,9 +253,11 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
     four = state.num_players == 4
 
     if turned:
+
         def xy(r, c):
             return margin + r * cell, margin + (s - 1 - c) * cell
     else:
+
         def xy(r, c):
             return margin + c * cell, margin + r * cell
 
@@ -264,23 +266,31 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
     lo, hi = margin + half, margin + (s - 2) * cell + half
     bw = _f(max(2, cell / 8))
     vertical_owner = 1 if turned else 0  # the colour whose borders are at the top and bottom
-    for colour, border in ((vertical_owner, ((lo, lo, hi, lo), (lo, hi, hi, hi))),
-                           (1 - vertical_owner, ((lo, lo, lo, hi), (hi, lo, hi, hi)))):
+    for colour, border in (
+        (vertical_owner, ((lo, lo, hi, lo), (lo, hi, hi, hi))),
+        (1 - vertical_owner, ((lo, lo, lo, hi), (hi, lo, hi, hi))),
+    ):
         for x1, y1, x2, y2 in border:
-            out.append(f'<line class="border {COLOUR_NAMES[colour]}" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" '
-                       f'stroke="{_C_PEG[colour]}" stroke-width="{bw}" stroke-linecap="round"/>')
+            out.append(
+                f'<line class="border {COLOUR_NAMES[colour]}" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" '
+                f'stroke="{_C_PEG[colour]}" stroke-width="{bw}" stroke-linecap="round"/>'
+            )
     # Labels on the four sides: the notation's letters and numbers of the holes they stand by.
     fs = _f(max(9.0, min(16.0, cell * 0.45)))
-    out.append(f'<g class="labels" font-family="sans-serif" font-size="{fs}" fill="{_C_HOLE}" '
-               f'text-anchor="middle" dominant-baseline="central">')
+    out.append(
+        f'<g class="labels" font-family="sans-serif" font-size="{fs}" fill="{_C_HOLE}" '
+        f'text-anchor="middle" dominant-baseline="central">'
+    )
     far = width - half
     for i in range(s):
         # display column i and display row i
         col_text = str(i + 1) if turned else column_label(i)
         row_text = column_label(s - 1 - i) if turned else str(i + 1)
         x = y = margin + i * cell
-        out.append(f'<text x="{x}" y="{half}">{col_text}</text><text x="{x}" y="{far}">{col_text}</text>'
-                   f'<text x="{half}" y="{y}">{row_text}</text><text x="{far}" y="{y}">{row_text}</text>')
+        out.append(
+            f'<text x="{x}" y="{half}">{col_text}</text><text x="{x}" y="{far}">{col_text}</text>'
+            f'<text x="{half}" y="{y}">{row_text}</text><text x="{far}" y="{y}">{row_text}</text>'
+        )
     out.append("</g>")
     # Holes (no corners).
     dot = _f(max(1.5, cell * 0.09))
@@ -306,24 +316,32 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
         (a, b), sign = last_link
         (x1, y1), (x2, y2) = xy(*a), xy(*b)
         if sign == "+":
-            out.append(f'<line class="last" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{_C_LAST}" '
-                       f'stroke-width="{_f(max(2, cell / 6) + max(4, cell / 6))}" stroke-linecap="round"/>')
+            out.append(
+                f'<line class="last" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{_C_LAST}" '
+                f'stroke-width="{_f(max(2, cell / 6) + max(4, cell / 6))}" stroke-linecap="round"/>'
+            )
         else:
-            out.append(f'<line class="last removed" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{_C_LAST}" '
-                       f'stroke-width="{lw}" stroke-dasharray="{_f(cell / 6)} {_f(cell / 6)}" '
-                       f'stroke-linecap="round"/>')
+            out.append(
+                f'<line class="last removed" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{_C_LAST}" '
+                f'stroke-width="{lw}" stroke-dasharray="{_f(cell / 6)} {_f(cell / 6)}" '
+                f'stroke-linecap="round"/>'
+            )
     for (a, b), col in after.items():
         (x1, y1), (x2, y2) = xy(*a), xy(*b)
         new = (a, b) not in before
-        out.append(f'<line class="link {COLOUR_NAMES[col]}{" pending" if new else ""}" x1="{x1}" y1="{y1}" '
-                   f'x2="{x2}" y2="{y2}" stroke="{_C_PEG[col]}" stroke-width="{lw}" stroke-linecap="round"'
-                   f'{_PENDING_LINK if new else ""}/>')
+        out.append(
+            f'<line class="link {COLOUR_NAMES[col]}{" pending" if new else ""}" x1="{x1}" y1="{y1}" '
+            f'x2="{x2}" y2="{y2}" stroke="{_C_PEG[col]}" stroke-width="{lw}" stroke-linecap="round"'
+            f"{_PENDING_LINK if new else ''}/>"
+        )
     for (a, b), col in before.items():
         if (a, b) not in after:  # removed by the pending action
             (x1, y1), (x2, y2) = xy(*a), xy(*b)
-            out.append(f'<line class="link {COLOUR_NAMES[col]} pending removed" x1="{x1}" y1="{y1}" x2="{x2}" '
-                       f'y2="{y2}" stroke="{_C_PEG[col]}" stroke-width="{lw}" stroke-opacity="0.6" '
-                       f'stroke-dasharray="{_f(cell / 5)} {_f(cell / 5)}"/>')
+            out.append(
+                f'<line class="link {COLOUR_NAMES[col]} pending removed" x1="{x1}" y1="{y1}" x2="{x2}" '
+                f'y2="{y2}" stroke="{_C_PEG[col]}" stroke-width="{lw}" stroke-opacity="0.6" '
+                f'stroke-dasharray="{_f(cell / 5)} {_f(cell / 5)}"/>'
+            )
     # Pegs, the last peg's ring, seat letters.
     pegs_before = state.pegs().ravel().tolist()
     pegs = shown.pegs().ravel().tolist() if pending is not None else pegs_before
@@ -337,24 +355,37 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
         x, y = xy(*divmod(p, s))
         colour = pegs[p] - 1
         if p == last_hole and pegs_before[p]:
-            out.append(f'<circle class="last" cx="{x}" cy="{y}" r="{_f(pr + max(2, cell * 0.12))}" fill="none" '
-                       f'stroke="{_C_LAST}" stroke-width="{_f(max(2, cell * 0.1))}"/>')
+            out.append(
+                f'<circle class="last" cx="{x}" cy="{y}" r="{_f(pr + max(2, cell * 0.12))}" fill="none" '
+                f'stroke="{_C_LAST}" stroke-width="{_f(max(2, cell * 0.1))}"/>'
+            )
         new = pegs[p] != pegs_before[p]
-        extra = (f' fill-opacity="0.6" stroke="{_C_LAST}" stroke-dasharray="{_f(cell / 10)} {_f(cell / 12)}" '
-                 f'stroke-width="{_f(max(1.5, cell / 16))}"') if new else ' stroke="#fafafa" stroke-width="1"'
-        out.append(f'<circle class="peg {COLOUR_NAMES[colour]}{" pending" if new else ""}" cx="{x}" cy="{y}" '
-                   f'r="{prs}" fill="{_C_PEG[colour]}"{extra}/>')
+        extra = (
+            (
+                f' fill-opacity="0.6" stroke="{_C_LAST}" stroke-dasharray="{_f(cell / 10)} {_f(cell / 12)}" '
+                f'stroke-width="{_f(max(1.5, cell / 16))}"'
+            )
+            if new
+            else ' stroke="#fafafa" stroke-width="1"'
+        )
+        out.append(
+            f'<circle class="peg {COLOUR_NAMES[colour]}{" pending" if new else ""}" cx="{x}" cy="{y}" '
+            f'r="{prs}" fill="{_C_PEG[colour]}"{extra}/>'
+        )
         if four and p in owners:
-            out.append(f'<text class="seat" x="{x}" y="{y}" font-family="sans-serif" font-size="{letter}" '
-                       f'font-weight="bold" fill="#ffffff" text-anchor="middle" dominant-baseline="central">'
-                       f'{_SEATS[owners[p]]}</text>')
+            out.append(
+                f'<text class="seat" x="{x}" y="{y}" font-family="sans-serif" font-size="{letter}" '
+                f'font-weight="bold" fill="#ffffff" text-anchor="middle" dominant-baseline="central">'
+                f"{_SEATS[owners[p]]}</text>"
+            )
     # Caption under the board.
     board_h = width
     caption = [state.status_line()]
     if four and last_hole is not None and last_hole in owners:
         pl = owners[last_hole]
-        caption.append(f"last peg: {hole_name(*divmod(last_hole, s))}, {COLOUR_NAMES[pl % 2]} {_SEATS[pl]} "
-                       f"(player {pl})")
+        caption.append(
+            f"last peg: {hole_name(*divmod(last_hole, s))}, {COLOUR_NAMES[pl % 2]} {_SEATS[pl]} (player {pl})"
+        )
     if pending is not None:
         caption.append(f"pending: {state.action_to_string(pending)} (not played yet)")
     if turned:
@@ -364,11 +395,9 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
     lines = [w for line in caption for w in textwrap.wrap(line, chars)]
     step = cf * 1.3
     height = board_h + len(lines) * step + cf * 0.4
-    out.append(f'<g class="caption" font-family="sans-serif" font-size="{_f(cf)}" fill="#3c3223" '
-               f'text-anchor="middle">')
+    out.append(f'<g class="caption" font-family="sans-serif" font-size="{_f(cf)}" fill="#3c3223" text-anchor="middle">')
     for i, line in enumerate(lines):
-        out.append(f'<text x="{_f(width / 2)}" y="{_f(board_h + (i + 0.8) * step)}">'
-                   f'{esc(line)}</text>')
+        out.append(f'<text x="{_f(width / 2)}" y="{_f(board_h + (i + 0.8) * step)}">{esc(line)}</text>')
     out.append("</g>")
     # Hit shapes on top: one square per hole, centred on it.
     out.append('<g class="hits">')
@@ -378,9 +407,11 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
         r, c = divmod(p, s)
         x, y = xy(r, c)
         # as envs.core.svg.hit("rect", ...) writes it, without escaping the numbers (the hot loop)
-        out.append(f'<rect {HIT_ATTRIBUTES} data-key="{esc(hole_name(r, c))}" '
-                   f'aria-label="{esc(_hole_label(s, pegs, pegs_before, p, owners, last_hole))}" '
-                   f'x="{x - half}" y="{y - half}" width="{cell}" height="{cell}"/>')
+        out.append(
+            f'<rect {HIT_ATTRIBUTES} data-key="{esc(hole_name(r, c))}" '
+            f'aria-label="{esc(_hole_label(s, pegs, pegs_before, p, owners, last_hole))}" '
+            f'x="{x - half}" y="{y - half}" width="{cell}" height="{cell}"/>'
+        )
     out.append("</g>")
     body = "".join(out).replace("{HEIGHT}", _f(height), 1)
     name = "Double TwixT" if four else "TwixT"

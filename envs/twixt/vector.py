@@ -77,8 +77,8 @@ Compile time: the kernels are ``@njit(cache=True)``; a cold cache compiles them 
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Sequence
+from collections.abc import Sequence
+from functools import cache
 
 import numpy as np
 from numba import njit
@@ -164,15 +164,17 @@ def _connectable(i, c, pegs, blk, wh, wl, can, wbad, nbr, lid_dp, legal, src, ds
 
 
 @njit(cache=True)
-def _check_draw(i, early, pegs, blk, wh, wl, can, wbad, navail, player, status,
-                nbr, lid_dp, legal, src, dst, parent, plid, queue):
+def _check_draw(
+    i, early, pegs, blk, wh, wl, can, wbad, navail, player, status, nbr, lid_dp, legal, src, dst, parent, plid, queue
+):
     """After a move that did not win: the early-draw test, then "no legal hole to move to"."""
     if early:
         first = 0 if (can[i, 0] and not wbad[i, 0]) else 1  # a still-valid witness first
-        if not _connectable(i, first, pegs, blk, wh, wl, can, wbad, nbr, lid_dp, legal, src, dst,
-                            parent, plid, queue) and \
-                not _connectable(i, 1 - first, pegs, blk, wh, wl, can, wbad, nbr, lid_dp, legal, src, dst,
-                                 parent, plid, queue):
+        if not _connectable(
+            i, first, pegs, blk, wh, wl, can, wbad, nbr, lid_dp, legal, src, dst, parent, plid, queue
+        ) and not _connectable(
+            i, 1 - first, pegs, blk, wh, wl, can, wbad, nbr, lid_dp, legal, src, dst, parent, plid, queue
+        ):
             status[i] = 3
             player[i] = -1
             return
@@ -182,8 +184,37 @@ def _check_draw(i, early, pegs, blk, wh, wl, can, wbad, navail, player, status,
 
 
 @njit(cache=True)
-def _step(actions, active, pegs, lc, blk, uf, player, ply, status, priv, navail, can, wbad, wh, wl, hist,
-          nbr, lid_dp, cross, cross_n, legal, bnode, src, dst, tr, s, std, early, four):
+def _step(
+    actions,
+    active,
+    pegs,
+    lc,
+    blk,
+    uf,
+    player,
+    ply,
+    status,
+    priv,
+    navail,
+    can,
+    wbad,
+    wh,
+    wl,
+    hist,
+    nbr,
+    lid_dp,
+    cross,
+    cross_n,
+    legal,
+    bnode,
+    src,
+    dst,
+    tr,
+    s,
+    std,
+    early,
+    four,
+):
     n = s * s
     parent = np.empty(n, np.int32)
     plid = np.empty(n, np.int32)
@@ -224,8 +255,27 @@ def _step(actions, active, pegs, lc, blk, uf, player, ply, status, priv, navail,
                 for col in range(2):
                     can[i, col] = True
                     wbad[i, col] = True
-            _check_draw(i, early, pegs, blk, wh, wl, can, wbad, navail, player, status,
-                        nbr, lid_dp, legal, src, dst, parent, plid, queue)
+            _check_draw(
+                i,
+                early,
+                pegs,
+                blk,
+                wh,
+                wl,
+                can,
+                wbad,
+                navail,
+                player,
+                status,
+                nbr,
+                lid_dp,
+                legal,
+                src,
+                dst,
+                parent,
+                plid,
+                queue,
+            )
             continue
         p = a
         cc = c + 1
@@ -279,8 +329,27 @@ def _step(actions, active, pegs, lc, blk, uf, player, ply, status, priv, navail,
             player[i] = (pl + 2) % 4 if claim else (pl + 1) % 4
         else:
             player[i] = 1 - pl
-        _check_draw(i, early, pegs, blk, wh, wl, can, wbad, navail, player, status,
-                    nbr, lid_dp, legal, src, dst, parent, plid, queue)
+        _check_draw(
+            i,
+            early,
+            pegs,
+            blk,
+            wh,
+            wl,
+            can,
+            wbad,
+            navail,
+            player,
+            status,
+            nbr,
+            lid_dp,
+            legal,
+            src,
+            dst,
+            parent,
+            plid,
+            queue,
+        )
 
 
 @njit(cache=True)
@@ -351,8 +420,7 @@ def _distances(i, c, pegs, blk, nbr, lid_dp, legal, start, dist, queue):
             p = queue[idx]
             for d in range(8):
                 q = nbr[d, p]
-                if q >= 0 and dist[q] == 10000 and pegs[i, q] == 0 and legal[c, q] \
-                        and blk[i, c, lid_dp[d, p]] == 0:
+                if q >= 0 and dist[q] == 10000 and pegs[i, q] == 0 and legal[c, q] and blk[i, c, lid_dp[d, p]] == 0:
                     dist[q] = k
                     queue[tail] = q
                     tail += 1
@@ -373,8 +441,29 @@ def _distances(i, c, pegs, blk, nbr, lid_dp, legal, start, dist, queue):
 
 
 @njit(cache=True)
-def _observe(viewers, pegs, lc, blk, player, ply, status, priv, link_cells, area, tr, nbr, lid_dp, legal, src, dst,
-             out, s, swap, four, dplanes):
+def _observe(
+    viewers,
+    pegs,
+    lc,
+    blk,
+    player,
+    ply,
+    status,
+    priv,
+    link_cells,
+    area,
+    tr,
+    nbr,
+    lid_dp,
+    legal,
+    src,
+    dst,
+    out,
+    s,
+    swap,
+    four,
+    dplanes,
+):
     n = s * s
     nl = link_cells.shape[1]
     dist = np.empty(n, np.int32)
@@ -429,8 +518,28 @@ def _observe(viewers, pegs, lc, blk, player, ply, status, priv, link_cells, area
 
 
 @njit(cache=True)
-def _reset(index, pegs, lc, blk, uf, player, ply, status, priv, navail, can, wbad, wh, wl, hist, hist_ok,
-           legal_count, wh0, wl0, early):
+def _reset(
+    index,
+    pegs,
+    lc,
+    blk,
+    uf,
+    player,
+    ply,
+    status,
+    priv,
+    navail,
+    can,
+    wbad,
+    wh,
+    wl,
+    hist,
+    hist_ok,
+    legal_count,
+    wh0,
+    wl0,
+    early,
+):
     for j in range(index.shape[0]):
         i = index[j]
         pegs[i, :] = 0
@@ -455,8 +564,29 @@ def _reset(index, pegs, lc, blk, uf, player, ply, status, priv, navail, can, wba
 
 
 @njit(cache=True)
-def _derive(index, pegs, lc, blk, uf, navail, can, wbad, wh, wl, cross, cross_n, link_ends, legal, bnode, std,
-            early, nbr, lid_dp, src, dst):
+def _derive(
+    index,
+    pegs,
+    lc,
+    blk,
+    uf,
+    navail,
+    can,
+    wbad,
+    wh,
+    wl,
+    cross,
+    cross_n,
+    link_ends,
+    legal,
+    bnode,
+    std,
+    early,
+    nbr,
+    lid_dp,
+    src,
+    dst,
+):
     """Rebuild the derived arrays (blocking counts, union-find, free holes, witnesses) of games
     ``index`` from their pegs and links (after loading reference states)."""
     n = pegs.shape[1]
@@ -549,7 +679,7 @@ class _Tables:
         cross = np.full((nl, width), nl, dtype=np.int32)
         cross_n = np.zeros(nl, dtype=np.int32)
         for lid, xs in enumerate(g.cross):
-            cross[lid, :len(xs)] = xs
+            cross[lid, : len(xs)] = xs
             cross_n[lid] = len(xs)
         self.cross, self.cross_n = cross, cross_n
         self.link_ends = np.array(g.link_ends, dtype=np.int32).reshape(-1, 2)
@@ -579,7 +709,7 @@ class _Tables:
                 for d in range(8):
                     lid = obs_lid[v, j, d]
                     if lid < nl:
-                        link_cells[v, lid, 2 * seen[v, lid]:2 * seen[v, lid] + 2] = (j, d)
+                        link_cells[v, lid, 2 * seen[v, lid] : 2 * seen[v, lid] + 2] = (j, d)
                         seen[v, lid] += 1
         assert (seen == 2).all()
         self.link_cells = link_cells
@@ -595,8 +725,7 @@ class _Tables:
         wbad = np.ones((1, 2), bool)
         scratch = [np.empty(n, np.int32) for _ in range(3)]
         for c in (0, 1):
-            _witness(0, c, one, blk, wh, wl, can, wbad, self.nbr, self.lid_dp, self.legal, self.src, self.dst,
-                     *scratch)
+            _witness(0, c, one, blk, wh, wl, can, wbad, self.nbr, self.lid_dp, self.legal, self.src, self.dst, *scratch)
         assert can.all()
         self.wh0, self.wl0 = wh[0], wl[0]
         for name, v in vars(self).items():
@@ -604,7 +733,7 @@ class _Tables:
                 v.flags.writeable = False
 
 
-@lru_cache(maxsize=None)
+@cache
 def tables(board_size: int) -> _Tables:
     """The kernels' tables of a board size (built once per size, then cached)."""
     return _Tables(int(board_size))
@@ -626,16 +755,33 @@ class TwixtVectorCore(VectorCore):
 
     backend = "numba"
 
-    def __init__(self, num_envs: int, board_size: int = 24, rules: str = "standard", swap: bool = False,
-                 draw: str = "early", num_players: int = 2, distance_planes: bool = False, links: str = "auto"):
+    def __init__(
+        self,
+        num_envs: int,
+        board_size: int = 24,
+        rules: str = "standard",
+        swap: bool = False,
+        draw: str = "early",
+        num_players: int = 2,
+        distance_planes: bool = False,
+        links: str = "auto",
+    ):
         if links == "manual":
-            raise ParameterError("the batched TwixT core does not cover the box rules (links='manual'); "
-                                 "use backend='reference' (one rules state per game, same API)")
+            raise ParameterError(
+                "the batched TwixT core does not cover the box rules (links='manual'); "
+                "use backend='reference' (one rules state per game, same API)"
+            )
         require_bool("distance_planes", distance_planes)
         probe = TwixtState(board_size, rules=rules, swap=swap, draw=draw, num_players=num_players, links=links)
         self._settings = (probe.board_size, probe.num_players, probe.rules, probe.swap, probe.draw, probe.linking)
-        self._kwargs = dict(board_size=probe.board_size, rules=rules, swap=bool(swap), draw=draw,
-                            num_players=probe.num_players, links=links)
+        self._kwargs = dict(
+            board_size=probe.board_size,
+            rules=rules,
+            swap=bool(swap),
+            draw=draw,
+            num_players=probe.num_players,
+            links=links,
+        )
         self.num_envs = int(num_envs)
         self.num_players = probe.num_players
         self.num_actions = probe.num_actions
@@ -676,16 +822,62 @@ class TwixtVectorCore(VectorCore):
         a, t = self.arrays, self.t
         wh0 = t.wh0 if self._early else np.zeros((2, 0), np.uint8)
         wl0 = t.wl0 if self._early else np.zeros((2, 0), np.uint8)
-        _reset(np.asarray(index, dtype=np.int64), a["pegs"], a["lc"], a["blk"], a["uf"], a["player"], a["ply"],
-               a["status"], a["priv"], a["navail"], a["can"], a["wbad"], a["wh"], a["wl"], a["hist"], a["hist_ok"],
-               t.legal_count, wh0, wl0, self._early)
+        _reset(
+            np.asarray(index, dtype=np.int64),
+            a["pegs"],
+            a["lc"],
+            a["blk"],
+            a["uf"],
+            a["player"],
+            a["ply"],
+            a["status"],
+            a["priv"],
+            a["navail"],
+            a["can"],
+            a["wbad"],
+            a["wh"],
+            a["wl"],
+            a["hist"],
+            a["hist_ok"],
+            t.legal_count,
+            wh0,
+            wl0,
+            self._early,
+        )
 
     def step(self, actions, active) -> None:
         a, t = self.arrays, self.t
-        _step(np.asarray(actions, dtype=np.int64), np.asarray(active, dtype=bool), a["pegs"], a["lc"], a["blk"],
-              a["uf"], a["player"], a["ply"], a["status"], a["priv"], a["navail"], a["can"], a["wbad"], a["wh"],
-              a["wl"], a["hist"], t.nbr, t.lid_dp, t.cross, t.cross_n, t.legal, t.bnode, t.src, t.dst, t.tr,
-              t.s, self._std, self._early, self._four)
+        _step(
+            np.asarray(actions, dtype=np.int64),
+            np.asarray(active, dtype=bool),
+            a["pegs"],
+            a["lc"],
+            a["blk"],
+            a["uf"],
+            a["player"],
+            a["ply"],
+            a["status"],
+            a["priv"],
+            a["navail"],
+            a["can"],
+            a["wbad"],
+            a["wh"],
+            a["wl"],
+            a["hist"],
+            t.nbr,
+            t.lid_dp,
+            t.cross,
+            t.cross_n,
+            t.legal,
+            t.bnode,
+            t.src,
+            t.dst,
+            t.tr,
+            t.s,
+            self._std,
+            self._early,
+            self._four,
+        )
 
     def current_player(self) -> np.ndarray:
         """``int32 (B,)``: the seat to move, -1 where the game is over."""
@@ -717,9 +909,29 @@ class TwixtVectorCore(VectorCore):
         a, t = self.arrays, self.t
         s = t.s
         out = np.empty((self.num_envs, t.n, self.encoder.planes), dtype=np.float32)
-        _observe(np.asarray(players, dtype=np.int32), a["pegs"], a["lc"], a["blk"], a["player"], a["ply"],
-                 a["status"], a["priv"], t.link_cells, t.area, t.tr, t.nbr, t.lid_dp, t.legal, t.src, t.dst_list,
-                 out, s, self._swap, self._four, self.distance_planes)
+        _observe(
+            np.asarray(players, dtype=np.int32),
+            a["pegs"],
+            a["lc"],
+            a["blk"],
+            a["player"],
+            a["ply"],
+            a["status"],
+            a["priv"],
+            t.link_cells,
+            t.area,
+            t.tr,
+            t.nbr,
+            t.lid_dp,
+            t.legal,
+            t.src,
+            t.dst_list,
+            out,
+            s,
+            self._swap,
+            self._four,
+            self.distance_planes,
+        )
         return out.reshape(self.num_envs, s, s, self.encoder.planes)
 
     # ------------------------------------------------------------------ the reference
@@ -747,9 +959,20 @@ class TwixtVectorCore(VectorCore):
                 free = (lids < t.nl) & (a["blk"][i, c][lids] == 0)
                 ok.append([int.from_bytes(np.packbits(row, bitorder="little").tobytes(), "little") for row in free])
         return TwixtState._from_arrays(
-            self._kwargs, pegs=pegs, lc=lc, order=order, uf=a["uf"][i].tolist(), player=int(a["player"][i]),
-            ply=ply, status=int(a["status"][i]), priv=a["priv"][i].tolist(), navail=a["navail"][i].tolist(),
-            history=history, ok=ok, can=a["can"][i].tolist())
+            self._kwargs,
+            pegs=pegs,
+            lc=lc,
+            order=order,
+            uf=a["uf"][i].tolist(),
+            player=int(a["player"][i]),
+            ply=ply,
+            status=int(a["status"][i]),
+            priv=a["priv"][i].tolist(),
+            navail=a["navail"][i].tolist(),
+            history=history,
+            ok=ok,
+            can=a["can"][i].tolist(),
+        )
 
     def set_states(self, index, states: Sequence[GameState]) -> None:
         """Load reference states ``states[j]`` into slots ``index[j]``.
@@ -781,10 +1004,30 @@ class TwixtVectorCore(VectorCore):
             a["hist_ok"][i] = ok
             a["hist"][i] = 0
             if ok and s._ply:
-                a["hist"][i, :s._ply] = s.history
-        _derive(index, a["pegs"], a["lc"], a["blk"], a["uf"], a["navail"], a["can"], a["wbad"], a["wh"], a["wl"],
-                t.cross, t.cross_n, t.link_ends, t.legal, t.bnode, self._std, self._early, t.nbr, t.lid_dp,
-                t.src, t.dst)
+                a["hist"][i, : s._ply] = s.history
+        _derive(
+            index,
+            a["pegs"],
+            a["lc"],
+            a["blk"],
+            a["uf"],
+            a["navail"],
+            a["can"],
+            a["wbad"],
+            a["wh"],
+            a["wl"],
+            t.cross,
+            t.cross_n,
+            t.link_ends,
+            t.legal,
+            t.bnode,
+            self._std,
+            self._early,
+            t.nbr,
+            t.lid_dp,
+            t.src,
+            t.dst,
+        )
 
 
 def vector_core(num_envs: int, **kwargs) -> TwixtVectorCore:

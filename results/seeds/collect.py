@@ -67,8 +67,12 @@ def parse_time(text: str) -> dict:
     wall = 0.0
     for p in parts:
         wall = wall * 60 + p
-    return {"wall_seconds": wall, "user_seconds": float(out["user_seconds"]),
-            "system_seconds": float(out["system_seconds"]), "max_rss_kb": int(out["max_rss_kb"])}
+    return {
+        "wall_seconds": wall,
+        "user_seconds": float(out["user_seconds"]),
+        "system_seconds": float(out["system_seconds"]),
+        "max_rss_kb": int(out["max_rss_kb"]),
+    }
 
 
 def policy_digest(checkpoint: Path) -> str:
@@ -100,8 +104,11 @@ def _read_run(run: Path, config: str, seed: int) -> dict:
     needed = [run / "report.json", run / "checkpoints" / "final.zip"]
     missing = [str(p.relative_to(run)) for p in needed if not p.is_file()]
     # the final tournament: eval/pairs.csv, or one eval/vs_<opponent>/pairs.csv per opponent (games of teams)
-    pairs = {"pairs.csv": run / "eval" / "pairs.csv"} if (run / "eval" / "pairs.csv").is_file() else {
-        f"pairs_{p.parent.name}.csv": p for p in sorted((run / "eval").glob("vs_*/pairs.csv"))}
+    pairs = (
+        {"pairs.csv": run / "eval" / "pairs.csv"}
+        if (run / "eval" / "pairs.csv").is_file()
+        else {f"pairs_{p.parent.name}.csv": p for p in sorted((run / "eval").glob("vs_*/pairs.csv"))}
+    )
     if not pairs:
         missing.append("eval/pairs.csv")
     if missing:
@@ -127,8 +134,13 @@ def _read_run(run: Path, config: str, seed: int) -> dict:
         digest = policy_digest(needed[1])
     except (zipfile.BadZipFile, KeyError) as e:
         raise ValueError(f"{needed[1]}: not a training.train checkpoint ({type(e).__name__}: {e})") from None
-    return {"config": config, "seed": seed, "files": {"report.json": needed[0], **pairs}, "times": times,
-            "digest": digest}
+    return {
+        "config": config,
+        "seed": seed,
+        "files": {"report.json": needed[0], **pairs},
+        "times": times,
+        "digest": digest,
+    }
 
 
 def collect(runs: Path, root: Path = HERE, alone: bool = False) -> list[Path]:
@@ -154,8 +166,10 @@ def collect(runs: Path, root: Path = HERE, alone: bool = False) -> list[Path]:
     if alone:
         for r in found:
             if r["seed"] != 0 or r["times"] is None:
-                raise ValueError(f"{runs}: a run alone is seed 0's with its .time file; "
-                                 f"{r['config']}-{r['seed']} is {'not seed 0' if r['seed'] else 'not timed'}")
+                raise ValueError(
+                    f"{runs}: a run alone is seed 0's with its .time file; "
+                    f"{r['config']}-{r['seed']} is {'not seed 0' if r['seed'] else 'not timed'}"
+                )
     written = []
     for r in found:
         dest = root / r["config"] / ("alone" if alone else f"seed{r['seed']}")
@@ -179,10 +193,15 @@ def runs_of(config: str, root: Path = HERE) -> list[dict]:
     for d in sorted(dirs, key=lambda p: int(p.name[4:])):
         report = json.loads((d / "report.json").read_text())
         time_file = d / "time.json"
-        out.append({"seed": report["seed"], "timesteps": report["timesteps"],
-                    "vs": {o: report["vs"][o]["score"] for o in OPPONENTS},
-                    "games": {o: report["vs"][o]["games"] for o in OPPONENTS},
-                    "time": json.loads(time_file.read_text()) if time_file.exists() else None})
+        out.append(
+            {
+                "seed": report["seed"],
+                "timesteps": report["timesteps"],
+                "vs": {o: report["vs"][o]["score"] for o in OPPONENTS},
+                "games": {o: report["vs"][o]["games"] for o in OPPONENTS},
+                "time": json.loads(time_file.read_text()) if time_file.exists() else None,
+            }
+        )
     return out
 
 
@@ -203,27 +222,35 @@ def summary(config: str, root: Path = HERE) -> dict:
         raise LookupError(f"no collected run of {config} in {root}")
     budgets = {(r["timesteps"], tuple(sorted(r["games"].items()))) for r in runs}
     if len(budgets) > 1:
-        raise ValueError(f"{config}: the seeds' runs differ in timesteps or games per opponent "
-                         f"({sorted(budgets)}): not one config's spread")
+        raise ValueError(
+            f"{config}: the seeds' runs differ in timesteps or games per opponent "
+            f"({sorted(budgets)}): not one config's spread"
+        )
     if 0 < sum(r["time"] is not None for r in runs) < len(runs):
         raise ValueError(f"{config}: only some seeds have time.json; time all of them or none")
     out = {"config": config, "seeds": [r["seed"] for r in runs], "timesteps": runs[0]["timesteps"]}
     for o in OPPONENTS:
         scores = [r["vs"][o] for r in runs]
-        out[o] = {"per_seed": scores, "mean": statistics.fmean(scores), "min": min(scores), "max": max(scores),
-                  "games": runs[0]["games"][o]}
+        out[o] = {
+            "per_seed": scores,
+            "mean": statistics.fmean(scores),
+            "min": min(scores),
+            "max": max(scores),
+            "games": runs[0]["games"][o],
+        }
     alone = root / config / "alone"
     if (alone / "time.json").is_file():
         wall, cpu = _minutes(json.loads((alone / "time.json").read_text()))
         same = json.loads((alone / "weights.json").read_text()) == json.loads(
-            (root / config / "seed0" / "weights.json").read_text())
+            (root / config / "seed0" / "weights.json").read_text()
+        )
         out["alone"] = {"wall_minutes": wall, "cpu_minutes": cpu, "same_weights_as_seed0": same}
     timed = [r["time"] for r in runs if r["time"] is not None]
     if timed:
         wall, cpu = zip(*map(_minutes, timed))
         out["wall_minutes"] = {"min": min(wall), "max": max(wall), "mean": statistics.fmean(wall)}
         out["cpu_minutes"] = {"min": min(cpu), "max": max(cpu), "mean": statistics.fmean(cpu)}
-        out["max_rss_gb"] = max(t["max_rss_kb"] for t in timed) / 1024 ** 2
+        out["max_rss_gb"] = max(t["max_rss_kb"] for t in timed) / 1024**2
     return out
 
 
@@ -231,14 +258,18 @@ def _alone_cell(s: dict) -> str:
     if "alone" not in s:
         return ""
     a = s["alone"]
-    return (f"{a['wall_minutes']:.1f} min wall, {a['cpu_minutes']:.1f} min CPU, "
-            + ("same weights" if a["same_weights_as_seed0"] else "OTHER WEIGHTS"))
+    return f"{a['wall_minutes']:.1f} min wall, {a['cpu_minutes']:.1f} min CPU, " + (
+        "same weights" if a["same_weights_as_seed0"] else "OTHER WEIGHTS"
+    )
 
 
 def table(root: Path = HERE) -> str:
     """The Markdown table of every config with collected runs."""
-    lines = ["| Config | Seeds | vs random: mean [min, max] | vs greedy: mean [min, max] | vs greedy per seed | "
-             "Wall time per run | CPU time per run | Seed 0 alone |", "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| Config | Seeds | vs random: mean [min, max] | vs greedy: mean [min, max] | vs greedy per seed | "
+        "Wall time per run | CPU time per run | Seed 0 alone |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for config in CONFIGS:
         if not (root / config).is_dir():
             continue
@@ -246,9 +277,11 @@ def table(root: Path = HERE) -> str:
         r, g = s["random"], s["greedy"]
         wall = f"{s['wall_minutes']['min']:.1f} to {s['wall_minutes']['max']:.1f} min" if "wall_minutes" in s else ""
         cpu = f"{s['cpu_minutes']['min']:.1f} to {s['cpu_minutes']['max']:.1f} min" if "cpu_minutes" in s else ""
-        lines.append(f"| `{config}` | {', '.join(map(str, s['seeds']))} | {r['mean']:.3f} [{r['min']:.3f}, {r['max']:.3f}] "
-                     f"| {g['mean']:.3f} [{g['min']:.3f}, {g['max']:.3f}] | "
-                     f"{' / '.join(f'{v:.3f}' for v in g['per_seed'])} | {wall} | {cpu} | {_alone_cell(s)} |")
+        lines.append(
+            f"| `{config}` | {', '.join(map(str, s['seeds']))} | {r['mean']:.3f} [{r['min']:.3f}, {r['max']:.3f}] "
+            f"| {g['mean']:.3f} [{g['min']:.3f}, {g['max']:.3f}] | "
+            f"{' / '.join(f'{v:.3f}' for v in g['per_seed'])} | {wall} | {cpu} | {_alone_cell(s)} |"
+        )
     return "\n".join(lines)
 
 
@@ -256,10 +289,14 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("runs", nargs="?", type=Path, help="the directory holding RUNS/<config>-<seed> run directories")
     parser.add_argument("--summary", action="store_true", help="print the table of the files already here only")
-    parser.add_argument("--alone", action="store_true",
-                        help="the runs directory holds seed 0's runs again, alone on the machine (to <config>/alone/)")
-    parser.add_argument("--into", type=Path, default=HERE,
-                        help="the directory to collect into and summarise (default: results/seeds/)")
+    parser.add_argument(
+        "--alone",
+        action="store_true",
+        help="the runs directory holds seed 0's runs again, alone on the machine (to <config>/alone/)",
+    )
+    parser.add_argument(
+        "--into", type=Path, default=HERE, help="the directory to collect into and summarise (default: results/seeds/)"
+    )
     args = parser.parse_args(argv)
     if args.runs is None and not args.summary:
         parser.error("give the runs directory, or --summary")

@@ -35,12 +35,27 @@ def main(argv=None) -> None:
     rows = json.loads(OUT.read_text()) if OUT.exists() else []
     for name in args.settings:
         t = time.time()
-        r = head_to_head("tantrix_v0", make_agent("robot", seed=args.seed), make_agent("greedy", seed=args.seed + 1),
-                         args.games, seed=args.seed, env_kwargs=SETTINGS[name])
+        r = head_to_head(
+            "tantrix_v0",
+            make_agent("robot", seed=args.seed),
+            make_agent("greedy", seed=args.seed + 1),
+            args.games,
+            seed=args.seed,
+            env_kwargs=SETTINGS[name],
+        )
         lo, hi = wilson(r["wins"] + 0.5 * r["draws"], r["games"])
-        row = {"setting": name, "agent": "robot", "opponent_in_other_seats": "greedy", **r,
-               "score_ci95_low": lo, "score_ci95_high": hi, "env_id": "tantrix_v0", "env_kwargs": SETTINGS[name],
-               "seed": args.seed, "seconds": round(time.time() - t, 1)}
+        row = {
+            "setting": name,
+            "agent": "robot",
+            "opponent_in_other_seats": "greedy",
+            **r,
+            "score_ci95_low": lo,
+            "score_ci95_high": hi,
+            "env_id": "tantrix_v0",
+            "env_kwargs": SETTINGS[name],
+            "seed": args.seed,
+            "seconds": round(time.time() - t, 1),
+        }
         rows = [x for x in rows if x["setting"] != name] + [row]
         OUT.write_text(json.dumps(rows, indent=1) + "\n")
         print(json.dumps(row))

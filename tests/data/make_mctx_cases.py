@@ -63,8 +63,11 @@ def make_forest(rng: np.random.Generator, num_players: int, teams: list[list[int
     nodes: list[dict] = []
 
     def terminal(winner_team):
-        ret = [0.0] * num_players if winner_team is None else \
-            [1.0 if team_of[p] == winner_team else -1.0 for p in range(num_players)]
+        ret = (
+            [0.0] * num_players
+            if winner_team is None
+            else [1.0 if team_of[p] == winner_team else -1.0 for p in range(num_players)]
+        )
         nodes.append(dict(mover=-1, legal=[False] * A, children=[-1] * A, logits=[0.0] * A, value=0.0, returns=ret))
         return len(nodes) - 1
 
@@ -82,9 +85,14 @@ def make_forest(rng: np.random.Generator, num_players: int, teams: list[list[int
             return terminal(None if u < 0.2 else int(rng.integers(len(teams))))
         k = int(num_legal if num_legal is not None else rng.integers(1, 4))
         acts = sorted(rng.choice(A, size=k, replace=False).tolist())
-        me = dict(mover=mover, legal=[a in acts for a in range(A)], children=[-1] * A,
-                  logits=grid(rng.normal(0, 1.5, A)).tolist(), value=float(grid(rng.uniform(-1, 1))),
-                  returns=[0.0] * num_players)
+        me = dict(
+            mover=mover,
+            legal=[a in acts for a in range(A)],
+            children=[-1] * A,
+            logits=grid(rng.normal(0, 1.5, A)).tolist(),
+            value=float(grid(rng.uniform(-1, 1))),
+            returns=[0.0] * num_players,
+        )
         nodes.append(me)
         i = len(nodes) - 1
         for a in acts:
@@ -96,8 +104,14 @@ def make_forest(rng: np.random.Generator, num_players: int, teams: list[list[int
         roots.append(node(0, int(rng.integers(num_players)), num_legal=int(rng.integers(5, A + 1))))
     roots.append(node(0, 0, num_legal=1))  # one legal action
     # a winning move of low prior beside ordinary moves
-    me = dict(mover=1, legal=[True] * A, children=[-1] * A, logits=grid(rng.normal(0, 1.0, A)).tolist(),
-              value=0.0, returns=[0.0] * num_players)
+    me = dict(
+        mover=1,
+        legal=[True] * A,
+        children=[-1] * A,
+        logits=grid(rng.normal(0, 1.0, A)).tolist(),
+        value=0.0,
+        returns=[0.0] * num_players,
+    )
     me["logits"][5] = -3.0
     nodes.append(me)
     i = len(nodes) - 1
@@ -142,26 +156,44 @@ def run_mctx(forest: dict, num_simulations: int, m: int, gumbel_scale: float, ke
     def recurrent_fn(params, rng_key, action, embedding):
         del params, rng_key
         nx = j_children[embedding, action]
-        out = mctx.RecurrentFnOutput(reward=j_rew[embedding, action], discount=j_disc[embedding, action],
-                                     prior_logits=j_masked[nx], value=jnp.where(j_term[nx], 0.0, j_value[nx]))
+        out = mctx.RecurrentFnOutput(
+            reward=j_rew[embedding, action],
+            discount=j_disc[embedding, action],
+            prior_logits=j_masked[nx],
+            value=jnp.where(j_term[nx], 0.0, j_value[nx]),
+        )
         return out, nx
 
     roots = np.array(forest["roots"], dtype=np.int32)
-    root = mctx.RootFnOutput(prior_logits=jnp.asarray(logits[roots]), value=jnp.asarray(value[roots]),
-                             embedding=jnp.asarray(roots))
+    root = mctx.RootFnOutput(
+        prior_logits=jnp.asarray(logits[roots]), value=jnp.asarray(value[roots]), embedding=jnp.asarray(roots)
+    )
     key = jax.random.PRNGKey(key_seed)
-    out = mctx.gumbel_muzero_policy(params=(), rng_key=key, root=root, recurrent_fn=recurrent_fn,
-                                    num_simulations=num_simulations, invalid_actions=jnp.asarray(~legal[roots]),
-                                    max_num_considered_actions=m, gumbel_scale=gumbel_scale)
+    out = mctx.gumbel_muzero_policy(
+        params=(),
+        rng_key=key,
+        root=root,
+        recurrent_fn=recurrent_fn,
+        num_simulations=num_simulations,
+        invalid_actions=jnp.asarray(~legal[roots]),
+        max_num_considered_actions=m,
+        gumbel_scale=gumbel_scale,
+    )
     # the noise exactly as gumbel_muzero_policy draws it (mctx 0.0.71, policies.py)
     _, gumbel_rng = jax.random.split(key)
     gumbel = gumbel_scale * jax.random.gumbel(gumbel_rng, shape=(roots.size, A), dtype=jnp.float32)
     s = out.search_tree.summary()
-    return dict(num_simulations=num_simulations, max_num_considered_actions=m, gumbel_scale=gumbel_scale,
-                gumbel=np.asarray(gumbel, dtype=np.float64).tolist() if gumbel_scale else None,
-                action=np.asarray(out.action).tolist(),
-                action_weights=short(out.action_weights), value=short(s.value), qvalues=short(s.qvalues),
-                visit_counts=np.asarray(s.visit_counts).astype(int).tolist())
+    return dict(
+        num_simulations=num_simulations,
+        max_num_considered_actions=m,
+        gumbel_scale=gumbel_scale,
+        gumbel=np.asarray(gumbel, dtype=np.float64).tolist() if gumbel_scale else None,
+        action=np.asarray(out.action).tolist(),
+        action_weights=short(out.action_weights),
+        value=short(s.value),
+        qvalues=short(s.qvalues),
+        visit_counts=np.asarray(s.visit_counts).astype(int).tolist(),
+    )
 
 
 def main() -> None:
@@ -178,8 +210,9 @@ def main() -> None:
         for k, (s, m) in enumerate(NOISY):
             cases.append(dict(forest=fi, **run_mctx(forest, s, m, 1.0, 100 + k)))
         print(f"forest {fi}: {len(forest['nodes'])} nodes, {len(forest['roots'])} roots", file=sys.stderr)
-    data = dict(made_with=dict(jax=jax.__version__, mctx=mctx.__version__, numpy=np.__version__),
-                forests=forests, cases=cases)
+    data = dict(
+        made_with=dict(jax=jax.__version__, mctx=mctx.__version__, numpy=np.__version__), forests=forests, cases=cases
+    )
     with open(OUT, "w") as f:
         json.dump(data, f, separators=(",", ":"))
         f.write("\n")

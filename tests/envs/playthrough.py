@@ -67,9 +67,11 @@ class Playthrough:
         return env.state
 
     def header(self, state) -> list[str]:
-        return [f"# {self.env_id} golden playthrough: envs.make_raw({self.env_id!r}, **{self.kwargs!r}).reset(seed={self.seed});",
-                f"# moves drawn with numpy.random.default_rng({self.move_seed}).integers(len(legal)) from the legal moves "
-                "in action order."]
+        return [
+            f"# {self.env_id} golden playthrough: envs.make_raw({self.env_id!r}, **{self.kwargs!r}).reset(seed={self.seed});",
+            f"# moves drawn with numpy.random.default_rng({self.move_seed}).integers(len(legal)) from the legal moves "
+            "in action order.",
+        ]
 
     def preamble(self, state) -> list[str]:
         """Lines after the header: what chance dealt (a bag, a deck)."""
@@ -138,9 +140,11 @@ class AtaxxPlaythrough(Playthrough):
     """Ataxx: the FEN instead of the board; legal moves sorted; the end as FEN and stone counts."""
 
     def header(self, state):
-        return ["# ataxx_v0 golden playthrough: AtaxxState(startpos), halfmove clock on;",
-                f"# moves drawn with numpy.random.default_rng({self.move_seed}).integers(len(legal)) from the sorted "
-                "legal move list."]
+        return [
+            "# ataxx_v0 golden playthrough: AtaxxState(startpos), halfmove clock on;",
+            f"# moves drawn with numpy.random.default_rng({self.move_seed}).integers(len(legal)) from the sorted "
+            "legal move list.",
+        ]
 
     def legal(self, state):
         return sorted(state.legal_moves())
@@ -150,17 +154,23 @@ class AtaxxPlaythrough(Playthrough):
 
     def final(self, state):
         nx, no = state.stone_counts()
-        return [f"final fen {state.fen()}", f"final stones x {nx} o {no}", f"result {state.outcome()}",
-                _returns_line(state)]
+        return [
+            f"final fen {state.fen()}",
+            f"final stones x {nx} o {no}",
+            f"result {state.outcome()}",
+            _returns_line(state),
+        ]
 
 
 class TwixtPlaythrough(Playthrough):
     """TwixT: whether each colour can still connect (the early-draw rule)."""
 
     def header(self, state):
-        return ["# twixt golden playthrough: TwixtState(board_size=8, rules='standard', swap=True, draw='early');",
-                f"# moves drawn with numpy.random.default_rng({self.move_seed}).integers(len(legal)) from the legal "
-                "moves in action order."]
+        return [
+            "# twixt golden playthrough: TwixtState(board_size=8, rules='standard', swap=True, draw='early');",
+            f"# moves drawn with numpy.random.default_rng({self.move_seed}).integers(len(legal)) from the legal "
+            "moves in action order.",
+        ]
 
     def extra(self, state):
         return [f"connectable red {int(state.can_still_connect(0))} black {int(state.can_still_connect(1))}"]
@@ -170,9 +180,11 @@ class TantrixPlaythrough(Playthrough):
     """Tantrix: the bag, the turn phase and the forced spaces."""
 
     def header(self, state):
-        return ["# tantrix golden playthrough: TantrixState(2, rng=numpy.random.default_rng(0));",
-                f"# moves drawn with numpy.random.default_rng({self.move_seed}).integers(len(legal)) from the legal "
-                "moves in action order."]
+        return [
+            "# tantrix golden playthrough: TantrixState(2, rng=numpy.random.default_rng(0));",
+            f"# moves drawn with numpy.random.default_rng({self.move_seed}).integers(len(legal)) from the legal "
+            "moves in action order.",
+        ]
 
     def preamble(self, state):
         return [f"bag {' '.join(map(str, state.initial_bag))}"]
@@ -188,9 +200,11 @@ class SmartrixPlaythrough(Playthrough):
     """Smartrix: the deck; a uniform placement with probability 0.9, else ``pass``; no result line."""
 
     def header(self, state):
-        return ["# smartrix golden playthrough: SmartrixState(3, rng=numpy.random.default_rng(0));",
-                f"# moves: a uniform legal placement with probability 0.9 (numpy.random.default_rng({self.move_seed})), "
-                "else pass."]
+        return [
+            "# smartrix golden playthrough: SmartrixState(3, rng=numpy.random.default_rng(0));",
+            f"# moves: a uniform legal placement with probability 0.9 (numpy.random.default_rng({self.move_seed})), "
+            "else pass.",
+        ]
 
     def preamble(self, state):
         return ["deck " + " ".join(map(str, state.start["deck"]))]
@@ -213,9 +227,14 @@ PLAYTHROUGHS: dict[str, Playthrough] = {
     "twixt_v0": TwixtPlaythrough("twixt_v0", {"board_size": 8, "swap": True}, file="twixt_8x8_seed0.txt"),
     "double_twixt_v0": Playthrough("double_twixt_v0", {"board_size": 8}, file="double_twixt_8x8_seed0.txt"),
     "tantrix_v0": TantrixPlaythrough("tantrix_v0", move_seed=1, file="tantrix_2p_seed0.txt"),
-    "smartrix_v0": SmartrixPlaythrough("smartrix_v0", {"num_players": 3}, move_seed=1, ply_word="action",
-                                       final_fields=("board", "moves", "scores", "returns"),
-                                       file="smartrix_3p_seed0.txt"),
+    "smartrix_v0": SmartrixPlaythrough(
+        "smartrix_v0",
+        {"num_players": 3},
+        move_seed=1,
+        ply_word="action",
+        final_fields=("board", "moves", "scores", "returns"),
+        file="smartrix_3p_seed0.txt",
+    ),
 }
 
 

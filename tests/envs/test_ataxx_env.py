@@ -67,7 +67,9 @@ def test_versioned_module_reachable_from_package():
     """
     code = "import envs; e = envs.ataxx_v0.env(); e.reset(seed=0); print(e.agent_selection)"
     env = dict(os.environ, PYTHONPATH=str(REPO_ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    r = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout.strip() == "player_0"
 
@@ -98,7 +100,8 @@ def test_spaces_are_stable_objects():
         assert obs_space["action_mask"].shape == (834,) and obs_space["action_mask"].dtype == np.int8
 
 
-KNOWN = diagram("""
+KNOWN = diagram(
+    """
     x . . . . . o
     . . . . . . .
     . . . . . . .
@@ -106,7 +109,9 @@ KNOWN = diagram("""
     . . . . . . .
     . . . . . x .
     o . . . . . x
-""", rest="o 30 12")
+""",
+    rest="o 30 12",
+)
 
 
 def _expected_planes(me: str) -> np.ndarray:
@@ -299,8 +304,11 @@ def test_reset_restores_the_start_position():
         ({"halfmove_clock": 1}, ParameterError),
     ],
 )
-@pytest.mark.parametrize("factory", [ataxx_v0.env, ataxx_v0.raw_env, lambda **kw: envs.make("ataxx_v0", **kw)],
-                         ids=["env", "raw_env", "make"])
+@pytest.mark.parametrize(
+    "factory",
+    [ataxx_v0.env, ataxx_v0.raw_env, lambda **kw: envs.make("ataxx_v0", **kw)],
+    ids=["env", "raw_env", "make"],
+)
 def test_bad_constructor_args(factory, kwargs, error):
     with pytest.raises(error) as info:
         factory(**kwargs)
@@ -325,7 +333,9 @@ def test_action_notation_helpers():
 
 
 def test_unknown_constructor_argument_lists_the_valid_ones():
-    with pytest.raises(envs.ParameterError, match="ataxx_v0 has no argument 'foo'; its arguments are: fen, halfmove_clock"):
+    with pytest.raises(
+        envs.ParameterError, match="ataxx_v0 has no argument 'foo'; its arguments are: fen, halfmove_clock"
+    ):
         envs.make("ataxx_v0", foo=1)
     with pytest.raises(ValueError, match="no argument 'colour'"):
         envs.make_raw("ataxx_v0", colour="red")

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "ataxx_v0_seed0.txt"
 SEED = 0
 

@@ -33,12 +33,14 @@ def positions(draw, max_clock: int = 120):
 
 start_positions = st.one_of(
     positions(),
-    st.sampled_from([
-        "x5o/7/7/7/7/7/o5x x 0 1",
-        "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
-        "x5o/7/3-3/2-1-2/3-3/7/o5x x 0 1",
-        "7/7/7/7/ooooooo/ooooooo/xxxxxxx x 0 1",
-    ]),
+    st.sampled_from(
+        [
+            "x5o/7/7/7/7/7/o5x x 0 1",
+            "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
+            "x5o/7/3-3/2-1-2/3-3/7/o5x x 0 1",
+            "7/7/7/7/ooooooo/ooooooo/xxxxxxx x 0 1",
+        ]
+    ),
 )
 choices = st.lists(st.integers(0, 10_000), min_size=0, max_size=60)
 

@@ -12,10 +12,10 @@ from envs.ataxx import START_FEN, AtaxxState
 from envs.ataxx.records import (
     AtaxxRecord,
     iter_pgn,
+    pgn_record_from_state,
     read_pgn,
     read_pgn_file,
     read_pgn_file_games,
-    pgn_record_from_state,
     replay,
     write_pgn,
     write_pgn_file,
@@ -217,12 +217,15 @@ def test_python_ataxx_read_by_ours():
         assert ("FEN" in rec.tags) == (fen != START_FEN)
 
 
-@pytest.mark.parametrize("fen, moves, result, reason", [
-    (NO_STONES, ["a2"], "1-0", "no stones"),
-    ("xxxxxxx/xxxxxxx/xxxxxxx/ooooooo/ooooooo/ooooooo/oooooo1 o 0 1", ["g1"], "0-1", "board full"),
-    (CLOCK_99, ["g1e1"], "1/2-1/2", "clock"),
-    (PASSES, ["0000", "a4", "0000", "b4"], "*", None),
-])
+@pytest.mark.parametrize(
+    "fen, moves, result, reason",
+    [
+        (NO_STONES, ["a2"], "1-0", "no stones"),
+        ("xxxxxxx/xxxxxxx/xxxxxxx/ooooooo/ooooooo/ooooooo/oooooo1 o 0 1", ["g1"], "0-1", "board full"),
+        (CLOCK_99, ["g1e1"], "1/2-1/2", "clock"),
+        (PASSES, ["0000", "a4", "0000", "b4"], "*", None),
+    ],
+)
 def test_each_ending_both_ways(fen, moves, result, reason):
     s = AtaxxState(fen)
     for m in moves:
@@ -272,8 +275,10 @@ def test_movetext_over_several_lines_and_games_without_tags_or_marker():
 
 
 def test_cuteataxx_style_fen_without_setup_and_final_fen():
-    text = ('[Event "m"]\n[Site "CuteAtaxx"]\n[Result "0-1"]\n[FEN "x5o/7/7/7/7/7/o5x o 0 1"]\n'
-            '[FinalFEN "x5o/7/7/7/7/1o5/o5x x 0 2"]\n[Adjudicated "Out of time"]\n\n1... b2 0-1\n')
+    text = (
+        '[Event "m"]\n[Site "CuteAtaxx"]\n[Result "0-1"]\n[FEN "x5o/7/7/7/7/7/o5x o 0 1"]\n'
+        '[FinalFEN "x5o/7/7/7/7/1o5/o5x x 0 2"]\n[Adjudicated "Out of time"]\n\n1... b2 0-1\n'
+    )
     rec = read_pgn(text)  # adjudicated: the result stands on an unfinished position
     assert rec.moves == ["b2"] and rec.result == "0-1" and rec.start_fen == "x5o/7/7/7/7/7/o5x o 0 1"
     with pytest.raises(InvalidPositionError, match="tag FinalFEN 'x5o/7/7/7/7/7/o5x x 0 2' differs"):
@@ -283,30 +288,55 @@ def test_cuteataxx_style_fen_without_setup_and_final_fen():
 
 
 # ---------------------------------------------------------------------------- errors
-@pytest.mark.parametrize("text, error, message", [
-    ('[Event "x"\n1. f2 *', InvalidPositionError, r"game 1, line 1: malformed tag '\[Event \"x\"'"),
-    ('[Event "a"]\n[Event "b"]\n*', InvalidPositionError, r"tag 'Event' appears twice \(first on line 1\)"),
-    ("1. f2 { never closed\n*", InvalidPositionError, r"line 1: comment '\{' is never closed"),
-    ("1. f2 (1. g2\n*", InvalidPositionError, r"result '\*' inside a variation \(opened on line 1\)"),
-    ("1. f2 (1. g2", InvalidPositionError, r"game 1, line 1: variation '\(' is never closed"),
-    ("1. f2 ) *", InvalidPositionError, r"line 1: '\)' closes no variation"),
-    ("(1. g2) 1. f2 *", InvalidPositionError, r"a variation '\(' before the first move"),
-    ("1. f2 a1c3 &", InvalidPositionError, r"unexpected character '&' in the movetext"),
-    ('[Result "1-0"]\n1. f2 0-1', InvalidPositionError, r"tag Result '1-0' differs from the movetext's result '0-1'"),
-    ('[Result "2-0"]\n1. f2', InvalidPositionError, r"tag Result must be one of"),
-    ('[SetUp "1"]\n1. f2 *', InvalidPositionError, r"tag SetUp \"1\" but no FEN tag"),
-    ('[FEN "x5o/7/7 x 0 1"]\n*', InvalidPositionError, r"game 1 \(line 1\): FEN tag: malformed FEN"),
-    ('[HalfmoveClock "maybe"]\n*', InvalidPositionError, r"HalfmoveClock must be \"on\" or \"off\""),
-    (f'[FEN "{NO_STONES}"]\n1. a2 0-1', InvalidPositionError,
-     r"the result '0-1' contradicts the final position .* over with 1-0 \(x 3 stones, o 0\)"),
-    ("1. f2 a1c3\n2. h9 *", IllegalActionError, r"game 1, line 2, ply 3 \(move 2\.\) 'h9': 'h9' is not an Ataxx move"),
-    ("1. f2 a1b2 *", IllegalActionError, r"ply 2 \(move 1\.\.\.\) 'a1b2': 'a1b2': a 4-character move must be a jump"),
-    ("1. f2 a1c3 2. f2 *", IllegalActionError,
-     r"game 1, line 1, ply 3 \(move 2\.\) 'f2': illegal action 12 \(f2\) for x: destination f2 is not empty"),
-    ("1. f2 0000 *", IllegalActionError, r"ply 2 \(move 1\.\.\.\) '0000': .*a pass is legal only when"),
-    (f'[FEN "{NO_STONES}"]\n1. a2 g7 *', IllegalActionError, r"ply 2 \(move 1\.\.\.\) 'g7': .*the game is over \(1-0\)"),
-    ('[Event "1"]\n1. f2 *\n[Event "2"]\n1. f2 a1c5 *', IllegalActionError, r"game 2, line 4, ply 2"),
-])
+@pytest.mark.parametrize(
+    "text, error, message",
+    [
+        ('[Event "x"\n1. f2 *', InvalidPositionError, r"game 1, line 1: malformed tag '\[Event \"x\"'"),
+        ('[Event "a"]\n[Event "b"]\n*', InvalidPositionError, r"tag 'Event' appears twice \(first on line 1\)"),
+        ("1. f2 { never closed\n*", InvalidPositionError, r"line 1: comment '\{' is never closed"),
+        ("1. f2 (1. g2\n*", InvalidPositionError, r"result '\*' inside a variation \(opened on line 1\)"),
+        ("1. f2 (1. g2", InvalidPositionError, r"game 1, line 1: variation '\(' is never closed"),
+        ("1. f2 ) *", InvalidPositionError, r"line 1: '\)' closes no variation"),
+        ("(1. g2) 1. f2 *", InvalidPositionError, r"a variation '\(' before the first move"),
+        ("1. f2 a1c3 &", InvalidPositionError, r"unexpected character '&' in the movetext"),
+        (
+            '[Result "1-0"]\n1. f2 0-1',
+            InvalidPositionError,
+            r"tag Result '1-0' differs from the movetext's result '0-1'",
+        ),
+        ('[Result "2-0"]\n1. f2', InvalidPositionError, r"tag Result must be one of"),
+        ('[SetUp "1"]\n1. f2 *', InvalidPositionError, r"tag SetUp \"1\" but no FEN tag"),
+        ('[FEN "x5o/7/7 x 0 1"]\n*', InvalidPositionError, r"game 1 \(line 1\): FEN tag: malformed FEN"),
+        ('[HalfmoveClock "maybe"]\n*', InvalidPositionError, r"HalfmoveClock must be \"on\" or \"off\""),
+        (
+            f'[FEN "{NO_STONES}"]\n1. a2 0-1',
+            InvalidPositionError,
+            r"the result '0-1' contradicts the final position .* over with 1-0 \(x 3 stones, o 0\)",
+        ),
+        (
+            "1. f2 a1c3\n2. h9 *",
+            IllegalActionError,
+            r"game 1, line 2, ply 3 \(move 2\.\) 'h9': 'h9' is not an Ataxx move",
+        ),
+        (
+            "1. f2 a1b2 *",
+            IllegalActionError,
+            r"ply 2 \(move 1\.\.\.\) 'a1b2': 'a1b2': a 4-character move must be a jump",
+        ),
+        (
+            "1. f2 a1c3 2. f2 *",
+            IllegalActionError,
+            r"game 1, line 1, ply 3 \(move 2\.\) 'f2': illegal action 12 \(f2\) for x: destination f2 is not empty",
+        ),
+        ("1. f2 0000 *", IllegalActionError, r"ply 2 \(move 1\.\.\.\) '0000': .*a pass is legal only when"),
+        (
+            f'[FEN "{NO_STONES}"]\n1. a2 g7 *',
+            IllegalActionError,
+            r"ply 2 \(move 1\.\.\.\) 'g7': .*the game is over \(1-0\)",
+        ),
+        ('[Event "1"]\n1. f2 *\n[Event "2"]\n1. f2 a1c5 *', IllegalActionError, r"game 2, line 4, ply 2"),
+    ],
+)
 def test_malformed_and_illegal_input(text, error, message):
     with pytest.raises(error, match=message):
         read_pgn(text)
@@ -351,7 +381,8 @@ def test_writer_errors():
 # ---------------------------------------------------------------------------- the play room's upload import
 def test_python_ataxx_pgn_imported_as_common_records():
     """PGN files python-ataxx writes, read by envs.core.records.import_record (the play room's uploads)."""
-    from envs.core.records import import_record, replay as common_replay
+    from envs.core.records import import_record
+    from envs.core.records import replay as common_replay
 
     for fen, final in GAMES[::5]:
         moves = [final.action_to_string(a) for a in final.history]
@@ -371,7 +402,8 @@ def test_python_ataxx_pgn_imported_as_common_records():
 
 
 def test_pgn_import_unfinished_clock_off_and_adjudicated():
-    from envs.core.records import import_formats, import_record, replay as common_replay
+    from envs.core.records import import_formats, import_record
+    from envs.core.records import replay as common_replay
 
     assert import_formats()[".pgn"] == "Ataxx PGN"
     s = AtaxxState("x5o/7/7/7/7/7/o5x x 95 1", halfmove_clock=False)
@@ -384,13 +416,16 @@ def test_pgn_import_unfinished_clock_off_and_adjudicated():
     assert back == s and back.clock == 107 and not back.halfmove_clock
 
 
-@pytest.mark.parametrize("text, message", [
-    (write_pgn(["f2"]) + "\n" + write_pgn(["g2"]), "expected one game in the PGN text, found 2"),
-    ("1. f2 d4 *", r"'bad.pgn': game 1, line 1, ply 2 \(move 1\.\.\.\) 'd4': .*no o stone next to d4"),
-    ('[FEN "x5o/7/7 x 0 1"]\n\n1. f2 *', r"game 1 \(line 1\): FEN tag: malformed FEN .* expected 7 ranks"),
-    ("1. f2 {open", "comment '{' is never closed"),
-    ("", "expected one game in the PGN text, found 0"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (write_pgn(["f2"]) + "\n" + write_pgn(["g2"]), "expected one game in the PGN text, found 2"),
+        ("1. f2 d4 *", r"'bad.pgn': game 1, line 1, ply 2 \(move 1\.\.\.\) 'd4': .*no o stone next to d4"),
+        ('[FEN "x5o/7/7 x 0 1"]\n\n1. f2 *', r"game 1 \(line 1\): FEN tag: malformed FEN .* expected 7 ranks"),
+        ("1. f2 {open", "comment '{' is never closed"),
+        ("", "expected one game in the PGN text, found 0"),
+    ],
+)
 def test_pgn_import_errors(text, message):
     from envs.core.records import import_record
 
@@ -405,8 +440,6 @@ def test_pgn_import_registered_by_the_registry_alone():
 
     from conftest import REPO_ROOT
 
-    code = ("from envs.core.records import import_record; "
-            "print(import_record('g.pgn', '1. f2 a1c3 *')['moves'])")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         cwd=REPO_ROOT)
+    code = "from envs.core.records import import_record; print(import_record('g.pgn', '1. f2 a1c3 *')['moves'])"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO_ROOT)
     assert out.stdout.strip() == "['f2', 'a1c3']"

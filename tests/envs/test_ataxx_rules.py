@@ -25,7 +25,8 @@ def after(fen_or_state, *moves: str, **kw) -> AtaxxState:
 
 
 def test_diagram_helper():
-    assert diagram("""
+    assert (
+        diagram("""
         x . . . . . o
         . . . . . . .
         . . - . - . .
@@ -33,7 +34,9 @@ def test_diagram_helper():
         . . - . - . .
         . . . . . . .
         o . . . . . x
-    """) == "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1"
+    """)
+        == "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1"
+    )
 
 
 # --------------------------------------------------------------------------- board and start
@@ -44,8 +47,24 @@ def test_start_position():
     assert s.turn == 0 and s.current_player == 0
     assert s.stone_counts() == (2, 2)
     assert sorted(s.legal_moves()) == sorted(
-        ["a6", "b6", "b7", "f1", "f2", "g2",  # clones
-         "a7a5", "a7b5", "a7c5", "a7c6", "a7c7", "g1e1", "g1e2", "g1e3", "g1f3", "g1g3"]  # jumps
+        [
+            "a6",
+            "b6",
+            "b7",
+            "f1",
+            "f2",
+            "g2",  # clones
+            "a7a5",
+            "a7b5",
+            "a7c5",
+            "a7c6",
+            "a7c7",
+            "g1e1",
+            "g1e2",
+            "g1e3",
+            "g1f3",
+            "g1g3",
+        ]  # jumps
     )
 
 
@@ -113,7 +132,8 @@ def test_jumps_pass_over_anything():
 
 
 def test_moves_do_not_wrap_around_the_edges():
-    s = AtaxxState(diagram("""
+    s = AtaxxState(
+        diagram("""
         . . . . . . .
         . . . . . . .
         . . . . . . .
@@ -121,13 +141,14 @@ def test_moves_do_not_wrap_around_the_edges():
         . . . . . . .
         . . . . . . .
         . . . . . . .
-    """))
+    """)
+    )
     assert sorted(s.legal_moves()) == sorted(
-        ["f3", "f4", "f5", "g3", "g5",
-         "g4e2", "g4e3", "g4e4", "g4e5", "g4e6", "g4f2", "g4f6", "g4g2", "g4g6"]
+        ["f3", "f4", "f5", "g3", "g5", "g4e2", "g4e3", "g4e4", "g4e5", "g4e6", "g4f2", "g4f6", "g4g2", "g4g6"]
     )
     # A clone on the g-file must not capture on the a-file (bit g4 + 1 is a5, g4 - 1 is f4 ...).
-    s = AtaxxState(diagram("""
+    s = AtaxxState(
+        diagram("""
         . . . . . . .
         . . . . . . .
         o . . . . . .
@@ -135,12 +156,14 @@ def test_moves_do_not_wrap_around_the_edges():
         o . . . . . x
         . . . . . . .
         . . . . . . .
-    """))
+    """)
+    )
     s.push("g4")
     assert s.fen() == "7/7/o6/o5x/o5x/7/7 o 0 1"
 
 
-CAPTURE_CLONE = diagram("""
+CAPTURE_CLONE = diagram(
+    """
     . . . . . . o
     . . . . . . .
     . . . . . . .
@@ -148,7 +171,9 @@ CAPTURE_CLONE = diagram("""
     o o o . . . .
     . x . . . . .
     . . o . . . .
-""", rest="x 7 3")
+""",
+    rest="x 7 3",
+)
 
 
 def test_capture_after_clone():
@@ -159,7 +184,8 @@ def test_capture_after_clone():
     assert s.clock == 0
 
 
-CAPTURE_JUMP = diagram("""
+CAPTURE_JUMP = diagram(
+    """
     . . . . . . .
     . . . . . . .
     . . o o o . .
@@ -167,7 +193,9 @@ CAPTURE_JUMP = diagram("""
     . . o o . . .
     . . . . . . .
     . . . . . . o
-""", rest="x 12 20")
+""",
+    rest="x 12 20",
+)
 
 
 def test_capture_after_jump():
@@ -178,7 +206,8 @@ def test_capture_after_jump():
 
 
 def test_capture_spares_gaps_and_own_stones():
-    s = after(diagram("""
+    s = after(
+        diagram("""
         . . . . . . o
         . . . . . . .
         . . . . . . .
@@ -186,7 +215,9 @@ def test_capture_spares_gaps_and_own_stones():
         . - x . . . .
         . . o . . . .
         . . . . . . .
-    """), "b2")
+    """),
+        "b2",
+    )
     # b2 neighbours: c2 (o) turns, b3 stays a gap, c3 stays x; c4 is two ranks away and stays o.
     assert s.fen() == "6o/7/7/2o4/1-x4/1xx4/7 o 0 1"
     assert s.stone_counts() == (3, 2)
@@ -257,7 +288,9 @@ def test_both_stuck_is_game_over_not_a_pass():
 
 
 def test_both_stuck_goes_by_count():
-    s = AtaxxState(diagram("""
+    s = AtaxxState(
+        diagram(
+            """
         . . . . - - o
         . . . . - - -
         . . . . - - -
@@ -265,7 +298,10 @@ def test_both_stuck_goes_by_count():
         - - - - . . .
         - - - - . . .
         x x - - . . .
-    """, rest="o 0 1"))
+    """,
+            rest="o 0 1",
+        )
+    )
     assert s.is_terminal() and s.legal_moves() == []
     assert str(s.outcome()) == "1-0" and s.returns().tolist() == [1.0, -1.0]  # 2 stones to 1
 
@@ -323,7 +359,8 @@ def test_clock_99_then_jump_is_a_draw_and_clone_is_not():
 
 def test_win_at_clock_100_takes_priority_over_the_draw():
     # x jumps b4-d5 at clock 99, capturing o's last stone (d4): clock 100, but x has won.
-    fen = diagram("""
+    fen = diagram(
+        """
         . . . . . . .
         . . . . . . .
         . . . . . . .
@@ -331,7 +368,9 @@ def test_win_at_clock_100_takes_priority_over_the_draw():
         . . . . . . .
         . . . . . . .
         . . . . . . .
-    """, rest="x 99 40")
+    """,
+        rest="x 99 40",
+    )
     s = after(fen, "b4d5")
     assert s.fen() == "7/7/3x3/3x3/7/7/7 o 100 40"
     assert str(s.outcome()) == "1-0" and s.returns().tolist() == [1.0, -1.0]
@@ -354,7 +393,9 @@ def test_clock_off_never_ends_the_game():
 
 # --------------------------------------------------------------------------- clock and fullmove
 def test_clock_reset_only_by_clones():
-    s = AtaxxState(diagram("""
+    s = AtaxxState(
+        diagram(
+            """
         . . . . . . o
         . . . . . . .
         . . . . . . .
@@ -362,7 +403,10 @@ def test_clock_reset_only_by_clones():
         . . o . . . .
         . . . . . . .
         x . . . . . x
-    """, rest="x 5 1"))
+    """,
+            rest="x 5 1",
+        )
+    )
     s.push("a1b3")  # capturing jump: c3 turns, the clock still runs
     assert s.piece_at("c3") == "x" and s.clock == 6
     s.push("f6")  # clone
@@ -556,8 +600,16 @@ def test_illegal_moves_raise_and_leave_state_unchanged(fen, move, message):
 
 @pytest.mark.parametrize(
     "action, message",
-    [(NUM_ACTIONS, "out of range"), (-1, "out of range"), (10**6, "out of range"),
-     (1.0, "integer"), ("g2", "integer"), (None, "integer"), (True, "integer"), (np.float32(5), "integer")],
+    [
+        (NUM_ACTIONS, "out of range"),
+        (-1, "out of range"),
+        (10**6, "out of range"),
+        (1.0, "integer"),
+        ("g2", "integer"),
+        (None, "integer"),
+        (True, "integer"),
+        (np.float32(5), "integer"),
+    ],
 )
 def test_illegal_action_index_raises(action, message):
     s = AtaxxState()
@@ -619,8 +671,11 @@ def test_clone_is_independent():
     assert s.fen() == c.fen()
 
 
-@pytest.mark.parametrize("copier", [copy.deepcopy, lambda s: pickle.loads(pickle.dumps(s)), AtaxxState.clone],
-                         ids=["deepcopy", "pickle", "clone"])
+@pytest.mark.parametrize(
+    "copier",
+    [copy.deepcopy, lambda s: pickle.loads(pickle.dumps(s)), AtaxxState.clone],
+    ids=["deepcopy", "pickle", "clone"],
+)
 def test_copies_continue_identically(copier):
     s = after("x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1", "b6", "g7f5", halfmove_clock=False)
     c = copier(s)

@@ -79,8 +79,16 @@ def test_start_first_keys_targets_and_kinds():
     assert len(paths) == 16
     assert {p[0] for mp in paths.values() for p in mp.paths} == {"a7", "g1"}
     from_a7 = {p[1]: mp.kind for mp in paths.values() for p in mp.paths if p[0] == "a7"}
-    assert from_a7 == {"b7": "clone", "a6": "clone", "b6": "clone",
-                       "c7": "jump", "c6": "jump", "c5": "jump", "b5": "jump", "a5": "jump"}
+    assert from_a7 == {
+        "b7": "clone",
+        "a6": "clone",
+        "b6": "clone",
+        "c7": "jump",
+        "c6": "jump",
+        "c5": "jump",
+        "b5": "jump",
+        "a5": "jump",
+    }
     assert action_paths(s, s.string_to_action("f2")) == MovePaths((("g1", "f2"),), kind="clone")
     assert action_paths(s, s.string_to_action("a7c5")) == MovePaths((("a7", "c5"),), kind="jump")
     assert CONFIRM is False and s.board_ui().module == "envs.ataxx.svg" and s.info.board == "envs.ataxx.svg"
@@ -89,7 +97,8 @@ def test_start_first_keys_targets_and_kinds():
 def test_clone_has_one_path_per_adjacent_own_stone_in_square_order():
     s = AtaxxState("7/7/7/7/x1x4/o6/x6 x 0 1")  # x on a1, a3, c3; o on a2
     assert action_paths(s, s.string_to_action("b2")) == MovePaths(
-        (("a1", "b2"), ("a3", "b2"), ("c3", "b2")), kind="clone")
+        (("a1", "b2"), ("a3", "b2"), ("c3", "b2")), kind="clone"
+    )
     assert action_paths(s, s.string_to_action("b4")) == MovePaths((("a3", "b4"), ("c3", "b4")), kind="clone")
     # every path's pair (source, target) is unique: no two actions share a path in Ataxx
     pairs = [p for mp in _paths(s).values() for p in mp.paths]
@@ -194,8 +203,10 @@ def test_viewer_names_its_side_and_changes_nothing_else():
     assert _caption(_root(x_view)).endswith("you: x")
     assert "viewer-o" in _classes(_root(o_view)) and "viewer-x" in _classes(_root(x_view))
     # the board part (everything before the caption) is the same for every viewer
-    board = [v.split('<g class="caption">')[0].split("<title>", 1)[1].split("</title>", 1)[1]
-             for v in (spectator, x_view, o_view)]
+    board = [
+        v.split('<g class="caption">')[0].split("<title>", 1)[1].split("</title>", 1)[1]
+        for v in (spectator, x_view, o_view)
+    ]
     assert board[0] == board[1] == board[2]
     for bad in (2, -1, True, "x"):
         with pytest.raises(ValueError, match="viewer"):

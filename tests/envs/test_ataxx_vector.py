@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from vector_check import compare
 
 import envs
 from envs.ataxx.state import NUM_ACTIONS, PASS_ACTION, AtaxxState
 from envs.core.state import IllegalActionError, ParameterError
-from vector_check import compare
 
 
 def _pair(fens, halfmove_clock=True):
@@ -141,8 +141,12 @@ def test_a_state_of_another_clock_rule_or_game_is_refused():
 
 def test_blockers_start_and_many_games_in_one_batch():
     # a batch mixing the positions above, stepped together, including games already over
-    fens = ["7/7/7/7/ooo4/ooo4/xoo4 x 7 12", "x6/7/7/3o3/7/7/7 x 99 60",
-            "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1", "ooo----/x-o----/-------/-------/-------/-------/------- x 0 1"]
+    fens = [
+        "7/7/7/7/ooo4/ooo4/xoo4 x 7 12",
+        "x6/7/7/3o3/7/7/7 x 99 60",
+        "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1",
+        "ooo----/x-o----/-------/-------/-------/-------/------- x 0 1",
+    ]
     fast, out, states = _play(fens, [["0000", "a7c5", "f2", "0000"]])
     # terminated is what ended on this step: game 3 was over when loaded (no player to move)
     assert out.terminated.tolist() == [False, True, False, False]

@@ -11,8 +11,8 @@ import pytest
 from pettingzoo.utils import wrappers
 
 import envs
-from envs.core.aec import wrap_classic
 from conftest import contract_cases
+from envs.core.aec import wrap_classic
 
 CASES = [c for c in contract_cases() if "24x24" not in c.id]
 
@@ -36,8 +36,9 @@ def _same(a, b) -> bool:
 def test_wrapped_games_match_pettingzoo_wrappers(env_id, kwargs, illegal_at):
     spec = envs.spec(env_id)
     ours, theirs = wrap_classic(spec.make_raw(**kwargs)), _pettingzoo_chain(spec.make_raw(**kwargs))
-    assert [type(w).__name__ for w in (ours, ours.env, ours.env.env)] == \
-        [type(w).__name__ for w in (theirs, theirs.env, theirs.env.env)]
+    assert [type(w).__name__ for w in (ours, ours.env, ours.env.env)] == [
+        type(w).__name__ for w in (theirs, theirs.env, theirs.env.env)
+    ]
     for e in (ours, theirs):
         with pytest.raises(AttributeError, match="agent_selection cannot be accessed before reset"):
             e.agent_selection
@@ -84,7 +85,9 @@ def test_a_bool_action_is_refused_by_the_bounds_wrapper_and_changes_nothing(acti
     env = envs.make("ataxx_v0")
     env.reset(seed=0)
     before = env.unwrapped.state.clone()
-    with pytest.raises(AssertionError, match=r"action is not in action space: .* is a bool, expected an integer in \[0, 834\)"):
+    with pytest.raises(
+        AssertionError, match=r"action is not in action space: .* is a bool, expected an integer in \[0, 834\)"
+    ):
         env.step(action)
     assert env.unwrapped.state == before and env.unwrapped.state.history == []
     assert env.agent_selection == "player_0" and not any(env.terminations.values())

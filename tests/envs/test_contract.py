@@ -28,11 +28,11 @@ import warnings
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
+from playthrough import generate_playthrough, playthrough
 
 import envs
 from conftest import check_golden, contract_cases, env_random_steps, play_random, start_state
 from envs import IllegalActionError
-from playthrough import generate_playthrough, playthrough
 
 CASES = contract_cases()
 
@@ -72,20 +72,45 @@ def _trace(env, rng: np.random.Generator, limit: int = 20_000) -> list:
 def _snapshot(raw) -> tuple:
     """Everything an illegal action must leave unchanged in a raw environment."""
     st = raw.state
-    return (st.position_key(), list(st.history), st.to_text(), st.returns().tolist(), raw.agent_selection,
-            list(raw.agents), dict(raw.rewards), dict(raw._cumulative_rewards), dict(raw.terminations),
-            dict(raw.truncations), raw.num_steps,
-            {a: _freeze(raw.observe(a)) for a in raw.possible_agents},
-            {a: _freeze(raw.infos[a].get("action_mask")) for a in raw.agents})
+    return (
+        st.position_key(),
+        list(st.history),
+        st.to_text(),
+        st.returns().tolist(),
+        raw.agent_selection,
+        list(raw.agents),
+        dict(raw.rewards),
+        dict(raw._cumulative_rewards),
+        dict(raw.terminations),
+        dict(raw.truncations),
+        raw.num_steps,
+        {a: _freeze(raw.observe(a)) for a in raw.possible_agents},
+        {a: _freeze(raw.infos[a].get("action_mask")) for a in raw.agents},
+    )
 
 
 # ----------------------------------------------------------------------------- the cases
 def test_every_registered_id_is_a_case_in_each_of_its_variants():
     ids = [c.id for c in CASES]
     assert len(ids) == len(set(ids)) == sum(len(envs.spec(e).variants) for e in envs.ENV_IDS)
-    assert {"ataxx_v0-standard", "ataxx_v0-blockers", "twixt_v0-8x8", "twixt_v0-24x24", "twixt_v0-pp", "twixt_v0-swap",
-            "double_twixt_v0-8x8", "tantrix_v0-2p", "tantrix_v0-3p", "tantrix_v0-4p", "tantrix_v0-doubles",
-            "smartrix_v0-2p", "smartrix_v0-4p", "smartrix_v0-7p", "smartrix_v0-teams", "smartrix_v0-kids"} <= set(ids)
+    assert {
+        "ataxx_v0-standard",
+        "ataxx_v0-blockers",
+        "twixt_v0-8x8",
+        "twixt_v0-24x24",
+        "twixt_v0-pp",
+        "twixt_v0-swap",
+        "double_twixt_v0-8x8",
+        "tantrix_v0-2p",
+        "tantrix_v0-3p",
+        "tantrix_v0-4p",
+        "tantrix_v0-doubles",
+        "smartrix_v0-2p",
+        "smartrix_v0-4p",
+        "smartrix_v0-7p",
+        "smartrix_v0-teams",
+        "smartrix_v0-kids",
+    } <= set(ids)
     assert {c.values[0] for c in CASES} == set(envs.ENV_IDS)
     assert envs.spec("twixt_v0").variants["24x24"] == {} and envs.make_raw("twixt_v0").board_size == 24
     counts = {c.id: envs.spec(c.values[0]).num_players(**c.values[1]) for c in CASES}
@@ -133,7 +158,7 @@ def test_seed_test_and_reset_seed_replays(env_id, kwargs):
     f.reset(seed=42)
     t3 = _trace(f, np.random.default_rng(5))
     assert t1 == t2 == t3 and len(t1) > s.num_players(**kwargs)
-    assert all(term or trunc for (_, _, _, term, trunc, _) in t1[-len(e.possible_agents):])
+    assert all(term or trunc for (_, _, _, term, trunc, _) in t1[-len(e.possible_agents) :])
 
 
 @pytest.mark.parametrize("env_id, kwargs", CASES)
@@ -263,7 +288,7 @@ def _twixt_frame(state, player: int) -> np.ndarray:
             out[n + 1 + nl + t] = mask[n + 1 + nl + lid]
         return out
     if len(mask) > n + 1:
-        out[n + 1:] = mask[n + 1:].reshape(s, s).T.ravel()
+        out[n + 1 :] = mask[n + 1 :].reshape(s, s).T.ravel()
     return out
 
 

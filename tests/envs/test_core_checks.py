@@ -23,11 +23,22 @@ def test_the_errors_have_one_home_and_the_old_paths_name_the_same_classes():
     assert issubclass(errors.UnknownEnvError, KeyError) and str(errors.UnknownEnvError("no such id")) == "no such id"
 
 
-@pytest.mark.parametrize("value, integer, plain", [
-    (3, True, True), (0, True, True), (-2, True, True), (np.int64(3), True, False), (np.uint8(1), True, False),
-    (True, False, False), (np.True_, False, False), (3.0, False, False), ("3", False, False), (None, False, False),
-    (np.array(3), False, False),
-])
+@pytest.mark.parametrize(
+    "value, integer, plain",
+    [
+        (3, True, True),
+        (0, True, True),
+        (-2, True, True),
+        (np.int64(3), True, False),
+        (np.uint8(1), True, False),
+        (True, False, False),
+        (np.True_, False, False),
+        (3.0, False, False),
+        ("3", False, False),
+        (None, False, False),
+        (np.array(3), False, False),
+    ],
+)
 def test_an_integer_is_never_a_bool(value, integer, plain):
     assert checks.is_int(value) is integer
     assert checks.is_plain_int(value) is plain
@@ -44,8 +55,11 @@ def test_require_bool_keeps_the_message():
     checks.require_bool("teams", np.True_)
     with pytest.raises(errors.ParameterError, match=r"^teams must be True or False, got 1$"):
         checks.require_bool("teams", 1)
-    with pytest.raises(errors.ParameterError, match=r"^swap must be True or False, got np.True_$|"
-                                                    r"^swap must be True or False, got True$"):
+    with pytest.raises(
+        errors.ParameterError,
+        match=r"^swap must be True or False, got np.True_$|"
+        r"^swap must be True or False, got True$",
+    ):
         checks.require_bool("swap", np.True_, numpy=False)
     with pytest.raises(ValueError, match="^x must be True or False"):
         checks.require_bool("x", None, error=ValueError)

@@ -35,7 +35,8 @@ def _module_name(path: Path) -> str:
 
 def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _imported_names(path: Path, name: str) -> set[str]:
@@ -56,7 +57,7 @@ def _imported_names(path: Path, name: str) -> set[str]:
             base = node.module or ""
             if node.level:  # relative: resolved against the importing module's package
                 package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
-                package = package[:len(package) - (node.level - 1)]
+                package = package[: len(package) - (node.level - 1)]
                 base = ".".join(package + ([base] if base else []))
             out.add(base)
             out.update(f"{base}.{a.name}" for a in node.names)

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from obs_golden_cases import CASES, GOLDEN, observation_hash
 
 import envs
 from envs.core.observation import ActionLayout, ObservationEncoder
-from obs_golden_cases import CASES, GOLDEN, observation_hash
 
 ROOT = Path(__file__).resolve().parents[2]
 EXPECTED = json.loads(GOLDEN.read_text())
@@ -60,7 +60,7 @@ def test_every_env_speaks_one_encoder_and_layout_api(name, env_id, kwargs, plies
     agent = raw.agent_selection
     got = raw.observe(agent)["observation"]
     again = enc.encode(raw.state, raw.possible_agents.index(agent))
-    for k in (got if isinstance(got, dict) else [None]):
+    for k in got if isinstance(got, dict) else [None]:
         a, b = (got[k], again[k]) if k else (got, again)
         assert a.dtype == np.float32 and np.array_equal(a, b)
     twin = pickle.loads(pickle.dumps(raw))
@@ -77,26 +77,49 @@ def test_ataxx_layout_puts_each_move_on_its_arrival_square():
     assert raw.action_to_string(int(layout.index[0, 1, 1])) == "b6"
     mask = raw.observe("player_0")["action_mask"]
     obs = raw.observe("player_0")["observation"]
-    legal_clone_cells = {tuple(int(v) for v in np.argwhere(layout.index[0] == a)[0]) for a in np.flatnonzero(mask)
-                         if a < 49}
+    legal_clone_cells = {
+        tuple(int(v) for v in np.argwhere(layout.index[0] == a)[0]) for a in np.flatnonzero(mask) if a < 49
+    }
     # every legal clone lands on an empty square of the observation (plane 3)
     assert legal_clone_cells and all(obs[r, c, 3] == 1 for r, c in legal_clone_cells)
 
 
-@pytest.mark.parametrize("kwargs,message", [
-    (dict(index=np.zeros((2, 2)), num_actions=4), "index must be an int array"),
-    (dict(index=np.zeros((1, 2, 2), dtype=np.int64), num_actions=4), "distinct action ids"),
-    (dict(index=np.arange(4).reshape(1, 2, 2), num_actions=3), r"distinct action ids in \[0, 3\)"),
-    (dict(index=np.arange(4).reshape(1, 2, 2), num_actions=0), "num_actions must be a positive integer"),
-    (dict(index=np.arange(4).reshape(1, 2, 2), num_actions=4, plane_features=np.zeros((2, 3))),
-     r"plane_features must have shape \(1, F\)"),
-    (dict(index=np.arange(4).reshape(1, 2, 2), num_actions=4, plane_index=np.zeros((1, 3), dtype=int)),
-     "plane_index and plane_key go together"),
-    (dict(index=np.arange(4).reshape(1, 2, 2), num_actions=4, plane_index=np.zeros((1, 3), dtype=int),
-          plane_key="h", plane_features=np.zeros((1, 3))), "not both"),
-    (dict(index=np.arange(4).reshape(1, 2, 2), num_actions=4, plane_index=-np.ones((1, 3), dtype=int),
-          plane_key="h"), "plane_index must be non-negative ints"),
-])
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        (dict(index=np.zeros((2, 2)), num_actions=4), "index must be an int array"),
+        (dict(index=np.zeros((1, 2, 2), dtype=np.int64), num_actions=4), "distinct action ids"),
+        (dict(index=np.arange(4).reshape(1, 2, 2), num_actions=3), r"distinct action ids in \[0, 3\)"),
+        (dict(index=np.arange(4).reshape(1, 2, 2), num_actions=0), "num_actions must be a positive integer"),
+        (
+            dict(index=np.arange(4).reshape(1, 2, 2), num_actions=4, plane_features=np.zeros((2, 3))),
+            r"plane_features must have shape \(1, F\)",
+        ),
+        (
+            dict(index=np.arange(4).reshape(1, 2, 2), num_actions=4, plane_index=np.zeros((1, 3), dtype=int)),
+            "plane_index and plane_key go together",
+        ),
+        (
+            dict(
+                index=np.arange(4).reshape(1, 2, 2),
+                num_actions=4,
+                plane_index=np.zeros((1, 3), dtype=int),
+                plane_key="h",
+                plane_features=np.zeros((1, 3)),
+            ),
+            "not both",
+        ),
+        (
+            dict(
+                index=np.arange(4).reshape(1, 2, 2),
+                num_actions=4,
+                plane_index=-np.ones((1, 3), dtype=int),
+                plane_key="h",
+            ),
+            "plane_index must be non-negative ints",
+        ),
+    ],
+)
 def test_action_layout_rejects_malformed_fields(kwargs, message):
     with pytest.raises(ValueError, match=message):
         ActionLayout(**kwargs)
@@ -116,8 +139,9 @@ def test_action_layout_derived_fields_and_read_only_arrays():
 
 
 def test_no_module_outside_a_game_reads_its_private_state_fields():
-    out = subprocess.run(["grep", "-rnE", r"\b(st|state|s)\._[a-z]", "training/", "envs/core/"], cwd=ROOT,
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        ["grep", "-rnE", r"\b(st|state|s)\._[a-z]", "training/", "envs/core/"], cwd=ROOT, capture_output=True, text=True
+    )
     assert out.stdout == ""
     for game in ("ataxx", "twixt", "tantrix", "smartrix"):  # env.py only calls the encoder
         text = (ROOT / "envs" / game / "env.py").read_text()

@@ -65,8 +65,13 @@ def test_finished_game_round_trip(env_id, kwargs, tmp_path):
     assert (rec["format"], rec["version"], rec["env_id"], rec["seed"]) == ("tabletop-record", 1, env_id, SEED)
     assert rec["env_kwargs"] == kwargs and rec["moves"] == s.moves() and len(rec["moves"]) == len(s.history) > 0
     out = s.outcome()
-    assert rec["result"] == {"result": str(out), "termination": out.termination, "winners": s.winners(),
-                             "returns": s.returns().tolist(), "scores": s.scores()}
+    assert rec["result"] == {
+        "result": str(out),
+        "termination": out.termination,
+        "winners": s.winners(),
+        "returns": s.returns().tolist(),
+        "scores": s.scores(),
+    }
     write_record(rec, tmp_path / "game.json")
     back = read_record(tmp_path / "game.json")
     assert back == rec == json.loads(record_to_json(rec))
@@ -142,26 +147,41 @@ _T, _TREC = _live("tantrix_v0", {"num_players": 3})
 _X, _XREC = _live("smartrix_v0", {"num_players": 3})
 _BAD = [
     ([_REC], r"a game record must be a JSON object \(dict\), got list"),
-    (dict(_REC, format="pgn"), r"not a tabletop-record version 1 record: expected .*got format='pgn', version=1 "
-                               r"\(nor an older format: smartrix \(\"game\": \"smartrix\"\), tantrix-record\)"),
+    (
+        dict(_REC, format="pgn"),
+        r"not a tabletop-record version 1 record: expected .*got format='pgn', version=1 "
+        r"\(nor an older format: smartrix \(\"game\": \"smartrix\"\), tantrix-record\)",
+    ),
     (dict(_REC, version=2), r"not a tabletop-record version 1 record: .*got format='tabletop-record', version=2"),
     (dict(_REC, version=True), r"version=True"),
     (dict(_REC, comment="hi"), r"record has unknown keys \['comment'\]: expected only \['format', 'version', 'env_id'"),
     ({k: v for k, v in _REC.items() if k != "moves"}, r"record lacks 'moves'"),
     ({k: v for k, v in _REC.items() if k != "env_id"}, r"record lacks 'env_id'"),
     (dict(_REC, env_id=5), r"record 'env_id' must be an environment id such as \"ataxx_v0\", got 5"),
-    (dict(_REC, env_id="chess_v0"), r"record 'env_id': unknown environment id 'chess_v0'; known ids: ataxx_v0, twixt_v0"),
+    (
+        dict(_REC, env_id="chess_v0"),
+        r"record 'env_id': unknown environment id 'chess_v0'; known ids: ataxx_v0, twixt_v0",
+    ),
     (dict(_REC, env_kwargs=[1]), r"record 'env_kwargs' must be an object of the environment's arguments"),
-    (dict(_REC, env_kwargs={"speed": 3}), r"record 'env_kwargs' \{'speed': 3\} are not arguments of ataxx_v0: "
-                                          r"ataxx_v0 has no argument 'speed'; its arguments are: fen"),
-    (dict(_REC, env_kwargs={"fen": "x9 z"}), r"record 'env_kwargs' \{'fen': 'x9 z'\} are not arguments of ataxx_v0: .*"),
+    (
+        dict(_REC, env_kwargs={"speed": 3}),
+        r"record 'env_kwargs' \{'speed': 3\} are not arguments of ataxx_v0: "
+        r"ataxx_v0 has no argument 'speed'; its arguments are: fen",
+    ),
+    (
+        dict(_REC, env_kwargs={"fen": "x9 z"}),
+        r"record 'env_kwargs' \{'fen': 'x9 z'\} are not arguments of ataxx_v0: .*",
+    ),
     (dict(_REC, seed=-1), r"record 'seed' must be null or an integer >= 0, got -1"),
     (dict(_REC, seed="3"), r"record 'seed' must be null or an integer >= 0, got '3'"),
     (dict(_REC, seed=True), r"record 'seed' must be null or an integer >= 0, got True"),
     (dict(_REC, moves="g2"), r"record 'moves' must be a list of moves in notation .*got 'g2'"),
     (dict(_REC, moves=_REC["moves"][:2] + [7]), r"record 'moves': move 3 must be a string .*got 7"),
     (dict(_REC, moves=_REC["moves"][:2] + ["zz9"]), r"move 3 \(zz9\) of the record is illegal: "),
-    (dict(_REC, moves=_REC["moves"][:2] + [_REC["moves"][0]]), rf"move 3 \({_REC['moves'][0]}\) of the record is illegal"),
+    (
+        dict(_REC, moves=_REC["moves"][:2] + [_REC["moves"][0]]),
+        rf"move 3 \({_REC['moves'][0]}\) of the record is illegal",
+    ),
     (dict(_FULL, moves=_FULL["moves"] + ["g1"]), rf"move {len(_FULL['moves']) + 1} \(g1\) of the record is illegal"),
     (dict(_REC, meta=[1]), r"record 'meta' must be an object"),
     (dict(_REC, deal={"bag": [1, 2]}), r"record 'deal': Ataxx has no chance: its deal must be null \(None\), got"),
@@ -171,22 +191,42 @@ _BAD = [
     (dict(_REC, result={"scores": "12"}), r"record 'result.scores' must be null or a list of integers, got '12'"),
     (dict(_REC, result={"returns": [1, "x"]}), r"record 'result.returns' must be a list of numbers"),
     (dict(_REC, result={"result": 1}), r"record 'result.result' must be a string, got 1"),
-    (dict(_REC, result={"result": "1-0"}), r"the record's result \{'result': '1-0'\} differs from the replay's "
-                                           r"\(the game is not over after 6 moves\)"),
-    (dict(_FULL, result=dict(_FULL["result"], returns=[-1.0, 1.0])), r"the record's result .* differs from the replay's "
-                                                                     r"\(\{'result': '1-0'"),
-    (dict(_FULL, result=None), rf"the record's result is null \(a game not over\) but the replay's game is over after "
-                               rf"{len(_FULL['moves'])} moves"),
-    (dict(_TREC, deal={"bag": _TREC["deal"]["bag"][:-1]}), r"record 'deal': deal 'bag' must be a permutation of the tile "
-                                                           r"numbers 1\.\.56; got 55 numbers, missing \["),
+    (
+        dict(_REC, result={"result": "1-0"}),
+        r"the record's result \{'result': '1-0'\} differs from the replay's "
+        r"\(the game is not over after 6 moves\)",
+    ),
+    (
+        dict(_FULL, result=dict(_FULL["result"], returns=[-1.0, 1.0])),
+        r"the record's result .* differs from the replay's "
+        r"\(\{'result': '1-0'",
+    ),
+    (
+        dict(_FULL, result=None),
+        rf"the record's result is null \(a game not over\) but the replay's game is over after "
+        rf"{len(_FULL['moves'])} moves",
+    ),
+    (
+        dict(_TREC, deal={"bag": _TREC["deal"]["bag"][:-1]}),
+        r"record 'deal': deal 'bag' must be a permutation of the tile "
+        r"numbers 1\.\.56; got 55 numbers, missing \[",
+    ),
     (dict(_TREC, deal={"deck": list(range(1, 71))}), r"record 'deal': a Tantrix deal must be an object \{\"bag\""),
     (dict(_TREC, deal=None, seed=None), r"a record of Tantrix \(a game with chance\) needs its 'deal'"),
-    (dict(_TREC, env_kwargs={"num_players": 5}), r"record 'env_kwargs' \{'num_players': 5\} are not arguments of "
-                                                 r"tantrix_v0: num_players must be 2, 3 or 4, got 5"),
-    (dict(_XREC, deal={"deck": [str(x) for x in range(1, 71)]}), r"record 'deal': deal 'deck' must be a list of the 70 "
-                                                                  r"card numbers"),
-    (dict(_XREC, deal={"position": dict(_X.position(), num_players=2)}),
-     r"record 'deal': deal 'position' num_players=2 contradicts the game's num_players=3"),
+    (
+        dict(_TREC, env_kwargs={"num_players": 5}),
+        r"record 'env_kwargs' \{'num_players': 5\} are not arguments of "
+        r"tantrix_v0: num_players must be 2, 3 or 4, got 5",
+    ),
+    (
+        dict(_XREC, deal={"deck": [str(x) for x in range(1, 71)]}),
+        r"record 'deal': deal 'deck' must be a list of the 70 "
+        r"card numbers",
+    ),
+    (
+        dict(_XREC, deal={"position": dict(_X.position(), num_players=2)}),
+        r"record 'deal': deal 'position' num_players=2 contradicts the game's num_players=3",
+    ),
     (dict(_XREC, deal={"position": dict(_X.position(), hands=[[1], [1], [2]])}), r"record 'deal': deal 'position'"),
 ]
 
@@ -228,8 +268,11 @@ def test_a_partial_result_is_checked_as_far_as_it_goes():
 
 def test_record_from_state_refuses_what_would_not_replay():
     s = _game("ataxx_v0", {"fen": BLOCKERS}, moves=3)
-    with pytest.raises(ParameterError, match=r"replays to another position; are env_id 'ataxx_v0' and env_kwargs \{\} the "
-                                             r"settings the state was made with\?"):
+    with pytest.raises(
+        ParameterError,
+        match=r"replays to another position; are env_id 'ataxx_v0' and env_kwargs \{\} the "
+        r"settings the state was made with\?",
+    ):
         record_from_state(s, "ataxx_v0")
     with pytest.raises(ParameterError, match="replays to another position"):
         record_from_state(envs.spec("ataxx_v0").initial_state(fen=BLOCKERS), "ataxx_v0")
@@ -248,8 +291,11 @@ def test_record_from_state_refuses_what_would_not_replay():
     for seed in (-1, 1.5, True, "4"):
         with pytest.raises(ParameterError, match="seed must be None or an int >= 0"):
             record_from_state(t, "tantrix_v0", {"num_players": 3}, seed=seed)
-    with pytest.raises(ParameterError, match=r"does not replay \(move \d+ .* of the record is illegal: .*\); are env_id "
-                                             r"'tantrix_v0' and env_kwargs \{\}"):  # three players recorded as two
+    with pytest.raises(
+        ParameterError,
+        match=r"does not replay \(move \d+ .* of the record is illegal: .*\); are env_id "
+        r"'tantrix_v0' and env_kwargs \{\}",
+    ):  # three players recorded as two
         record_from_state(t, "tantrix_v0")
     with pytest.raises(TypeError, match="record_from_state needs a GameState, got dict"):
         record_from_state(_REC, "ataxx_v0")
@@ -282,7 +328,9 @@ def test_write_and_read_record_files(tmp_path):
     with pytest.raises(InvalidPositionError, match=r"deep\.json: JSON nested too deeply"):
         read_record(tmp_path / "deep.json")
     (tmp_path / "list.json").write_text("[1]", encoding="utf-8")
-    with pytest.raises(InvalidPositionError, match=r"list\.json: a game record must be a JSON object \(dict\), got list"):
+    with pytest.raises(
+        InvalidPositionError, match=r"list\.json: a game record must be a JSON object \(dict\), got list"
+    ):
         read_record(tmp_path / "list.json")
 
 
@@ -322,8 +370,13 @@ def test_older_smartrix_record_files_still_load(tmp_path):
     # an older record without result, settings left out, from a hand-built three-player position
     built = SmartrixState.from_position(num_players=3, table=[(3, 1, 0, 0)], hands=[[10, 4], [20], [30]])
     built.apply(built.string_to_action("10r2@+0,+1"))
-    old = {"game": "smartrix", "version": 1, "settings": {}, "start": {"position": built.start["position"]},
-           "moves": built.moves()}
+    old = {
+        "game": "smartrix",
+        "version": 1,
+        "settings": {},
+        "start": {"position": built.start["position"]},
+        "moves": built.moves(),
+    }
     (tmp_path / "built.json").write_text(json.dumps(old), encoding="utf-8")
     rec = read_record(tmp_path / "built.json")
     assert rec["env_kwargs"]["num_players"] == 3 and "result" not in rec
@@ -363,8 +416,10 @@ def test_record_functions_are_named_alike_in_every_game():
     import envs
 
     # TwixT's GameInfo (envs/twixt/state.py) does not declare its records module yet: its package imports it
-    modules = {envs.spec(env_id).game_info().records or f"envs.{envs.spec(env_id).game_info().short_name}.records"
-               for env_id in envs.env_ids()}
+    modules = {
+        envs.spec(env_id).game_info().records or f"envs.{envs.spec(env_id).game_info().short_name}.records"
+        for env_id in envs.env_ids()
+    }
     assert modules == {"envs.ataxx.records", "envs.twixt.records", "envs.tantrix.records", "envs.smartrix.records"}
     for name in sorted(modules):
         mod = importlib.import_module(name)
@@ -372,4 +427,6 @@ def test_record_functions_are_named_alike_in_every_game():
         assert {"read_record", "write_record", "common_record", "pgn_to_common_record"}.isdisjoint(mod.__all__), name
         game = name.split(".")[1]
         file_format = "pgn" if game == "ataxx" else game
-        assert callable(getattr(mod, f"read_{file_format}_file")) and callable(getattr(mod, f"write_{file_format}_file"))
+        assert callable(getattr(mod, f"read_{file_format}_file")) and callable(
+            getattr(mod, f"write_{file_format}_file")
+        )

@@ -30,8 +30,9 @@ def _capture(monkeypatch, module, name="draw_text_block"):
     return calls
 
 
-@pytest.mark.parametrize("env_id, size", [("twixt_v0", s) for s in (5, 6, 8, 10, 12, 24)]
-                         + [("double_twixt_v0", s) for s in (5, 8, 12)])
+@pytest.mark.parametrize(
+    "env_id, size", [("twixt_v0", s) for s in (5, 6, 8, 10, 12, 24)] + [("double_twixt_v0", s) for s in (5, 8, 12)]
+)
 def test_twixt_caption_fits_inside_the_picture(env_id, size):
     """The status line, the longest at the end of a game, never reaches the picture's edges."""
     env = _finished(env_id, seed=size, board_size=size, **({"swap": True} if env_id == "twixt_v0" else {}))
@@ -49,7 +50,6 @@ def test_twixt_caption_fits_inside_the_picture(env_id, size):
 
 def test_double_twixt_tells_the_seats_of_a_team_apart(monkeypatch):
     import envs.twixt.render as tr
-
     from envs.twixt import TwixtState
 
     calls = _capture(monkeypatch, tr)

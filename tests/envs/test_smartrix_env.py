@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import envs.smartrix_v0 as smartrix_v0
 from conftest import env_random_steps
 from envs import ParameterError
-import envs.smartrix_v0 as smartrix_v0
 from envs.smartrix import SmartrixState
 
 
@@ -18,7 +18,12 @@ def test_spaces():
     assert e.action_space("player_0").n == 280 * 49 + 1
     obs_space = e.observation_space("player_1")["observation"]
     assert {k: v.shape for k, v in obs_space.spaces.items()} == {
-        "table": (7, 7, 13), "hand": (70,), "seen": (70,), "players": (3, 5), "globals": (3,)}
+        "table": (7, 7, 13),
+        "hand": (70,),
+        "seen": (70,),
+        "players": (3, 5),
+        "globals": (3,),
+    }
     assert e.observation_space("player_0") is e.observation_space("player_0")
     kids = smartrix_v0.raw_env(grid_limit=False)
     assert kids.action_space("player_0").n == 280 * 441 + 1
@@ -42,6 +47,7 @@ def test_observation_contents():
     t = o["table"]
     assert t[3, 3, 0] == 1 and t[:, :, 0].sum() == 1  # the face-up card in the window's centre
     from envs.smartrix import CARD_PATTERNS, CARD_VALUES
+
     assert t[3, 3, 1:9].tolist() == [(int(CARD_PATTERNS[n - 1, k]) >> i) & 1 for i in range(8)]
     assert t[3, 3, 9] == pytest.approx(CARD_VALUES[n - 1] / 8)
     assert t[:, :, 10].sum() == 49  # a single card: the whole 7x7 window is inside some 5x5 box
@@ -139,8 +145,15 @@ def test_collect_planes_match_what_a_placement_would_collect():
             for cell in range(w * w):
                 wr, wc = divmod(cell, w)
                 taken = st.placement_collects(cell)  # action of card index 0, rotation 0 on that square
-                open_next_to_table = t[wr, wc, 10] == 1 and t[wr, wc, 0] == 0 and any(
-                    t[r, c, 0] for r in range(max(0, wr - 1), min(w, wr + 2)) for c in range(max(0, wc - 1), min(w, wc + 2)))
+                open_next_to_table = (
+                    t[wr, wc, 10] == 1
+                    and t[wr, wc, 0] == 0
+                    and any(
+                        t[r, c, 0]
+                        for r in range(max(0, wr - 1), min(w, wr + 2))
+                        for c in range(max(0, wc - 1), min(w, wc + 2))
+                    )
+                )
                 if open_next_to_table:
                     assert t[wr, wc, 11] * 16 == pytest.approx(len(taken))
                     assert t[wr, wc, 12] * 128 == pytest.approx(sum(int(CARD_VALUES[n - 1]) for n in taken))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_smartrix_rules import STAR, rest, solve, table_of
 
 from envs.smartrix import CARD_VALUES, SmartrixState
 from envs.smartrix.heuristics import expected_hand_value, smartrix_greedy_action, smartrix_score_gap
-from test_smartrix_rules import STAR, rest, solve, table_of
 
 
 def test_greedy_takes_the_biggest_collection():

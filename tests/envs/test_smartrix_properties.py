@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_smartrix_rules import patterns_match
 
 from envs.smartrix import CARD_PATTERNS, SmartrixState
 from envs.smartrix.records import record_from_state, replay
 from envs.smartrix_v0 import raw_env
-from test_smartrix_rules import patterns_match
 
 SETTINGS = [
     dict(num_players=2),
@@ -41,7 +41,7 @@ def brute_force_placements(s: SmartrixState) -> set:
         squares = [(r, c) for r in range(min(rows) - 8, max(rows) + 9) for c in range(min(cols) - 8, max(cols) + 9)]
         mr, mc = (min(rows) + max(rows)) // 2, (min(cols) + max(cols)) // 2
         h = s.window // 2
-    for (r, c) in squares:
+    for r, c in squares:
         if table:
             if (r, c) in table:
                 continue
@@ -72,15 +72,21 @@ def mask_placements(s: SmartrixState) -> set:
 
 def check_invariants(s: SmartrixState) -> None:
     pos = s.position()
-    cards = ([t[0] for t in pos["table"]] + [n for h in pos["hands"] for n in h] + pos["pile"]
-             + [n for h in pos["collected"] for n in h])
+    cards = (
+        [t[0] for t in pos["table"]]
+        + [n for h in pos["hands"] for n in h]
+        + pos["pile"]
+        + [n for h in pos["collected"] for n in h]
+    )
     assert sorted(cards) == list(range(1, 71)), "cards not conserved"
     if s.grid_limit and s.table_size():
         rmin, rmax, cmin, cmax = s.bounding_box()
         assert rmax - rmin <= 4 and cmax - cmin <= 4, "5x5 rule broken"
     for q in range(s.num_players):
-        assert s.points(q) == sum(int(v) for v in np.asarray(
-            [bin(int(CARD_PATTERNS[n - 1, 0])).count("1") for n in s.collected(q)], dtype=int))
+        assert s.points(q) == sum(
+            int(v)
+            for v in np.asarray([bin(int(CARD_PATTERNS[n - 1, 0])).count("1") for n in s.collected(q)], dtype=int)
+        )
 
 
 def random_game(settings, seed, check_mask_every=1, pass_prob=0.15):
@@ -243,7 +249,7 @@ def test_determinisations_are_uniform_over_the_unseen_cards():
         for n in s.sample_determinization(0, rng).hand(1):
             counts[n] += 1
     expected = trials * 5 / len(unseen)
-    assert all(abs(c - expected) < 5 * expected ** 0.5 for c in counts.values())
+    assert all(abs(c - expected) < 5 * expected**0.5 for c in counts.values())
 
 
 def test_clone_and_deepcopy_continue_identically():

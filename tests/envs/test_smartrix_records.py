@@ -39,8 +39,13 @@ def test_older_records_without_result_still_replay():
     rec = record_from_state(FINISHED)
     del rec["result"]
     assert replay(rec) == FINISHED
-    rec = {"game": "smartrix", "version": 1, "settings": {"num_players": 2}, "start": FINISHED.start,
-           "moves": FINISHED.moves()}
+    rec = {
+        "game": "smartrix",
+        "version": 1,
+        "settings": {"num_players": 2},
+        "start": FINISHED.start,
+        "moves": FINISHED.moves(),
+    }
     assert replay(rec) == FINISHED
 
 
@@ -75,24 +80,44 @@ def _bad_cases():
     built = record_from_state(BUILT)
     pos = built["start"]["position"]
     return [
-        (dict(rec, start={"deck": None}), r"'start.deck' must be a list of the 70 card numbers in deal order, got None"),
-        (dict(rec, start={"deck": [1, 2, 3]}),
-         r"'start.deck' must be a permutation of the card numbers 1\.\.70; got 3 numbers, missing \[4, 5, .*\(67 in all\)\]"),
-        (dict(rec, start={"deck": list(range(1, 70)) + [1]}), r"permutation .* missing \[70\], out of range or repeated \[1\]"),
-        (dict(rec, settings=[2, True]), r"'settings' must be an object with keys among \['num_players', 'grid_limit', 'teams', 'window'\], got \[2, True\]"),
+        (
+            dict(rec, start={"deck": None}),
+            r"'start.deck' must be a list of the 70 card numbers in deal order, got None",
+        ),
+        (
+            dict(rec, start={"deck": [1, 2, 3]}),
+            r"'start.deck' must be a permutation of the card numbers 1\.\.70; got 3 numbers, missing \[4, 5, .*\(67 in all\)\]",
+        ),
+        (
+            dict(rec, start={"deck": list(range(1, 70)) + [1]}),
+            r"permutation .* missing \[70\], out of range or repeated \[1\]",
+        ),
+        (
+            dict(rec, settings=[2, True]),
+            r"'settings' must be an object with keys among \['num_players', 'grid_limit', 'teams', 'window'\], got \[2, True\]",
+        ),
         (dict(rec, settings=dict(rec["settings"], speed=3)), r"'settings' has unknown keys \['speed'\]: expected only"),
-        (dict(rec, settings=dict(rec["settings"], num_players=9)), r"bad record settings: num_players must be an integer from 2 to 7, got 9"),
+        (
+            dict(rec, settings=dict(rec["settings"], num_players=9)),
+            r"bad record settings: num_players must be an integer from 2 to 7, got 9",
+        ),
         (dict(rec, start="deck"), r"'start' must be an object with exactly one key, 'deck' or 'position', got 'deck'"),
         (dict(rec, start={}), r"'start' must be an object with exactly one key"),
         (dict(rec, start=dict(rec["start"], position=pos)), r"'start' must be an object with exactly one key"),
         ({k: v for k, v in rec.items() if k != "start"}, r"record lacks 'start'"),
         ({k: v for k, v in rec.items() if k != "moves"}, r"record lacks 'moves'"),
         (dict(built, start={"position": dict(pos, color="red")}), r"'start.position' has unknown keys \['color'\]"),
-        (dict(built, start={"position": {k: v for k, v in pos.items() if k != "hands"}}), r"'start.position' lacks 'hands'"),
+        (
+            dict(built, start={"position": {k: v for k, v in pos.items() if k != "hands"}}),
+            r"'start.position' lacks 'hands'",
+        ),
         (dict(built, start={"position": "x"}), r"'start.position' must be an object"),
         (dict(built, start={"position": dict(pos, table=5)}), r"'start.position' is not a valid position"),
         (dict(built, start={"position": dict(pos, hands=[[10], [10]])}), r"'start.position': .*twice"),
-        (dict(built, settings={"num_players": 3}), r"'settings' num_players=3 contradicts 'start.position' num_players=2"),
+        (
+            dict(built, settings={"num_players": 3}),
+            r"'settings' num_players=3 contradicts 'start.position' num_players=2",
+        ),
         (dict(rec, moves="pass"), r"'moves' must be a list of moves in notation .*got 'pass'"),
         (dict(rec, moves=rec["moves"][:2] + [None]), r"'moves': move 3 must be a string .*got None"),
         (dict(rec, result="won"), r"'result' must be null or an object with keys \['scores', 'returns'\], got 'won'"),
@@ -116,9 +141,14 @@ def test_illegal_move_names_its_number_and_why():
     rec = record_from_state(LIVE)
     s = replay(rec, upto=2)
     other = s.hand(1 - s.current_player)[0]
-    with pytest.raises(IllegalActionError, match=rf"move 3 \('{other}r0@\+0,\+1'\) of the record is illegal: .*card {other} is not in player"):
+    with pytest.raises(
+        IllegalActionError,
+        match=rf"move 3 \('{other}r0@\+0,\+1'\) of the record is illegal: .*card {other} is not in player",
+    ):
         replay(dict(rec, moves=rec["moves"][:2] + [f"{other}r0@+0,+1"]))
-    with pytest.raises(IllegalActionError, match=r"move 3 \('banana'\) of the record is illegal: .*not a Smartrix move"):
+    with pytest.raises(
+        IllegalActionError, match=r"move 3 \('banana'\) of the record is illegal: .*not a Smartrix move"
+    ):
         replay(dict(rec, moves=rec["moves"][:2] + ["banana"]))
 
 

@@ -59,8 +59,11 @@ def solve(cells, exclude=(), seed=0):
             if o[0] in used:
                 continue
             p = pat(o)
-            if all(patterns_match(p, pat(chosen[(r + dr, c + dc)]), dr, dc)
-                   for (dr, dc) in FACING if (r + dr, c + dc) in chosen):
+            if all(
+                patterns_match(p, pat(chosen[(r + dr, c + dc)]), dr, dc)
+                for (dr, dc) in FACING
+                if (r + dr, c + dc) in chosen
+            ):
                 chosen[(r, c)] = o
                 used.add(o[0])
                 if rec(i + 1):
@@ -105,9 +108,14 @@ def test_deck_is_the_70_rotation_classes():
 
 
 def test_deck_matches_the_data_table(data_dir):
-    rows = [line.split("\t") for line in (data_dir / "smartrix_cards.tsv").read_text().splitlines()
-            if line and not line.startswith("#") and not line.startswith("number")]
-    assert [(int(n), sq, int(v)) for n, sq, v in rows] == [(i + 1, sq, sq.count("1")) for i, sq in enumerate(CARD_SQUARES)]
+    rows = [
+        line.split("\t")
+        for line in (data_dir / "smartrix_cards.tsv").read_text().splitlines()
+        if line and not line.startswith("#") and not line.startswith("number")
+    ]
+    assert [(int(n), sq, int(v)) for n, sq, v in rows] == [
+        (i + 1, sq, sq.count("1")) for i, sq in enumerate(CARD_SQUARES)
+    ]
 
 
 def test_rotation_turns_clockwise():
@@ -137,11 +145,13 @@ def test_seeded_deals_are_reproducible():
 def test_seed_keyword_matches_rng_and_is_validated():
     assert SmartrixState(3, seed=7) == SmartrixState(3, rng=np.random.default_rng(7))
     assert SmartrixState(3, seed=np.int64(7)).start == SmartrixState(3, seed=7).start
-    for kw, msg in [(dict(seed=-1), r"seed must be an int >= 0 \(or None\), got -1"),
-                    (dict(seed="a"), r"seed must be an int >= 0 \(or None\), got 'a'"),
-                    (dict(seed=1.5), r"seed must be an int >= 0 \(or None\), got 1\.5"),
-                    (dict(seed=True), r"seed must be an int >= 0 \(or None\), got True"),
-                    (dict(seed=1, rng=np.random.default_rng(1)), r"give either seed= or rng=, not both")]:
+    for kw, msg in [
+        (dict(seed=-1), r"seed must be an int >= 0 \(or None\), got -1"),
+        (dict(seed="a"), r"seed must be an int >= 0 \(or None\), got 'a'"),
+        (dict(seed=1.5), r"seed must be an int >= 0 \(or None\), got 1\.5"),
+        (dict(seed=True), r"seed must be an int >= 0 \(or None\), got True"),
+        (dict(seed=1, rng=np.random.default_rng(1)), r"give either seed= or rng=, not both"),
+    ]:
         with pytest.raises(ParameterError, match=msg):
             SmartrixState(2, **kw)
 
@@ -235,17 +245,22 @@ STAR = {
 }
 
 
-@pytest.mark.parametrize("lines, extra", [
-    (("row",), []),
-    (("row", "col"), []),
-    (("row", "col", "diag"), [(0, 1)]),
-    (("row", "col", "diag", "anti"), []),
-])
+@pytest.mark.parametrize(
+    "lines, extra",
+    [
+        (("row",), []),
+        (("row", "col"), []),
+        (("row", "col", "diag"), [(0, 1)]),
+        (("row", "col", "diag", "anti"), []),
+    ],
+)
 def test_one_placement_collects_several_sets(lines, extra):
     cells = [c for name in lines for c in STAR[name]] + extra
     sol = solve(cells + [(2, 2)], seed=len(lines))
     centre = sol[(2, 2)]
-    s = SmartrixState.from_position(table=table_of(sol, cells), hands=[[centre[0]], rest([v[0] for v in sol.values()])[:1]])
+    s = SmartrixState.from_position(
+        table=table_of(sol, cells), hands=[[centre[0]], rest([v[0] for v in sol.values()])[:1]]
+    )
     move = s.string_to_action(f"{centre[0]}r{centre[1]}@+2,+2")
     expect = sorted(sol[c][0] for name in lines for c in STAR[name]) + [centre[0]]
     assert sorted(s.placement_collects(move)) == sorted(expect[:-1])
@@ -258,8 +273,9 @@ def test_one_placement_collects_several_sets(lines, extra):
         # Same position with a second card in hand: the game goes on and the table is empty, so the
         # next card must go on the centre (0, 0).
         spare = [n for n in range(1, 71) if n not in {v[0] for v in sol.values()}]
-        t = SmartrixState.from_position(table=table_of(sol, cells), hands=[[centre[0], spare[0]], [spare[1]]],
-                                        pile=spare[2:])
+        t = SmartrixState.from_position(
+            table=table_of(sol, cells), hands=[[centre[0], spare[0]], [spare[1]]], pile=spare[2:]
+        )
         t.apply(t.string_to_action(f"{centre[0]}r{centre[1]}@+2,+2"))
         assert t.table() == [] and not t.is_terminal() and t.current_player == 1
         squares = {(r, c) for _, _, r, c in (t.decode(a) for a in t.legal_placements())}
@@ -295,8 +311,9 @@ def test_kids_variant_allows_wide_tables_within_the_window():
     assert s.bounding_box() == (0, 1, 0, 7) and s.table_size() == 8
     # Outside the 21x21 window nothing is possible (the window bound of the kids variant).
     assert all(abs(c - 3) <= 10 for _, _, _, c in (s.decode(a) for a in s.legal_placements()))
-    small = SmartrixState.from_position(table=table_of(sol, cells), hands=[[last[0], free[0]], [free[1]]],
-                                        grid_limit=False, window=7)
+    small = SmartrixState.from_position(
+        table=table_of(sol, cells), hands=[[last[0], free[0]], [free[1]]], grid_limit=False, window=7
+    )
     assert move not in legal_strings(small)
     with pytest.raises(IllegalActionError, match="outside the 7x7 action window"):
         small.string_to_action(move)
@@ -329,13 +346,20 @@ def test_players_drop_out_after_passing_on_an_empty_pile_and_the_game_ends_when_
 
 
 def test_out_players_are_skipped_and_the_last_one_keeps_playing():
-    s = SmartrixState.from_position(num_players=3, table=[(1, 0, 0, 0)], hands=[[2, 3], [70, 69], [5, 6]], pile=None,
-                                    out=[False, True, False])
+    s = SmartrixState.from_position(
+        num_players=3, table=[(1, 0, 0, 0)], hands=[[2, 3], [70, 69], [5, 6]], pile=None, out=[False, True, False]
+    )
     s.apply(s.pass_action)
     assert s.current_player == 2
     hands = [[2, 3], [70], [5]]
-    t = SmartrixState.from_position(num_players=3, table=[(1, 0, 0, 0)], hands=hands, pile=[],
-                                    out=[False, True, True], collected=[[], [], rest([1], *hands)])
+    t = SmartrixState.from_position(
+        num_players=3,
+        table=[(1, 0, 0, 0)],
+        hands=hands,
+        pile=[],
+        out=[False, True, True],
+        collected=[[], [], rest([1], *hands)],
+    )
     assert "2r1@+1,-1" not in legal_strings(t)  # top-right spot against the blank's bottom-left
     t.apply(t.string_to_action("2r0@+1,-1"))  # top-left spot: touches the blank only diagonally
     assert t.current_player == 0 and not t.is_terminal() and t.hand(0) == [3]
@@ -365,9 +389,14 @@ def test_scoring_and_ties():
 def test_team_end_phase():
     # Teams: 0 & 2 against 1 & 3. Pile empty: player 0 passes -> players 0 and 2 are out; team 1
     # plays on until one of them passes (then both are out and the game ends).
-    s = SmartrixState.from_position(num_players=4, teams=True, table=[(1, 0, 0, 0)],
-                                    hands=[[2], [3, 70], [4], [5, 69]], pile=[],
-                                    collected=[[], [], [], sorted(set(range(6, 69)))])
+    s = SmartrixState.from_position(
+        num_players=4,
+        teams=True,
+        table=[(1, 0, 0, 0)],
+        hands=[[2], [3, 70], [4], [5, 69]],
+        pile=[],
+        collected=[[], [], [], sorted(set(range(6, 69)))],
+    )
     assert s.team_of(0) == s.team_of(2) == 0 and s.team_of(1) == s.team_of(3) == 1
     s.apply(s.pass_action)
     assert s.is_out(0) and s.is_out(2) and s.current_player == 1
@@ -381,8 +410,9 @@ def test_team_end_phase():
 
 def test_team_continues_after_the_other_team_is_out():
     hands = [[2], [4, 5], [6], [7, 8]]
-    s = SmartrixState.from_position(num_players=4, teams=True, table=[(1, 0, 0, 0)],
-                                    hands=hands, pile=[], collected=[rest([1], *hands), [], [], []])
+    s = SmartrixState.from_position(
+        num_players=4, teams=True, table=[(1, 0, 0, 0)], hands=hands, pile=[], collected=[rest([1], *hands), [], [], []]
+    )
     s.apply(s.pass_action)  # team 0 out
     assert s.current_player == 1
     s.apply(s.pass_action if not s.legal_placements() else s.legal_placements()[0])
@@ -390,39 +420,45 @@ def test_team_continues_after_the_other_team_is_out():
 
 
 # ------------------------------------------------------------------------------ errors, notation
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(num_players=1), "num_players"),
-    (dict(num_players=8), "num_players"),
-    (dict(num_players=2.0), "num_players"),
-    (dict(teams=True), "4 players"),
-    (dict(num_players=4, teams="yes"), "teams"),
-    (dict(grid_limit=None), "grid_limit"),
-    (dict(window=9), "window is 7"),
-    (dict(grid_limit=False, window=4), "odd"),
-    (dict(grid_limit=False, window=37), "5 to 35"),
-    (dict(deck=[1, 2, 3]), "permutation"),
-    (dict(deck=list(range(70))), "permutation"),
-    (dict(rng=42), "Generator"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(num_players=1), "num_players"),
+        (dict(num_players=8), "num_players"),
+        (dict(num_players=2.0), "num_players"),
+        (dict(teams=True), "4 players"),
+        (dict(num_players=4, teams="yes"), "teams"),
+        (dict(grid_limit=None), "grid_limit"),
+        (dict(window=9), "window is 7"),
+        (dict(grid_limit=False, window=4), "odd"),
+        (dict(grid_limit=False, window=37), "5 to 35"),
+        (dict(deck=[1, 2, 3]), "permutation"),
+        (dict(deck=list(range(70))), "permutation"),
+        (dict(rng=42), "Generator"),
+    ],
+)
 def test_bad_arguments_raise_parameter_error(kwargs, match):
     with pytest.raises(ParameterError, match=match):
         SmartrixState(**kwargs)
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(table=[(1, 0, 0, 0)], hands=[[1], [2]]), "twice"),
-    (dict(table=[(71, 0, 0, 0)], hands=[[1], [2]]), "not a card"),
-    (dict(table=[(1, 4, 0, 0)], hands=[[3], [2]]), "rotation"),
-    (dict(table=[(1, 0, 0, 0), (2, 0, 0, 0)], hands=[[3], [4]]), "same square"),
-    (dict(table=[(1, 0, 0, 0), (70, 0, 0, 1)], hands=[[3], [4]]), "do not match"),
-    (dict(table=[(1, 0, 0, 0), (3, 0, 0, 5)], hands=[[4], [5]]), "5x5"),
-    (dict(table=[(1, 0, 0, 0)], hands=[[3]]), "one entry per player"),
-    (dict(table=[(1, 0, 0, 0)], hands=[[3], []]), "empty hand"),
-    (dict(table=[(1, 0, 0, 0)], hands=[[3], [4]], pile=[5]), "missing"),
-    (dict(table=[(1, 0, 0, 0)], hands=[[3], [4]], current_player=2), "current_player"),
-    (dict(table=[(1, 0, 0, 0)], hands=[[3], [4]], out=[True, False]), "is out"),
-    (dict(table=[(1, 0, 0, 0)], hands=[[3], [4]], out=[False]), "one flag"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(table=[(1, 0, 0, 0)], hands=[[1], [2]]), "twice"),
+        (dict(table=[(71, 0, 0, 0)], hands=[[1], [2]]), "not a card"),
+        (dict(table=[(1, 4, 0, 0)], hands=[[3], [2]]), "rotation"),
+        (dict(table=[(1, 0, 0, 0), (2, 0, 0, 0)], hands=[[3], [4]]), "same square"),
+        (dict(table=[(1, 0, 0, 0), (70, 0, 0, 1)], hands=[[3], [4]]), "do not match"),
+        (dict(table=[(1, 0, 0, 0), (3, 0, 0, 5)], hands=[[4], [5]]), "5x5"),
+        (dict(table=[(1, 0, 0, 0)], hands=[[3]]), "one entry per player"),
+        (dict(table=[(1, 0, 0, 0)], hands=[[3], []]), "empty hand"),
+        (dict(table=[(1, 0, 0, 0)], hands=[[3], [4]], pile=[5]), "missing"),
+        (dict(table=[(1, 0, 0, 0)], hands=[[3], [4]], current_player=2), "current_player"),
+        (dict(table=[(1, 0, 0, 0)], hands=[[3], [4]], out=[True, False]), "is out"),
+        (dict(table=[(1, 0, 0, 0)], hands=[[3], [4]], out=[False]), "one flag"),
+    ],
+)
 def test_bad_positions_raise_invalid_position_error(kwargs, match):
     with pytest.raises(InvalidPositionError, match=match):
         SmartrixState.from_position(**kwargs)
@@ -442,8 +478,13 @@ def test_notation_round_trip_and_errors():
         assert s.string_to_action(s.action_to_string(a)) == a
     assert s.action_to_string(s.pass_action) == "pass" and s.string_to_action(" PASS ") == s.pass_action
     assert s.num_actions == 280 * 49 + 1
-    for bad, match in [("17x1@0,0", "not a Smartrix move"), ("71r0@+0,+1", "does not exist"),
-                       ("17r4@+0,+1", "rotation"), ("17r0@+9,+0", "outside"), (17, "string")]:
+    for bad, match in [
+        ("17x1@0,0", "not a Smartrix move"),
+        ("71r0@+0,+1", "does not exist"),
+        ("17r4@+0,+1", "rotation"),
+        ("17r0@+9,+0", "outside"),
+        (17, "string"),
+    ]:
         with pytest.raises(IllegalActionError, match=match):
             s.string_to_action(bad)
     for bad in (-1, s.num_actions, 1.0, True, "3"):

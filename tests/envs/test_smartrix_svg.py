@@ -61,8 +61,9 @@ def paths_of(st) -> dict[tuple, set[int]]:
 def row_position():
     """Cards 20, 2, 1, 3 in a row on (0, 0) .. (0, 3); card 10 in player 0's hand completes the set
     on (0, 4) (every facing side matches: found by search over the deck)."""
-    return SmartrixState.from_position(num_players=2, table=[(20, 0, 0, 0), (2, 0, 0, 1), (1, 0, 0, 2), (3, 0, 0, 3)],
-                                       hands=[[10, 45], [44]])
+    return SmartrixState.from_position(
+        num_players=2, table=[(20, 0, 0, 0), (2, 0, 0, 1), (1, 0, 0, 2), (3, 0, 0, 3)], hands=[[10, 45], [44]]
+    )
 
 
 def test_declared_and_confirmed():
@@ -87,7 +88,8 @@ def test_start_keys_and_paths():
     # card 11 has spots top and bottom only: the blank card 1 fits beside it and on its corners,
     # never above or below (one orientation: it looks the same every way round)
     assert {p for p in by_path if p[0] == "card:1"} == {
-        ("card:1", f"cell:{r},{c}") for r, c in ((0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))}
+        ("card:1", f"cell:{r},{c}") for r, c in ((0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
+    }
     # card 2 (one spot, top-left) on the right of card 11: its left side must be blank, so
     # rotations 1 (spot top-right) and 2 (bottom-right) share the path and the page cycles them
     assert by_path[("card:2", "cell:0,1")] == {st.encode(2, 1, 0, 1), st.encode(2, 2, 0, 1)}
@@ -137,8 +139,10 @@ def test_last_card_outlined_and_collected_set_highlighted():
     frames = [el for el in with_class(root, "last collected") if el.tag == f"{NS}rect"]
     assert len(frames) == 5 and sum(f.get("stroke-dasharray") is None for f in frames) == 1  # the card put down
     assert "Last move: 10r0@+0,+4; player 0 collected 5 cards, 7 points" in texts(root)
-    assert keys(root)["cell:0,4"].get("aria-label") == \
-        "row +0, column +4: empty, card 10 was collected from here by the last move"
+    assert (
+        keys(root)["cell:0,4"].get("aria-label")
+        == "row +0, column +4: empty, card 10 was collected from here by the last move"
+    )
     # the table is empty: the 5x5 box is the centre square
     (box,) = with_class(root, "box")
     assert (float(box.get("x")), float(box.get("width"))) == (x0 + 2, CELL - 4)
@@ -165,7 +169,8 @@ def test_each_viewer_sees_its_own_hand_only():
     assert texts(spectator)[-3:] == [
         f"Player 0: {st.hand_size(0)} in hand; 0 collected, 0 pts",
         f"\u25b6 Player 1: {st.hand_size(1)} in hand; 0 collected, 0 pts",
-        f"Player 2: {st.hand_size(2)} in hand; 0 collected, 0 pts"]
+        f"Player 2: {st.hand_size(2)} in hand; 0 collected, 0 pts",
+    ]
 
 
 def test_game_over_shows_every_hand_and_the_scores():
@@ -179,8 +184,11 @@ def test_game_over_shows_every_hand_and_the_scores():
     assert not [k for k in keys(root) if k.startswith("card:")]  # nothing left to pick
     sc = st.scores()
     assert texts(root)[0] == f"Game over: {st.outcome().result}; player scores {sc[0]}, {sc[1]}"
-    lines = [f"Player {p}: {st.hand_size(p)} in hand; {len(st.collected(p))} collected, {st.points(p)} pts; "
-             f"score {sc[p]}" + ("; out" if st.is_out(p) else "") for p in range(2)]
+    lines = [
+        f"Player {p}: {st.hand_size(p)} in hand; {len(st.collected(p))} collected, {st.points(p)} pts; "
+        f"score {sc[p]}" + ("; out" if st.is_out(p) else "")
+        for p in range(2)
+    ]
     assert texts(root)[-2:] == lines
     assert with_class(root, "box") == []
     assert status(st, None) == status(st, 0) == ""
@@ -195,8 +203,13 @@ def test_pending_draws_the_card_on_its_square_and_leaves_its_place_in_the_hand()
     x0, y0 = origin(root)
     frame = pend.find(f"{NS}rect")
     assert (float(frame.get("x")), float(frame.get("y"))) == (x0 + CELL + 2, y0 + 2)
-    spots = [(round((float(c.get("cx")) - x0 - CELL) / (CELL / 3) - 0.5), round((float(c.get("cy")) - y0) / (CELL / 3) - 0.5))
-             for c in pend.iter(f"{NS}circle")]
+    spots = [
+        (
+            round((float(c.get("cx")) - x0 - CELL) / (CELL / 3) - 0.5),
+            round((float(c.get("cy")) - y0) / (CELL / 3) - 0.5),
+        )
+        for c in pend.iter(f"{NS}circle")
+    ]
     assert spots == [(2, 2)]  # card 2 turned twice: its one spot moved from top-left to bottom-right
     assert sorted(int(g.get("data-card")) for g in cards(root, "card hand")) == [1, 3, 4, 5, 12]
     assert texts(root)[0] == "Turn 1: player 0 to move; pile 58; trying 2r2@+0,+1"
@@ -217,15 +230,24 @@ def test_forced_pass_plays_itself_and_status_says_why():
     assert status(st, 0) == "none of your cards fits: you must pass"
     assert status(st, 1) == "" and status(st, None) == ""
     # the pile empty: a pass puts the player out (with the partner in the team game)
-    st = SmartrixState.from_position(num_players=2, table=[(70, 0, 0, 0)], hands=[[1, 69], [2]], pile=[],
-                                     collected=[list(range(3, 69)), []])
+    st = SmartrixState.from_position(
+        num_players=2, table=[(70, 0, 0, 0)], hands=[[1, 69], [2]], pile=[], collected=[list(range(3, 69)), []]
+    )
     assert status(st, 1) == "the pile is empty: a player who passes is out"
     assert action_paths(st, st.pass_action) == MovePaths((("pass",),))  # 69 fits beside 70
-    teams = SmartrixState.from_position(num_players=4, teams=True, table=[(70, 0, 0, 0)], hands=[[1], [2], [3], [4]],
-                                        pile=[], collected=[list(range(5, 70)), [], [], []], out=[False, True, False, True])
+    teams = SmartrixState.from_position(
+        num_players=4,
+        teams=True,
+        table=[(70, 0, 0, 0)],
+        hands=[[1], [2], [3], [4]],
+        pile=[],
+        collected=[list(range(5, 70)), [], [], []],
+        out=[False, True, False, True],
+    )
     assert status(teams, 3) == "the pile is empty: a player who passes is out with their partner; you are out"
-    assert status(teams, 0) == ("none of your cards fits: you must pass; "
-                                "the pile is empty: a player who passes is out with their partner")
+    assert status(teams, 0) == (
+        "none of your cards fits: you must pass; the pile is empty: a player who passes is out with their partner"
+    )
 
 
 def test_kids_variant_has_no_box_and_draws_the_table_round_its_cards():

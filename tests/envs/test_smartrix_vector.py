@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from test_smartrix_rules import STAR, box_position, rest, solve, table_of
+from vector_check import compare
 
 import envs
 from envs import ParameterError
 from envs.core.vector import obs_equal
 from envs.smartrix import CARD_PERIODS, CARD_VALUES, SmartrixState
 from envs.smartrix.vector import SmartrixVectorCore, vector_core
-from test_smartrix_rules import STAR, box_position, rest, solve, table_of
-from vector_check import compare
 
 ID = "smartrix_v0"
 
@@ -100,8 +100,9 @@ def test_one_placement_collects_several_sets(lines):
     sol = solve(cells + [(2, 2)], seed=len(lines))
     centre = sol[(2, 2)]
     spare = rest([v[0] for v in sol.values()])
-    s = SmartrixState.from_position(table=table_of(sol, cells), hands=[[centre[0], spare[0]], [spare[1]]],
-                                    pile=spare[2:])
+    s = SmartrixState.from_position(
+        table=table_of(sol, cells), hands=[[centre[0], spare[0]], [spare[1]]], pile=spare[2:]
+    )
     fast, acts, out = check_position(s)
     a = s.string_to_action(f"{centre[0]}r{centre[1]}@+2,+2")
     j = int(np.flatnonzero(acts == a)[0])
@@ -127,7 +128,9 @@ def test_last_card_completing_sets_ends_the_game():
     cells = STAR["row"] + STAR["col"]
     sol = solve(cells + [(2, 2)], seed=2)
     centre = sol[(2, 2)]
-    s = SmartrixState.from_position(table=table_of(sol, cells), hands=[[centre[0]], rest([v[0] for v in sol.values()])[:1]])
+    s = SmartrixState.from_position(
+        table=table_of(sol, cells), hands=[[centre[0]], rest([v[0] for v in sol.values()])[:1]]
+    )
     fast, acts, out = check_position(s)
     j = int(np.flatnonzero(acts == s.string_to_action(f"{centre[0]}r{centre[1]}@+2,+2"))[0])
     assert out.terminated[j] and out.current_player[j] == -1
@@ -140,8 +143,9 @@ def test_kids_collects_a_whole_long_run():
     sol = solve(cells, seed=3)
     gap = sol[(0, 3)]
     spare = rest([v[0] for v in sol.values()])
-    s = SmartrixState.from_position(table=table_of(sol, cells[:-1]), hands=[[gap[0], spare[0]], [spare[1]]],
-                                    grid_limit=False)
+    s = SmartrixState.from_position(
+        table=table_of(sol, cells[:-1]), hands=[[gap[0], spare[0]], [spare[1]]], grid_limit=False
+    )
     fast, acts, _ = check_position(s, grid_limit=False)
     j = int(np.flatnonzero(acts == s.string_to_action(f"{gap[0]}r{gap[1]}@+0,+3"))[0])
     after = fast.to_state(j)
@@ -154,8 +158,9 @@ def test_kids_wide_table_within_the_window(window):
     sol = solve(cells + [(1, 7)], seed=5)
     last = sol[(1, 7)]
     free = rest([v[0] for v in sol.values()])
-    s = SmartrixState.from_position(table=table_of(sol, cells), hands=[[last[0], free[0]], [free[1]]],
-                                    grid_limit=False, window=window)
+    s = SmartrixState.from_position(
+        table=table_of(sol, cells), hands=[[last[0], free[0]], [free[1]]], grid_limit=False, window=window
+    )
     fast, acts, _ = check_position(s, grid_limit=False, window=window)
     sq = squares(fast.from_states([s]).action_mask()[0], s)
     assert ((1, 7) in sq) == (window == 21)
@@ -191,13 +196,20 @@ def test_players_go_out_on_an_empty_pile_until_the_end():
 
 
 def test_out_players_are_skipped():
-    s = SmartrixState.from_position(num_players=3, table=[(1, 0, 0, 0)], hands=[[2, 3], [70, 69], [5, 6]],
-                                    out=[False, True, False])
+    s = SmartrixState.from_position(
+        num_players=3, table=[(1, 0, 0, 0)], hands=[[2, 3], [70, 69], [5, 6]], out=[False, True, False]
+    )
     fast, acts, out = check_position(s, num_players=3)
     assert out.current_player[-1] == 2
     hands = [[2, 3], [70], [5]]
-    t = SmartrixState.from_position(num_players=3, table=[(1, 0, 0, 0)], hands=hands, pile=[],
-                                    out=[False, True, True], collected=[[], [], rest([1], *hands)])
+    t = SmartrixState.from_position(
+        num_players=3,
+        table=[(1, 0, 0, 0)],
+        hands=hands,
+        pile=[],
+        out=[False, True, True],
+        collected=[[], [], rest([1], *hands)],
+    )
     fast, acts, out = check_position(t, num_players=3)
     assert set(out.current_player.tolist()) <= {0, -1}
 
@@ -211,9 +223,14 @@ def test_scores_and_a_tie():
 
 
 def test_teams_go_out_together_and_team_scores():
-    s = SmartrixState.from_position(num_players=4, teams=True, table=[(1, 0, 0, 0)],
-                                    hands=[[2], [3, 70], [4], [5, 69]], pile=[],
-                                    collected=[[], [], [], sorted(set(range(6, 69)))])
+    s = SmartrixState.from_position(
+        num_players=4,
+        teams=True,
+        table=[(1, 0, 0, 0)],
+        hands=[[2], [3, 70], [4], [5, 69]],
+        pile=[],
+        collected=[[], [], [], sorted(set(range(6, 69)))],
+    )
     kw = dict(num_players=4, teams=True)
     fast, acts, out = check_position(s, **kw)
     j = int(np.flatnonzero(acts == s.pass_action)[0])
@@ -224,8 +241,9 @@ def test_teams_go_out_together_and_team_scores():
     assert out.terminated[j] and out.rewards[j].tolist() == [-1.0, 1.0, -1.0, 1.0]
     # team 0 out, team 1 plays on
     hands = [[2], [4, 5], [6], [7, 8]]
-    u = SmartrixState.from_position(num_players=4, teams=True, table=[(1, 0, 0, 0)],
-                                    hands=hands, pile=[], collected=[rest([1], *hands), [], [], []])
+    u = SmartrixState.from_position(
+        num_players=4, teams=True, table=[(1, 0, 0, 0)], hands=hands, pile=[], collected=[rest([1], *hands), [], [], []]
+    )
     fast, acts, out = check_position(u, **kw)
     v = fast.to_state(int(np.flatnonzero(acts == u.pass_action)[0]))
     assert v.current_player == 1 and v.is_out(2)
@@ -265,7 +283,9 @@ def test_set_states_refuses_other_settings():
         core.set_states(np.array([0]), ["not a state"])
 
 
-@pytest.mark.parametrize("kwargs", [{"num_players": 8}, {"teams": True}, {"window": 9}, {"grid_limit": False, "window": 4}])
+@pytest.mark.parametrize(
+    "kwargs", [{"num_players": 8}, {"teams": True}, {"window": 9}, {"grid_limit": False, "window": 4}]
+)
 def test_bad_settings_raise_parameter_error(kwargs):
     with pytest.raises(ParameterError):
         SmartrixVectorCore(1, **kwargs)
@@ -276,6 +296,7 @@ def test_take_put_copy_whole_games():
     out = vec.reset()
     rng = np.random.default_rng(0)
     from envs.core.vector import sample_legal
+
     for _ in range(20):
         out = vec.step(sample_legal(vec.action_mask(), rng.random(4)))
     twin = vec.take(np.array([2, 2]))

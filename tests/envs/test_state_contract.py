@@ -35,8 +35,9 @@ def _expected_teams(env_id: str, kwargs: dict) -> list[list[int]]:
 
 #: case id (``<env_id>-<variant>``, every registered id and variant: ``EnvSpec.variants``) ->
 #: (factory(seed) giving the start state dealt by ``reset(seed)``, expected teams)
-VARIANTS = {case.id: (functools.partial(start_state, *case.values), _expected_teams(*case.values))
-            for case in contract_cases()}
+VARIANTS = {
+    case.id: (functools.partial(start_state, *case.values), _expected_teams(*case.values)) for case in contract_cases()
+}
 NAMES = list(VARIANTS)
 SEEDS = (0, 1)
 
@@ -94,7 +95,7 @@ def test_history_and_moves_replay_to_an_equal_state(name, games):
             assert again.outcome() == st.outcome()
         hash(st.position_key())
         for snap in snaps:  # a prefix of the game, and its own history is that prefix
-            assert snap.history == hist[:len(snap.history)] and snap.moves() == moves[:len(snap.history)]
+            assert snap.history == hist[: len(snap.history)] and snap.moves() == moves[: len(snap.history)]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -239,8 +240,12 @@ def test_game_info_facts():
     assert set(infos) == {"ataxx", "twixt", "tantrix", "smartrix"}
     assert all(isinstance(i, GameInfo) for i in infos.values())
     facts = {k: (i.perfect_information, i.chance, i.min_players, i.max_players, i.teams) for k, i in infos.items()}
-    assert facts == {"ataxx": (True, False, 2, 2, False), "twixt": (True, False, 2, 4, True),
-                     "tantrix": (False, True, 2, 4, True), "smartrix": (False, True, 2, 7, True)}
+    assert facts == {
+        "ataxx": (True, False, 2, 2, False),
+        "twixt": (True, False, 2, 4, True),
+        "tantrix": (False, True, 2, 4, True),
+        "smartrix": (False, True, 2, 7, True),
+    }
     assert "g2" in infos["ataxx"].notation and "c5!" in infos["twixt"].notation
     assert "t23@0,-1r2" in infos["tantrix"].notation and "17r1@-1,+2" in infos["smartrix"].notation
     with pytest.raises(Exception):
@@ -252,8 +257,12 @@ def test_seat_names():
     assert [TwixtState(8).seat_name(p) for p in range(2)] == ["red", "black"]
     assert [TwixtState(8, num_players=4).seat_name(p) for p in range(4)] == ["red A", "black A", "red B", "black B"]
     assert [TantrixState(3, seed=0).seat_name(p) for p in range(3)] == ["red", "yellow", "blue"]
-    assert [TantrixState(4, teams=True, colors="BG", seed=0).seat_name(p) for p in range(4)] == \
-        ["blue", "green", "blue", "green"]
+    assert [TantrixState(4, teams=True, colors="BG", seed=0).seat_name(p) for p in range(4)] == [
+        "blue",
+        "green",
+        "blue",
+        "green",
+    ]
     assert SmartrixState(2, seed=0).seat_name(1) == ""
     with pytest.raises(ValueError, match="seat"):
         AtaxxState().seat_name(2)
@@ -336,8 +345,11 @@ def test_a_bad_entry_point_is_named_with_its_env_id(monkeypatch):
 
     monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
     envs.register("nowhere_v0", "no.such.module")
-    with pytest.raises(ModuleNotFoundError, match=r"nowhere_v0 is registered with the entry point 'no.such.module', "
-                                                  r"which cannot be imported: No module named 'no'"):
+    with pytest.raises(
+        ModuleNotFoundError,
+        match=r"nowhere_v0 is registered with the entry point 'no.such.module', "
+        r"which cannot be imported: No module named 'no'",
+    ):
         envs.make("nowhere_v0")
     envs.register("notenv_v0", "envs.core.records")
     with pytest.raises(AttributeError, match=r"notenv_v0's entry point 'envs.core.records' has no env or raw_env"):

@@ -45,7 +45,9 @@ def _keys(root: ET.Element) -> set[str]:
     keys = set()
     for el in root.iter():
         if el.get("data-key") is not None:
-            assert "hit" in (el.get("class") or "").split(), f"data-key on an element that is not a hit shape: {el.attrib}"
+            assert "hit" in (el.get("class") or "").split(), (
+                f"data-key on an element that is not a hit shape: {el.attrib}"
+            )
             assert el.get("aria-label"), f"hit shape {el.get('data-key')!r} has no aria-label"
             keys.add(el.get("data-key"))
     return keys

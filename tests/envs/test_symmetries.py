@@ -33,7 +33,7 @@ def _ataxx_fen_mapped(fen: str, cell_map: np.ndarray) -> str:
     ranks = []
     for r in range(7):
         text, run = "", 0
-        for ch in new[r * 7:(r + 1) * 7]:
+        for ch in new[r * 7 : (r + 1) * 7]:
             if ch == ".":
                 run += 1
                 continue
@@ -92,11 +92,14 @@ def test_ataxx_dihedral_symmetries_map_the_position_and_its_mask(fen):
     assert checked >= 8 * 20  # (a random game may end early)
 
 
-@pytest.mark.parametrize("env_id, kwargs", [
-    ("twixt_v0", {"board_size": 8}),
-    ("twixt_v0", {"board_size": 9, "distance_planes": True}),
-    ("double_twixt_v0", {"board_size": 8}),
-])
+@pytest.mark.parametrize(
+    "env_id, kwargs",
+    [
+        ("twixt_v0", {"board_size": 8}),
+        ("twixt_v0", {"board_size": 9, "distance_planes": True}),
+        ("double_twixt_v0", {"board_size": 8}),
+    ],
+)
 def test_twixt_rotation_maps_the_position_and_its_mask(env_id, kwargs):
     raw = spec(env_id).make_raw(**kwargs)
     syms = raw.encoder.symmetries()

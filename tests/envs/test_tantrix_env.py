@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 
 from conftest import env_random_steps
-from envs import ParameterError
-from envs import tantrix_v0
+from envs import ParameterError, tantrix_v0
 from envs.tantrix import TantrixState
 from envs.tantrix.env import NUM_PLANES
 from envs.tantrix.heuristics import placement_value, tantrix_greedy_action, tantrix_score_gap
@@ -64,10 +63,11 @@ def test_observation_is_egocentric():
             cell = b[r + R, q + R]
             assert cell[24] == 1
             from envs.tantrix.state import TR_EDGES
+
             for d in range(6):
                 c = TR_EDGES[t * 6 + k][d]
                 idx = 0 if c == own else 1 + [x for x in (1, 2, 3, 4) if x != own].index(c)
-                assert cell[4 * d + idx] == 1 and cell[4 * d:4 * d + 4].sum() == 1
+                assert cell[4 * d + idx] == 1 and cell[4 * d : 4 * d + 4].sum() == 1
         assert b[:, :, 24].sum() == len(st.placed)
         assert {(q, r) for q, r in st.forced_spaces()} == {(c - R, rr - R) for rr, c in zip(*np.nonzero(b[:, :, 25]))}
         assert b[:, :, 27].sum() == 3 * R * (R + 1) + 1
@@ -222,7 +222,9 @@ def test_line_planes_give_the_lines_entering_each_open_hex():
                     if at is not None:
                         colour = tile_edges(*at)[(d + 3) % 6]
                         length = _line_length(st, q + dq, r + dr, (d + 3) % 6, colour) / 56
-                        want_own, want_other = (length, 0.0) if colour == own else (0.0, length) if colour == other else (0, 0)
+                        want_own, want_other = (
+                            (length, 0.0) if colour == own else (0.0, length) if colour == other else (0, 0)
+                        )
                         checked += 1
                     assert b[r + R, q + R, 29 + d] == pytest.approx(want_own)
                     assert b[r + R, q + R, 35 + d] == pytest.approx(want_other)

@@ -37,7 +37,12 @@ def test_golden_file_is_consistent():
         st.push(move)
     result = next(line for line in text if line.startswith("result ")).split(" ", 1)[1]
     assert st.is_terminal() and str(st.outcome()) == result
-    rec = {"format": "tantrix-record", "version": 1,
-           "settings": {"num_players": 2, "teams": False, "colors": ["R", "Y"], "window_radius": 16},
-           "bag": bag, "moves": moves, "result": None}
+    rec = {
+        "format": "tantrix-record",
+        "version": 1,
+        "settings": {"num_players": 2, "teams": False, "colors": ["R", "Y"], "window_radius": 16},
+        "bag": bag,
+        "moves": moves,
+        "result": None,
+    }
     assert replay(rec).position_key() == st.position_key()

@@ -184,8 +184,9 @@ def test_many_random_games_invariants():
                 assert s.violations() == []
             if not s.is_terminal() and ph == "free" and s.bag_size > 0:  # (no skips before the end phase)
                 # after the free move: forced moves by the same player, or the next player's turn
-                assert (s.current_player == p and s.phase == "forced_after") or \
-                       (s.current_player == (p + 1) % s.num_players and s.phase in ("forced_before", "free"))
+                assert (s.current_player == p and s.phase == "forced_after") or (
+                    s.current_player == (p + 1) % s.num_players and s.phase in ("forced_before", "free")
+                )
         n_hand = sum(t != -1 for q in range(s.num_players) for t in s.hand(q))
         assert len(s.placed) + n_hand + s.bag_size == 56
         assert len({m[0] for m in s.placed}) == len(s.placed)

@@ -81,7 +81,11 @@ def test_sample_determinization_reshuffles_only_the_bag():
         s.push(s.legal_moves()[0])
     before = s.bag_remaining()
     d = s.sample_determinization(1, np.random.default_rng(5))
-    assert d.placed == s.placed and d.history == s.history and [d.hand(p) for p in range(3)] == [s.hand(p) for p in range(3)]
+    assert (
+        d.placed == s.placed
+        and d.history == s.history
+        and [d.hand(p) for p in range(3)] == [s.hand(p) for p in range(3)]
+    )
     assert sorted(d.bag_remaining()) == sorted(before) and d.bag_remaining() != before
     assert s.bag_remaining() == before  # the original is untouched
     assert d.current_player == s.current_player and (d.legal_action_mask() == s.legal_action_mask()).all()
@@ -101,10 +105,19 @@ def _live_record():
 def _bad_cases(rec):
     return [
         (dict(rec, bag=None), r"'bag' must be a list of the 56 tile numbers"),
-        (dict(rec, bag=rec["bag"][:-1]), r"'bag' must be a permutation of the tile numbers 1\.\.56; got 55 numbers, missing \["),
-        (dict(rec, bag=rec["bag"][:-1] + [rec["bag"][0]]), r"permutation of the tile numbers 1\.\.56.*repeated \[" + str(rec["bag"][0]) + r"\]"),
+        (
+            dict(rec, bag=rec["bag"][:-1]),
+            r"'bag' must be a permutation of the tile numbers 1\.\.56; got 55 numbers, missing \[",
+        ),
+        (
+            dict(rec, bag=rec["bag"][:-1] + [rec["bag"][0]]),
+            r"permutation of the tile numbers 1\.\.56.*repeated \[" + str(rec["bag"][0]) + r"\]",
+        ),
         (dict(rec, bag=[str(t) for t in rec["bag"]]), r"'bag' must be a list of the 56 tile numbers"),
-        (dict(rec, result="won"), r"'result' must be null or an object with keys \['outcome', 'scores', 'returns'\], got 'won'"),
+        (
+            dict(rec, result="won"),
+            r"'result' must be null or an object with keys \['outcome', 'scores', 'returns'\], got 'won'",
+        ),
         (dict(rec, result={"winner": 1}), r"'result' has unknown keys \['winner'\]"),
         (dict(rec, result={"scores": "12"}), r"'result.scores' must be a list of integers"),
         ({"format": "tantrix-record", "version": 1}, r"record lacks 'settings'"),
@@ -112,12 +125,21 @@ def _bad_cases(rec):
         ({k: v for k, v in rec.items() if k != "bag"}, r"record lacks 'bag'"),
         (dict(rec, moves="pass"), r"'moves' must be a list of moves in notation .*got 'pass'"),
         (dict(rec, moves=rec["moves"][:2] + [7]), r"'moves': move 3 must be a string .*got 7"),
-        (dict(rec, settings=dict(rec["settings"], speed=3)), r"'settings' has unknown keys \['speed'\]: expected only \['num_players', 'teams', 'colors', 'window_radius'\]"),
+        (
+            dict(rec, settings=dict(rec["settings"], speed=3)),
+            r"'settings' has unknown keys \['speed'\]: expected only \['num_players', 'teams', 'colors', 'window_radius'\]",
+        ),
         (dict(rec, settings=[2]), r"'settings' must be an object"),
         (dict(rec, settings={"teams": False}), r"'settings' lacks 'num_players'"),
-        (dict(rec, settings=dict(rec["settings"], num_players=5)), r"bad record settings: num_players must be 2, 3 or 4, got 5"),
+        (
+            dict(rec, settings=dict(rec["settings"], num_players=5)),
+            r"bad record settings: num_players must be 2, 3 or 4, got 5",
+        ),
         (dict(rec, comment="hi"), r"record has unknown keys \['comment'\]"),
-        (dict(rec, version=2), r"not a tantrix-record version 1 record: expected .*got format='tantrix-record', version=2"),
+        (
+            dict(rec, version=2),
+            r"not a tantrix-record version 1 record: expected .*got format='tantrix-record', version=2",
+        ),
         ([rec], r"must be a JSON object \(dict\), got list"),
     ]
 
@@ -153,11 +175,18 @@ def test_illegal_move_names_its_number_and_why():
     s = replay(dict(rec, moves=rec["moves"][:2]))
     mine = s.hand(s.current_player)[0]
     other = next(t for t in range(1, 57) if t not in s.hand(s.current_player))
-    with pytest.raises(InvalidPositionError, match=rf"move 3 \(t{other}@1,0r0\) of the record is illegal: .*tile {other} is not in player"):
+    with pytest.raises(
+        InvalidPositionError,
+        match=rf"move 3 \(t{other}@1,0r0\) of the record is illegal: .*tile {other} is not in player",
+    ):
         replay(dict(rec, moves=rec["moves"][:2] + [f"t{other}@1,0r0"]))
-    with pytest.raises(InvalidPositionError, match=rf"move 3 \(t{mine}@30,0r0\) of the record is illegal: .*outside the window"):
+    with pytest.raises(
+        InvalidPositionError, match=rf"move 3 \(t{mine}@30,0r0\) of the record is illegal: .*outside the window"
+    ):
         replay(dict(rec, moves=rec["moves"][:2] + [f"t{mine}@30,0r0"]))
-    with pytest.raises(InvalidPositionError, match=r"move 3 \(t99@0,0r0\) of the record is illegal: .*tile must be 1-56"):
+    with pytest.raises(
+        InvalidPositionError, match=r"move 3 \(t99@0,0r0\) of the record is illegal: .*tile must be 1-56"
+    ):
         replay(dict(rec, moves=rec["moves"][:2] + ["t99@0,0r0"]))
 
 

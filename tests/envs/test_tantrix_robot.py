@@ -7,8 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from envs.registry import game_agent_names, game_agents
-from envs.registry import spec
+from envs.registry import game_agent_names, game_agents, spec
 from envs.tantrix.heuristics import tantrix_greedy_action
 from envs.tantrix.robot import GROWTH_ONE, GROWTH_TWO, TantrixRobot, line_prospects, predict_scores, robot_value
 from envs.tantrix.state import NUM_TILES, TILES, TantrixState
@@ -42,8 +41,9 @@ def test_a_closed_loop_scores_double_and_nothing_is_left_to_grow():
     red = [d for d in line_prospects(s) if d["colour"] == RED]
     assert red == [{"colour": RED, "first": 2, "tiles": 3, "loop": True, "ends": [], "closes_at": None, "value": 6.0}]
     # nothing left to place: every yellow end is dead, each one-tile line is worth its length
-    assert [(d["tiles"], d["value"], [e[1] for e in d["ends"]]) for d in line_prospects(s) if d["colour"] == YELLOW] \
-        == [(1, 1.0, [0.0, 0.0])] * 3
+    assert [
+        (d["tiles"], d["value"], [e[1] for e in d["ends"]]) for d in line_prospects(s) if d["colour"] == YELLOW
+    ] == [(1, 1.0, [0.0, 0.0])] * 3
 
 
 def test_two_ends_facing_one_space_are_a_loop_in_waiting():
@@ -93,18 +93,27 @@ def test_ends_facing_blocked_spaces_are_dead_and_forced_ends_extend():
 
 def test_the_prediction_reads_the_bag_as_a_set_only():
     s = _greedy_position(5, 20)
-    t = TantrixState.from_position(tiles=s.placed, hands=[s.hand(p) for p in range(2)],
-                                   bag=list(reversed(s.bag_remaining())), current_player=s.current_player,
-                                   phase=s.phase)
+    t = TantrixState.from_position(
+        tiles=s.placed,
+        hands=[s.hand(p) for p in range(2)],
+        bag=list(reversed(s.bag_remaining())),
+        current_player=s.current_player,
+        phase=s.phase,
+    )
     assert predict_scores(s) == predict_scores(t)
     assert robot_value(s, 0) == robot_value(t, 0) == -robot_value(s, 1)
 
 
 # ----------------------------------------------------------------------------- the robot
 def _with_bag(s: TantrixState, bag) -> TantrixState:
-    return TantrixState.from_position(tiles=s.placed, hands=[s.hand(p) for p in range(s.num_players)], bag=bag,
-                                      current_player=s.current_player, phase=s.phase,
-                                      num_players=s.num_players)
+    return TantrixState.from_position(
+        tiles=s.placed,
+        hands=[s.hand(p) for p in range(s.num_players)],
+        bag=bag,
+        current_player=s.current_player,
+        phase=s.phase,
+        num_players=s.num_players,
+    )
 
 
 @pytest.mark.parametrize("plies", [0, 9, 24])
@@ -215,14 +224,18 @@ def test_robot_w_sets_the_search_width_and_refuses_bad_settings():
     # width 1 plays as width 0 (one candidate: its answer cannot change the choice), at the same cost
     for seed in range(3):
         p = _greedy_position(seed, 8)
-        assert (TantrixRobot(width=1).choose(p, np.random.default_rng(seed))
-                == TantrixRobot(width=0).choose(p, np.random.default_rng(seed)))
+        assert TantrixRobot(width=1).choose(p, np.random.default_rng(seed)) == TantrixRobot(width=0).choose(
+            p, np.random.default_rng(seed)
+        )
     with pytest.raises(ValueError, match=r"^agent spec 'robot:-1': robot width must be an integer >= 0, got -1$"):
         GameAgent("robot", arg=-1)
     # one way to write each setting (found by a newcomer's test: int() took all of these)
     for bad in ("two", "-1", "+1", "01", "1_0", " 1", "1 ", "\u0663", ""):
-        with pytest.raises(ValueError, match=f"^agent spec {re.escape(repr('robot:' + bad))}: expected an integer "
-                                             r"after ':' \(digits 0-9, no sign or leading zero\), got "):
+        with pytest.raises(
+            ValueError,
+            match=f"^agent spec {re.escape(repr('robot:' + bad))}: expected an integer "
+            r"after ':' \(digits 0-9, no sign or leading zero\), got ",
+        ):
             make_agent("robot:" + bad, seed=0)
     for bad in ("mcts:0200", "alphabeta:+2"):
         with pytest.raises(ValueError, match="no sign or leading zero"):
@@ -247,8 +260,11 @@ def test_a_game_agent_without_a_setting_refuses_one(monkeypatch):
 def test_the_room_lists_the_robot_for_tantrix_only(monkeypatch):
     room = RoomAgents()
     monkeypatch.setattr(room, "_shipped", lambda env_id, env_kwargs: [])  # no checkpoint loading: fast
-    for env_id, kwargs, offered in (("tantrix_v0", {}, True), ("tantrix_v0", {"num_players": 4, "teams": True}, True),
-                                    ("ataxx_v0", {}, False)):
+    for env_id, kwargs, offered in (
+        ("tantrix_v0", {}, True),
+        ("tantrix_v0", {"num_players": 4, "teams": True}, True),
+        ("ataxx_v0", {}, False),
+    ):
         env = spec(env_id).make_raw(**kwargs)
         env.reset(seed=0)
         names = [m.name for m in room.menu(env, env_id, kwargs)]

@@ -11,10 +11,10 @@ import re
 
 import numpy as np
 import pytest
+from test_tantrix_properties import DIRS, brute_placements, position_violations, rotated
 
 from envs import IllegalActionError, InvalidPositionError, ParameterError
 from envs.tantrix import TantrixState, fitting_tiles, format_move
-from test_tantrix_properties import DIRS, brute_placements, position_violations, rotated
 
 ALL = set(range(1, 57))
 
@@ -102,7 +102,7 @@ def test_setup_highest_tile_starts_and_hands_of_six():
         first = bag[:3]
         assert s.current_player == int(np.argmax(first))
         for p in range(3):
-            assert s.hand(p) == [first[p]] + bag[3 + 5 * p: 8 + 5 * p]
+            assert s.hand(p) == [first[p]] + bag[3 + 5 * p : 8 + 5 * p]
         assert s.bag_size == 56 - 18
         assert {q_r for _, q_r in [(0, (q, r)) for _, q, r, _ in s.placements()]} == {(0, 0)}
         assert len(s.legal_actions()) == 36  # six tiles x six rotations on the centre
@@ -117,24 +117,30 @@ def test_seeded_bag_and_explicit_bag():
 
 
 def test_bad_arguments_raise_parameter_error():
-    for kw, msg in [(dict(num_players=5), "num_players"), (dict(num_players=2, teams=True), "teams"),
-                    (dict(num_players=2, colors=("red", "red")), "distinct"),
-                    (dict(num_players=2, colors=("red", "pink")), "unknown colour"),
-                    (dict(num_players=3, colors=("red", "blue")), "one per player"),
-                    (dict(num_players=2, window_radius=2), "window_radius"),
-                    (dict(num_players=2, bag=[1, 2, 3]), "bag"),
-                    (dict(num_players=2, rng=42), "rng")]:
+    for kw, msg in [
+        (dict(num_players=5), "num_players"),
+        (dict(num_players=2, teams=True), "teams"),
+        (dict(num_players=2, colors=("red", "red")), "distinct"),
+        (dict(num_players=2, colors=("red", "pink")), "unknown colour"),
+        (dict(num_players=3, colors=("red", "blue")), "one per player"),
+        (dict(num_players=2, window_radius=2), "window_radius"),
+        (dict(num_players=2, bag=[1, 2, 3]), "bag"),
+        (dict(num_players=2, rng=42), "rng"),
+    ]:
         with pytest.raises(ParameterError, match=msg):
             TantrixState(**kw)
 
 
-@pytest.mark.parametrize("kw, msg", [
-    (dict(seed=-1), r"seed must be an int >= 0 \(or None\), got -1"),
-    (dict(seed="a"), r"seed must be an int >= 0 \(or None\), got 'a'"),
-    (dict(seed=1.5), r"seed must be an int >= 0 \(or None\), got 1\.5"),
-    (dict(seed=True), r"seed must be an int >= 0 \(or None\), got True"),
-    (dict(seed=1, rng=np.random.default_rng(1)), r"give either seed= or rng=, not both"),
-])
+@pytest.mark.parametrize(
+    "kw, msg",
+    [
+        (dict(seed=-1), r"seed must be an int >= 0 \(or None\), got -1"),
+        (dict(seed="a"), r"seed must be an int >= 0 \(or None\), got 'a'"),
+        (dict(seed=1.5), r"seed must be an int >= 0 \(or None\), got 1\.5"),
+        (dict(seed=True), r"seed must be an int >= 0 \(or None\), got True"),
+        (dict(seed=1, rng=np.random.default_rng(1)), r"give either seed= or rng=, not both"),
+    ],
+)
 def test_bad_seed_raises_parameter_error(kw, msg):
     with pytest.raises(ParameterError, match=msg):
         TantrixState(2, **kw)
@@ -194,6 +200,7 @@ def test_notation_round_trip():
 
 def test_notation_accepts_plus_signs_and_prints_none():
     from envs.tantrix.state import parse_move
+
     assert parse_move("t47@+0,+0r0") == (47, 0, 0, 0)
     assert parse_move("t47@(+3, -2)r5") == (47, 3, -2, 5)
     assert format_move(47, 3, 0, 5) == "t47@3,0r5"
@@ -272,8 +279,9 @@ def test_controlled_side_along_a_straight_edge_of_six_tiles():
         fits = [(t, k) for t, k in fits_at(board, target, pool) if rule1_ok(board, target, rotated(t, k))]
         assert fits, target
         t, k = fits[0]
-        s = TantrixState.from_position(tiles=assign, hands=[[t], [pool[-1]]], bag=[x for x in pool if x not in (t, pool[-1])][:5],
-                                       phase="free")
+        s = TantrixState.from_position(
+            tiles=assign, hands=[[t], [pool[-1]]], bag=[x for x in pool if x not in (t, pool[-1])][:5], phase="free"
+        )
         cells_legal = {(q, r) for _, q, r, _ in s.placements()}
         if target == (6, 0):
             assert (t, 6, 0, k) in s.placements()  # extending the row is fine
@@ -330,8 +338,9 @@ def test_forced_fill_that_breaks_a_restriction_is_not_offered():
     assert all(t == good[0] and rotated(t, k)[0] != X for t, _, _, k in legal)
     assert set(legal) == brute_placements(s)[0]
     # with only restriction-breaking fills in hand, there is no forced move: the free move follows
-    s2 = TantrixState.from_position(tiles=assign, hands=[[bad[0]] + nofit[:5], nofit[5:11]], bag=nofit[11:20],
-                                    phase="forced_before")
+    s2 = TantrixState.from_position(
+        tiles=assign, hands=[[bad[0]] + nofit[:5], nofit[5:11]], bag=nofit[11:20], phase="forced_before"
+    )
     assert s2.phase == "free" and s2.current_player == 0
     assert C not in {(q, r) for _, q, r, _ in s2.placements()}
 
@@ -371,8 +380,13 @@ def test_restrictions_lapse_mid_turn_when_the_bag_empties():
     bad_moves = [m for m in s.placements() if (m[1], m[2]) == C and m[0] == bad[0]]
     assert not bad_moves
     # a free move away from C and H; drawing the last tile lifts the restrictions at once
-    move = next(m for m in s.placements() if m[0] != bad[0] and max(abs(m[1] - 0), abs(m[2] - 1), abs(m[1] + m[2] - 1)) >= 2
-                and max(abs(m[1] - 1), abs(m[2]), abs(m[1] + m[2] - 1)) >= 2)
+    move = next(
+        m
+        for m in s.placements()
+        if m[0] != bad[0]
+        and max(abs(m[1] - 0), abs(m[2] - 1), abs(m[1] + m[2] - 1)) >= 2
+        and max(abs(m[1] - 1), abs(m[2]), abs(m[1] + m[2] - 1)) >= 2
+    )
     s.push(format_move(*move))
     assert s.bag_size == 0 and not s.restrictions_active
     assert s.current_player == 0 and s.phase == "forced_after"
@@ -413,8 +427,12 @@ def test_game_ends_when_nobody_can_place():
 
 # ---------------------------------------------------------------- scoring
 def _ring(centre, radius):
-    cells = {(centre[0] + q, centre[1] + r) for q in range(-radius, radius + 1) for r in range(-radius, radius + 1)
-             if max(abs(q), abs(r), abs(q + r)) == radius}
+    cells = {
+        (centre[0] + q, centre[1] + r)
+        for q in range(-radius, radius + 1)
+        for r in range(-radius, radius + 1)
+        if max(abs(q), abs(r), abs(q + r)) == radius
+    }
     order = [(0, 0)]
     while len(order) < len(cells):
         cur = order[-1]
@@ -513,9 +531,12 @@ def test_scoring_12_tile_loop_beats_23_tile_line():
     # neighbours and, at its start, one loop tile (on an edge that is not yellow)
     board = edges_of(loop)
     inner = {(-2 + q, r) for q in range(-1, 2) for r in range(-1, 2) if abs(q + r) <= 1}
-    start, toward = next((c, d) for c in sorted({nb(x, d) for x in board for d in range(6)} - set(board) - inner)
-                         for d in range(6) if sum(nb(c, j) in board for j in range(6)) == 1
-                         and nb(c, d) in board and board[nb(c, d)][(d + 3) % 6] != "Y")
+    start, toward = next(
+        (c, d)
+        for c in sorted({nb(x, d) for x in board for d in range(6)} - set(board) - inner)
+        for d in range(6)
+        if sum(nb(c, j) in board for j in range(6)) == 1 and nb(c, d) in board and board[nb(c, d)][(d + 3) % 6] != "Y"
+    )
     line = _line_solve(start, 23, "Y", used={t for t, *_ in loop}, board=board, avoid_first=toward)
     tiles = loop + line
     s = TantrixState.from_position(tiles=tiles, hands=[[], []], bag=[], window_radius=24, colors=("red", "yellow"))
@@ -565,10 +586,13 @@ def test_from_position_validation():
         TantrixState.from_position(tiles=assign, hands=[[], []], phase="later")
 
 
-@pytest.mark.parametrize("seed, tiles, broken", [
-    (0, 53, "restriction 1 at (2, 3)"),   # a hex into which three edges of one colour lead
-    (4, 52, "restriction 2 at (-1, 4)"),  # a hex bordered by four tiles
-])
+@pytest.mark.parametrize(
+    "seed, tiles, broken",
+    [
+        (0, 53, "restriction 1 at (2, 3)"),  # a hex into which three edges of one colour lead
+        (4, 52, "restriction 2 at (-1, 4)"),  # a hex bordered by four tiles
+    ],
+)
 def test_a_position_breaking_a_restriction_is_refused_while_the_bag_has_tiles(seed, tiles, broken):
     """Decision (RULES.md, 'Positions given by hand'): such a table cannot arise while the bag has
     tiles (every placement then keeps the restrictions), so from_position refuses it; with an empty
@@ -579,6 +603,8 @@ def test_a_position_breaking_a_restriction_is_refused_while_the_bag_has_tiles(se
     free = sorted(set(range(1, 57)) - {t for t, *_ in table})
     start = TantrixState.from_position(tiles=table, hands=[[free[0]], [free[1]]], bag=[], phase="free")
     assert broken in start.violations() and not start.restrictions_active
-    with pytest.raises(InvalidPositionError,
-                       match=r"the table breaks the restrictions while the bag still has tiles \(.*" + re.escape(broken)):
+    with pytest.raises(
+        InvalidPositionError,
+        match=r"the table breaks the restrictions while the bag still has tiles \(.*" + re.escape(broken),
+    ):
         TantrixState.from_position(tiles=table, hands=[[free[0]], [free[1]]], bag=free[2:5], phase="free")

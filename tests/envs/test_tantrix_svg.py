@@ -40,7 +40,7 @@ def _centroid(points: str) -> tuple[float, float]:
 
 
 def _hex_centre(q: int, r: int) -> tuple[float, float]:
-    return SIDE * 3 ** 0.5 * (q + r / 2), SIDE * 1.5 * r
+    return SIDE * 3**0.5 * (q + r / 2), SIDE * 1.5 * r
 
 
 def _by_path(state) -> dict[tuple, set[int]]:
@@ -52,8 +52,9 @@ def _by_path(state) -> dict[tuple, set[int]]:
 
 
 def _position(hands, bag=(), current_player=2):
-    return TantrixState.from_position(tiles=TABLE, hands=hands, bag=bag, current_player=current_player,
-                                      num_players=len(hands))
+    return TantrixState.from_position(
+        tiles=TABLE, hands=hands, bag=bag, current_player=current_player, num_players=len(hands)
+    )
 
 
 def test_start_keys_and_paths():
@@ -76,8 +77,9 @@ def test_start_keys_and_paths():
 def test_rotations_share_one_path_and_only_the_legal_ones():
     # tile 1 (YBRBRY) on the centre: the hex to its right must show blue on its edge 4; tile 2
     # (RBYYBR) shows blue on edges 1 and 4, so it fits there in rotations 0 and 3 only
-    s = TantrixState.from_position(tiles=["t1@0,0r0"], hands=[[2, 3, 4, 5, 6, 7], [8, 9, 10, 11, 12, 13]],
-                                   bag=list(range(14, 57)), phase="free")
+    s = TantrixState.from_position(
+        tiles=["t1@0,0r0"], hands=[[2, 3, 4, 5, 6, 7], [8, 9, 10, 11, 12, 13]], bag=list(range(14, 57)), phase="free"
+    )
     by_path = _by_path(s)
     rots = sorted(s.decode(a)[1] for a in by_path[("tile:2", "hex:1,0")])
     assert rots == [0, 3]
@@ -90,8 +92,9 @@ def test_rotations_share_one_path_and_only_the_legal_ones():
 
 
 def test_pending_tile_is_drawn_turned_and_lifted_from_the_hand():
-    s = TantrixState.from_position(tiles=["t1@0,0r0"], hands=[[2, 3, 4, 5, 6, 7], [8, 9, 10, 11, 12, 13]],
-                                   bag=list(range(14, 57)), phase="free")
+    s = TantrixState.from_position(
+        tiles=["t1@0,0r0"], hands=[[2, 3, 4, 5, 6, 7], [8, 9, 10, 11, 12, 13]], bag=list(range(14, 57)), phase="free"
+    )
     a0, a3 = s.string_to_action("t2@1,0r0"), s.string_to_action("t2@1,0r3")
     plain, p0, p3 = (_root(to_svg(s, 0, pending=a)) for a in (None, a0, a3))
     assert _classed(plain, "pending") == []
@@ -132,8 +135,11 @@ def test_forced_spaces_dotted_in_the_colour_of_each_player_who_can_fill_them():
     table = {(q, r): (t, k) for t, q, r, k in map(parse_move, TABLE)}
 
     def need(q, r):  # the colours leading into an empty hex, read off the neighbours' edges
-        return {d: tile_edges(*table[(q + dq, r + dr)])[(d + 3) % 6]
-                for d, (dq, dr) in enumerate(DIRS) if (q + dq, r + dr) in table}
+        return {
+            d: tile_edges(*table[(q + dq, r + dr)])[(d + 3) % 6]
+            for d, (dq, dr) in enumerate(DIRS)
+            if (q + dq, r + dr) in table
+        }
 
     fit_x = {t for t, _ in fitting_tiles(need(0, -1))}
     fit_y = {t for t, _ in fitting_tiles(need(0, 2))}
@@ -146,7 +152,11 @@ def test_forced_spaces_dotted_in_the_colour_of_each_player_who_can_fill_them():
     at: dict[tuple[int, int], list[tuple[float, str]]] = {}
     for d in _classed(_root(to_svg(s, 2)), "forced"):  # dots side by side on the hex's centre line
         x, y = float(d.get("cx")), float(d.get("cy"))
-        hexes = [h for h in s.forced_spaces() if abs(_hex_centre(*h)[1] - y) < 0.01 and abs(_hex_centre(*h)[0] - x) < SIDE / 2]
+        hexes = [
+            h
+            for h in s.forced_spaces()
+            if abs(_hex_centre(*h)[1] - y) < 0.01 and abs(_hex_centre(*h)[0] - x) < SIDE / 2
+        ]
         at.setdefault(hexes[0], []).append((round(x - _hex_centre(*hexes[0])[0], 1), d.get("fill")))
     assert at == {(0, -1): [(-5.4, RED), (5.4, YELLOW)], (0, 2): [(0, "#ffffff")]}  # 2.4 radii apart
     keys = _keys(_root(to_svg(s, 2)))
@@ -165,7 +175,7 @@ def test_controlled_spaces_shaded_while_the_bag_has_tiles():
     for el in _classed(root, "blocked"):
         cx, cy = _centroid(el.get("points"))
         r = round(cy / (1.5 * SIDE))
-        shaded.add((round(cx / (SIDE * 3 ** 0.5) - r / 2), r))
+        shaded.add((round(cx / (SIDE * 3**0.5) - r / 2), r))
     assert shaded == set(s.blocked_spaces())
     # every empty hex next to a forced space is blocked (restriction 2: a fourth neighbour)
     cand = set(s.candidate_cells())
@@ -208,8 +218,14 @@ def test_caption_status_and_the_end():
     s = TantrixState(2, seed=1)
     assert status(s, None) == "free move" and status(s, 0) == "free move"
     play_random(s, seed=1, moves=7)
-    assert status(s, 1) == {"forced_before": "forced moves before the free move", "free": "free move",
-                            "forced_after": "forced moves after the free move"}[s.phase]
+    assert (
+        status(s, 1)
+        == {
+            "forced_before": "forced moves before the free move",
+            "free": "free move",
+            "forced_after": "forced moves after the free move",
+        }[s.phase]
+    )
     root = _root(to_svg(s))
     title = root.find(f"{NS}title").text
     assert title.startswith(f"Tantrix position: P{s.current_player} ")

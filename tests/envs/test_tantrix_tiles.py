@@ -5,9 +5,9 @@ from __future__ import annotations
 from itertools import permutations, product
 
 import pytest
+from test_tantrix_properties import tsv_tiles
 
 from envs.tantrix import COLOURS, NUM_TILES, TILES, fitting_tiles, tile_edges
-from test_tantrix_properties import tsv_tiles
 
 
 def canon(s: str) -> str:
@@ -82,8 +82,13 @@ def test_rotation_is_clockwise():
 @pytest.mark.parametrize("kind, expected", [("ABC", 5), ("AAB", 6), ("ABB", 6), ("ABA", 6), ("AAA", 0)])
 def test_fit_counts_of_three_consecutive_edges(kind, expected):
     for a, b, c in product(COLOURS, repeat=3):
-        pattern = {"ABC": len({a, b, c}) == 3, "AAB": a == b != c, "ABB": a != b == c,
-                   "ABA": a == c != b, "AAA": a == b == c}[kind]
+        pattern = {
+            "ABC": len({a, b, c}) == 3,
+            "AAB": a == b != c,
+            "ABB": a != b == c,
+            "ABA": a == c != b,
+            "AAA": a == b == c,
+        }[kind]
         if not pattern:
             continue
         for start in range(6):

@@ -21,7 +21,12 @@ from envs.tantrix.vector import TantrixVectorCore, vector_core
 
 
 def _kw(st: TantrixState) -> dict:
-    return dict(num_players=st.num_players, teams=st.team_game, colors=["RYBG"[c - 1] for c in st._colour_of_team], window_radius=st.window_radius)
+    return dict(
+        num_players=st.num_players,
+        teams=st.team_game,
+        colors=["RYBG"[c - 1] for c in st._colour_of_team],
+        window_radius=st.window_radius,
+    )
 
 
 def _encoder(st):
@@ -148,8 +153,11 @@ def test_deadlock_draw():
     assert check_position(st) == 1
     # the position one move before the deadlock: stepping into it gives 0 for everyone
     tiles = st.placed
-    pre = mine(lambda s: not s.is_terminal() and len(s.placed) == len(tiles) - 1 and s.placed == tiles[:-1],
-               window_radius=3, seeds=range(300))
+    pre = mine(
+        lambda s: not s.is_terminal() and len(s.placed) == len(tiles) - 1 and s.placed == tiles[:-1],
+        window_radius=3,
+        seeds=range(300),
+    )
     check_position(pre, plies=1)
 
 
@@ -188,8 +196,9 @@ def test_doubles_and_colours():
 def test_hand_built_small_game_to_its_end():
     # one tile on the table, two per hand, empty bag: the game ends when all five are placed (or
     # nobody can place), restrictions off
-    st = TantrixState.from_position(tiles=[(1, 0, 0, 0)], hands=[[2, 3], [4, 5]], bag=[], current_player=0,
-                                    phase="free")
+    st = TantrixState.from_position(
+        tiles=[(1, 0, 0, 0)], hands=[[2, 3], [4, 5]], bag=[], current_player=0, phase="free"
+    )
     assert st._total == 5 and not st.restrictions_active
     n = 0
     frontier = [st]

@@ -87,14 +87,23 @@ def run_size(size: int, games: int, seed: int) -> dict:
             if list(ours.returns()) != list(theirs.returns()):
                 mismatches.append((gi, ours.moves(), "returns", list(ours.returns()), list(theirs.returns())))
             results[str(ours.outcome())] += 1
-    return {"size": size, "games": games, "plies": plies, "results": results, "mismatches": mismatches[:3],
-            "num_mismatches": len(mismatches)}
+    return {
+        "size": size,
+        "games": games,
+        "plies": plies,
+        "results": results,
+        "mismatches": mismatches[:3],
+        "num_mismatches": len(mismatches),
+    }
 
 
 def _run_subprocess(size: int, games: int, seed: int) -> dict:
     proc = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), str(size), str(games), str(seed)],
-        capture_output=True, text=True, timeout=600, cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=REPO,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout.strip().splitlines()[-1])

@@ -33,7 +33,7 @@ def test_action_space_and_mask_layout():
     mask = s.legal_action_mask()
     assert mask.shape == (129,) and mask.dtype == np.int8
     assert mask[n] == 0  # swap: never legal with four players
-    assert np.array_equal(mask[n + 1:], mask[:n])  # claims mirror the placements while available
+    assert np.array_equal(mask[n + 1 :], mask[:n])  # claims mirror the placements while available
     assert int(mask.sum()) == 2 * 8 * 6
     assert s.action_to_string(n + 1 + 4 * 8 + 2) == "c5!" and s.string_to_action("C5!") == n + 1 + 34
     for a in range(s.num_actions):

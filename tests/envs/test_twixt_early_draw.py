@@ -112,8 +112,14 @@ def possible_winners(state: TwixtState, memo: dict | None = None) -> frozenset:
 
 
 def board_full_copy(state: TwixtState) -> TwixtState:
-    return TwixtState.from_moves(state.moves(), board_size=state.board_size, rules=state.rules,
-                                 swap=state.swap, num_players=state.num_players, draw="board_full")
+    return TwixtState.from_moves(
+        state.moves(),
+        board_size=state.board_size,
+        rules=state.rules,
+        swap=state.swap,
+        num_players=state.num_players,
+        draw="board_full",
+    )
 
 
 def empty_holes(state: TwixtState) -> int:
@@ -129,8 +135,10 @@ def _deep_recursion():
 
 
 # ---------------------------------------------------------------------------- against the definition
-@pytest.mark.parametrize("size,rules,games", [(5, "standard", 60), (5, "pp", 60), (6, "standard", 40),
-                                              (6, "pp", 40), (8, "standard", 15), (9, "pp", 10)])
+@pytest.mark.parametrize(
+    "size,rules,games",
+    [(5, "standard", 60), (5, "pp", 60), (6, "standard", 40), (6, "pp", 40), (8, "standard", 15), (9, "pp", 10)],
+)
 def test_incremental_detector_equals_naive_definition(size, rules, games):
     rng = np.random.default_rng(size * 10 + len(rules))
     flagged = 0
@@ -183,8 +191,10 @@ def _soundness(size, rules, games, max_empty, seed):
     return checked
 
 
-@pytest.mark.parametrize("size,rules,games,max_empty", [(5, "standard", 80, 9), (5, "pp", 80, 10),
-                                                        (6, "standard", 60, 10), (6, "pp", 60, 10)])
+@pytest.mark.parametrize(
+    "size,rules,games,max_empty",
+    [(5, "standard", 80, 9), (5, "pp", 80, 10), (6, "standard", 60, 10), (6, "pp", 60, 10)],
+)
 def test_soundness_by_exhaustive_search(size, rules, games, max_empty):
     checked = _soundness(size, rules, games, max_empty, seed=size + len(rules))
     assert checked >= 5

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import env_random_steps
 import envs
+from conftest import env_random_steps
 from envs import IllegalActionError, ParameterError
 from envs.twixt import KNIGHT_DIRS, TwixtState
 
@@ -49,8 +49,9 @@ def test_black_sees_and_acts_on_the_transposed_board():
     assert raw.state.pegs()[4, 3] == 2
     # Both agents see their own pegs on plane 0 and the legal area identically shaped.
     assert raw.observe("player_1")["observation"][3, 4, 0] == 1
-    assert np.array_equal(raw.observe("player_0")["observation"][:, :, 18],
-                          raw.observe("player_1")["observation"][:, :, 18])
+    assert np.array_equal(
+        raw.observe("player_0")["observation"][:, :, 18], raw.observe("player_1")["observation"][:, :, 18]
+    )
 
 
 def test_link_planes_follow_the_frame():
@@ -81,7 +82,7 @@ def test_privilege_skips_the_next_opponent_and_team_rewards():
     assert raw.agent_selection == "player_2"  # player_1 (black A) skipped, red B moves
     obs = raw.observe("player_2")["observation"]
     assert obs[0, 0, 20] == 0 and obs[0, 0, 21] == 1  # red used it, black still has it
-    assert not raw.observe("player_2")["action_mask"][s * s + 1:].any()  # red cannot claim again
+    assert not raw.observe("player_2")["action_mask"][s * s + 1 :].any()  # red cannot claim again
 
 
 def test_team_rewards_reach_all_four_agents():

@@ -91,7 +91,7 @@ def test_removal_offered_only_before_the_placement():
     rem = st.link_action((2, 2), (4, 3), remove=True)
     assert rem == n + 1 + nl + geometry(8).link_id(2 * 8 + 2, 4 * 8 + 3)
     m = st.legal_action_mask()
-    assert m[rem] == 1 and m[n + 1 + nl:n + 1 + 2 * nl].sum() == 1
+    assert m[rem] == 1 and m[n + 1 + nl : n + 1 + 2 * nl].sum() == 1
     assert "-c3d5" in st.legal_moves()
     st.push("e2")
     assert st.legal_action_mask()[rem] == 0
@@ -182,16 +182,21 @@ def test_notation_round_trips_and_errors():
         assert st.string_to_action(text) == a
         assert st.string_to_action(text.upper()) == a
     assert st.string_to_action("+D5C3") == st.string_to_action("+c3d5")
-    for bad, what in (("+c3c5", "not a knight's move apart"), ("+c3", "not a link move"),
-                      ("+c3z9", "not a link move"), ("c5!", "claimed with 'end!'")):
+    for bad, what in (
+        ("+c3c5", "not a knight's move apart"),
+        ("+c3", "not a link move"),
+        ("+c3z9", "not a link move"),
+        ("c5!", "claimed with 'end!'"),
+    ):
         with pytest.raises(InvalidMoveError, match=what):
             st.string_to_action(bad)
     auto = TwixtState(8)
     for text in ("end", "+c3d5", "-c3d5"):
         with pytest.raises(InvalidMoveError, match="only with links='manual'"):
             auto.string_to_action(text)
-    assert "links='manual'" in repr(manual("c3")) and eval(repr(manual("c3 end")), {"TwixtState": TwixtState}) == \
-        manual("c3 end")
+    assert "links='manual'" in repr(manual("c3")) and eval(
+        repr(manual("c3 end")), {"TwixtState": TwixtState}
+    ) == manual("c3 end")
 
 
 def test_black_frame_transposes_links():
@@ -247,7 +252,7 @@ def _box_player(st: TwixtState, rng, remove: float = 0.05) -> int:
     random legal links (any two own pegs) and ends with probability 1/5 while it could add more.
     ``remove``: the chance of removing a link when it could."""
     legal = st.legal_actions()
-    n = st.board_size ** 2
+    n = st.board_size**2
     if st.placed:
         adds = legal[:-1] if st.num_players == 2 else legal[:-2]
         return adds[rng.integers(len(adds))] if adds and rng.random() < 0.8 else st.string_to_action("end")
@@ -310,8 +315,9 @@ def _auto_vs_manual(size, rules, swap, players, draw, seed):
         new = r * size + c
         while not man.is_terminal():
             ends = geometry(size).link_ends
-            adds = [x for x in man.legal_actions()
-                    if n < x < n + 1 + geometry(size).num_links and new in ends[x - n - 1]]
+            adds = [
+                x for x in man.legal_actions() if n < x < n + 1 + geometry(size).num_links and new in ends[x - n - 1]
+            ]
             if not adds:
                 break
             man.apply(adds[rng.integers(len(adds))])  # any order: links sharing a peg never cross
@@ -334,8 +340,9 @@ def test_never_removing_and_adding_every_link_plays_the_automatic_game():
     for seed in range(72):
         size = (8, 9, 11, 13, 16, 20, 24)[seed % 7]
         players = 4 if seed % 4 == 3 else 2
-        auto = _auto_vs_manual(size, ("standard", "pp")[seed % 2], players == 2 and seed % 3 == 0, players,
-                               "board_full", seed)
+        auto = _auto_vs_manual(
+            size, ("standard", "pp")[seed % 2], players == 2 and seed % 3 == 0, players, "board_full", seed
+        )
         ends.add(auto.outcome().termination)
         cases += 1
     assert cases == 72 and len(ends) == 3
@@ -395,10 +402,13 @@ def test_records_read_and_write_manual_games():
 
 
 # ---------------------------------------------------------------------------- environments
-@pytest.mark.parametrize("env_id, kwargs", [
-    ("twixt_v0", {"board_size": 8, "links": "manual"}),
-    ("twixt_v0", {"board_size": 9, "links": "manual", "swap": True, "rules": "pp"}),
-])  # double_twixt_v0 board_size=8 links="manual": tests/envs/test_contract.py[double_twixt_v0-manual]
+@pytest.mark.parametrize(
+    "env_id, kwargs",
+    [
+        ("twixt_v0", {"board_size": 8, "links": "manual"}),
+        ("twixt_v0", {"board_size": 9, "links": "manual", "swap": True, "rules": "pp"}),
+    ],
+)  # double_twixt_v0 board_size=8 links="manual": tests/envs/test_contract.py[double_twixt_v0-manual]
 def test_pettingzoo_api_seed_and_render(env_id, kwargs):
     module = getattr(envs, env_id)
     with warnings.catch_warnings():
@@ -443,8 +453,14 @@ def test_observation_phase_planes_and_incremental_encoding():
 def test_agents_play_manual_games():
     from training.agents import make_agent
 
-    for env_id, spec in (("twixt_v0", "random"), ("twixt_v0", "greedy"), ("twixt_v0", "alphabeta:1"),
-                         ("twixt_v0", "mcts:8"), ("double_twixt_v0", "greedy"), ("double_twixt_v0", "mcts:8")):
+    for env_id, spec in (
+        ("twixt_v0", "random"),
+        ("twixt_v0", "greedy"),
+        ("twixt_v0", "alphabeta:1"),
+        ("twixt_v0", "mcts:8"),
+        ("double_twixt_v0", "greedy"),
+        ("double_twixt_v0", "mcts:8"),
+    ):
         raw = envs.make_raw(env_id, board_size=6, links="manual")
         raw.reset(seed=1)
         agent = make_agent(spec, seed=0)
@@ -482,4 +498,4 @@ def test_training_config_for_the_box_rules():
     n, nl = 64, geometry(8).num_links
     assert layout.planes == 9 and raw.num_actions == n + 2 + 2 * nl
     on_grid = np.sort(layout.index[layout.index >= 0])
-    assert np.array_equal(on_grid, np.r_[0:n, n + 1:n + 1 + 2 * nl])  # every hole and link action, once
+    assert np.array_equal(on_grid, np.r_[0:n, n + 1 : n + 1 + 2 * nl])  # every hole and link action, once

@@ -59,7 +59,7 @@ def _check_links(state):
         assert {abs(r2 - r1), abs(c2 - c1)} == {1, 2}
         linked.add(frozenset(((r1, c1), (r2, c2))))
     for i, (a1, a2, ca) in enumerate(links):
-        for b1, b2, cb in links[i + 1:]:
+        for b1, b2, cb in links[i + 1 :]:
             if state.rules == "standard" or ca != cb:
                 assert not segments_cross(a1, a2, b1, b2)
     # Completeness of automatic linking.
@@ -129,7 +129,7 @@ def test_invariants_along_random_games(game):
             assert mask[a] == int(pegs[a] == 0 and not corner and not border)
         assert mask[n] == int(state.swap_available())
         if kw["num_players"] == 4:
-            assert np.array_equal(mask[n + 1:], mask[:n] * state.privilege_available(colour))
+            assert np.array_equal(mask[n + 1 :], mask[:n] * state.privilege_available(colour))
         legal = state.legal_actions()
         action = legal[choice % len(legal)]
         assert state.string_to_action(state.action_to_string(action)) == action
@@ -144,8 +144,13 @@ def test_invariants_along_random_games(game):
         elif state.is_terminal():
             assert str(state.outcome()) == "1/2-1/2"
             if state.draw == "early":
-                assert not state.can_still_connect(0) and not state.can_still_connect(1) or not np.any(
-                    TwixtState.from_moves(state.moves(), **{**kw, "draw": "board_full"}).legal_action_mask())
+                assert (
+                    not state.can_still_connect(0)
+                    and not state.can_still_connect(1)
+                    or not np.any(
+                        TwixtState.from_moves(state.moves(), **{**kw, "draw": "board_full"}).legal_action_mask()
+                    )
+                )
         assert int((state.pegs() > 0).sum()) == state.turn_number - (1 if "swap" in state.moves() else 0)
     assert state.clone() == state
     assert pickle.loads(pickle.dumps(state)) == state

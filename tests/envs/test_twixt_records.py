@@ -30,10 +30,48 @@ from envs.twixt.records import (
     write_twixt_file,
 )
 
-LG_1 = ["d4", "t8", "k10", "j16", "p16", "m13", "o12", "n11", "n10", "o14", "p14", "p18", "o18", "n19",
-        "m19", "m7", "m8"]
-LG_2 = ["c4", "f7", "o8", "o16", "k16", "b7", "j14", "k10", "m13", "o10", "g9", "i8", "f8", "d6", "k9",
-        "k8", "l11", "m9", "g6", "k19", "h19"]
+LG_1 = [
+    "d4",
+    "t8",
+    "k10",
+    "j16",
+    "p16",
+    "m13",
+    "o12",
+    "n11",
+    "n10",
+    "o14",
+    "p14",
+    "p18",
+    "o18",
+    "n19",
+    "m19",
+    "m7",
+    "m8",
+]
+LG_2 = [
+    "c4",
+    "f7",
+    "o8",
+    "o16",
+    "k16",
+    "b7",
+    "j14",
+    "k10",
+    "m13",
+    "o10",
+    "g9",
+    "i8",
+    "f8",
+    "d6",
+    "k9",
+    "k8",
+    "l11",
+    "m9",
+    "g6",
+    "k19",
+    "h19",
+]
 
 
 def _files(data_dir):
@@ -130,11 +168,14 @@ def _random_game(rng, **settings):
     return st
 
 
-@pytest.mark.parametrize("settings", [
-    dict(board_size=24, rules="pp", swap=True),
-    dict(board_size=12, rules="standard", swap=True, draw="board_full"),
-    dict(board_size=8, rules="standard"),
-])
+@pytest.mark.parametrize(
+    "settings",
+    [
+        dict(board_size=24, rules="pp", swap=True),
+        dict(board_size=12, rules="standard", swap=True, draw="board_full"),
+        dict(board_size=8, rules="standard"),
+    ],
+)
 def test_own_records_round_trip_in_every_format(settings, tmp_path):
     rng = np.random.default_rng(len(str(settings)))
     for i in range(12):
@@ -199,18 +240,21 @@ def test_tsgf_rules_extension_round_trip():
     assert (back.rules, back.swap, back.moves) == ("standard", False, ["c4", "d6"])
 
 
-@pytest.mark.parametrize("text, fragment", [
-    ("b[cd]", "not a tsgf game"),
-    ("(;FF[4]SZ[24];r[cd])", "b's turn"),
-    ("(;FF[4]SZ[24];b[cd];b[ef])", "r's turn"),
-    ("(;FF[4]SZ[8];b[ci])", "two letters"),
-    ("(;FF[4]SZ[24];b[c])", "two letters"),
-    ("(;FF[4]SZ[24];b[cd];r[resign];b[ef])", "last"),
-    ("(;FF[4]SZ[24];b[cd|foo])", "annotation"),
-    ("(;FF[4]SZ[x];b[cd])", "board size"),
-    ("(;FF[4]SZ[30];b[cd])", "board size"),
-    ("(;FF[4]SZ[24];c[cd])", "expected b"),
-])
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("b[cd]", "not a tsgf game"),
+        ("(;FF[4]SZ[24];r[cd])", "b's turn"),
+        ("(;FF[4]SZ[24];b[cd];b[ef])", "r's turn"),
+        ("(;FF[4]SZ[8];b[ci])", "two letters"),
+        ("(;FF[4]SZ[24];b[c])", "two letters"),
+        ("(;FF[4]SZ[24];b[cd];r[resign];b[ef])", "last"),
+        ("(;FF[4]SZ[24];b[cd|foo])", "annotation"),
+        ("(;FF[4]SZ[x];b[cd])", "board size"),
+        ("(;FF[4]SZ[30];b[cd])", "board size"),
+        ("(;FF[4]SZ[24];c[cd])", "expected b"),
+    ],
+)
 def test_malformed_tsgf(text, fragment):
     with pytest.raises(InvalidPositionError, match=fragment):
         parse_tsgf(text)
@@ -227,14 +271,17 @@ def test_t1_header_fields():
     assert rec.game_over is True and rec.moves == ["c3", "d5"]
 
 
-@pytest.mark.parametrize("values, moves, fragment", [
-    (["1", "", "", "12", "14", "", "", "1", "", "", ""], ["c3"], "square"),
-    (["1", "", "", "12", "12", "", "", "2", "", "", ""], ["c3"], "starting player"),
-    (["1", "", "", "12", "12", "", "", "1", "", "N", ""], ["c3", "swap"], "pie rule"),
-    (["1", "", "", "12", "12", "", "", "1", "", "", ""], ["c3", "z99"], "not a hole"),
-    (["1", "", "", "12", "12", "", "", "1", "", "", ""], ["c3", "resign", "d4"], "last"),
-    (["1", "", "", "x", "", "", "", "1", "", "", ""], ["c3"], "board size"),
-])
+@pytest.mark.parametrize(
+    "values, moves, fragment",
+    [
+        (["1", "", "", "12", "14", "", "", "1", "", "", ""], ["c3"], "square"),
+        (["1", "", "", "12", "12", "", "", "2", "", "", ""], ["c3"], "starting player"),
+        (["1", "", "", "12", "12", "", "", "1", "", "N", ""], ["c3", "swap"], "pie rule"),
+        (["1", "", "", "12", "12", "", "", "1", "", "", ""], ["c3", "z99"], "not a hole"),
+        (["1", "", "", "12", "12", "", "", "1", "", "", ""], ["c3", "resign", "d4"], "last"),
+        (["1", "", "", "x", "", "", "", "1", "", "", ""], ["c3"], "board size"),
+    ],
+)
 def test_malformed_t1(values, moves, fragment):
     with pytest.raises(InvalidPositionError, match=fragment):
         parse_t1(_t1(values, moves))

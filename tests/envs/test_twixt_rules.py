@@ -38,8 +38,16 @@ def L(a, b, colour):  # noqa: N802 - a link literal for the sets above
 
 
 def snapshot(state):
-    return (state.clone(), list(state.history), state.legal_action_mask().copy(), state.pegs(),
-            state.link_planes(), state.current_player, state.turn_number, str(state))
+    return (
+        state.clone(),
+        list(state.history),
+        state.legal_action_mask().copy(),
+        state.pegs(),
+        state.link_planes(),
+        state.current_player,
+        state.turn_number,
+        str(state),
+    )
 
 
 def assert_unchanged(state, snap):
@@ -307,8 +315,11 @@ def _flood_winner(s):
         adj.setdefault((b, c), []).append(a)
     for colour in (0, 1):
         pegs = s.pegs()
-        start = [(0, c) for c in range(size) if pegs[0, c] == 1] if colour == 0 else [
-            (r, 0) for r in range(size) if pegs[r, 0] == 2]
+        start = (
+            [(0, c) for c in range(size) if pegs[0, c] == 1]
+            if colour == 0
+            else [(r, 0) for r in range(size) if pegs[r, 0] == 2]
+        )
         seen = set(start)
         todo = list(start)
         while todo:
@@ -371,8 +382,14 @@ def test_swap_then_links_form_normally():
 # ---------------------------------------------------------------------------- illegal actions
 @pytest.mark.parametrize(
     "action, fragment",
-    [(-1, "out of range"), (65, "out of range"), (True, "integer"), (3.0, "integer"), ("c3", "integer"),
-     (None, "integer")],
+    [
+        (-1, "out of range"),
+        (65, "out of range"),
+        (True, "integer"),
+        (3.0, "integer"),
+        ("c3", "integer"),
+        (None, "integer"),
+    ],
 )
 def test_bad_action_values(action, fragment):
     s = play("c3 f4")
@@ -384,9 +401,14 @@ def test_bad_action_values(action, fragment):
 
 def test_illegal_moves_leave_state_unchanged():
     s = play("c3 f4 d5")
-    for move, fragment in [("c3", "already holds a red peg"), ("f4", "already holds a black peg"),
-                           ("a1", "corner"), ("h8", "corner"), ("d1", "red's border row"),
-                           ("swap", "swap=False")]:
+    for move, fragment in [
+        ("c3", "already holds a red peg"),
+        ("f4", "already holds a black peg"),
+        ("a1", "corner"),
+        ("h8", "corner"),
+        ("d1", "red's border row"),
+        ("swap", "swap=False"),
+    ]:
         before = snapshot(s)
         with pytest.raises(IllegalActionError, match=fragment):
             s.push(move)
@@ -405,8 +427,15 @@ def test_numpy_integer_actions_accepted():
 
 # ---------------------------------------------------------------------------- pickle, eq
 # (clone equality and independence: tests/envs/test_contract.py::test_clone_equality_and_independence)
-@pytest.mark.parametrize("kw", [dict(draw="early"), dict(draw="board_full", rules="pp"),
-                                dict(num_players=4), dict(swap=True, draw="early", rules="pp")])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        dict(draw="early"),
+        dict(draw="board_full", rules="pp"),
+        dict(num_players=4),
+        dict(swap=True, draw="early", rules="pp"),
+    ],
+)
 def test_pickle_round_trip_continues_identically(kw):
     rng = np.random.default_rng(11)
     s = TwixtState(10, **kw)

@@ -11,9 +11,10 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from envs.core.records import import_formats, import_record, replay as replay_common
-from envs.core.state import InvalidPositionError
 from conftest import play_random
+from envs.core.records import import_formats, import_record
+from envs.core.records import replay as replay_common
+from envs.core.state import InvalidPositionError
 from envs.core.svg import MovePaths, hit
 from envs.twixt import TwixtState, hole_name
 from envs.twixt import svg as tsvg
@@ -81,11 +82,16 @@ def test_every_hole_but_the_corners_is_a_hit_square_with_its_name_and_content():
 def test_border_lines_links_and_the_last_peg_ring():
     st = TwixtState.from_moves("c3 e4 d5", board_size=8)
     root = _root(st.to_svg())
-    borders = {(el.get("class"), el.get("x1"), el.get("y1"), el.get("x2"), el.get("y2"))
-               for el in _with_class(root, "border")}
+    borders = {
+        (el.get("class"), el.get("x1"), el.get("y1"), el.get("x2"), el.get("y2")) for el in _with_class(root, "border")
+    }
     # half-way between the border rows (y 60, 480) and the next rows (120, 420); spectator: red top/bottom
-    assert borders == {("border red", "90", "90", "450", "90"), ("border red", "90", "450", "450", "450"),
-                       ("border black", "90", "90", "90", "450"), ("border black", "450", "90", "450", "450")}
+    assert borders == {
+        ("border red", "90", "90", "450", "90"),
+        ("border red", "90", "450", "450", "450"),
+        ("border black", "90", "90", "90", "450"),
+        ("border black", "450", "90", "450", "450"),
+    }
     (link,) = _with_class(root, "link")
     assert _cls(link) == {"link", "red"}
     assert (link.get("x1"), link.get("y1"), link.get("x2"), link.get("y2")) == ("180", "180", "240", "300")  # c3-d5
@@ -94,7 +100,10 @@ def test_border_lines_links_and_the_last_peg_ring():
     assert ring.get("stroke") == "#f0be14" and ring.get("fill") == "none"  # the Pillow picture's yellow
     pegs = _with_class(root, "peg")
     assert sorted((el.get("cx"), el.get("cy"), el.get("fill")) for el in pegs) == [
-        ("180", "180", "#cd2828"), ("240", "300", "#cd2828"), ("300", "240", "#191919")]
+        ("180", "180", "#cd2828"),
+        ("240", "300", "#cd2828"),
+        ("300", "240", "#191919"),
+    ]
 
 
 def test_black_sees_the_board_turned_with_its_borders_at_top_and_bottom():
@@ -200,8 +209,10 @@ def test_double_twixt_privilege_is_a_button_before_the_hole_and_seats_are_letter
 
 def test_manual_links_are_two_peg_clicks_and_end_is_a_button():
     st = TwixtState.from_moves("c3 end b7 end d5 end g7 end f2", board_size=8, links="manual")
-    assert _paths(st) == {"+c3d5": MovePaths((("c3", "d5"), ("d5", "c3")), "add-link"),
-                          "end": MovePaths((("end turn",),), "end")}
+    assert _paths(st) == {
+        "+c3d5": MovePaths((("c3", "d5"), ("d5", "c3")), "add-link"),
+        "end": MovePaths((("end turn",),), "end"),
+    }
     assert tsvg.status(st, 0) == "peg placed on f2: add links or end the turn"
     (ring,) = _with_class(_root(st.to_svg()), "last")
     assert (ring.get("cx"), ring.get("cy")) == _centre_text(st, "f2")
@@ -225,8 +236,10 @@ def test_manual_links_are_two_peg_clicks_and_end_is_a_button():
     (gone,) = [el for el in _with_class(_root(st.to_svg()), "last") if el.tag == f"{SVG}line"]
     assert _cls(gone) == {"last", "removed"} and gone.get("stroke-dasharray")
     d = TwixtState.from_moves("c3", board_size=8, num_players=4, links="manual")
-    assert _paths(d) == {"end": MovePaths((("end turn",),), "end"),
-                         "end!": MovePaths((("end turn, claim Privilege",),), "privilege")}
+    assert _paths(d) == {
+        "end": MovePaths((("end turn",),), "end"),
+        "end!": MovePaths((("end turn, claim Privilege",),), "privilege"),
+    }
 
 
 def test_pending_draws_the_move_and_bad_arguments_are_refused():
@@ -268,8 +281,13 @@ def test_tsgf_and_t1_uploads_import_as_common_records(data_dir):
     assert rec["env_id"] == "twixt_v0"
     assert rec["env_kwargs"] == {"board_size": 24, "rules": "pp", "swap": True, "draw": "board_full"}
     assert rec["moves"][:3] == ["c4", "f7", "o8"] and len(rec["moves"]) == 21 and rec["result"] is None
-    assert rec["meta"] == {"imported_from": "Little Golem TSGF", "event": "null",
-                           "source": "https://www.littlegolem.net", "resigned": 1, "declared_result": "1-0"}
+    assert rec["meta"] == {
+        "imported_from": "Little Golem TSGF",
+        "event": "null",
+        "source": "https://www.littlegolem.net",
+        "resigned": 1,
+        "declared_result": "1-0",
+    }
     st = replay_common(rec)
     assert st.peg_at(3, 2) == 1 and st.peg_at(6, 5) == 2 and st.current_player == 1  # c4 red, f7 black
     t1 = import_record("sample.T1", (data_dir / "twixt" / "sample.T1").read_text())  # upper-case suffix

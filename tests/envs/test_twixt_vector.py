@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from vector_check import compare, differential
 
 import envs
 from envs.core.state import ParameterError
 from envs.twixt.state import TwixtState
-from vector_check import compare, differential
 
 
 def _pair(env_id, states, **kw):
@@ -131,11 +131,14 @@ def test_swap_transposes_the_first_peg():
 
 
 # ---------------------------------------------------------------------------- draws
-@pytest.mark.parametrize("moves,first", [
-    ("d4 b4 d1 c3 b5 d2 c2 c4 d3 b3", 1),  # black loses first, then red
-    ("c5 c2 b1 c3 d2 d4 b5 b3 b4 e3 d5 a2", 0),  # red first, then black
-    ("d3 b3 d1 e3 c3 d4", None),  # both on the same move
-])
+@pytest.mark.parametrize(
+    "moves,first",
+    [
+        ("d4 b4 d1 c3 b5 d2 c2 c4 d3 b3", 1),  # black loses first, then red
+        ("c5 c2 b1 c3 d2 d4 b5 b3 b4 e3 d5 a2", 0),  # red first, then black
+        ("d3 b3 d1 e3 c3 d4", None),  # both on the same move
+    ],
+)
 def test_early_draw_by_reachability(moves, first):
     moves = moves.split()
     s0 = TwixtState(5)
@@ -227,6 +230,5 @@ def test_set_states_refuses_another_setting():
 
 @pytest.mark.parametrize("size,games,plies", [(5, 200, None), (48, 4, 120)])
 def test_board_sizes_5_and_48(size, games, plies):
-    got = differential("twixt_v0", dict(board_size=size), games=games, batch=min(games, 50), seed=7,
-                       max_plies=plies)
+    got = differential("twixt_v0", dict(board_size=size), games=games, batch=min(games, 50), seed=7, max_plies=plies)
     assert got["games"] >= games and got["plies"] > 0

@@ -18,12 +18,12 @@ import pickle
 import numpy as np
 import pytest
 from gymnasium import spaces
+from vector_check import random_actions, views
 
 import envs
 from conftest import contract_cases, start_state
 from envs import IllegalActionError, ParameterError
 from envs.core.vector import obs_equal, obs_take, pack_mask, unpack_mask
-from vector_check import random_actions, views
 
 CASES = contract_cases()
 B = 6
@@ -42,8 +42,11 @@ def make(env_id, kwargs, n=B, **kw):
 def _in_space(obs, space) -> bool:
     if isinstance(space, spaces.Dict):
         return all(_in_space(obs[k], s) for k, s in space.spaces.items())
-    return obs.dtype == space.dtype and obs.shape[1:] == space.shape and bool(
-        np.all(obs >= space.low) and np.all(obs <= space.high))
+    return (
+        obs.dtype == space.dtype
+        and obs.shape[1:] == space.shape
+        and bool(np.all(obs >= space.low) and np.all(obs <= space.high))
+    )
 
 
 def _encode(env_id, kwargs, state, player):
@@ -52,13 +55,23 @@ def _encode(env_id, kwargs, state, player):
 
 
 def _snapshot(vec) -> tuple:
-    return ([vec.to_state(i).position_key() for i in range(vec.num_envs)], vec.episode_steps.tolist(),
-            vec.current_player().tolist(), vec.action_mask().copy(), [vec.observe(p) for p in range(vec.num_players)])
+    return (
+        [vec.to_state(i).position_key() for i in range(vec.num_envs)],
+        vec.episode_steps.tolist(),
+        vec.current_player().tolist(),
+        vec.action_mask().copy(),
+        [vec.observe(p) for p in range(vec.num_players)],
+    )
 
 
 def _same(a, b) -> bool:
-    return a[0] == b[0] and a[1] == b[1] and a[2] == b[2] and np.array_equal(a[3], b[3]) and all(
-        obs_equal(x, y) for x, y in zip(a[4], b[4]))
+    return (
+        a[0] == b[0]
+        and a[1] == b[1]
+        and a[2] == b[2]
+        and np.array_equal(a[3], b[3])
+        and all(obs_equal(x, y) for x, y in zip(a[4], b[4]))
+    )
 
 
 @pytest.mark.parametrize("env_id,kwargs", CASES)
@@ -196,8 +209,15 @@ def test_bad_input_leaves_the_batch_unchanged(env_id, kwargs):
     out = vec.step(random_actions(out.action_mask, rng))
     before = _snapshot(vec)
     good = random_actions(out.action_mask, rng)
-    bad_inputs = [good[:-1], good.astype(np.float64), good.astype(bool), good.reshape(1, -1), list(map(float, good)),
-                  "0", None]
+    bad_inputs = [
+        good[:-1],
+        good.astype(np.float64),
+        good.astype(bool),
+        good.reshape(1, -1),
+        list(map(float, good)),
+        "0",
+        None,
+    ]
     for bad in bad_inputs:
         with pytest.raises(IllegalActionError, match="actions must"):
             vec.step(bad)

@@ -11,11 +11,11 @@ refused with a clear error naming the reference backend.
 from __future__ import annotations
 
 import pytest
+from vector_check import differential
 
 import envs
 from conftest import contract_cases
 from envs import ParameterError
-from vector_check import differential
 
 CASES = contract_cases()
 

@@ -42,15 +42,18 @@ def compare(fast, ref, out_f, out_r, step: int, *, states: np.ndarray | None = N
     where = f"step {step}"
     for name in ("current_player", "terminated", "truncated"):
         a, b = getattr(out_f, name), getattr(out_r, name)
-        assert a.dtype == b.dtype and np.array_equal(a, b), \
+        assert a.dtype == b.dtype and np.array_equal(a, b), (
             f"{where}: {name} differs at games {np.flatnonzero(a != b)[:5].tolist()}: {a[a != b][:5]} vs {b[a != b][:5]}"
-    assert out_f.rewards.dtype == np.float32 and np.array_equal(out_f.rewards, out_r.rewards), \
+        )
+    assert out_f.rewards.dtype == np.float32 and np.array_equal(out_f.rewards, out_r.rewards), (
         f"{where}: rewards differ at games {np.flatnonzero((out_f.rewards != out_r.rewards).any(1))[:5].tolist()}"
+    )
     assert out_f.action_mask.dtype == bool and out_f.action_mask.shape == out_r.action_mask.shape
     bad = np.flatnonzero((out_f.action_mask != out_r.action_mask).any(axis=1))
     assert bad.size == 0, f"{where}: action masks differ at games {bad[:5].tolist()}"
-    assert obs_equal(out_f.observation, out_r.observation), f"{where}: observations differ: " \
-        f"{_where(out_f.observation, out_r.observation)}"
+    assert obs_equal(out_f.observation, out_r.observation), (
+        f"{where}: observations differ: {_where(out_f.observation, out_r.observation)}"
+    )
     assert np.array_equal(out_f.info["reset"], out_r.info["reset"]), f"{where}: reset flags differ"
     if seats:
         for p in range(fast.num_players):
@@ -62,8 +65,17 @@ def compare(fast, ref, out_f, out_r, step: int, *, states: np.ndarray | None = N
         assert sf == sr, f"{where}: game {i} differs from the reference:\n{sf}\nvs\n{sr}"
 
 
-def differential(env_id: str, kwargs: dict, *, games: int = 1000, batch: int = 250, seed: int = 0,
-                 state_every: int = 1, seat_every: int = 1, max_plies: int | None = None) -> dict:
+def differential(
+    env_id: str,
+    kwargs: dict,
+    *,
+    games: int = 1000,
+    batch: int = 250,
+    seed: int = 0,
+    state_every: int = 1,
+    seat_every: int = 1,
+    max_plies: int | None = None,
+) -> dict:
     """Play at least ``games`` random games (all of them finished, by the rules or the step
     limit) on both backends in lockstep, comparing at every step (``to_state`` of a game every
     ``state_every`` plies of it and at its end; every seat's view every ``seat_every`` steps).

@@ -93,8 +93,10 @@ def agents_with(**extra):
 def hidden_card_patterns(state, seat: int) -> list[re.Pattern]:
     """How a card of ``seat``'s hand would show in a frame: its key or label (``card:17``,
     ``card 17``), a move naming it (``17r1@...``), a text hand listing it (``hand [7, 17]``)."""
-    return [re.compile(rf"card[: ]{n}(?!\d)|(?<![\w.@,+-]){n}r[0-3]@|hand \[[^\]]*(?<!\d){n}(?!\d)")
-            for n in state.hand(seat)]
+    return [
+        re.compile(rf"card[: ]{n}(?!\d)|(?<![\w.@,+-]){n}r[0-3]@|hand \[[^\]]*(?<!\d){n}(?!\d)")
+        for n in state.hand(seat)
+    ]
 
 
 def hidden_cards_in(frame: str, state, seat: int) -> list[str]:

@@ -19,17 +19,21 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("starlette", reason="the play room needs the 'room' extra: pip install -e '.[room]'")
-playwright_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (the 'test' extra)")
+playwright_api = pytest.importorskip(
+    "playwright.sync_api", reason="the browser tests need playwright (the 'test' extra)"
+)
 
 from room_helpers import hidden_cards_in  # noqa: E402
+
 from training.room.server import create_app, serve_in_thread  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
     if os.environ.get("CI"):
         raise RuntimeError(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium (apt-get install chromium)")
-    pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium); the room's browser tests need it",
-                allow_module_level=True)
+    pytest.skip(
+        f"{CHROMIUM} is missing (apt-get install chromium); the room's browser tests need it", allow_module_level=True
+    )
 
 TIMEOUT = 15_000  # ms for any one wait
 
@@ -88,8 +92,9 @@ def new_page(browser, frames: list | None = None):
     return page
 
 
-def create_in_lobby(page, server, env_id: str, seats: list[str], variant: str | None = None,
-                    options: dict | None = None, seed: int = 1) -> str:
+def create_in_lobby(
+    page, server, env_id: str, seats: list[str], variant: str | None = None, options: dict | None = None, seed: int = 1
+) -> str:
     """Create a game with the lobby's form; return its id (the page ends on the game page,
     unless a seat is ``invite``: then on the lobby with the links)."""
     page.goto(server.url + "/")
@@ -129,8 +134,10 @@ def wait_synced(page, game) -> None:
     import time
 
     deadline = time.monotonic() + TIMEOUT / 1000
-    script = "() => { const b = document.querySelector('#board'); " \
-             "return b && b.dataset.view === 'live' ? Number(b.dataset.ply) : -1; }"
+    script = (
+        "() => { const b = document.querySelector('#board'); "
+        "return b && b.dataset.view === 'live' ? Number(b.dataset.ply) : -1; }"
+    )
     while True:
         ply = game.ply
         if page.evaluate(script) == ply == game.ply:
@@ -174,8 +181,11 @@ def play(page, game, action: int) -> None:
         for key in path:
             click_key(page, key)
         sharing = [b for b in st.legal_actions() if path in ui.action_paths(st, b).paths]
-        longer = any(len(p) > len(path) and p[:len(path)] == path
-                     for b in st.legal_actions() for p in ui.action_paths(st, b).paths)
+        longer = any(
+            len(p) > len(path) and p[: len(path)] == path
+            for b in st.legal_actions()
+            for p in ui.action_paths(st, b).paths
+        )
         if longer:
             page.click("#as-is")
         if len(sharing) > 1 or ui.confirm:
@@ -185,8 +195,10 @@ def play(page, game, action: int) -> None:
                     break
                 shown = page.inner_text("#confirm")
                 page.keyboard.press("r")
-                page.wait_for_function("t => document.querySelector('#confirm') && "
-                                       "document.querySelector('#confirm').textContent !== t", arg=shown)
+                page.wait_for_function(
+                    "t => document.querySelector('#confirm') && document.querySelector('#confirm').textContent !== t",
+                    arg=shown,
+                )
             assert page.inner_text("#confirm") == f"Confirm {notation}"
             page.click("#confirm")
     page.wait_for_function(f"document.querySelector('#board').dataset.ply > {ply}")
@@ -217,7 +229,7 @@ def test_a_whole_ataxx_game_against_random_by_clicks(browser, server):
     page.wait_for_selector('#board[data-ply="0"][data-view="past"]')
     page.keyboard.press("ArrowRight")
     page.wait_for_selector('#board[data-ply="1"][data-view="past"]')
-    assert page.get_attribute('#moves button[aria-current]', "data-ply") == "1"
+    assert page.get_attribute("#moves button[aria-current]", "data-ply") == "1"
     page.keyboard.press("End")
     wait_ply(page, game.ply)
     assert page.errors == []
@@ -288,8 +300,8 @@ def test_a_tantrix_turn_with_forced_moves_around_the_free_move(browser, server):
         phases.append(game.state.phase)
         play(page, game, a)
     assert phases[0] == "forced_before" and "free" in phases and phases[-1] == "forced_after"
-    assert len({p for p, _ in game.played_by[-len(turn):]}) == 1  # one player's turn
-    assert game.actions[-len(turn):] == turn
+    assert len({p for p, _ in game.played_by[-len(turn) :]}) == 1  # one player's turn
+    assert game.actions[-len(turn) :] == turn
     assert page.errors == []
 
 

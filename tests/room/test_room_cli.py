@@ -33,21 +33,29 @@ def test_a_checkpoint_agent_without_the_train_extra_is_one_error_line(tmp_path):
     assert "needs the 'train' extra" in lines[0] and "missing torch" in lines[0]
 
 
-@pytest.mark.parametrize("args, expected", [
-    (["--port", "70000"], "--port must be from 0 to 65535, got 70000"),
-    (["--agent", "nameonly"], "--agent expects NAME=SPEC"),
-    (["--agent", "random=greedy"], "'random' is a baseline's name"),
-    (["--agent", "robot=greedy"], "'robot' is the name of an agent a game offers"),
-    (["--agent", "mine=missing.zip"], "missing.zip"),
-    (["--agent-delay", "-1"], "--agent-delay must be a number of seconds from 0 to 60, got -1.0"),
-    (["--agent-delay", "nan"], "--agent-delay must be a number of seconds from 0 to 60, got nan"),
-    (["--agent-delay", "inf"], "--agent-delay must be a number of seconds from 0 to 60, got inf"),
-    (["--agent-delay", "61"], "--agent-delay must be a number of seconds from 0 to 60, got 61.0"),
-])
+@pytest.mark.parametrize(
+    "args, expected",
+    [
+        (["--port", "70000"], "--port must be from 0 to 65535, got 70000"),
+        (["--agent", "nameonly"], "--agent expects NAME=SPEC"),
+        (["--agent", "random=greedy"], "'random' is a baseline's name"),
+        (["--agent", "robot=greedy"], "'robot' is the name of an agent a game offers"),
+        (["--agent", "mine=missing.zip"], "missing.zip"),
+        (["--agent-delay", "-1"], "--agent-delay must be a number of seconds from 0 to 60, got -1.0"),
+        (["--agent-delay", "nan"], "--agent-delay must be a number of seconds from 0 to 60, got nan"),
+        (["--agent-delay", "inf"], "--agent-delay must be a number of seconds from 0 to 60, got inf"),
+        (["--agent-delay", "61"], "--agent-delay must be a number of seconds from 0 to 60, got 61.0"),
+    ],
+)
 def test_bad_arguments_are_refused_with_a_reason(tmp_path, args, expected):
     pytest.importorskip("starlette")
-    proc = subprocess.run([sys.executable, "-m", "training.room", "--records", str(tmp_path / "r"), *args],
-                          cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "training.room", "--records", str(tmp_path / "r"), *args],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert expected in proc.stderr, proc.stderr
 
@@ -55,8 +63,13 @@ def test_bad_arguments_are_refused_with_a_reason(tmp_path, args, expected):
 def test_the_command_prints_its_url_and_serves(tmp_path):
     pytest.importorskip("starlette")
     httpx = pytest.importorskip("httpx")
-    proc = subprocess.Popen([sys.executable, "-m", "training.room", "--port", "0", "--records", str(tmp_path / "r")],
-                            cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "training.room", "--port", "0", "--records", str(tmp_path / "r")],
+        cwd=REPO_ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         line = proc.stdout.readline()
         assert line.startswith("Play room: http://127.0.0.1:"), line
@@ -82,4 +95,9 @@ def test_the_page_files_ship_with_the_package():
         assert pattern in data
         assert list((REPO_ROOT / "training").glob(pattern)), pattern
     extras = pyproject()["project"]["optional-dependencies"]
-    assert {r.split(">")[0].split("[")[0] for r in extras["room"]} == {"starlette", "uvicorn", "jinja2", "python-multipart"}
+    assert {r.split(">")[0].split("[")[0] for r in extras["room"]} == {
+        "starlette",
+        "uvicorn",
+        "jinja2",
+        "python-multipart",
+    }

@@ -22,13 +22,13 @@ with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 for its TestCli
     warnings.simplefilter("ignore", DeprecationWarning)
     from starlette.testclient import TestClient  # noqa: E402
 
+from room_helpers import FailingAgent, Page, SlowAgent, agents_with, hidden_cards_in  # noqa: E402
+
 from conftest import REPO_ROOT  # noqa: E402
 from envs.core.records import import_formats, import_record, record_from_state, replay  # noqa: E402
 from envs.registry import spec  # noqa: E402
-from room_helpers import FailingAgent, Page, SlowAgent, agents_with, hidden_cards_in  # noqa: E402
 from training.room.journal import read_journal  # noqa: E402
 from training.room.server import MAX_MESSAGE, create_app  # noqa: E402
-
 
 _OPEN: list = []
 
@@ -206,8 +206,13 @@ def test_only_the_holder_gives_away_a_persons_seat_and_invitation_links_work_onc
     assert game.seats[1].kind == "agent"
     # a restart keeps the claim: the link's token holds nothing, the fresh one is in the journal
     seat_events = [e for e in journal_lines(app, gid)[1:] if e["event"] == "seat"]
-    assert seat_events[0] == {"event": "seat", "seat": 1, "kind": "human", "claimed": True,
-                              "token": game_token_digest(joined["token"])}
+    assert seat_events[0] == {
+        "event": "seat",
+        "seat": 1,
+        "kind": "human",
+        "claimed": True,
+        "token": game_token_digest(joined["token"]),
+    }
 
 
 def game_token_digest(token: str) -> str:
@@ -240,14 +245,27 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(room):
         ({"type": "seat", "game": gid, "seat": 5, "to": "random"}, "unknown seat 5"),
         ({"type": "seat", "game": gid, "seat": 0, "to": "/etc/passwd.zip"}, "unknown agent"),
         ({"type": "position", "game": gid, "ply": 3}, "ply must be an integer from 0 to 0"),
-        ({"type": "move", "game": gid, "action": 10 ** 6}, "an action must be an integer in [0, 834), got 1000000"),
+        ({"type": "move", "game": gid, "action": 10**6}, "an action must be an integer in [0, 834), got 1000000"),
         ({"type": "move", "game": gid, "notation": "z9"}, ""),
         ({"type": "create", "env_id": "chess_v6", "seats": ["me"]}, "unknown environment id 'chess_v6'"),
         ({"type": "create", "env_id": "ataxx_v0", "seats": ["me"]}, "list of 2 strings"),
-        ({"type": "create", "env_id": "ataxx_v0", "env_kwargs": {"colour": 1}, "seats": ["me", "me"]}, "no argument 'colour'"),
-        ({"type": "create", "env_id": "ataxx_v0", "env_kwargs": {"render_mode": "human"}, "seats": ["me", "me"]}, "render_mode"),
-        ({"type": "create", "env_id": "tantrix_v0", "env_kwargs": {"num_players": 3}, "seats": ["me", "alphabeta:2", "random"]},
-         "two players or two teams"),
+        (
+            {"type": "create", "env_id": "ataxx_v0", "env_kwargs": {"colour": 1}, "seats": ["me", "me"]},
+            "no argument 'colour'",
+        ),
+        (
+            {"type": "create", "env_id": "ataxx_v0", "env_kwargs": {"render_mode": "human"}, "seats": ["me", "me"]},
+            "render_mode",
+        ),
+        (
+            {
+                "type": "create",
+                "env_id": "tantrix_v0",
+                "env_kwargs": {"num_players": 3},
+                "seats": ["me", "alphabeta:2", "random"],
+            },
+            "two players or two teams",
+        ),
         ({"type": "create", "env_id": "ataxx_v0", "seats": ["me", "mcts:999999"]}, "mcts:N needs"),
     ]
     for msg, expected in cases:
@@ -266,7 +284,9 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(room):
     assert "may preview" in b.error({"type": "preview", "game": gid, "action": 0})
     illegal = next(x for x in range(834) if not game.state.legal_action_mask()[x])
     assert "is not legal here" in a.error({"type": "move", "game": gid, "action": illegal})
-    assert "held by a person: only its holder" in spectator.error({"type": "seat", "game": gid, "seat": 1, "to": "random"})
+    assert "held by a person: only its holder" in spectator.error(
+        {"type": "seat", "game": gid, "seat": 1, "to": "random"}
+    )
     assert "allowed only when every other seat is an agent" in a.error({"type": "undo", "game": gid})
     assert game.ply == 0 and game.actions == []
     assert (app.state.room.records / f"{gid}.jsonl").read_bytes() == before
@@ -312,8 +332,12 @@ def test_a_smartrix_seat_never_receives_the_other_seats_cards(room):
         spectator.state(lambda f: f["ply"] >= n)
         assert last[0]["ply"] == last[1]["ply"] == game.ply
     assert game.ply >= 10 and len(p0.frames) > 20
-    own = [leak for frame in p1.frames if "ply" in json.loads(frame)
-           for leak in hidden_cards_in(frame, game.positions[json.loads(frame)["ply"]], 1)]
+    own = [
+        leak
+        for frame in p1.frames
+        if "ply" in json.loads(frame)
+        for leak in hidden_cards_in(frame, game.positions[json.loads(frame)["ply"]], 1)
+    ]
     assert own, "the marks searched for do show a seat's own cards in its own frames"
     for frame in p0.frames:
         f = json.loads(frame)
@@ -389,8 +413,9 @@ def test_undo_goes_back_to_the_humans_previous_turn(room):
     p.send({"type": "undo", "game": gid})
     s = p.state(lambda f: f["ply"] == 2)
     assert s["moves"] == moves[:2] and s["to_move"] == 0 and s["legal"]
-    assert app.state.room.games[gid].state == replay({"format": "tabletop-record", "version": 1, "env_id": "ataxx_v0",
-                                                      "moves": moves[:2]})
+    assert app.state.room.games[gid].state == replay(
+        {"format": "tabletop-record", "version": 1, "env_id": "ataxx_v0", "moves": moves[:2]}
+    )
     assert journal_lines(app, gid)[-1] == {"event": "undo", "to": 2}
 
 
@@ -417,8 +442,12 @@ def test_resign_ends_the_game(room):
     gid = c["game"]
     b.send({"type": "resign", "game": gid})
     s = a.state(lambda f: f["over"])
-    assert s["outcome"] == {"result": "player 1 (o) resigned", "termination": "resignation", "winners": [0],
-                            "scores": None}
+    assert s["outcome"] == {
+        "result": "player 1 (o) resigned",
+        "termination": "resignation",
+        "winners": [0],
+        "scores": None,
+    }
     assert s["legal"] is None and s["can_resign"] is False
     assert s["phase"] == "The game ended by resignation: player 1 (o) resigned."
     rec = client.get(f"/game/{gid}/record.json").json()
@@ -550,9 +579,12 @@ def test_download_replays_and_upload_opens_a_replay(room, tmp_path):
     assert client.get(f"/game/{up}/record.json").json() == finished
     assert read_journal(app.state.room.records / f"{up}.jsonl").header["record"] == finished
     # bad uploads: unknown suffix, bad JSON, an illegal move, no file, too large
-    bad = [("game.xyz", b"1", "unknown record format '.xyz'"), ("game.json", b"{", "not valid JSON"),
-           ("game.json", json.dumps({**finished, "moves": ["t1@9,9r0"]}).encode(), "move 1"),
-           ("x.json", b"[" * 5000 + b"]" * 5000, "'x.json': JSON nested too deeply")]
+    bad = [
+        ("game.xyz", b"1", "unknown record format '.xyz'"),
+        ("game.json", b"{", "not valid JSON"),
+        ("game.json", json.dumps({**finished, "moves": ["t1@9,9r0"]}).encode(), "move 1"),
+        ("x.json", b"[" * 5000 + b"]" * 5000, "'x.json': JSON nested too deeply"),
+    ]
     for name, data, expected in bad:
         r = client.post("/upload", files={"file": (name, data)})
         assert r.status_code == 400 and expected in r.json()["error"], r.text
@@ -578,9 +610,12 @@ def _pgn_sample() -> bytes:
 
 #: A sample of every record format the room should open: the game records in tests/data (records/,
 #: twixt/; the folder's other files are tables and search references), and made here.
-SAMPLES = {p.name: p.read_bytes for folder in ("records", "twixt")
-           for p in sorted((REPO_ROOT / "tests" / "data" / folder).rglob("*"))
-           if p.suffix.lower() in (".json", ".tsgf", ".t1")}
+SAMPLES = {
+    p.name: p.read_bytes
+    for folder in ("records", "twixt")
+    for p in sorted((REPO_ROOT / "tests" / "data" / folder).rglob("*"))
+    if p.suffix.lower() in (".json", ".tsgf", ".t1")
+}
 assert len(SAMPLES) == 5, sorted(SAMPLES)  # 2 older-format JSON records, 2 Little Golem, 1 T1
 SAMPLES["ataxx-sample.pgn"] = _pgn_sample
 

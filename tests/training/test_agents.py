@@ -7,7 +7,6 @@ stated), turned into FEN by :func:`conftest.diagram`.
 from __future__ import annotations
 
 import dataclasses
-
 import math
 import re
 import shutil
@@ -19,8 +18,16 @@ import pytest
 from conftest import diagram, tiny_checkpoint
 from envs.ataxx import PASS_ACTION, AtaxxState
 from envs.registry import make_raw
-from training.agents import (AlphaBetaAgent, GreedyAgent, MCTSAgent, PolicyAgent, RandomAgent, make_agent,
-                             parse_checkpoint_spec, policy_action)
+from training.agents import (
+    AlphaBetaAgent,
+    GreedyAgent,
+    MCTSAgent,
+    PolicyAgent,
+    RandomAgent,
+    make_agent,
+    parse_checkpoint_spec,
+    policy_action,
+)
 from training.arena import head_to_head, play_game
 
 # x (c3) can clone to d4, next to all of c5, d5 and e5: +3 stones captured, the most of any move
@@ -182,15 +189,18 @@ def test_make_agent_specs():
     assert make_agent("alphabeta").depth == 2
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("nonsense", "unknown agent spec"),
-    ("random:3", "unknown agent spec"),
-    ("", "non-empty string"),
-    ("mcts:abc", "expected an integer"),
-    ("mcts:0", "positive integer"),
-    ("alphabeta:0", "positive integer"),
-    ("alphabeta:-1", r"expected an integer after ':' \(digits 0-9, no sign or leading zero\), got '-1'$"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("nonsense", "unknown agent spec"),
+        ("random:3", "unknown agent spec"),
+        ("", "non-empty string"),
+        ("mcts:abc", "expected an integer"),
+        ("mcts:0", "positive integer"),
+        ("alphabeta:0", "positive integer"),
+        ("alphabeta:-1", r"expected an integer after ':' \(digits 0-9, no sign or leading zero\), got '-1'$"),
+    ],
+)
 def test_make_agent_rejects_bad_specs(spec, message):
     with pytest.raises(ValueError, match=message):
         make_agent(spec)
@@ -231,22 +241,27 @@ def test_foreign_files_are_not_checkpoints(tmp_path):
         make_agent(str(folder))
 
 
-@pytest.mark.parametrize("spec, parsed", [
-    ("/tmp/a:b/final.zip", ("/tmp/a:b/final.zip", False)),
-    ("/tmp/a:b/final.zip:sample", ("/tmp/a:b/final.zip", True)),
-    ("runs/x.zip", ("runs/x.zip", False)),
-    ("runs/x.zip:sample", ("runs/x.zip", True)),
-    ("C:/models/M.ZIP", ("C:/models/M.ZIP", False)),
-    ("a.zip:sample:sample", None),  # ends in neither .zip nor .zip:sample
-    ("mcts:200", None),
-    ("random", None),
-])
+@pytest.mark.parametrize(
+    "spec, parsed",
+    [
+        ("/tmp/a:b/final.zip", ("/tmp/a:b/final.zip", False)),
+        ("/tmp/a:b/final.zip:sample", ("/tmp/a:b/final.zip", True)),
+        ("runs/x.zip", ("runs/x.zip", False)),
+        ("runs/x.zip:sample", ("runs/x.zip", True)),
+        ("C:/models/M.ZIP", ("C:/models/M.ZIP", False)),
+        ("a.zip:sample:sample", None),  # ends in neither .zip nor .zip:sample
+        ("mcts:200", None),
+        ("random", None),
+    ],
+)
 def test_parse_checkpoint_spec(spec, parsed):
     assert parse_checkpoint_spec(spec) == parsed
 
 
 def test_checkpoint_spec_with_a_bad_option():
-    with pytest.raises(ValueError, match=re.escape("checkpoint spec 'm.zip:fast': the only option is ':sample', got 'fast'")):
+    with pytest.raises(
+        ValueError, match=re.escape("checkpoint spec 'm.zip:fast': the only option is ':sample', got 'fast'")
+    ):
         make_agent("m.zip:fast")
 
 
@@ -288,8 +303,10 @@ def test_agents_refuse_an_empty_action_mask(spec, checkpoint):
     state = AtaxxState()
     obs = _obs(state)
     obs = {"observation": obs["observation"], "action_mask": np.zeros_like(obs["action_mask"])}
-    expected = (f"{agent.name} cannot choose an action: no legal action in this position "
-                "(the game is over, or the action mask is empty)")
+    expected = (
+        f"{agent.name} cannot choose an action: no legal action in this position "
+        "(the game is over, or the action mask is empty)"
+    )
     with pytest.raises(ValueError, match=f"^{re.escape(expected)}$"):
         agent.act(state, obs)
 
@@ -303,23 +320,26 @@ def test_policy_agent_needs_the_observation(checkpoint):
         policy_action(agent.policy, obs["observation"], np.zeros_like(obs["action_mask"]))
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"value_scale": 0}, "MCTS value_scale must be None or a finite number > 0, got 0"),
-    ({"value_scale": -1.0}, "MCTS value_scale must be None or a finite number > 0, got -1.0"),
-    ({"value_scale": math.inf}, "MCTS value_scale must be None or a finite number > 0, got inf"),
-    ({"value_scale": "10"}, "MCTS value_scale must be None or a finite number > 0, got '10'"),
-    ({"value_scale": True}, "MCTS value_scale must be None or a finite number > 0, got True"),
-    ({"determinizations": 0}, "MCTS determinizations must be a positive integer, got 0"),
-    ({"determinizations": True}, "MCTS determinizations must be a positive integer, got True"),
-    ({"c": -5}, "MCTS exploration constant c must be a finite number >= 0, got -5"),
-    ({"c": math.nan}, "MCTS exploration constant c must be a finite number >= 0, got nan"),
-    ({"c": None}, "MCTS exploration constant c must be a finite number >= 0, got None"),
-    ({"rollout_limit": True}, "MCTS rollout_limit must be None or a non-negative integer, got True"),
-    ({"rollout_limit": -1}, "MCTS rollout_limit must be None or a non-negative integer, got -1"),
-    ({"rollout_limit": 2.5}, "MCTS rollout_limit must be None or a non-negative integer, got 2.5"),
-    ({"simulations": 0}, "MCTS simulations must be a positive integer, got 0"),
-    ({"simulations": True}, "MCTS simulations must be a positive integer, got True"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"value_scale": 0}, "MCTS value_scale must be None or a finite number > 0, got 0"),
+        ({"value_scale": -1.0}, "MCTS value_scale must be None or a finite number > 0, got -1.0"),
+        ({"value_scale": math.inf}, "MCTS value_scale must be None or a finite number > 0, got inf"),
+        ({"value_scale": "10"}, "MCTS value_scale must be None or a finite number > 0, got '10'"),
+        ({"value_scale": True}, "MCTS value_scale must be None or a finite number > 0, got True"),
+        ({"determinizations": 0}, "MCTS determinizations must be a positive integer, got 0"),
+        ({"determinizations": True}, "MCTS determinizations must be a positive integer, got True"),
+        ({"c": -5}, "MCTS exploration constant c must be a finite number >= 0, got -5"),
+        ({"c": math.nan}, "MCTS exploration constant c must be a finite number >= 0, got nan"),
+        ({"c": None}, "MCTS exploration constant c must be a finite number >= 0, got None"),
+        ({"rollout_limit": True}, "MCTS rollout_limit must be None or a non-negative integer, got True"),
+        ({"rollout_limit": -1}, "MCTS rollout_limit must be None or a non-negative integer, got -1"),
+        ({"rollout_limit": 2.5}, "MCTS rollout_limit must be None or a non-negative integer, got 2.5"),
+        ({"simulations": 0}, "MCTS simulations must be a positive integer, got 0"),
+        ({"simulations": True}, "MCTS simulations must be a positive integer, got True"),
+    ],
+)
 def test_mcts_rejects_bad_parameters(kwargs, message):
     args = {"simulations": 10, **kwargs}
     with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
@@ -414,8 +434,11 @@ def test_checkpoint_in_an_environment_of_other_settings_is_refused_clearly(tmp_p
     from training.evaluate import run_tournament
 
     ckpt = tiny_checkpoint(tmp_path / "ataxx.zip")  # Ataxx spaces: (7, 7, 5) and 834 actions
-    with pytest.raises(ValueError, match=re.escape(f"ataxx ({ckpt}) was trained on") + r" observations \(7, 7, 5\) and 834 actions, but this "
-                                         r"environment has \(8, 8, 23\) and 65.*config.yaml"):
+    with pytest.raises(
+        ValueError,
+        match=re.escape(f"ataxx ({ckpt}) was trained on") + r" observations \(7, 7, 5\) and 834 actions, but this "
+        r"environment has \(8, 8, 23\) and 65.*config.yaml",
+    ):
         run_tournament("twixt_v0", [str(ckpt), "random"], 1, seed=0, env_kwargs={"board_size": 8})
     agent = make_agent(str(ckpt))
     raw = make_raw("twixt_v0", board_size=8)

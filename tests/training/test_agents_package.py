@@ -17,8 +17,17 @@ import envs
 from envs.ataxx import AtaxxState
 from envs.core.heuristics import Heuristics, load_heuristics, one_ply_greedy
 from envs.registry import make_raw
-from training.agents import (SPECS, AlphaBetaAgent, Agent, GreedyAgent, MCTSAgent, RandomAgent, make_agent,
-                             spec_forms, specs_markdown)
+from training.agents import (
+    SPECS,
+    Agent,
+    AlphaBetaAgent,
+    GreedyAgent,
+    MCTSAgent,
+    RandomAgent,
+    make_agent,
+    spec_forms,
+    specs_markdown,
+)
 from training.agents.shipped import shipped_names
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,12 +54,16 @@ def _wants_f3(state, player: int) -> float:
     return (1.0 if player % 2 == 1 else -1.0) * float(black_on_h)
 
 
-@pytest.mark.parametrize("agent", [
-    GreedyAgent(seed=0, evaluator=_wants_f3),
-    AlphaBetaAgent(1, seed=0, evaluator=_wants_f3),
-    AlphaBetaAgent(2, seed=0, evaluator=_wants_f3),
-    MCTSAgent(200, seed=0, value_scale=0.1, evaluator=_wants_f3),
-], ids=["greedy", "alphabeta:1", "alphabeta:2", "mcts:200"])
+@pytest.mark.parametrize(
+    "agent",
+    [
+        GreedyAgent(seed=0, evaluator=_wants_f3),
+        AlphaBetaAgent(1, seed=0, evaluator=_wants_f3),
+        AlphaBetaAgent(2, seed=0, evaluator=_wants_f3),
+        MCTSAgent(200, seed=0, value_scale=0.1, evaluator=_wants_f3),
+    ],
+    ids=["greedy", "alphabeta:1", "alphabeta:2", "mcts:200"],
+)
 def test_search_agents_as_twixt_black_play_the_hole_they_mean(agent):
     raw = _twixt_black_to_move()
     state = raw.state
@@ -99,8 +112,11 @@ def test_an_agent_answer_that_is_illegal_in_its_frame_is_a_clear_error():
             return state.history[0]  # red's d2: taken
 
     raw = _twixt_black_to_move()
-    with pytest.raises(RuntimeError, match=r"^occupied chose action \d+, which is not legal in its frame "
-                                           r"\(frame='state'; \d+ legal actions\)$"):
+    with pytest.raises(
+        RuntimeError,
+        match=r"^occupied chose action \d+, which is not legal in its frame "
+        r"\(frame='state'; \d+ legal actions\)$",
+    ):
         Occupied().act(raw.state, raw.observe(raw.agent_selection))
 
 
@@ -158,8 +174,11 @@ def test_a_game_without_heuristics_and_broken_heuristics_modules():
     assert GreedyAgent(seed=0, evaluator=lambda s, p: 0.0).act(state, None) in state.legal_actions()
     # MCTS without an evaluator plays random rollouts to the end; still a legal move.
     assert MCTSAgent(4, seed=0).act(state, None) in state.legal_actions()
-    with pytest.raises(TypeError, match=r"^heuristics module envs\.ataxx\.state must export evaluate, "
-                                        r"greedy_action and VALUE_SCALE; it lacks evaluate, greedy_action, VALUE_SCALE$"):
+    with pytest.raises(
+        TypeError,
+        match=r"^heuristics module envs\.ataxx\.state must export evaluate, "
+        r"greedy_action and VALUE_SCALE; it lacks evaluate, greedy_action, VALUE_SCALE$",
+    ):
         load_heuristics("envs.ataxx.state")
     with pytest.raises(ValueError, match="evaluator must be None, a function"):
         AlphaBetaAgent(1, evaluator=3)
@@ -184,19 +203,34 @@ def test_an_evaluator_object_brings_its_value_scale_to_mcts():
 
 # ----------------------------------------------------------------------------- the spec table
 def test_the_spec_table_drives_parser_message_and_docs():
-    assert [s.form for s in SPECS] == ["random", "greedy", "mcts[:N]", "alphabeta[:D]", "robot[:N]",
-                                       "PATH.zip[:sample]", "rllib:PATH[:sample]", "az:PATH[:SIMS]",
-                                       "SHIPPED[:sample]"]
-    assert spec_forms() == ("random, greedy, mcts[:N], alphabeta[:D], robot[:N], PATH.zip[:sample], rllib:PATH[:sample], "
-                            "az:PATH[:SIMS] or SHIPPED[:sample]")
+    assert [s.form for s in SPECS] == [
+        "random",
+        "greedy",
+        "mcts[:N]",
+        "alphabeta[:D]",
+        "robot[:N]",
+        "PATH.zip[:sample]",
+        "rllib:PATH[:sample]",
+        "az:PATH[:SIMS]",
+        "SHIPPED[:sample]",
+    ]
+    assert spec_forms() == (
+        "random, greedy, mcts[:N], alphabeta[:D], robot[:N], PATH.zip[:sample], rllib:PATH[:sample], "
+        "az:PATH[:SIMS] or SHIPPED[:sample]"
+    )
     names = shipped_names()
     shipped = f" (shipped: {', '.join(names)})" if names else ""
     for bad in ("rand", "random:2", "greedy:1", "mcts2", "zip"):
-        with pytest.raises(ValueError, match=f"^unknown agent spec {re.escape(repr(bad))}: expected "
-                                             f"{re.escape(spec_forms() + shipped)}$"):
+        with pytest.raises(
+            ValueError,
+            match=f"^unknown agent spec {re.escape(repr(bad))}: expected {re.escape(spec_forms() + shipped)}$",
+        ):
             make_agent(bad)
-    with pytest.raises(ValueError, match=r"^agent spec 'mcts:x': expected an integer after ':' \(digits 0-9, no sign or "
-                                         r"leading zero\), got 'x'$"):
+    with pytest.raises(
+        ValueError,
+        match=r"^agent spec 'mcts:x': expected an integer after ':' \(digits 0-9, no sign or "
+        r"leading zero\), got 'x'$",
+    ):
         make_agent("mcts:x")
     assert make_agent("mcts").simulations == 200 and make_agent("mcts:7").simulations == 7
     assert make_agent("alphabeta").depth == 2 and make_agent("alphabeta:3").depth == 3
@@ -261,8 +295,9 @@ def _actions(env_id, kwargs, spec, seed, plies):
     return out
 
 
-@pytest.mark.parametrize("env_id, kwargs, spec, seed, plies, digest", RECORDED,
-                         ids=[f"{r[0]}-{r[2]}-{r[1]}" for r in RECORDED])
+@pytest.mark.parametrize(
+    "env_id, kwargs, spec, seed, plies, digest", RECORDED, ids=[f"{r[0]}-{r[2]}-{r[1]}" for r in RECORDED]
+)
 def test_agents_play_the_recorded_moves(env_id, kwargs, spec, seed, plies, digest):
     actions = _actions(env_id, kwargs, spec, seed, plies)
     assert hashlib.sha1(json.dumps(actions).encode()).hexdigest()[:12] == digest, actions

@@ -16,8 +16,11 @@ from conftest import REPO_ROOT  # noqa: E402
 from training.config import ConfigError  # noqa: E402
 from training.train import load_config, main, train  # noqa: E402
 
-AZ_CONFIGS = sorted(str(p.relative_to(REPO_ROOT)) for p in (REPO_ROOT / "configs").glob("*.yaml")
-                    if "\nengine: alphazero" in p.read_text())
+AZ_CONFIGS = sorted(
+    str(p.relative_to(REPO_ROOT))
+    for p in (REPO_ROOT / "configs").glob("*.yaml")
+    if "\nengine: alphazero" in p.read_text()
+)
 
 
 def tiny(config: str = "configs/ataxx_az.yaml", **overrides):
@@ -83,8 +86,12 @@ def test_a_run_in_two_parts_trains_the_same_weights_as_one_in_one_go(tmp_path):
     second resumes its final checkpoint: network, optimizer, buffer, generators, games in progress."""
     train(tiny(total_timesteps=48), tmp_path / "whole", progress_bar=False)
     train(tiny(total_timesteps=16), tmp_path / "p1", progress_bar=False)
-    report = train(tiny(total_timesteps=32), tmp_path / "p2", resume=str(tmp_path / "p1" / "checkpoints" / "final.pt"),
-                   progress_bar=False)
+    report = train(
+        tiny(total_timesteps=32),
+        tmp_path / "p2",
+        resume=str(tmp_path / "p1" / "checkpoints" / "final.pt"),
+        progress_bar=False,
+    )
     assert report["timesteps"] == 48 and report["timesteps_this_run"] == 32
     whole = checkpoint(tmp_path / "whole" / "checkpoints" / "final.pt")
     parts = checkpoint(tmp_path / "p2" / "checkpoints" / "final.pt")
@@ -106,8 +113,8 @@ def test_resume_refuses_another_network(tmp_path):
 
 def test_the_az_spec_plays_with_the_search_and_the_raw_policy(tmp_path):
     from training.agents import make_agent
-    from training.arena import head_to_head
     from training.agents.alphazero import AlphaZeroAgent, parse_az_spec
+    from training.arena import head_to_head
 
     train(tiny(), tmp_path / "r", progress_bar=False)
     path = tmp_path / "r" / "checkpoints" / "final.pt"
@@ -155,8 +162,26 @@ def test_training_evaluate_and_play_run_an_az_checkpoint(tmp_path, capsys, monke
 
     train(tiny(), tmp_path / "r", progress_bar=False)
     path = tmp_path / "r" / "checkpoints" / "final.pt"
-    assert evaluate_main(["ataxx_v0", "--agents", f"az:{path}:2", "random", "--games", "2", "--max-steps", "10",
-                          "--seed", "0", "--out", str(tmp_path / "ev"), "--no-progress"]) == 0
+    assert (
+        evaluate_main(
+            [
+                "ataxx_v0",
+                "--agents",
+                f"az:{path}:2",
+                "random",
+                "--games",
+                "2",
+                "--max-steps",
+                "10",
+                "--seed",
+                "0",
+                "--out",
+                str(tmp_path / "ev"),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     results = json.loads((tmp_path / "ev" / "results.json").read_text())
     assert len(results["games"]) == 2
     # training.play: the agent moves first, then the person quits
@@ -189,12 +214,15 @@ def test_replay_buffer_is_a_ring():
     assert obs.dtype == np.float32 and mask.shape == (5, 10) and mask[:, 1].all() and policy[:, 1].sum() == 5
 
 
-@pytest.mark.parametrize("section, key, value, message", [
-    ("learn", "batch_size", 10_000_000, "'learn.batch_size' must be at most selfplay.buffer_size"),
-    ("search", "simulations", 0, "'search.simulations' must be a positive integer"),
-    ("search", "eval_simulations", -1, "'search.eval_simulations' must be a non-negative integer"),
-    ("selfplay", "games", 0, "'selfplay.games' must be a positive integer"),
-])
+@pytest.mark.parametrize(
+    "section, key, value, message",
+    [
+        ("learn", "batch_size", 10_000_000, "'learn.batch_size' must be at most selfplay.buffer_size"),
+        ("search", "simulations", 0, "'search.simulations' must be a positive integer"),
+        ("search", "eval_simulations", -1, "'search.eval_simulations' must be a non-negative integer"),
+        ("selfplay", "games", 0, "'selfplay.games' must be a positive integer"),
+    ],
+)
 def test_bad_values_are_clear_errors(tmp_path, section, key, value, message):
     import yaml
 

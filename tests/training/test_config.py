@@ -13,8 +13,9 @@ from training.config import ConfigError, load_config  # noqa: E402
 
 def test_docs_config_md_is_generated_from_the_models():
     """docs/config.md is what docs/config_reference.py writes from the models (rerun it after a change)."""
-    proc = subprocess.run([sys.executable, "docs/config_reference.py", "--check"], cwd=REPO_ROOT,
-                          capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "docs/config_reference.py", "--check"], cwd=REPO_ROOT, capture_output=True, text=True
+    )
     assert proc.returncode == 0, proc.stderr
     text = (REPO_ROOT / "docs" / "config.md").read_text()
     for key in ("`ppo.batch_size`", "`pool.baseline_prob`", "`rllib.lambda`", "`pool.win_rate`", "`pretrain.teacher`"):
@@ -65,22 +66,40 @@ def test_values_are_checked_on_assignment_too():
     assert cfg["n_envs"] == 8 and cfg["eval"]["games"] == 20
 
 
-@pytest.mark.parametrize("text, message", [
-    ("ppo: {learning_rate: 1e-3}\n", r"config 'ppo.learning_rate' must be a positive number \(YAML reads 1e-3 as text: "
-                                     r"write 1.0e-3\), got '1e-3'"),
-    ("ppo: [1]\n", r"config key 'ppo' must be a mapping, got list"),
-    ("ppo: {n_steps: 2.5}\n", r"config 'ppo.n_steps' must be a positive integer, got 2.5"),
-    ("seed: true\n", r"config 'seed' must be a non-negative integer, got True"),
-    ("pool: {win_rate: 0.5}\n", r"unknown config key 'pool.win_rate'; known keys here: baseline_prob, baselines, "
-                                r"latest_prob, max_snapshots, partner, snapshot_every$"),
-    ("ppo: {batch_size: 4096}\n", r"config 'ppo.batch_size' must be an integer in \[2, n_steps \* n_envs = 2048\], "
-                                  r"got 4096"),
-    ("engine: rllib\nrllib: {lamda: 0.9}\n", r"unknown config key 'rllib.lamda'; known keys here: .*lambda.*; any other "
-                                             r"RLlib setting goes under rllib.settings"),
-    ("engine: rllib\nrllib: {minibatch_size: 4096}\n", r"config 'rllib.minibatch_size' must be at most "
-                                                       r"rllib.train_batch_size \(2048\), got 4096"),
-    ("engine: rllib\nn_envs: 4\n", r"unknown config key 'n_envs'"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (
+            "ppo: {learning_rate: 1e-3}\n",
+            r"config 'ppo.learning_rate' must be a positive number \(YAML reads 1e-3 as text: "
+            r"write 1.0e-3\), got '1e-3'",
+        ),
+        ("ppo: [1]\n", r"config key 'ppo' must be a mapping, got list"),
+        ("ppo: {n_steps: 2.5}\n", r"config 'ppo.n_steps' must be a positive integer, got 2.5"),
+        ("seed: true\n", r"config 'seed' must be a non-negative integer, got True"),
+        (
+            "pool: {win_rate: 0.5}\n",
+            r"unknown config key 'pool.win_rate'; known keys here: baseline_prob, baselines, "
+            r"latest_prob, max_snapshots, partner, snapshot_every$",
+        ),
+        (
+            "ppo: {batch_size: 4096}\n",
+            r"config 'ppo.batch_size' must be an integer in \[2, n_steps \* n_envs = 2048\], "
+            r"got 4096",
+        ),
+        (
+            "engine: rllib\nrllib: {lamda: 0.9}\n",
+            r"unknown config key 'rllib.lamda'; known keys here: .*lambda.*; any other "
+            r"RLlib setting goes under rllib.settings",
+        ),
+        (
+            "engine: rllib\nrllib: {minibatch_size: 4096}\n",
+            r"config 'rllib.minibatch_size' must be at most "
+            r"rllib.train_batch_size \(2048\), got 4096",
+        ),
+        ("engine: rllib\nn_envs: 4\n", r"unknown config key 'n_envs'"),
+    ],
+)
 def test_bad_values_name_the_key_what_was_expected_and_what_was_given(tmp_path, text, message):
     bad = tmp_path / "bad.yaml"
     bad.write_text("env_id: ataxx_v0\n" + text)
@@ -101,7 +120,6 @@ def test_smoke_is_a_method_of_the_config_and_keeps_the_original():
 def test_an_engine_loads_its_checkpoint_as_an_agent(tmp_path):
     pytest.importorskip("sb3_contrib")
     from conftest import tiny_checkpoint
-
     from training.agents import PolicyAgent
     from training.engines import get_engine
 
@@ -118,8 +136,11 @@ def test_update_checks_its_keys_together():
     cfg = load_config(REPO_ROOT / "configs" / "ataxx_rllib.yaml", validate=False)
     cfg["rllib"].update(train_batch_size=64, minibatch_size=32)  # each alone would contradict the other
     assert (cfg.rllib.train_batch_size, cfg.rllib.minibatch_size) == (64, 32)
-    with pytest.raises(ConfigError, match=r"config 'rllib.minibatch_size' must be at most rllib.train_batch_size \(64\), "
-                                          r"got 128"):
+    with pytest.raises(
+        ConfigError,
+        match=r"config 'rllib.minibatch_size' must be at most rllib.train_batch_size \(64\), "
+        r"got 128",
+    ):
         cfg["rllib"].update(minibatch_size=128)
     with pytest.raises(ConfigError, match=r"config 'rllib.lambda' must be a number in \(0, 1\], got 2"):
         cfg["rllib"].update({"lambda": 2})
@@ -131,6 +152,9 @@ def test_validate_config_checks_sections_against_each_other_again():
 
     cfg = load_config(REPO_ROOT / "configs" / "ataxx_quick.yaml")
     cfg["ppo"]["batch_size"] = 4096  # fine for the section alone, more than a rollout of 8 x 256
-    with pytest.raises(ConfigError, match=r"config 'ppo.batch_size' must be an integer in \[2, n_steps \* n_envs = "
-                                          r"2048\], got 4096"):
+    with pytest.raises(
+        ConfigError,
+        match=r"config 'ppo.batch_size' must be an integer in \[2, n_steps \* n_envs = "
+        r"2048\], got 4096",
+    ):
         validate_config(cfg)

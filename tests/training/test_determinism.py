@@ -40,10 +40,10 @@ NOT_REPRODUCIBLE = {
     "logs/progress.csv time/fps, time/time_elapsed": "wall-clock rates and durations",
     "logs/events.out.tfevents.*": "TensorBoard stamps every event with the wall-clock time",
     "checkpoint .zip entry 'data'": "SB3's start_time, the episode times in ep_info_buffer, and the "
-                                    "cloudpickled policy and buffer classes (the weights are in the .pth entries)",
+    "cloudpickled policy and buffer classes (the weights are in the .pth entries)",
     "the run directory's path": "the trained agent's name in the tournament files is its checkpoint path",
     "--resume against one uninterrupted run": "a checkpoint holds no games in progress, no generator positions "
-                                              "and not the pool's snapshots (two resumes of one checkpoint agree)",
+    "and not the pool's snapshots (two resumes of one checkpoint agree)",
     "another torch_threads, machine or torch version": "torch splits its floating-point sums differently",
 }
 
@@ -55,8 +55,19 @@ TIMESTEPS = 192  # three smoke rollouts of 2 envs x 32 steps
 
 def _start(config, out, hash_seed, *extra):
     env = {**os.environ, "PYTHONHASHSEED": str(hash_seed)}
-    cmd = [sys.executable, "-m", "training.train", str(config), "--smoke", "--timesteps", str(TIMESTEPS),
-           "--out", str(out), "--no-progress", *extra]
+    cmd = [
+        sys.executable,
+        "-m",
+        "training.train",
+        str(config),
+        "--smoke",
+        "--timesteps",
+        str(TIMESTEPS),
+        "--out",
+        str(out),
+        "--no-progress",
+        *extra,
+    ]
     return subprocess.Popen(cmd, cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
@@ -108,8 +119,9 @@ def _assert_same_run(a, b, checkpoints):
     ra, rb = _report(a), _report(b)
     assert ra == rb
     assert _tournament(a) == _tournament(b)
-    assert (a / "logs" / "progress.csv").read_text().splitlines()[0] == \
-        (b / "logs" / "progress.csv").read_text().splitlines()[0]  # the same columns in the same order
+    assert (a / "logs" / "progress.csv").read_text().splitlines()[0] == (
+        b / "logs" / "progress.csv"
+    ).read_text().splitlines()[0]  # the same columns in the same order
     assert _log_values(a) == _log_values(b)
     return ra
 

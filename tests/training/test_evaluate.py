@@ -22,9 +22,9 @@ import training.evaluate as ev
 import training.ratings as ratings
 import training.tournament as tournament
 from conftest import REPO_ROOT, tiny_checkpoint
+from envs import registry
 from envs.ataxx import AtaxxState
 from envs.core.aec import TabletopAECEnv, wrap_classic
-from envs import registry
 from envs.core.observation import ObservationEncoder
 from envs.core.state import GameInfo, GameState, IllegalActionError
 from envs.registry import EnvSpec
@@ -162,7 +162,7 @@ def test_elo_intervals_cover_the_true_ratings_about_95_percent_of_the_time():
     for _ in range(300):
         table = {}
         for i, a in enumerate(names):
-            for b in names[i + 1:]:
+            for b in names[i + 1 :]:
                 p = 1 / (1 + 10 ** ((true[b] - true[a]) / 400))
                 wins = int(rng.binomial(200, p))
                 table[(a, b)] = (wins, 0, 200 - wins)
@@ -205,24 +205,30 @@ def test_max_steps_truncates_to_draws():
     assert all(p["draws"] == 2 for p in r["pairs"])
 
 
-@pytest.mark.parametrize("kwargs, error, message", [
-    ({"games": 0}, ValueError, "positive integer"),
-    ({"agent_specs": ["random"]}, ValueError, "at least two agents"),
-    ({"agent_specs": ["random", "mcts:abc"]}, ValueError, "expected an integer"),
-    ({"agent_specs": ["random", "nonsense"]}, ValueError, "unknown agent spec"),
-    ({"agent_specs": ["random", "missing/model.zip"]}, FileNotFoundError, "does not exist"),
-    ({"env_kwargs": {"fen": "bad"}}, ValueError, "malformed FEN"),
-    # env id and kwargs: the registry's messages (envs/registry.py), the one place they are checked
-    ({"env_id": "chess_v9"}, ValueError, r"^unknown environment id 'chess_v9'; known ids: ataxx_v0, "),
-    ({"env_kwargs": {"colour": "red"}}, ValueError,
-     r"^ataxx_v0 has no argument 'colour'; its arguments are: fen, halfmove_clock, max_steps, render_mode$"),
-    ({"env_kwargs": {"max_steps": -4}}, ValueError, r"^max_steps must be None or a positive integer, got -4$"),
-    ({"max_steps": 0}, ValueError, r"^max_steps must be None or a positive integer, got 0$"),
-    ({"seed": -1}, ValueError, "seed"),
-    ({"games": True}, ValueError, "positive integer"),
-    ({"games": 1.5}, ValueError, "positive integer"),
-    ({"games": -3}, ValueError, "positive integer"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        ({"games": 0}, ValueError, "positive integer"),
+        ({"agent_specs": ["random"]}, ValueError, "at least two agents"),
+        ({"agent_specs": ["random", "mcts:abc"]}, ValueError, "expected an integer"),
+        ({"agent_specs": ["random", "nonsense"]}, ValueError, "unknown agent spec"),
+        ({"agent_specs": ["random", "missing/model.zip"]}, FileNotFoundError, "does not exist"),
+        ({"env_kwargs": {"fen": "bad"}}, ValueError, "malformed FEN"),
+        # env id and kwargs: the registry's messages (envs/registry.py), the one place they are checked
+        ({"env_id": "chess_v9"}, ValueError, r"^unknown environment id 'chess_v9'; known ids: ataxx_v0, "),
+        (
+            {"env_kwargs": {"colour": "red"}},
+            ValueError,
+            r"^ataxx_v0 has no argument 'colour'; its arguments are: fen, halfmove_clock, max_steps, render_mode$",
+        ),
+        ({"env_kwargs": {"max_steps": -4}}, ValueError, r"^max_steps must be None or a positive integer, got -4$"),
+        ({"max_steps": 0}, ValueError, r"^max_steps must be None or a positive integer, got 0$"),
+        ({"seed": -1}, ValueError, "seed"),
+        ({"games": True}, ValueError, "positive integer"),
+        ({"games": 1.5}, ValueError, "positive integer"),
+        ({"games": -3}, ValueError, "positive integer"),
+    ],
+)
 def test_api_errors(kwargs, error, message):
     args = {"env_id": "ataxx_v0", "agent_specs": ["random", "greedy"], "games": 2, "seed": 0, **kwargs}
     with pytest.raises(error, match=message):
@@ -231,8 +237,21 @@ def test_api_errors(kwargs, error, message):
 
 def test_cli_main(tmp_path, capsys):
     out = tmp_path / "cli"
-    argv = ["ataxx_v0", "--agents", "random", "greedy", "--games", "2", "--seed", "5", "--out", str(out),
-            "--no-progress", "--env-kwargs", '{"halfmove_clock": true}']
+    argv = [
+        "ataxx_v0",
+        "--agents",
+        "random",
+        "greedy",
+        "--games",
+        "2",
+        "--seed",
+        "5",
+        "--out",
+        str(out),
+        "--no-progress",
+        "--env-kwargs",
+        '{"halfmove_clock": true}',
+    ]
     assert ev.main(argv) == 0
     printed = capsys.readouterr().out
     assert "wins-draws-losses" in printed and "Ladder" in printed and "2-0-0" in printed
@@ -242,19 +261,28 @@ def test_cli_main(tmp_path, capsys):
     assert data["env_kwargs"] == {"halfmove_clock": True} and data["seed"] == 5
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["chess_v9", "--agents", "random", "greedy", "--games", "2"], "unknown environment id"),
-    (["ataxx_v0", "--agents", "random", "greedy", "--games", "0"], "at least 1"),
-    (["ataxx_v0", "--agents", "random", "bogus", "--games", "2"], "unknown agent spec"),
-    (["ataxx_v0", "--agents", "random", "nowhere.zip", "--games", "2"], "does not exist"),
-    (["ataxx_v0", "--agents", "random", "greedy", "--games", "2", "--env-kwargs", "{oops"], "not valid JSON"),
-    (["ataxx_v0", "--agents", "random", "greedy", "--games", "2", "--env-kwargs", '{"colour": 1}'],
-     "error: ataxx_v0 has no argument 'colour'; its arguments are: fen, halfmove_clock, max_steps, render_mode"),
-    (["ataxx_v0", "--agents", "random", "greedy", "--games", "2", "--max-steps", "0"],
-     "argument --max-steps: expected a positive integer (at least 1), got 0"),
-    (["chess_v9", "--agents", "random", "greedy", "--games", "2"],
-     "argument env_id: unknown environment id 'chess_v9'; known ids: ataxx_v0, twixt_v0"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["chess_v9", "--agents", "random", "greedy", "--games", "2"], "unknown environment id"),
+        (["ataxx_v0", "--agents", "random", "greedy", "--games", "0"], "at least 1"),
+        (["ataxx_v0", "--agents", "random", "bogus", "--games", "2"], "unknown agent spec"),
+        (["ataxx_v0", "--agents", "random", "nowhere.zip", "--games", "2"], "does not exist"),
+        (["ataxx_v0", "--agents", "random", "greedy", "--games", "2", "--env-kwargs", "{oops"], "not valid JSON"),
+        (
+            ["ataxx_v0", "--agents", "random", "greedy", "--games", "2", "--env-kwargs", '{"colour": 1}'],
+            "error: ataxx_v0 has no argument 'colour'; its arguments are: fen, halfmove_clock, max_steps, render_mode",
+        ),
+        (
+            ["ataxx_v0", "--agents", "random", "greedy", "--games", "2", "--max-steps", "0"],
+            "argument --max-steps: expected a positive integer (at least 1), got 0",
+        ),
+        (
+            ["chess_v9", "--agents", "random", "greedy", "--games", "2"],
+            "argument env_id: unknown environment id 'chess_v9'; known ids: ataxx_v0, twixt_v0",
+        ),
+    ],
+)
 def test_cli_errors(argv, message, tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
         ev.main(argv + ["--out", str(tmp_path / "x"), "--no-progress"])
@@ -265,6 +293,7 @@ def test_cli_errors(argv, message, tmp_path, capsys):
 @pytest.fixture()
 def no_games(monkeypatch):
     """Fail the test if any game is played."""
+
     def refuse(*args, **kwargs):
         raise AssertionError("a game was played before the error was raised")
 
@@ -284,8 +313,9 @@ def test_cli_zip_that_is_not_a_checkpoint(tmp_path, capsys, no_games):
     path = tmp_path / "empty.zip"
     zipfile.ZipFile(path, "w").close()
     out = tmp_path / "out"
-    err = _cli_error(["ataxx_v0", "--agents", "random", str(path), "--games", "2", "--out", str(out),
-                      "--no-progress"], capsys)
+    err = _cli_error(
+        ["ataxx_v0", "--agents", "random", str(path), "--games", "2", "--out", str(out), "--no-progress"], capsys
+    )
     assert f"error: {path} is not a MaskablePPO checkpoint written by training.train: No data found" in err
     assert not out.exists()  # nothing written
 
@@ -293,9 +323,25 @@ def test_cli_zip_that_is_not_a_checkpoint(tmp_path, capsys, no_games):
 def test_cli_zip_that_is_not_a_checkpoint_subprocess(tmp_path):
     path = tmp_path / "empty.zip"
     zipfile.ZipFile(path, "w").close()
-    proc = subprocess.run([sys.executable, "-m", "training.evaluate", "ataxx_v0", "--agents", "random", str(path),
-                           "--games", "2", "--no-progress", "--out", str(tmp_path / "out")],
-                          cwd=REPO_ROOT, capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "training.evaluate",
+            "ataxx_v0",
+            "--agents",
+            "random",
+            str(path),
+            "--games",
+            "2",
+            "--no-progress",
+            "--out",
+            str(tmp_path / "out"),
+        ],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert f"{path} is not a MaskablePPO checkpoint written by training.train" in proc.stderr
 
@@ -303,8 +349,9 @@ def test_cli_zip_that_is_not_a_checkpoint_subprocess(tmp_path):
 def test_cli_out_is_an_existing_file(tmp_path, capsys, no_games):
     out = tmp_path / "taken"
     out.write_text("keep me")
-    err = _cli_error(["ataxx_v0", "--agents", "random", "greedy", "--games", "2", "--out", str(out), "--no-progress"],
-                     capsys)
+    err = _cli_error(
+        ["ataxx_v0", "--agents", "random", "greedy", "--games", "2", "--out", str(out), "--no-progress"], capsys
+    )
     assert f"error: output folder {out} is an existing file, not a folder: expected a folder (new or existing)" in err
     assert out.read_text() == "keep me"
 
@@ -316,8 +363,10 @@ def test_cli_out_holding_an_earlier_tournament_needs_overwrite(tmp_path, capsys)
     assert ev.main(argv) == 0
     first = (out / "results.json").read_text()
     err = _cli_error(argv, capsys)
-    assert (f"error: --out {out} already holds an earlier tournament's results.json, pairs.csv, ratings.csv, "
-            "ratings.png: give another folder, or --overwrite to replace them") in err
+    assert (
+        f"error: --out {out} already holds an earlier tournament's results.json, pairs.csv, ratings.csv, "
+        "ratings.png: give another folder, or --overwrite to replace them"
+    ) in err
     assert (out / "results.json").read_text() == first  # untouched
     assert ev.main([*argv, "--overwrite", "--seed", "3"]) == 0
     assert json.loads((out / "results.json").read_text())["seed"] == 3
@@ -327,21 +376,25 @@ def test_cli_out_below_a_file(tmp_path, capsys, no_games):
     parent = tmp_path / "file"
     parent.write_text("")
     out = parent / "sub"
-    err = _cli_error(["ataxx_v0", "--agents", "random", "greedy", "--games", "2", "--out", str(out), "--no-progress"],
-                     capsys)
+    err = _cli_error(
+        ["ataxx_v0", "--agents", "random", "greedy", "--games", "2", "--out", str(out), "--no-progress"], capsys
+    )
     assert f"error: cannot create or write the output folder {out}: " in err and "Not a directory" in err
 
 
 @pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs the Linux /proc file system")
 def test_cli_out_in_proc(capsys, no_games):
-    err = _cli_error(["ataxx_v0", "--agents", "random", "greedy", "--games", "2", "--out", "/proc/nope",
-                      "--no-progress"], capsys)
+    err = _cli_error(
+        ["ataxx_v0", "--agents", "random", "greedy", "--games", "2", "--out", "/proc/nope", "--no-progress"], capsys
+    )
     assert "error: cannot create or write the output folder /proc/nope: " in err
 
 
 def test_out_dir_holding_a_folder_named_like_an_output(tmp_path, no_games):
     (tmp_path / "ratings.png").mkdir()
-    with pytest.raises(ValueError, match=re.escape(f"output folder {tmp_path}: {tmp_path / 'ratings.png'} is a folder")):
+    with pytest.raises(
+        ValueError, match=re.escape(f"output folder {tmp_path}: {tmp_path / 'ratings.png'} is a folder")
+    ):
         ev.run_tournament("ataxx_v0", ["random", "greedy"], 2, seed=0, out_dir=tmp_path)
 
 
@@ -361,18 +414,35 @@ def test_api_bad_spec_leaves_no_output_folder(tmp_path, no_games):
 
 @pytest.mark.parametrize("seed, shown", [("-1", "-1"), ("-5", "-5"), ("x", "'x'")])
 def test_cli_rejects_bad_seeds(seed, shown, tmp_path, capsys, no_games):
-    err = _cli_error(["ataxx_v0", "--agents", "random", "greedy", "--games", "2", "--seed", seed,
-                      "--out", str(tmp_path / "o"), "--no-progress"], capsys)
+    err = _cli_error(
+        [
+            "ataxx_v0",
+            "--agents",
+            "random",
+            "greedy",
+            "--games",
+            "2",
+            "--seed",
+            seed,
+            "--out",
+            str(tmp_path / "o"),
+            "--no-progress",
+        ],
+        capsys,
+    )
     assert f"argument --seed: expected a non-negative integer, got {shown}" in err
     assert not (tmp_path / "o").exists()
 
 
-@pytest.mark.parametrize("args, message", [
-    ((0, 2, 1), "schedule: num_agents must be a positive integer, got 0"),
-    ((2, 0, 1), "schedule: num_seats must be a positive integer, got 0"),
-    ((2, 2, 0), "schedule: games must be a positive integer, got 0"),
-    ((2, 2, True), "schedule: games must be a positive integer, got True"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        ((0, 2, 1), "schedule: num_agents must be a positive integer, got 0"),
+        ((2, 0, 1), "schedule: num_seats must be a positive integer, got 0"),
+        ((2, 2, 0), "schedule: games must be a positive integer, got 0"),
+        ((2, 2, True), "schedule: games must be a positive integer, got True"),
+    ],
+)
 def test_schedule_rejects_bad_arguments(args, message):
     with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
         ev.schedule(*args)
@@ -383,8 +453,25 @@ def test_cli_checkpoint_with_a_colon_and_a_long_path(tmp_path, capsys):
     ckpt = tiny_checkpoint(folder / "final.zip")
     out = tmp_path / "out"
     specs = ["random", str(ckpt), f"{ckpt}:sample"]
-    assert ev.main(["ataxx_v0", "--agents", *specs, "--games", "1", "--seed", "0", "--max-steps", "6",
-                    "--out", str(out), "--no-progress"]) == 0
+    assert (
+        ev.main(
+            [
+                "ataxx_v0",
+                "--agents",
+                *specs,
+                "--games",
+                "1",
+                "--seed",
+                "0",
+                "--max-steps",
+                "6",
+                "--out",
+                str(out),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     data = json.loads((out / "results.json").read_text())
     assert [a["spec"] for a in data["agents"]] == specs and [a["name"] for a in data["agents"]] == specs
     with open(out / "ratings.csv", newline="") as f:
@@ -412,8 +499,13 @@ def test_chart_labels():
         {"name": "/y/run/final.zip", "spec": "/y/run/final.zip"},
     ]
     assert ev.chart_labels(ratings) == [
-        "random", "ataxx-1/final", "ataxx-1/final#2", "a:b/best:sample", "model",
-        "/x/run/final.zip", "/y/run/final.zip",  # equal short labels: full names instead
+        "random",
+        "ataxx-1/final",
+        "ataxx-1/final#2",
+        "a:b/best:sample",
+        "model",
+        "/x/run/final.zip",
+        "/y/run/final.zip",  # equal short labels: full names instead
     ]
     long = "/data/" + "x" * 80 + "/final.zip"
     (label,) = ev.chart_labels([{"name": long, "spec": long}])
@@ -435,15 +527,31 @@ def test_chart_shows_short_labels_inside_the_picture(small, tmp_path):
     box = fig.bbox
     for text in [*ax.get_yticklabels(), ax.xaxis.label, ax.title]:
         ext = text.get_window_extent(renderer)
-        assert ext.x0 >= box.x0 - 1 and ext.x1 <= box.x1 + 1 and ext.y0 >= box.y0 - 1 and ext.y1 <= box.y1 + 1, \
+        assert ext.x0 >= box.x0 - 1 and ext.x1 <= box.x1 + 1 and ext.y0 >= box.y0 - 1 and ext.y1 <= box.y1 + 1, (
             f"{text.get_text()!r} is clipped"
+        )
     with Image.open(tmp_path / "ratings.png") as img:
         assert img.format == "PNG"
 
 
 def test_cli_subprocess_error_exit_status():
-    proc = subprocess.run([sys.executable, "-m", "training.evaluate", "ataxx_v0", "--agents", "random", "mcts:abc",
-                           "--games", "2", "--no-progress"], cwd=REPO_ROOT, capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "training.evaluate",
+            "ataxx_v0",
+            "--agents",
+            "random",
+            "mcts:abc",
+            "--games",
+            "2",
+            "--no-progress",
+        ],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 2 and "expected an integer" in proc.stderr and "Traceback" not in proc.stderr
 
 
@@ -473,8 +581,17 @@ def test_schedule_fewer_agents_than_seats():
 class _BidState(GameState):
     """Toy 3-player game: each player in turn bids 0, 1 or 2; returns are ``bid - 1``."""
 
-    info = GameInfo(short_name="bid", long_name="Bid", perfect_information=True, chance=False, min_players=3,
-                    max_players=6, teams=True, seat_names=(), notation="0, 1 or 2")
+    info = GameInfo(
+        short_name="bid",
+        long_name="Bid",
+        perfect_information=True,
+        chance=False,
+        min_players=3,
+        max_players=6,
+        teams=True,
+        seat_names=(),
+        notation="0, 1 or 2",
+    )
     num_players = 3
     num_actions = 3
 
@@ -523,8 +640,12 @@ class _BidObservation(ObservationEncoder):
 
 
 class _BidEnv(TabletopAECEnv):
-    metadata = {"name": "bid3_v0", "render_modes": ["ansi", "rgb_array", "human"], "is_parallelizable": False,
-                "render_fps": 2}
+    metadata = {
+        "name": "bid3_v0",
+        "render_modes": ["ansi", "rgb_array", "human"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
 
     def __init__(self, max_steps=None, render_mode=None):
         self.num_players, self.num_actions = 3, 3
@@ -580,8 +701,14 @@ TEAMS_2X2 = [[0, 2], [1, 3]]
 
 def test_schedule_two_teams_of_two():
     plan = ev.schedule(3, 4, 2, teams=TEAMS_2X2)
-    assert plan == [(0, [0, 1, 0, 1]), (1, [0, 2, 0, 2]), (2, [1, 2, 1, 2]),
-                    (0, [1, 0, 1, 0]), (1, [2, 0, 2, 0]), (2, [2, 1, 2, 1])]
+    assert plan == [
+        (0, [0, 1, 0, 1]),
+        (1, [0, 2, 0, 2]),
+        (2, [1, 2, 1, 2]),
+        (0, [1, 0, 1, 0]),
+        (1, [2, 0, 2, 0]),
+        (2, [2, 1, 2, 1]),
+    ]
     # The same rotation as a two-player round robin, each seat of a player copied to its partner.
     assert [(g, [s[0], s[1], s[0], s[1]]) for g, s in ev.schedule(3, 2, 2)] == plan
     # Four agents: the C(4, 2) = 6 pairs, never the single four-agent group of the seat schedule.
@@ -614,8 +741,9 @@ def test_schedule_rejects_bad_teams(teams):
 
 def test_teams_come_from_the_env_spec():
     # The tournament asks the registry's spec (the state's teams()) for the sides, not its own table.
-    r = ev.run_tournament("double_twixt_v0", ["random", "greedy"], 1, seed=0, env_kwargs={"board_size": 6},
-                          record_moves=False)
+    r = ev.run_tournament(
+        "double_twixt_v0", ["random", "greedy"], 1, seed=0, env_kwargs={"board_size": 6}, record_moves=False
+    )
     assert r["teams"] == TEAMS_2X2 == registry.spec("double_twixt_v0").teams(board_size=6)
     assert ev.run_tournament("ataxx_v0", ["random", "greedy"], 1, seed=0)["teams"] == [[0], [1]]
 
@@ -644,12 +772,16 @@ def test_double_twixt_each_agent_holds_a_whole_team(double_twixt):
         assert g["returns"][0] == -g["returns"][1] and g["returns"][0] in (-1.0, 0.0, 1.0)
         pairs_seen.setdefault(frozenset((a, b)), []).append((a, b))
     # All three pairs, 4 games each, the sides alternating from one game of a pair to the next.
-    assert set(pairs_seen) == {frozenset(p) for p in [("random", "greedy"), ("random", "random#2"),
-                                                       ("greedy", "random#2")]}
+    assert set(pairs_seen) == {
+        frozenset(p) for p in [("random", "greedy"), ("random", "random#2"), ("greedy", "random#2")]
+    }
     for (x, y), (x1, y1), (x2, y2), (x3, y3) in pairs_seen.values():
         assert (x1, y1) == (y, x) and (x2, y2) == (x, y) and (x3, y3) == (y, x)
-    assert [tuple(g["sides"]) for g in r["games"][:3]] == [("random", "greedy"), ("random", "random#2"),
-                                                           ("greedy", "random#2")]
+    assert [tuple(g["sides"]) for g in r["games"][:3]] == [
+        ("random", "greedy"),
+        ("random", "random#2"),
+        ("greedy", "random#2"),
+    ]
     # Every agent holds red (seats 0, 2) in exactly half of its 8 games.
     for n in names:
         assert sum(g["sides"][0] == n for g in r["games"]) == 4
@@ -698,10 +830,14 @@ def test_double_twixt_results_and_ratings(double_twixt):
 
 def test_double_twixt_two_agents_as_in_final_evaluation():
     """training.train's final evaluation plays one two-agent tournament per opponent."""
-    r = ev.run_tournament("double_twixt_v0", ["greedy", "random"], 3, seed=1, env_kwargs={"board_size": 6},
-                          record_moves=False)
-    assert [g["seats"] for g in r["games"]] == [["greedy", "random"] * 2, ["random", "greedy"] * 2,
-                                                 ["greedy", "random"] * 2]
+    r = ev.run_tournament(
+        "double_twixt_v0", ["greedy", "random"], 3, seed=1, env_kwargs={"board_size": 6}, record_moves=False
+    )
+    assert [g["seats"] for g in r["games"]] == [
+        ["greedy", "random"] * 2,
+        ["random", "greedy"] * 2,
+        ["greedy", "random"] * 2,
+    ]
     assert [p["games"] for p in r["pairs"]] == [3, 3]
     assert r["elo_anchor"] == "random" and all(x["elo"] is not None for x in r["ratings"])
 
@@ -712,8 +848,10 @@ def test_non_team_games_keep_the_seat_schedule(small, bid3):
     assert all(g["sides"] == g["seats"] for g in result["games"])
     r = ev.run_tournament(bid3, ["random", "random", "random", "random"], 1, seed=0, record_moves=False)
     assert r["teams"] == [[0], [1], [2]] and r["num_teams"] == 3
-    assert [g["seats"] for g in r["games"]] == [[n for n in ["random", "random#2", "random#3", "random#4"] if n not in
-                                                 drop] for drop in (["random#4"], ["random#3"], ["random#2"], ["random"])]
+    assert [g["seats"] for g in r["games"]] == [
+        [n for n in ["random", "random#2", "random#3", "random#4"] if n not in drop]
+        for drop in (["random#4"], ["random#3"], ["random#2"], ["random"])
+    ]
 
 
 class _TeamBidState(_BidState):
@@ -778,8 +916,10 @@ def test_three_team_tournament(teambid):
     assert all(x["elo"] is None for x in r["ratings"]) and r["elo_anchor"] is None
     # Two agents for three teams: the teams are filled in rotation.
     r2 = ev.run_tournament(teambid, ["random", "mcts:10"], 2, seed=0, record_moves=False)
-    assert [g["seats"] for g in r2["games"]] == [["random", "mcts:10", "random"] * 2,
-                                                 ["mcts:10", "random", "mcts:10"] * 2]
+    assert [g["seats"] for g in r2["games"]] == [
+        ["random", "mcts:10", "random"] * 2,
+        ["mcts:10", "random", "mcts:10"] * 2,
+    ]
     assert [g["sides"] for g in r2["games"]] == [["random", "mcts:10", "random"], ["mcts:10", "random", "mcts:10"]]
 
 
@@ -791,8 +931,20 @@ def test_render_mode_in_env_kwargs_is_refused_as_play_refuses_it(tmp_path, mode,
     with pytest.raises(ValueError, match=f"env_kwargs must not set render_mode \\(got {mode!r}\\): a tournament plays"):
         run_tournament("ataxx_v0", ["random", "random"], 1, seed=0, env_kwargs={"render_mode": mode})
     with pytest.raises(SystemExit) as e:
-        main(["ataxx_v0", "--agents", "random", "random", "--games", "1", "--out", str(tmp_path / "o"),
-              "--env-kwargs", json.dumps({"render_mode": mode})])
+        main(
+            [
+                "ataxx_v0",
+                "--agents",
+                "random",
+                "random",
+                "--games",
+                "1",
+                "--out",
+                str(tmp_path / "o"),
+                "--env-kwargs",
+                json.dumps({"render_mode": mode}),
+            ]
+        )
     assert e.value.code == 2
     assert "must not set render_mode" in capsys.readouterr().err
     assert not (tmp_path / "o").exists()

@@ -16,11 +16,13 @@ from training.features import BoardVectorNet, CardTableNet, HexBoardNet, HexConv
 
 
 def _space(h=5, w=5, c=3, extra=(4,)):
-    return gym.spaces.Dict({
-        "board": gym.spaces.Box(0, 1, (h, w, c), np.float32),
-        "hands": gym.spaces.Box(0, 1, extra, np.float32),
-        "globals": gym.spaces.Box(0, 1, (2,), np.float32),
-    })
+    return gym.spaces.Dict(
+        {
+            "board": gym.spaces.Box(0, 1, (h, w, c), np.float32),
+            "hands": gym.spaces.Box(0, 1, extra, np.float32),
+            "globals": gym.spaces.Box(0, 1, (2,), np.float32),
+        }
+    )
 
 
 def test_hex_conv_sees_exactly_the_six_neighbours():
@@ -29,8 +31,17 @@ def test_hex_conv_sees_exactly_the_six_neighbours():
     with torch.no_grad():
         conv.weight.fill_(1.0)
         conv.bias.zero_()
-    for (dr, dq), expect in {(0, 0): 1, (0, 1): 1, (0, -1): 1, (1, 0): 1, (-1, 0): 1, (-1, 1): 1, (1, -1): 1,
-                             (-1, -1): 0, (1, 1): 0}.items():
+    for (dr, dq), expect in {
+        (0, 0): 1,
+        (0, 1): 1,
+        (0, -1): 1,
+        (1, 0): 1,
+        (-1, 0): 1,
+        (-1, 1): 1,
+        (1, -1): 1,
+        (-1, -1): 0,
+        (1, 1): 0,
+    }.items():
         x = torch.zeros(1, 1, 5, 5)
         x[0, 0, 2 + dr, 2 + dq] = 1.0
         assert conv(x)[0, 0, 2, 2].item() == expect, (dr, dq)
@@ -108,10 +119,21 @@ def test_spatial_policy_trains_on_dict_observations(tmp_path):
 
     env = _DictGame()
     layout = ActionLayout(index=np.arange(18).reshape(2, 3, 3), num_actions=18, obs_key="board")
-    model = MaskablePPO(SpatialMaskablePolicy, env, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu",
-                        policy_kwargs={"features_extractor_class": CardTableNet,
-                                       "features_extractor_kwargs": {"board_key": "board", "channels": 4, "blocks": 1, "features_dim": 0},
-                                       "net_arch": {"pi": [], "vf": [8]}, "action_layout": layout})
+    model = MaskablePPO(
+        SpatialMaskablePolicy,
+        env,
+        n_steps=64,
+        batch_size=32,
+        n_epochs=1,
+        seed=0,
+        device="cpu",
+        policy_kwargs={
+            "features_extractor_class": CardTableNet,
+            "features_extractor_kwargs": {"board_key": "board", "channels": 4, "blocks": 1, "features_dim": 0},
+            "net_arch": {"pi": [], "vf": [8]},
+            "action_layout": layout,
+        },
+    )
     model.learn(128)
     model.save(tmp_path / "m.zip")
     loaded = MaskablePPO.load(tmp_path / "m.zip", device="cpu")
@@ -143,12 +165,23 @@ def test_factored_head_shares_planes_and_round_trips(tmp_path):
         SpatialActionHead(4, 3, 3, layout, 28, plane_features=feats[:2])
 
     env = _DictGame()
-    model = MaskablePPO(SpatialMaskablePolicy, env, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu",
-                        policy_kwargs={"features_extractor_class": CardTableNet,
-                                       "features_extractor_kwargs": {"board_key": "board", "channels": 4, "blocks": 1},
-                                       "net_arch": {"pi": [], "vf": [8]},
-                                       "action_layout": ActionLayout(index=np.arange(18).reshape(2, 3, 3), num_actions=18,
-                                                                     obs_key="board", plane_features=np.eye(2))})
+    model = MaskablePPO(
+        SpatialMaskablePolicy,
+        env,
+        n_steps=64,
+        batch_size=32,
+        n_epochs=1,
+        seed=0,
+        device="cpu",
+        policy_kwargs={
+            "features_extractor_class": CardTableNet,
+            "features_extractor_kwargs": {"board_key": "board", "channels": 4, "blocks": 1},
+            "net_arch": {"pi": [], "vf": [8]},
+            "action_layout": ActionLayout(
+                index=np.arange(18).reshape(2, 3, 3), num_actions=18, obs_key="board", plane_features=np.eye(2)
+            ),
+        },
+    )
     model.learn(64)
     model.save(tmp_path / "f.zip")
     loaded = MaskablePPO.load(tmp_path / "f.zip", device="cpu")
@@ -165,13 +198,21 @@ def test_factored_head_reads_plane_descriptions_from_the_observation(tmp_path):
     from training.features import SpatialMaskablePolicy
 
     env = _DictGame()
-    kwargs = {"features_extractor_class": CardTableNet,
-              "features_extractor_kwargs": {"board_key": "board", "channels": 4, "blocks": 1, "append": ["hands"]},
-              "net_arch": {"pi": [], "vf": [8]},
-              "action_layout": ActionLayout(index=np.arange(18).reshape(2, 3, 3), num_actions=18, obs_key="board",
-                                            plane_index=np.array([[0], [1]]), plane_key="hands")}
-    model = MaskablePPO(SpatialMaskablePolicy, env, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu",
-                        policy_kwargs=kwargs)
+    kwargs = {
+        "features_extractor_class": CardTableNet,
+        "features_extractor_kwargs": {"board_key": "board", "channels": 4, "blocks": 1, "append": ["hands"]},
+        "net_arch": {"pi": [], "vf": [8]},
+        "action_layout": ActionLayout(
+            index=np.arange(18).reshape(2, 3, 3),
+            num_actions=18,
+            obs_key="board",
+            plane_index=np.array([[0], [1]]),
+            plane_key="hands",
+        ),
+    }
+    model = MaskablePPO(
+        SpatialMaskablePolicy, env, n_steps=64, batch_size=32, n_epochs=1, seed=0, device="cpu", policy_kwargs=kwargs
+    )
     model.learn(64)
     pol = model.policy
     obs, _ = env.reset(seed=3)
@@ -188,13 +229,20 @@ def test_factored_head_reads_plane_descriptions_from_the_observation(tmp_path):
     bad = dict(kwargs, features_extractor_kwargs={"board_key": "board", "channels": 4, "blocks": 1})
     with pytest.raises(ValueError, match="add it to the features extractor's append list"):
         MaskablePPO(SpatialMaskablePolicy, env, n_steps=64, batch_size=32, device="cpu", policy_kwargs=bad)
-    wrong_map = dict(kwargs, action_layout=ActionLayout(index=np.arange(18).reshape(2, 3, 3), num_actions=18,
-                                                        obs_key="hands"))
+    wrong_map = dict(
+        kwargs, action_layout=ActionLayout(index=np.arange(18).reshape(2, 3, 3), num_actions=18, obs_key="hands")
+    )
     with pytest.raises(ValueError, match="extractor's map is 'board': give it board_key='hands'"):
         MaskablePPO(SpatialMaskablePolicy, env, n_steps=64, batch_size=32, device="cpu", policy_kwargs=wrong_map)
     with pytest.raises(ValueError, match="needs action_layout, an ActionLayout"):
-        MaskablePPO(SpatialMaskablePolicy, env, n_steps=64, batch_size=32, device="cpu",
-                    policy_kwargs=dict(kwargs, action_layout=np.arange(18).reshape(2, 3, 3)))
+        MaskablePPO(
+            SpatialMaskablePolicy,
+            env,
+            n_steps=64,
+            batch_size=32,
+            device="cpu",
+            policy_kwargs=dict(kwargs, action_layout=np.arange(18).reshape(2, 3, 3)),
+        )
 
 
 def test_factored_head_initialisation_lets_both_factors_learn():
@@ -205,12 +253,22 @@ def test_factored_head_initialisation_lets_both_factors_learn():
     from training.features import SpatialMaskablePolicy
 
     env = _DictGame()
-    model = MaskablePPO(SpatialMaskablePolicy, env, n_steps=64, batch_size=32, seed=0, device="cpu",
-                        policy_kwargs={"features_extractor_class": CardTableNet,
-                                       "features_extractor_kwargs": {"board_key": "board", "channels": 4, "blocks": 1},
-                                       "net_arch": {"pi": [], "vf": [8]},
-                                       "action_layout": ActionLayout(index=np.arange(18).reshape(2, 3, 3), num_actions=18,
-                                                                     obs_key="board", plane_features=np.eye(2))})
+    model = MaskablePPO(
+        SpatialMaskablePolicy,
+        env,
+        n_steps=64,
+        batch_size=32,
+        seed=0,
+        device="cpu",
+        policy_kwargs={
+            "features_extractor_class": CardTableNet,
+            "features_extractor_kwargs": {"board_key": "board", "channels": 4, "blocks": 1},
+            "net_arch": {"pi": [], "vf": [8]},
+            "action_layout": ActionLayout(
+                index=np.arange(18).reshape(2, 3, 3), num_actions=18, obs_key="board", plane_features=np.eye(2)
+            ),
+        },
+    )
     head = model.policy.action_net
     assert head.cell.weight.abs().max() > 0.1  # normal scale
     assert head.plane[-1].weight.abs().max() < 0.05  # small initial logits
@@ -224,10 +282,10 @@ def test_pooled_value_head_fits_where_the_dense_one_saturates(tmp_path):
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
+    from training.engines.sb3.trainer import build_model
     from training.features import PooledValueTrunk
     from training.pretrain import collect_demonstrations
     from training.selfplay import OpponentPool, SelfPlayEnv
-    from training.engines.sb3.trainer import build_model
     from training.train import load_config
 
     torch.set_num_threads(1)

@@ -15,8 +15,16 @@ from gymnasium import spaces
 
 import envs
 from envs.core.vector import TabletopVectorEnv, VectorCore
-from training.search import (completed_qvalues, considered_visit_sequence, gumbel_search, improved_policy,
-                             mixed_value, score_considered, seat_teams, uniform_evaluate)
+from training.search import (
+    completed_qvalues,
+    considered_visit_sequence,
+    gumbel_search,
+    improved_policy,
+    mixed_value,
+    score_considered,
+    seat_teams,
+    uniform_evaluate,
+)
 
 DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data", "mctx_gumbel_cases.json")
 
@@ -77,9 +85,15 @@ class TableCore(VectorCore):
 
 def table_env(forest: dict, roots) -> TabletopVectorEnv:
     core = TableCore(forest, len(roots), roots)
-    env = TabletopVectorEnv(core, env_id="table", env_kwargs={}, seed=0, autoreset="disabled",
-                            single_observation_space=core.observation_space,
-                            single_action_space=spaces.Discrete(core.num_actions))
+    env = TabletopVectorEnv(
+        core,
+        env_id="table",
+        env_kwargs={},
+        seed=0,
+        autoreset="disabled",
+        single_observation_space=core.observation_space,
+        single_action_space=spaces.Discrete(core.num_actions),
+    )
     env.reset()
     return env
 
@@ -115,9 +129,16 @@ def test_equals_mctx(case):
     env = table_env(forest, forest["roots"])
     ev = table_evaluate(forest)
     g = None if case["gumbel"] is None else np.array(case["gumbel"])
-    out = gumbel_search(env, ev, np.random.default_rng(0), num_simulations=case["num_simulations"],
-                        max_num_considered_actions=case["max_num_considered_actions"], gumbel_scale=0.0,
-                        teams=forest["teams"], gumbel=g)
+    out = gumbel_search(
+        env,
+        ev,
+        np.random.default_rng(0),
+        num_simulations=case["num_simulations"],
+        max_num_considered_actions=case["max_num_considered_actions"],
+        gumbel_scale=0.0,
+        teams=forest["teams"],
+        gumbel=g,
+    )
     np.testing.assert_array_equal(out.visit_counts, np.array(case["visit_counts"]))
     np.testing.assert_array_equal(out.action, np.array(case["action"]))
     np.testing.assert_allclose(out.action_weights, np.array(case["action_weights"]), atol=1e-5)
@@ -139,7 +160,7 @@ def test_mctx_cases_cover_what_they_claim():
         inner = np.flatnonzero(mover >= 0)
         pairs = [(mover[p], mover[c]) for p in inner for c in kids[p] if c >= 0 and mover[c] >= 0]
         assert any(a == b for a, b in pairs) and any(a != b for a, b in pairs)  # same-player turns too
-        assert (mover < 0).sum() > 10                                          # terminal nodes
+        assert (mover < 0).sum() > 10  # terminal nodes
     assert MCTX["forests"][1]["teams"] == [[0, 2], [1, 3]]
 
 
@@ -151,18 +172,19 @@ def test_formulas_by_hand():
     n = np.array([[2, 1, 0]])
     v = np.array([0.2])
     # mixed value: (v + sum N * sum_visited p q / sum_visited p) / (1 + sum N)
-    wq = (0.5 * 0.6 + 0.3 * -0.4) / 0.8                      # 0.225
-    vmix = (0.2 + 3 * wq) / 4                                # 0.21875
+    wq = (0.5 * 0.6 + 0.3 * -0.4) / 0.8  # 0.225
+    vmix = (0.2 + 3 * wq) / 4  # 0.21875
     assert mixed_value(v, q, n, np.exp(logits))[0] == pytest.approx(vmix)
     # completed q = [0.6, -0.4, vmix]; rescaled by min/max; times (50 + max N) * 0.1 = 5.2
     cq = np.array([0.6, -0.4, vmix])
-    sig = (cq + 0.4) / 1.0 * 5.2                             # [5.2, 0, 3.2175]
+    sig = (cq + 0.4) / 1.0 * 5.2  # [5.2, 0, 3.2175]
     got = completed_qvalues(q, n, v, logits)
     np.testing.assert_allclose(got[0], sig)
     np.testing.assert_allclose(got[0], [5.2, 0.0, 3.2175])
     # without the mixed value the unvisited action takes v; without rescaling q is scaled only
-    np.testing.assert_allclose(completed_qvalues(q, n, v, logits, use_mixed_value=False)[0],
-                               (np.array([0.6, -0.4, 0.2]) + 0.4) * 5.2)
+    np.testing.assert_allclose(
+        completed_qvalues(q, n, v, logits, use_mixed_value=False)[0], (np.array([0.6, -0.4, 0.2]) + 0.4) * 5.2
+    )
     np.testing.assert_allclose(completed_qvalues(q, n, v, logits, rescale_values=False)[0], cq * 5.2)
     # the improved policy: softmax(logits + sigma), and 0 for an illegal action
     pi = np.array([0.5, 0.3, 0.2]) * np.exp(sig)
@@ -184,13 +206,26 @@ def test_formulas_by_hand():
 def test_one_search_by_hand():
     """Two actions, one simulation each (m = 2, S = 2), uniform priors, root value 0.5: action 0
     ends the game won (reward +1), action 1 reaches an opponent node of value 0.5 (so q = -0.5)."""
-    forest = dict(num_players=2, teams=[[0], [1]], num_actions=2, roots=[0], nodes=[
-        dict(mover=0, legal=[True, True], children=[1, 2], logits=[0.0, 0.0], value=0.5, returns=[0, 0]),
-        dict(mover=-1, legal=[False, False], children=[-1, -1], logits=[0, 0], value=0, returns=[1.0, -1.0]),
-        dict(mover=1, legal=[True, True], children=[1, 1], logits=[0.0, 0.0], value=0.5, returns=[0, 0]),
-    ])
-    out = gumbel_search(table_env(forest, [0]), table_evaluate(forest), np.random.default_rng(0),
-                        num_simulations=2, max_num_considered_actions=2, gumbel_scale=0.0, teams=[[0], [1]])
+    forest = dict(
+        num_players=2,
+        teams=[[0], [1]],
+        num_actions=2,
+        roots=[0],
+        nodes=[
+            dict(mover=0, legal=[True, True], children=[1, 2], logits=[0.0, 0.0], value=0.5, returns=[0, 0]),
+            dict(mover=-1, legal=[False, False], children=[-1, -1], logits=[0, 0], value=0, returns=[1.0, -1.0]),
+            dict(mover=1, legal=[True, True], children=[1, 1], logits=[0.0, 0.0], value=0.5, returns=[0, 0]),
+        ],
+    )
+    out = gumbel_search(
+        table_env(forest, [0]),
+        table_evaluate(forest),
+        np.random.default_rng(0),
+        num_simulations=2,
+        max_num_considered_actions=2,
+        gumbel_scale=0.0,
+        teams=[[0], [1]],
+    )
     np.testing.assert_array_equal(out.visit_counts[0], [1, 1])
     np.testing.assert_allclose(out.qvalues[0], [1.0, -0.5])
     # sigma: rescaled [1, 0] times (50 + 1) * 0.1 = 5.1; weights softmax([5.1, 0])
@@ -220,14 +255,26 @@ def _check_wins(vec, sims: int, wins: set[str], seed: int):
     name = lambda a: st.action_to_string(st.to_state_action(int(mover[0]), int(a)))  # noqa: E731
     win_actions = [a for a in np.flatnonzero(vec.action_mask()[0]) if name(a) in wins]
     assert {name(a) for a in win_actions} == wins
-    out = gumbel_search(vec, uniform_evaluate, np.random.default_rng(seed), num_simulations=sims,
-                        max_num_considered_actions=vec.num_actions, gumbel_scale=0.0)
+    out = gumbel_search(
+        vec,
+        uniform_evaluate,
+        np.random.default_rng(seed),
+        num_simulations=sims,
+        max_num_considered_actions=vec.num_actions,
+        gumbel_scale=0.0,
+    )
     assert {name(a) for a in out.action} <= wins
     step = vec.take(rows).step(out.action.copy())
     assert step.terminated.all() and (step.rewards[rows, mover] == 1.0).all()
     assert (out.qvalues[rows, out.action] == 1.0).all()
-    noisy = gumbel_search(vec, uniform_evaluate, np.random.default_rng(seed), num_simulations=sims,
-                          max_num_considered_actions=vec.num_actions, gumbel_scale=1.0)
+    noisy = gumbel_search(
+        vec,
+        uniform_evaluate,
+        np.random.default_rng(seed),
+        num_simulations=sims,
+        max_num_considered_actions=vec.num_actions,
+        gumbel_scale=1.0,
+    )
     assert (noisy.visit_counts[:, win_actions] > 0).all()
     assert (noisy.qvalues[:, win_actions] == 1.0).all()
     assert (noisy.action_weights[:, win_actions].sum(axis=1) > 0.5).all()
@@ -279,10 +326,13 @@ def _wins_by_force(st, me: int, plies: int) -> bool:
     return any(results) if st.current_player == me else all(results)
 
 
-@pytest.mark.parametrize("fen, win", [
-    ("oxx1xx1/xxoooox/oxxxx1o/xoxooox/xxxxooo/ooxxxxo/xxxxxox x 0 1", "f5"),
-    ("ox1xxox/o1oxx1x/ooxxooo/xxxxxxx/xxoxoxo/xoxooxo/xxoxoox x 0 1", "c7"),
-])
+@pytest.mark.parametrize(
+    "fen, win",
+    [
+        ("oxx1xx1/xxoooox/oxxxx1o/xoxooox/xxxxooo/ooxxxxo/xxxxxox x 0 1", "f5"),
+        ("ox1xxox/o1oxx1x/ooxxooo/xxxxxxx/xxoxoxo/xoxooxo/xxoxoox x 0 1", "c7"),
+    ],
+)
 def test_ataxx_two_move_forced_win(fen, win):
     """Three holes left, x to move: only one move wins by force (x, then any o reply, then x fills
     the board ahead), checked here by brute force; no move wins at once. Uniform evaluation,
@@ -299,8 +349,14 @@ def test_ataxx_two_move_forced_win(fen, win):
             forced.append(st.action_to_string(a))
     assert forced == [win]
     vec = _copies("ataxx_v0", st, 1)
-    out = gumbel_search(vec, uniform_evaluate, np.random.default_rng(0), num_simulations=128,
-                        max_num_considered_actions=vec.num_actions, gumbel_scale=0.0)
+    out = gumbel_search(
+        vec,
+        uniform_evaluate,
+        np.random.default_rng(0),
+        num_simulations=128,
+        max_num_considered_actions=vec.num_actions,
+        gumbel_scale=0.0,
+    )
     assert st.action_to_string(st.to_state_action(0, int(out.action[0]))) == win
     assert out.qvalues[0, out.action[0]] > 0.8
 
@@ -324,7 +380,7 @@ def test_double_twixt_privilege_keeps_the_value_sign():
 
     out = gumbel_search(vec, evaluate, np.random.default_rng(5), num_simulations=64, max_num_considered_actions=32)
     visited = out.visit_counts > 0
-    assert visited[:, n_holes + 1:].any() and visited[:, :n_holes].any()  # Privilege claims and plain moves
+    assert visited[:, n_holes + 1 :].any() and visited[:, :n_holes].any()  # Privilege claims and plain moves
     np.testing.assert_allclose(out.qvalues[visited], 0.5)
     assert out.root_value == pytest.approx(0.5)
 
@@ -336,6 +392,7 @@ def _ataxx_positions(n: int, plies: int, seed: int):
     rng = np.random.default_rng(seed)
     for _ in range(plies):
         from envs.core.vector import sample_legal
+
         out = vec.step(sample_legal(out.action_mask, rng.random(n)))
     return vec
 
@@ -357,8 +414,17 @@ def _projection_evaluate(num_actions: int, seed: int = 0):
 
 
 def _results_equal(a, b):
-    for f in ("action", "action_weights", "root_value", "raw_value", "qvalues", "completed_qvalues",
-              "visit_counts", "considered", "gumbel"):
+    for f in (
+        "action",
+        "action_weights",
+        "root_value",
+        "raw_value",
+        "qvalues",
+        "completed_qvalues",
+        "visit_counts",
+        "considered",
+        "gumbel",
+    ):
         np.testing.assert_array_equal(getattr(a, f), getattr(b, f), err_msg=f)
 
 
@@ -386,7 +452,7 @@ def test_batch_equals_games_searched_alone():
     kw = dict(num_simulations=12, max_num_considered_actions=4)
     batch = gumbel_search(vec, ev, np.random.default_rng(0), **kw)
     for i in range(5):
-        alone = gumbel_search(vec.take([i]), ev, None, gumbel=batch.gumbel[i:i + 1], **kw)
+        alone = gumbel_search(vec.take([i]), ev, None, gumbel=batch.gumbel[i : i + 1], **kw)
         assert alone.action[0] == batch.action[i]
         np.testing.assert_array_equal(alone.visit_counts[0], batch.visit_counts[i])
         # (float32 matmuls of 1 and 5 rows round differently, hence the tolerance)
@@ -402,8 +468,9 @@ def test_reference_backend_gives_the_same_search():
     slow = slow.from_states([fast.to_state(i) for i in range(3)])
     ev = _projection_evaluate(fast.num_actions)
     kw = dict(num_simulations=8, max_num_considered_actions=4)
-    _results_equal(gumbel_search(fast, ev, np.random.default_rng(1), **kw),
-                   gumbel_search(slow, ev, np.random.default_rng(1), **kw))
+    _results_equal(
+        gumbel_search(fast, ev, np.random.default_rng(1), **kw), gumbel_search(slow, ev, np.random.default_rng(1), **kw)
+    )
 
 
 def test_finished_games_are_skipped():
@@ -427,21 +494,24 @@ def test_finished_games_are_skipped():
 
 
 # ---------------------------------------------------------------------------- errors
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(num_simulations=0), "num_simulations"),
-    (dict(num_simulations=2.0), "num_simulations"),
-    (dict(num_simulations=True), "num_simulations"),
-    (dict(max_num_considered_actions=0), "max_num_considered_actions"),
-    (dict(gumbel_scale=-1.0), "gumbel_scale"),
-    (dict(gumbel_scale=float("nan")), "gumbel_scale"),
-    (dict(value_scale=-0.1), "value_scale"),
-    (dict(rng=0), "numpy.random.Generator"),
-    (dict(evaluate=None), "callable"),
-    (dict(gumbel=np.zeros((2, 3))), "gumbel"),
-    (dict(teams=[[0], [1], []]), "exactly once|two sides"),
-    (dict(teams=[[0, 1]]), "two sides"),
-    (dict(teams=[[0], [0]]), "exactly once"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(num_simulations=0), "num_simulations"),
+        (dict(num_simulations=2.0), "num_simulations"),
+        (dict(num_simulations=True), "num_simulations"),
+        (dict(max_num_considered_actions=0), "max_num_considered_actions"),
+        (dict(gumbel_scale=-1.0), "gumbel_scale"),
+        (dict(gumbel_scale=float("nan")), "gumbel_scale"),
+        (dict(value_scale=-0.1), "value_scale"),
+        (dict(rng=0), "numpy.random.Generator"),
+        (dict(evaluate=None), "callable"),
+        (dict(gumbel=np.zeros((2, 3))), "gumbel"),
+        (dict(teams=[[0], [1], []]), "exactly once|two sides"),
+        (dict(teams=[[0, 1]]), "two sides"),
+        (dict(teams=[[0], [0]]), "exactly once"),
+    ],
+)
 def test_bad_arguments(kwargs, match):
     vec = envs.make_vec("ataxx_v0", 2, seed=0)
     vec.reset()
@@ -451,14 +521,17 @@ def test_bad_arguments(kwargs, match):
         gumbel_search(**args)
 
 
-@pytest.mark.parametrize("answer, match", [
-    (lambda o, m: np.zeros(m.shape), "tuple"),
-    (lambda o, m: (np.zeros((len(m), 3)), np.zeros(len(m))), "logits of shape"),
-    (lambda o, m: (np.zeros(m.shape), np.zeros((len(m), 1))), "values of shape"),
-    (lambda o, m: (np.zeros(m.shape), np.full(len(m), 1.5)), r"\[-1, 1\]"),
-    (lambda o, m: (np.zeros(m.shape), np.full(len(m), np.nan)), r"\[-1, 1\]"),
-    (lambda o, m: (np.where(m, np.nan, 0.0), np.zeros(len(m))), "not finite"),
-])
+@pytest.mark.parametrize(
+    "answer, match",
+    [
+        (lambda o, m: np.zeros(m.shape), "tuple"),
+        (lambda o, m: (np.zeros((len(m), 3)), np.zeros(len(m))), "logits of shape"),
+        (lambda o, m: (np.zeros(m.shape), np.zeros((len(m), 1))), "values of shape"),
+        (lambda o, m: (np.zeros(m.shape), np.full(len(m), 1.5)), r"\[-1, 1\]"),
+        (lambda o, m: (np.zeros(m.shape), np.full(len(m), np.nan)), r"\[-1, 1\]"),
+        (lambda o, m: (np.where(m, np.nan, 0.0), np.zeros(len(m))), "not finite"),
+    ],
+)
 def test_bad_evaluate_answers(answer, match):
     vec = envs.make_vec("ataxx_v0", 2, seed=0)
     vec.reset()
@@ -486,5 +559,7 @@ def test_illegal_logits_are_ignored():
         lg, v = ev(obs, masks)
         return np.where(masks, lg, np.nan), v
 
-    _results_equal(gumbel_search(vec, ev, np.random.default_rng(0), num_simulations=6),
-                   gumbel_search(vec, messy, np.random.default_rng(0), num_simulations=6))
+    _results_equal(
+        gumbel_search(vec, ev, np.random.default_rng(0), num_simulations=6),
+        gumbel_search(vec, messy, np.random.default_rng(0), num_simulations=6),
+    )

@@ -25,8 +25,11 @@ def test_human_move_comes_back_in_the_seat_frame():
     env = _twixt_black_to_move()
     state = env.state
     assert state.current_player == 1
-    typed = next(m for m in state.legal_moves() if state.to_agent_action(1, state.string_to_action(m))
-                 != state.string_to_action(m))
+    typed = next(
+        m
+        for m in state.legal_moves()
+        if state.to_agent_action(1, state.string_to_action(m)) != state.string_to_action(m)
+    )
     out = io.StringIO()
     action = HumanAgent(stdin=io.StringIO(typed + "\n"), stdout=out).act(state, env.observe("player_1"))
     absolute = state.string_to_action(typed)
@@ -54,11 +57,14 @@ def test_commands_illegal_moves_and_blank_lines_then_a_move():
     assert env.state.history == []  # nothing was played by the agent itself
 
 
-@pytest.mark.parametrize("script, said, reason", [
-    ("quit\n", "You quit: the game is abandoned.", "quit"),
-    ("Resign\n", "You quit: the game is abandoned.", "quit"),
-    ("", "End of input: the game is abandoned.", "end of input"),
-])
+@pytest.mark.parametrize(
+    "script, said, reason",
+    [
+        ("quit\n", "You quit: the game is abandoned.", "quit"),
+        ("Resign\n", "You quit: the game is abandoned.", "quit"),
+        ("", "End of input: the game is abandoned.", "end of input"),
+    ],
+)
 def test_quit_and_end_of_input_abandon_the_game(script, said, reason):
     env = make_raw("ataxx_v0")
     env.reset(seed=0)
@@ -78,9 +84,14 @@ def test_a_finished_game_has_no_move_to_ask_for():
 def test_play_game_with_a_person_who_quits_after_two_moves():
     seen = []
     human = HumanAgent(stdin=io.StringIO("g2\nf1\nquit\n"), stdout=io.StringIO())
-    result = play_game("ataxx_v0", [human, make_agent("random")], seed=4, record=True,
-                       on_start=lambda env: seen.append(("start", env.state.history[:])),
-                       on_move=lambda env, p, a, n: seen.append((p, a, n)))
+    result = play_game(
+        "ataxx_v0",
+        [human, make_agent("random")],
+        seed=4,
+        record=True,
+        on_start=lambda env: seen.append(("start", env.state.history[:])),
+        on_move=lambda env, p, a, n: seen.append((p, a, n)),
+    )
     assert result.status == "abandoned" and result.abandoned and not result.truncated
     assert result.plies == 4 and result.moves[0] == "g2" and result.moves[2] == "f1"
     np.testing.assert_array_equal(result.returns, [0.0, 0.0])
@@ -89,8 +100,9 @@ def test_play_game_with_a_person_who_quits_after_two_moves():
 
 
 def test_play_game_records_absolute_actions_that_replay():
-    result = play_game("twixt_v0", [make_agent("random"), make_agent("greedy")], seed=2, record=True,
-                       env_kwargs={"board_size": 6})
+    result = play_game(
+        "twixt_v0", [make_agent("random"), make_agent("greedy")], seed=2, record=True, env_kwargs={"board_size": 6}
+    )
     assert result.status == "finished" and len(result.actions) == len(result.moves) == result.plies
     replay = make_raw("twixt_v0", board_size=6)
     replay.reset(seed=2)

@@ -21,13 +21,13 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import torch
-from conftest import REPO_ROOT
 
+from conftest import REPO_ROOT
 from envs.core.observation import ActionLayout
 from training import features as nets
 
 #: A finder that refuses stable-baselines3 and sb3-contrib, as if they were not installed.
-_BLOCK_SB3 = '''
+_BLOCK_SB3 = """
 import sys
 
 class _NoSB3:
@@ -39,12 +39,17 @@ class _NoSB3:
         return None
 
 sys.meta_path.insert(0, _NoSB3())
-'''
+"""
 
 
 def _run_without_sb3(code: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", _BLOCK_SB3 + textwrap.dedent(code)], cwd=REPO_ROOT,
-                          capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-c", _BLOCK_SB3 + textwrap.dedent(code)],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 def test_the_blocker_refuses_stable_baselines3():
@@ -113,11 +118,13 @@ def test_the_rllib_network_imports_builds_and_runs_without_stable_baselines3():
 
 
 def _space(h=5, w=5, c=3):
-    return gym.spaces.Dict({
-        "board": gym.spaces.Box(0, 1, (h, w, c), np.float32),
-        "hands": gym.spaces.Box(0, 1, (2, 3), np.float32),
-        "globals": gym.spaces.Box(0, 1, (2,), np.float32),
-    })
+    return gym.spaces.Dict(
+        {
+            "board": gym.spaces.Box(0, 1, (h, w, c), np.float32),
+            "hands": gym.spaces.Box(0, 1, (2, 3), np.float32),
+            "globals": gym.spaces.Box(0, 1, (2,), np.float32),
+        }
+    )
 
 
 def _batch(space, n=4, seed=0):
@@ -166,8 +173,13 @@ def test_an_sb3_adapter_is_its_trunk_and_nothing_more(name, trunk, space, kwargs
 def test_the_old_names_need_sb3_only_when_asked_for_and_others_are_attribute_errors():
     with pytest.raises(AttributeError, match="no attribute 'NoSuchNet'"):
         nets.NoSuchNet  # noqa: B018
-    assert not set(nets.__all__) & {"BoardCNN", "BoardVectorNet", "HexBoardNet", "CardTableNet",
-                                    "SpatialMaskablePolicy"}  # a star import stays free of SB3
+    assert not set(nets.__all__) & {
+        "BoardCNN",
+        "BoardVectorNet",
+        "HexBoardNet",
+        "CardTableNet",
+        "SpatialMaskablePolicy",
+    }  # a star import stays free of SB3
 
 
 def test_a_new_checkpoint_names_the_policy_class_by_its_import_path(tmp_path):
@@ -196,10 +208,20 @@ def test_a_new_checkpoint_names_the_policy_class_by_its_import_path(tmp_path):
             return np.ones(18, dtype=bool)
 
     layout = ActionLayout(index=np.arange(18).reshape(2, 3, 3), num_actions=18, obs_key="board")
-    model = MaskablePPO(SpatialMaskablePolicy, OneStep(), n_steps=16, batch_size=16, seed=0, device="cpu",
-                        policy_kwargs={"features_extractor_class": CardTableNet,
-                                       "features_extractor_kwargs": {"channels": 4, "blocks": 1, "board_key": "board"},
-                                       "net_arch": {"pi": [], "vf": [8]}, "action_layout": layout})
+    model = MaskablePPO(
+        SpatialMaskablePolicy,
+        OneStep(),
+        n_steps=16,
+        batch_size=16,
+        seed=0,
+        device="cpu",
+        policy_kwargs={
+            "features_extractor_class": CardTableNet,
+            "features_extractor_kwargs": {"channels": 4, "blocks": 1, "board_key": "board"},
+            "net_arch": {"pi": [], "vf": [8]},
+            "action_layout": layout,
+        },
+    )
     model.save(tmp_path / "m.zip")
     with zipfile.ZipFile(tmp_path / "m.zip") as z:
         data = json.loads(z.read("data"))
@@ -222,16 +244,34 @@ def test_actor_critic_net_shapes_dtypes_and_initialisation(head, value_head):
     layout = LAYOUT
     kwargs = {"channels": 4, "blocks": 2, "board_key": "board"}
     if head == "factored":
-        layout = ActionLayout(index=LAYOUT.index, num_actions=51, obs_key="board",
-                              plane_index=np.array([[0, 1, 2], [3, 4, 5]]), plane_key="hands")
+        layout = ActionLayout(
+            index=LAYOUT.index,
+            num_actions=51,
+            obs_key="board",
+            plane_index=np.array([[0, 1, 2], [3, 4, 5]]),
+            plane_key="hands",
+        )
         kwargs["append"] = ["hands"]
     if head == "linear":
         kwargs["features_dim"] = 32
     torch.manual_seed(0)
-    net = nets.ActorCriticNet(_space(), layout, 51, features="card_table_net", features_kwargs=kwargs, head=head,
-                              net_arch={"pi": [16] if head == "linear" else [], "vf": [8]}, value_head=value_head)
-    assert [n for n, _ in net.named_children()] == ["features_extractor", "policy_net", "action_net",
-                                                     "value_trunk", "value_net"]
+    net = nets.ActorCriticNet(
+        _space(),
+        layout,
+        51,
+        features="card_table_net",
+        features_kwargs=kwargs,
+        head=head,
+        net_arch={"pi": [16] if head == "linear" else [], "vf": [8]},
+        value_head=value_head,
+    )
+    assert [n for n, _ in net.named_children()] == [
+        "features_extractor",
+        "policy_net",
+        "action_net",
+        "value_trunk",
+        "value_net",
+    ]
     obs = _batch(_space())
     logits, values = net(obs)
     assert logits.dtype == values.dtype == torch.float32
@@ -247,23 +287,45 @@ def test_actor_critic_net_shapes_dtypes_and_initialisation(head, value_head):
         assert torch.allclose(lg[:, :25], lg[:, 25:50])
 
 
-@pytest.mark.parametrize("change, message", [
-    (dict(head="nope"), "head must be 'spatial', 'factored' or 'linear', got 'nope'"),
-    (dict(value_head="nope"), "value_head must be 'dense' or 'pooled', got 'nope'"),
-    (dict(head="linear", value_head="pooled"), "value_head 'pooled' needs a spatial or factored head"),
-    (dict(features="nope"), "features must be one of"),
-    (dict(features_kwargs={"channels": 4, "board_key": "board", "features_dim": 8}),
-     "needs a convolutional features extractor"),
-    (dict(layout=ActionLayout(index=LAYOUT.index, num_actions=51, obs_key="globals")),
-     "extractor's map is 'board': give it board_key='globals'"),
-    (dict(layout=ActionLayout(index=LAYOUT.index, num_actions=51, obs_key="board",
-                              plane_index=np.zeros((2, 1), int), plane_key="hands")),
-     "reads 'hands' from the observation: add it to the features extractor's append list"),
-    (dict(layout=None), "needs an ActionLayout, got NoneType"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (dict(head="nope"), "head must be 'spatial', 'factored' or 'linear', got 'nope'"),
+        (dict(value_head="nope"), "value_head must be 'dense' or 'pooled', got 'nope'"),
+        (dict(head="linear", value_head="pooled"), "value_head 'pooled' needs a spatial or factored head"),
+        (dict(features="nope"), "features must be one of"),
+        (
+            dict(features_kwargs={"channels": 4, "board_key": "board", "features_dim": 8}),
+            "needs a convolutional features extractor",
+        ),
+        (
+            dict(layout=ActionLayout(index=LAYOUT.index, num_actions=51, obs_key="globals")),
+            "extractor's map is 'board': give it board_key='globals'",
+        ),
+        (
+            dict(
+                layout=ActionLayout(
+                    index=LAYOUT.index,
+                    num_actions=51,
+                    obs_key="board",
+                    plane_index=np.zeros((2, 1), int),
+                    plane_key="hands",
+                )
+            ),
+            "reads 'hands' from the observation: add it to the features extractor's append list",
+        ),
+        (dict(layout=None), "needs an ActionLayout, got NoneType"),
+    ],
+)
 def test_actor_critic_net_refuses_pieces_that_do_not_fit(change, message):
-    args = dict(layout=LAYOUT, features="card_table_net", features_kwargs={"channels": 4, "board_key": "board"},
-                head="spatial", net_arch={"pi": [], "vf": [8]}, value_head="dense")
+    args = dict(
+        layout=LAYOUT,
+        features="card_table_net",
+        features_kwargs={"channels": 4, "board_key": "board"},
+        head="spatial",
+        net_arch={"pi": [], "vf": [8]},
+        value_head="dense",
+    )
     args.update(change)
     layout = args.pop("layout")
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):

@@ -40,8 +40,10 @@ def _run(argv: list[str], script: str) -> tuple[int, str]:
 
 def test_bad_input_is_explained_and_the_game_goes_on(tmp_path):
     record = tmp_path / "game.json"
-    code, text = _run(["ataxx_v0", "--opponent", "random", "--seat", "0", "--seed", "0", "--record", str(record)],
-                      "hello\n\nh9\ng5\na1a3\nmoves\nhelp\ng2\nboard\nquit\n")
+    code, text = _run(
+        ["ataxx_v0", "--opponent", "random", "--seat", "0", "--seed", "0", "--record", str(record)],
+        "hello\n\nh9\ng5\na1a3\nmoves\nhelp\ng2\nboard\nquit\n",
+    )
     assert code == 0
     assert "Illegal move: 'hello' is not an Ataxx move" in text
     assert "Illegal move: 'h9' is not" in text  # no file h on a 7x7 board
@@ -62,10 +64,24 @@ def test_bad_input_is_explained_and_the_game_goes_on(tmp_path):
 
 def test_full_game_against_random(tmp_path):
     record, images = tmp_path / "rec" / "game.json", tmp_path / "frames"
-    code, text = _run(["ataxx_v0", "--opponent", "random", "--seat", "0", "--seed", "1",
-                       "--env-kwargs", json.dumps({"fen": ENDGAME_FEN}),
-                       "--record", str(record), "--save-images", str(images)],
-                      "f1\ng1\n")
+    code, text = _run(
+        [
+            "ataxx_v0",
+            "--opponent",
+            "random",
+            "--seat",
+            "0",
+            "--seed",
+            "1",
+            "--env-kwargs",
+            json.dumps({"fen": ENDGAME_FEN}),
+            "--record",
+            str(record),
+            "--save-images",
+            str(images),
+        ],
+        "f1\ng1\n",
+    )
     assert code == 0
     assert "player_1 (o) (random) plays 0000." in text
     assert "Game over (1-0): You win. Returns: player_0 (x) +1, player_1 (o) -1" in text
@@ -88,8 +104,15 @@ def test_full_game_against_random(tmp_path):
 
 
 def test_playing_second_and_passing():
-    result = play("ataxx_v0", ["greedy"], seat=1, seed=0, env_kwargs={"fen": ENDGAME_FEN},
-                  stdin=io.StringIO("f2\n0000\n0000\n0000\n"), stdout=io.StringIO())
+    result = play(
+        "ataxx_v0",
+        ["greedy"],
+        seat=1,
+        seed=0,
+        env_kwargs={"fen": ENDGAME_FEN},
+        stdin=io.StringIO("f2\n0000\n0000\n0000\n"),
+        stdout=io.StringIO(),
+    )
     # greedy (x) clones f1 and g1 in turn (either order); the person (o) tried f2, then passed.
     assert sorted(result["moves"]) == ["0000", "f1", "g1"] and result["moves"][1] == "0000"
     assert result["status"] == "finished"
@@ -102,23 +125,31 @@ def test_end_of_input_abandons_cleanly():
 
 
 def test_random_seat_is_seeded():
-    seats = {play("ataxx_v0", ["random"], seat="random", seed=s, stdin=io.StringIO(""), stdout=io.StringIO())["human_seat"]
-             for s in range(8)}
+    seats = {
+        play("ataxx_v0", ["random"], seat="random", seed=s, stdin=io.StringIO(""), stdout=io.StringIO())["human_seat"]
+        for s in range(8)
+    }
     assert seats == {0, 1}
-    again = [play("ataxx_v0", ["random"], seed=3, stdin=io.StringIO(""), stdout=io.StringIO())["human_seat"] for _ in range(2)]
+    again = [
+        play("ataxx_v0", ["random"], seed=3, stdin=io.StringIO(""), stdout=io.StringIO())["human_seat"]
+        for _ in range(2)
+    ]
     assert again[0] == again[1]
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["chess_v9", "--opponent", "random"], "unknown environment id"),
-    (["ataxx_v0", "--opponent", "random", "--seat", "2"], "seat must be"),
-    (["ataxx_v0", "--opponent", "random", "--seat", "first"], "seat must be"),
-    (["ataxx_v0", "--opponent", "random", "greedy"], "give one opponent spec"),
-    (["ataxx_v0", "--opponent", "alphabeta:0"], "positive integer"),
-    (["ataxx_v0", "--opponent", "missing.zip"], "does not exist"),
-    (["ataxx_v0", "--opponent", "random", "--env-kwargs", '{"fen": "x5o"}'], "malformed FEN"),
-    (["ataxx_v0", "--opponent", "random", "--env-kwargs", "[1]"], "JSON object"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["chess_v9", "--opponent", "random"], "unknown environment id"),
+        (["ataxx_v0", "--opponent", "random", "--seat", "2"], "seat must be"),
+        (["ataxx_v0", "--opponent", "random", "--seat", "first"], "seat must be"),
+        (["ataxx_v0", "--opponent", "random", "greedy"], "give one opponent spec"),
+        (["ataxx_v0", "--opponent", "alphabeta:0"], "positive integer"),
+        (["ataxx_v0", "--opponent", "missing.zip"], "does not exist"),
+        (["ataxx_v0", "--opponent", "random", "--env-kwargs", '{"fen": "x5o"}'], "malformed FEN"),
+        (["ataxx_v0", "--opponent", "random", "--env-kwargs", "[1]"], "JSON object"),
+    ],
+)
 def test_cli_errors(argv, message, capsys):
     with pytest.raises(SystemExit) as exc:
         main(argv, stdin=io.StringIO(""), stdout=io.StringIO())
@@ -148,13 +179,16 @@ def test_move_text_reaches_the_rules_unchanged(monkeypatch):
     assert "You play g2." in text and "You quit: the game is abandoned." in text
 
 
-@pytest.mark.skipif(not _accepts_upper_case(),
-                    reason="AtaxxState.string_to_action('G2') still raises: upper-case moves wait for the rules core "
-                           "to accept them (play.py passes the text through unchanged)")
+@pytest.mark.skipif(
+    not _accepts_upper_case(),
+    reason="AtaxxState.string_to_action('G2') still raises: upper-case moves wait for the rules core "
+    "to accept them (play.py passes the text through unchanged)",
+)
 def test_upper_case_move_is_accepted(tmp_path):
     record = tmp_path / "game.json"
-    code, text = _run(["ataxx_v0", "--opponent", "random", "--seat", "0", "--seed", "0", "--record", str(record)],
-                      "G2\nQuit\n")
+    code, text = _run(
+        ["ataxx_v0", "--opponent", "random", "--seat", "0", "--seed", "0", "--record", str(record)], "G2\nQuit\n"
+    )
     assert code == 0 and "Illegal move" not in text and "You play g2." in text
     assert json.loads(record.read_text())["moves"][0] == "g2"
 
@@ -162,7 +196,9 @@ def test_upper_case_move_is_accepted(tmp_path):
 @pytest.mark.parametrize("seed", [-5, -1, True, 1.5, "3"])
 def test_play_rejects_bad_seeds(seed):
     out = io.StringIO()
-    with pytest.raises(ValueError, match=f"^{re.escape(f'seed must be None or a non-negative integer, got {seed!r}')}$"):
+    with pytest.raises(
+        ValueError, match=f"^{re.escape(f'seed must be None or a non-negative integer, got {seed!r}')}$"
+    ):
         play("ataxx_v0", ["random"], seat=0, seed=seed, stdin=io.StringIO("g2\n"), stdout=out)
     assert out.getvalue() == ""  # nothing played
 
@@ -181,8 +217,14 @@ def test_cli_rejects_bad_seeds(seed, shown, capsys):
 
 
 def test_cli_negative_seed_subprocess():
-    proc = subprocess.run([sys.executable, "-m", "training.play", "ataxx_v0", "--opponent", "random", "--seed", "-5"],
-                          input="g2\nquit\n", cwd=REPO_ROOT, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "training.play", "ataxx_v0", "--opponent", "random", "--seed", "-5"],
+        input="g2\nquit\n",
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "argument --seed: expected a non-negative integer, got -5" in proc.stderr and proc.stdout == ""
 
@@ -190,8 +232,11 @@ def test_cli_negative_seed_subprocess():
 def _cli_path_error(argv: list[str], capsys) -> str:
     out = io.StringIO()
     with pytest.raises(SystemExit) as exc:
-        main(["ataxx_v0", "--opponent", "random", "--seat", "0", "--seed", "0", *argv],
-             stdin=io.StringIO("g2\nquit\n"), stdout=out)
+        main(
+            ["ataxx_v0", "--opponent", "random", "--seat", "0", "--seed", "0", *argv],
+            stdin=io.StringIO("g2\nquit\n"),
+            stdout=out,
+        )
     assert exc.value.code == 2
     assert out.getvalue() == ""  # rejected before the game started
     return capsys.readouterr().err
@@ -201,8 +246,9 @@ def test_cli_save_images_is_an_existing_file(tmp_path, capsys):
     taken = tmp_path / "taken.png"
     taken.write_bytes(b"keep")
     err = _cli_path_error(["--save-images", str(taken)], capsys)
-    assert (f"error: --save-images folder {taken} is an existing file, not a folder: "
-            "expected a folder (new or existing)") in err
+    assert (
+        f"error: --save-images folder {taken} is an existing file, not a folder: expected a folder (new or existing)"
+    ) in err
     assert taken.read_bytes() == b"keep"
 
 
@@ -228,8 +274,10 @@ def test_cli_record_below_a_file(tmp_path, capsys):
     (tmp_path / "file").write_text("")
     record = tmp_path / "file" / "game.json"
     err = _cli_path_error(["--record", str(record)], capsys)
-    assert (f"error: folder of the --record file {tmp_path / 'file'} is an existing file, not a folder: "
-            "expected a folder (new or existing)") in err
+    assert (
+        f"error: folder of the --record file {tmp_path / 'file'} is an existing file, not a folder: "
+        "expected a folder (new or existing)"
+    ) in err
 
 
 def test_record_and_images_folders_are_created_before_the_game(tmp_path):
@@ -241,15 +289,22 @@ def test_record_and_images_folders_are_created_before_the_game(tmp_path):
             seen.append((record.parent.is_dir(), images.is_dir()))
             return "quit\n"
 
-    result = play("ataxx_v0", ["random"], seat=0, seed=0, save_images=images, record=record,
-                  stdin=Probe(), stdout=io.StringIO())
+    result = play(
+        "ataxx_v0", ["random"], seat=0, seed=0, save_images=images, record=record, stdin=Probe(), stdout=io.StringIO()
+    )
     assert seen == [(True, True)]
     assert result["status"] == "abandoned" and json.loads(record.read_text())["status"] == "abandoned"
 
 
 def test_scripted_from_a_pipe():
-    proc = subprocess.run([sys.executable, "-m", "training.play", "ataxx_v0", "--opponent", "random"],
-                          input="g2\nquit\n", cwd=REPO_ROOT, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "training.play", "ataxx_v0", "--opponent", "random"],
+        input="g2\nquit\n",
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr and "the game is abandoned" in proc.stdout
 
@@ -292,8 +347,17 @@ def test_every_game_plays_to_the_end_from_a_script(tmp_path, monkeypatch, env_id
 
     monkeypatch.setattr(play_module, "make_raw", capture)
     stdin, out = _FirstLegalMove(made), io.StringIO()
-    result = play(env_id, opponents, seat=1, seed=3, env_kwargs=kwargs, stdin=stdin, stdout=out,
-                  save_images=tmp_path / "img", record=tmp_path / "game.json")
+    result = play(
+        env_id,
+        opponents,
+        seat=1,
+        seed=3,
+        env_kwargs=kwargs,
+        stdin=stdin,
+        stdout=out,
+        save_images=tmp_path / "img",
+        record=tmp_path / "game.json",
+    )
     env = made[-1]
     assert result["status"] == "finished" and stdin.lines > 0
     assert result["returns"] == [float(x) for x in env.state.returns()]

@@ -59,8 +59,8 @@ def test_demonstrations_reject_bad_arguments():
 def _policy(cfg):
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from training.selfplay import OpponentPool, SelfPlayEnv
     from training.engines.sb3.trainer import build_model
+    from training.selfplay import OpponentPool, SelfPlayEnv
 
     pool = OpponentPool(["random"], 1.0, 0.0, 1, seed=0)
     venv = DummyVecEnv([lambda: SelfPlayEnv(cfg["env_id"], pool, env_kwargs=cfg["env_kwargs"])])
@@ -127,8 +127,9 @@ def test_a_resumed_run_does_not_need_the_teacher_it_never_uses(tmp_path):
     assert load_config(path, check_teacher=False)["pretrain"]["teacher"] == str(teacher)
 
 
-@pytest.mark.parametrize("config, partner_moves", [("configs/ataxx_quick.yaml", False),
-                                                   ("configs/double_twixt_quick.yaml", True)])
+@pytest.mark.parametrize(
+    "config, partner_moves", [("configs/ataxx_quick.yaml", False), ("configs/double_twixt_quick.yaml", True)]
+)
 def test_the_teacher_also_plays_its_partners_in_team_games(config, partner_moves, monkeypatch):
     import training.agents as agents
 
@@ -176,8 +177,12 @@ def test_row_buffer_stacks_like_numpy_across_blocks(monkeypatch, dict_rows):
 
     monkeypatch.setattr(_RowBuffer, "BLOCK", 4)
     rng = np.random.default_rng(3)
-    rows = [{"board": rng.random((2, 3), dtype=np.float32), "hand": rng.integers(0, 9, 5)} if dict_rows
-            else rng.random((2, 3), dtype=np.float32) for _ in range(10)]  # 2.5 blocks
+    rows = [
+        {"board": rng.random((2, 3), dtype=np.float32), "hand": rng.integers(0, 9, 5)}
+        if dict_rows
+        else rng.random((2, 3), dtype=np.float32)
+        for _ in range(10)
+    ]  # 2.5 blocks
     buf = _RowBuffer()
     for r in rows:
         buf.append(r)
@@ -207,6 +212,7 @@ def test_row_buffer_peak_memory_is_about_the_data_not_twice_it():
         "    buf.append({'board': np.full((50, 25, 25), i, np.float32), 'hands': np.zeros(30, np.float32)})\n"
         "out = buf.stack()\n"
         "assert out['board'][1999, 0, 0, 0] == 1999\n"
-        "print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) * 1024 / out['board'].nbytes)\n")
+        "print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) * 1024 / out['board'].nbytes)\n"
+    )
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO_ROOT, check=True)
     assert float(res.stdout) < 1.4

@@ -20,9 +20,19 @@ from pathlib import Path
 import pytest
 
 from training.cli import MissingExtraError
-from training.engines.rllib.cluster import (ClusterError, apply_rllib_settings, check_address, check_resources, parse_address,
-                                    require_rllib, required_resources, rllib_setting_names, start_ray, stop_ray,
-                                    validate_algo_config)
+from training.engines.rllib.cluster import (
+    ClusterError,
+    apply_rllib_settings,
+    check_address,
+    check_resources,
+    parse_address,
+    require_rllib,
+    required_resources,
+    rllib_setting_names,
+    start_ray,
+    stop_ray,
+    validate_algo_config,
+)
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 HAVE_RLLIB = importlib.util.find_spec("ray") is not None and importlib.util.find_spec("tree") is not None
@@ -34,7 +44,7 @@ def rllib():
     if not HAVE_RLLIB:
         if os.environ.get("CI"):
             pytest.fail("the rllib extra is not installed (CI installs .[train,test,room,rllib])")
-        pytest.skip("needs the rllib extra: pip install -e \".[rllib]\"")
+        pytest.skip('needs the rllib extra: pip install -e ".[rllib]"')
     import ray
 
     assert not ray.is_initialized(), "a previous test left Ray running"
@@ -50,9 +60,12 @@ def free_port() -> int:
 
 # -- the missing extra ------------------------------------------------------------------------------
 
+
 def test_missing_extra_names_the_rllib_extra(monkeypatch):
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name in ("ray", "lz4") else real(name, *a))
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name in ("ray", "lz4") else real(name, *a)
+    )
     with pytest.raises(MissingExtraError) as e:
         require_rllib("python -m training.train configs/x_rllib.yaml")
     msg = str(e.value)
@@ -74,15 +87,26 @@ def test_missing_extra_as_command_exits_2(monkeypatch, capsys):
 
 # -- addresses --------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text, expected", [
-    (None, "local"), ("local", "local"), ("auto", "auto"), (" auto ", "auto"), ("10.0.0.7:6379", "10.0.0.7:6379"),
-    ("head-node:06379", "head-node:6379"), ("[::1]:6379", "[::1]:6379"),
-])
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (None, "local"),
+        ("local", "local"),
+        ("auto", "auto"),
+        (" auto ", "auto"),
+        ("10.0.0.7:6379", "10.0.0.7:6379"),
+        ("head-node:06379", "head-node:6379"),
+        ("[::1]:6379", "[::1]:6379"),
+    ],
+)
 def test_parse_address_accepts(text, expected):
     assert parse_address(text) == expected
 
 
-@pytest.mark.parametrize("text", ["head", "head:", ":6379", "head:0", "head:65536", "head:port", "ray://head:10001", ""])
+@pytest.mark.parametrize(
+    "text", ["head", "head:", ":6379", "head:0", "head:65536", "head:port", "ray://head:10001", ""]
+)
 def test_parse_address_rejects_with_the_expected_forms(text):
     with pytest.raises(ClusterError) as e:
         parse_address(text)
@@ -99,8 +123,10 @@ def test_unreachable_address_fails_fast_with_one_line():
         check_address(f"127.0.0.1:{port}")
     assert time.monotonic() - t < 2.0  # Ray alone retried for minutes here (module docstring)
     msg = str(e.value)
-    assert msg == (f"no Ray cluster at 127.0.0.1:{port}: connection refused. Start one there with `ray start --head "
-                   f"--port={port}`, or check the address (the head's GCS port, 6379 by default)")
+    assert msg == (
+        f"no Ray cluster at 127.0.0.1:{port}: connection refused. Start one there with `ray start --head "
+        f"--port={port}`, or check the address (the head's GCS port, 6379 by default)"
+    )
 
 
 def test_unresolvable_host_is_named():
@@ -138,9 +164,15 @@ def test_a_cluster_with_token_authentication_is_named(rllib, monkeypatch):
     listener.bind(("127.0.0.1", 0))
     listener.listen()
     address = f"127.0.0.1:{listener.getsockname()[1]}"
-    refused = subprocess.CompletedProcess([], 1, stdout="", stderr=(
-        "Traceback (most recent call last):\nray.exceptions.AuthenticationError: InvalidAuthToken: the token "
-        "is missing or does not match; set RAY_AUTH_MODE 'disabled' to opt out\n"))
+    refused = subprocess.CompletedProcess(
+        [],
+        1,
+        stdout="",
+        stderr=(
+            "Traceback (most recent call last):\nray.exceptions.AuthenticationError: InvalidAuthToken: the token "
+            "is missing or does not match; set RAY_AUTH_MODE 'disabled' to opt out\n"
+        ),
+    )
     monkeypatch.setattr("training.engines.rllib.cluster.subprocess.run", lambda *a, **k: refused)
     try:
         with pytest.raises(ClusterError) as e:
@@ -156,9 +188,12 @@ def test_auto_without_a_cluster_says_what_to_do(rllib, monkeypatch):
     import ray._private.services as services
 
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
+
     def nothing_found(addr, temp_dir=None):  # what Ray 2.60 does when it finds no instance for "auto"
-        raise ConnectionError("Could not find any running Ray instance. Please specify the one to connect to by "
-                              "setting `--address` flag or `RAY_ADDRESS` environment variable.")
+        raise ConnectionError(
+            "Could not find any running Ray instance. Please specify the one to connect to by "
+            "setting `--address` flag or `RAY_ADDRESS` environment variable."
+        )
 
     monkeypatch.setattr(services, "canonicalize_bootstrap_address", nothing_found)
     with pytest.raises(ClusterError) as e:
@@ -175,6 +210,7 @@ def test_joining_refuses_local_resources(rllib):
 
 
 # -- a local instance and its resources ---------------------------------------------------------------
+
 
 def test_local_by_default_ignores_ray_address_and_checks_cpus(rllib, monkeypatch):
     import ray
@@ -199,8 +235,11 @@ def test_check_resources_per_node_and_gpus(rllib):
     two_nodes = dict(cluster={"CPU": 2.0}, nodes=[{"CPU": 1.0}, {"CPU": 1.0}])
     assert check_resources(PPOConfig().env_runners(num_env_runners=2), **two_nodes) == {"CPU": 2.0}
     fat = PPOConfig().env_runners(num_env_runners=1, num_cpus_per_env_runner=2)  # fits the total, no single node
-    with pytest.raises(ClusterError, match=r"an RLlib env runner asks for 2 CPU but no node has that much "
-                                           r"\(largest node: 1 CPU\)"):
+    with pytest.raises(
+        ClusterError,
+        match=r"an RLlib env runner asks for 2 CPU but no node has that much "
+        r"\(largest node: 1 CPU\)",
+    ):
         check_resources(fat, **two_nodes)
     no_runners = PPOConfig().env_runners(num_env_runners=0)  # (PPO's default is 2)
     driver_gpu = no_runners.copy().learners(num_learners=0, num_gpus_per_learner=1)
@@ -217,6 +256,7 @@ def test_check_resources_per_node_and_gpus(rllib):
 
 # -- RLlib settings by name -------------------------------------------------------------------------
 
+
 def test_unknown_rllib_key_names_it_and_the_valid_ones(rllib):
     from ray.rllib.algorithms.ppo import PPOConfig
 
@@ -228,7 +268,14 @@ def test_unknown_rllib_key_names_it_and_the_valid_ones(rllib):
     msg = str(e.value)
     assert msg.startswith("config key 'rllib.lrr' is not an RLlib PPO setting (did you mean 'lr'?). Valid keys")
     assert "training(): " in msg and "env_runners(): " in msg and "learners(): " in msg and "\n" not in msg
-    for key in ("lr", "clip_param", "num_env_runners", "num_envs_per_env_runner", "num_learners", "num_gpus_per_learner"):
+    for key in (
+        "lr",
+        "clip_param",
+        "num_env_runners",
+        "num_envs_per_env_runner",
+        "num_learners",
+        "num_gpus_per_learner",
+    ):
         assert f" {key}," in msg or f" {key};" in msg or msg.endswith(f" {key}")
     assert "num_sgd_iter" not in msg and "num_rollout_workers" not in msg  # deprecated names are not offered
 
@@ -237,16 +284,28 @@ def test_rllib_settings_by_name_reach_the_config(rllib):
     from ray.rllib.algorithms.ppo import PPOConfig
 
     names = rllib_setting_names(PPOConfig())
-    assert (names["lr"], names["lambda"], names["num_env_runners"], names["num_learners"]) == \
-        ("training", "training", "env_runners", "learners")
-    config = apply_rllib_settings(PPOConfig(), {"lr": 1e-4, "lambda": 0.9, "num_env_runners": 3,
-                                                "num_envs_per_env_runner": 4, "num_learners": 2})
-    assert (config.lr, config.lambda_, config.num_env_runners, config.num_envs_per_env_runner, config.num_learners) == \
-        (1e-4, 0.9, 3, 4, 2)
+    assert (names["lr"], names["lambda"], names["num_env_runners"], names["num_learners"]) == (
+        "training",
+        "training",
+        "env_runners",
+        "learners",
+    )
+    config = apply_rllib_settings(
+        PPOConfig(), {"lr": 1e-4, "lambda": 0.9, "num_env_runners": 3, "num_envs_per_env_runner": 4, "num_learners": 2}
+    )
+    assert (config.lr, config.lambda_, config.num_env_runners, config.num_envs_per_env_runner, config.num_learners) == (
+        1e-4,
+        0.9,
+        3,
+        4,
+        2,
+    )
     with pytest.raises(ClusterError) as e:  # a value RLlib's method rejects
         apply_rllib_settings(PPOConfig(), {"num_envs_per_env_runner": 0}, where="rllib")
-    assert str(e.value) == ("config section 'rllib': RLlib rejected num_envs_per_env_runner: "
-                            "`num_envs_per_env_runner` (0) must be larger 0!")
+    assert str(e.value) == (
+        "config section 'rllib': RLlib rejected num_envs_per_env_runner: "
+        "`num_envs_per_env_runner` (0) must be larger 0!"
+    )
 
 
 def test_rllib_validation_error_on_one_line(rllib):
@@ -256,25 +315,32 @@ def test_rllib_validation_error_on_one_line(rllib):
     with pytest.raises(ClusterError) as e:
         validate_algo_config(config)
     msg = str(e.value)
-    assert msg.startswith("config section 'rllib': RLlib rejected the settings: `minibatch_size` (512) must be <= "
-                          "`train_batch_size_per_learner` (256).")
+    assert msg.startswith(
+        "config section 'rllib': RLlib rejected the settings: `minibatch_size` (512) must be <= "
+        "`train_batch_size_per_learner` (256)."
+    )
     assert "\n" not in msg and "suppress" not in msg
 
 
 # -- through the trainer ---------------------------------------------------------------------------
 
+
 def test_train_cli_without_the_rllib_extra_names_it():
     import subprocess
     import sys
 
-    code = ("import sys, runpy\nsys.modules['ray'] = None  # what an uninstalled module looks like to import\n"
-            "sys.argv = ['training.train', 'configs/ataxx_rllib.yaml', '--smoke']\n"
-            "runpy.run_module('training.train', run_name='__main__', alter_sys=True)\n")
+    code = (
+        "import sys, runpy\nsys.modules['ray'] = None  # what an uninstalled module looks like to import\n"
+        "sys.argv = ['training.train', 'configs/ataxx_rllib.yaml', '--smoke']\n"
+        "runpy.run_module('training.train', run_name='__main__', alter_sys=True)\n"
+    )
     proc = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert proc.stderr == ("error: python -m training.train configs/ataxx_rllib.yaml needs the 'rllib' extra, which is "
-                           "not (fully) installed: missing ray. Install it from the repository root with: pip install "
-                           "-e \".[rllib]\" (README, Training on Ray RLlib)\n")
+    assert proc.stderr == (
+        "error: python -m training.train configs/ataxx_rllib.yaml needs the 'rllib' extra, which is "
+        "not (fully) installed: missing ray. Install it from the repository root with: pip install "
+        '-e ".[rllib]" (README, Training on Ray RLlib)\n'
+    )
 
 
 def test_train_cli_address_errors_are_one_line(capsys):
@@ -284,9 +350,11 @@ def test_train_cli_address_errors_are_one_line(capsys):
     with pytest.raises(SystemExit) as e:
         main(["configs/ataxx_quick.yaml", "--smoke", "--address", f"127.0.0.1:{port}"])
     assert e.value.code == 2
-    assert capsys.readouterr().err.splitlines()[-1] == ("python -m training.train: error: --address joins a Ray cluster: "
-                                                         "it is for RLlib configs (engine: rllib); an SB3 run trains in "
-                                                         "this process")
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "python -m training.train: error: --address joins a Ray cluster: "
+        "it is for RLlib configs (engine: rllib); an SB3 run trains in "
+        "this process"
+    )
     with pytest.raises(SystemExit):
         main(["configs/ataxx_rllib.yaml", "--address", "head-without-port"])
     assert "argument --address: Ray address 'head-without-port': expected HOST:PORT" in capsys.readouterr().err
@@ -306,8 +374,11 @@ def test_train_with_an_unreachable_address_or_too_few_cpus_leaves_nothing(rllib,
         train(cfg, tmp_path / "b", progress_bar=False)
     assert str(e.value).startswith("the RLlib config asks for 2 CPU (the cluster has 1) at once (2 env runners x 1 CPU")
     cfg["rllib"].update(num_env_runners=1, settings={"num_cpus_per_env_runner": 2})
-    with pytest.raises(ClusterError, match=r"^an RLlib env runner asks for 2 CPU but no node has that much \(largest "
-                                           r"node: 1 CPU\); Ray would wait for it forever"):
+    with pytest.raises(
+        ClusterError,
+        match=r"^an RLlib env runner asks for 2 CPU but no node has that much \(largest "
+        r"node: 1 CPU\); Ray would wait for it forever",
+    ):
         train(cfg, tmp_path / "c", progress_bar=False)
     assert not (tmp_path / "b").exists() and not (tmp_path / "c").exists()
 
@@ -323,10 +394,14 @@ def _ataxx_smoke(**settings) -> dict:
 def test_rllib_settings_reach_the_trainer_s_config(rllib):
     from training.engines.rllib.trainer import build_config
 
-    config = build_config(_ataxx_smoke(shuffle_batch_per_epoch=False, num_cpus_per_env_runner=2,
-                                       metrics_num_episodes_for_smoothing=7))
-    assert (config.shuffle_batch_per_epoch, config.num_cpus_per_env_runner, config.metrics_num_episodes_for_smoothing) \
-        == (False, 2, 7)
+    config = build_config(
+        _ataxx_smoke(shuffle_batch_per_epoch=False, num_cpus_per_env_runner=2, metrics_num_episodes_for_smoothing=7)
+    )
+    assert (
+        config.shuffle_batch_per_epoch,
+        config.num_cpus_per_env_runner,
+        config.metrics_num_episodes_for_smoothing,
+    ) == (False, 2, 7)
     assert config.lr == 3.0e-4 and config.num_envs_per_env_runner == 2  # the config's own keys still apply
 
 
@@ -338,12 +413,17 @@ def test_a_setting_rllib_rejects_stops_training_with_one_line(rllib, tmp_path):
     with pytest.raises(ClusterError) as e:
         train(_ataxx_smoke(lrr=1e-4), tmp_path / "a", progress_bar=False)
     msg = str(e.value)
-    assert msg.startswith("config key 'rllib.settings.lrr' is not an RLlib PPO setting (did you mean 'lr'?). Valid keys")
+    assert msg.startswith(
+        "config key 'rllib.settings.lrr' is not an RLlib PPO setting (did you mean 'lr'?). Valid keys"
+    )
     assert "\n" not in msg and "num_cpus_per_env_runner" in msg
     with pytest.raises(ClusterError, match=r"^config key 'rllib.settings.lr': set it with 'rllib.lr' instead$"):
         train(_ataxx_smoke(lr=1e-4), tmp_path / "b", progress_bar=False)
-    with pytest.raises(ClusterError, match=r"^config key .rllib.settings.rollout_fragment_length.: the trainer sets this "
-                                           r"RLlib setting itself$"):
+    with pytest.raises(
+        ClusterError,
+        match=r"^config key .rllib.settings.rollout_fragment_length.: the trainer sets this "
+        r"RLlib setting itself$",
+    ):
         train(_ataxx_smoke(rollout_fragment_length=10), tmp_path / "c", progress_bar=False)
     assert not any((tmp_path / d).exists() for d in "abc") and not ray.is_initialized()  # checked before Ray starts
 
@@ -360,6 +440,7 @@ def test_an_unknown_rllib_key_points_to_rllib_settings(tmp_path):
 
 
 # -- two nodes --------------------------------------------------------------------------------------
+
 
 def test_two_node_cluster_trains_with_sampling_on_both_nodes(rllib, tmp_path):
     """Two raylets on loopback with 1 CPU each, joined by the trainer's entry point
@@ -380,8 +461,9 @@ def test_two_node_cluster_trains_with_sampling_on_both_nodes(rllib, tmp_path):
     cfg["total_timesteps"] = 2 * batch  # two iterations (or three: main's steps may fall short of 64)
     cfg["eval"]["every"] = cfg["pool"]["check_every"] = 10**9  # no games on the way: time goes to the cluster
     small = 80 * 1024 * 1024
-    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "object_store_memory": small,
-                                                            "include_dashboard": False})
+    cluster = Cluster(
+        initialize_head=True, head_node_args={"num_cpus": 1, "object_store_memory": small, "include_dashboard": False}
+    )
     try:
         cluster.add_node(num_cpus=1, object_store_memory=small)
         address = cluster.address

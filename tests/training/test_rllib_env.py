@@ -42,8 +42,13 @@ def ray_local():
 def _cfg(env_id: str, **pool) -> dict:
     from training.train import load_config
 
-    name = {"double_twixt_v0": "double_twixt", "ataxx_v0": "ataxx", "twixt_v0": "twixt", "tantrix_v0": "tantrix",
-            "smartrix_v0": "smartrix"}[env_id]
+    name = {
+        "double_twixt_v0": "double_twixt",
+        "ataxx_v0": "ataxx",
+        "twixt_v0": "twixt",
+        "tantrix_v0": "tantrix",
+        "smartrix_v0": "smartrix",
+    }[env_id]
     cfg = load_config(f"configs/{name}_rllib.yaml", validate=False)
     cfg["env_kwargs"] = SETTINGS[env_id]
     cfg["max_steps"] = 400
@@ -87,8 +92,9 @@ def test_every_seat_final_reward_reaches_its_last_transition_and_no_illegal_acti
             if len(actions) == 0:
                 continue
             obs = sa.get_observations()
-            masks = (np.asarray(obs["action_mask"]) if isinstance(obs, dict)
-                     else np.stack([o["action_mask"] for o in obs]))[:len(actions)]
+            masks = (
+                np.asarray(obs["action_mask"]) if isinstance(obs, dict) else np.stack([o["action_mask"] for o in obs])
+            )[: len(actions)]
             assert masks[np.arange(len(actions)), actions].all()
             actions_checked += len(actions)
     assert actions_checked >= 400  # (an action whose agent has not observed again is carried to the next chunk)
@@ -123,14 +129,22 @@ def test_every_seat_final_reward_reaches_its_last_transition_and_no_illegal_acti
 def test_tantrix_repeated_turns_stay_with_one_agent():
     """Tantrix (4 players): one agent observes several steps in a row when the rules give it
     another turn; only the agent to move observes."""
-    env = GameMultiAgentEnv({"env_id": "tantrix_v0", "env_kwargs": {"num_players": 4, "window_radius": 5},
-                             "baselines": [], "baseline_prob": 0.0, "latest_prob": 1.0, "seed": 0})
+    env = GameMultiAgentEnv(
+        {
+            "env_id": "tantrix_v0",
+            "env_kwargs": {"num_players": 4, "window_radius": 5},
+            "baselines": [],
+            "baseline_prob": 0.0,
+            "latest_prob": 1.0,
+            "seed": 0,
+        }
+    )
     repeats = 0
     for game in range(3):
         obs, _ = env.reset(seed=game)
         last, done = None, False
         while not done:
-            (aid, o), = obs.items()
+            ((aid, o),) = obs.items()
             repeats += aid == last
             last = aid
             legal = np.flatnonzero(o["action_mask"])
@@ -144,8 +158,15 @@ def test_tantrix_repeated_turns_stay_with_one_agent():
 
 
 def test_lineups_partners_and_snapshots_are_drawn_from_the_seeded_generator():
-    cfg = {"env_id": "double_twixt_v0", "env_kwargs": {"board_size": 8}, "baselines": ["random"],
-           "baseline_prob": 0.5, "latest_prob": 0.0, "max_snapshots": 3, "seed": 7}
+    cfg = {
+        "env_id": "double_twixt_v0",
+        "env_kwargs": {"board_size": 8},
+        "baselines": ["random"],
+        "baseline_prob": 0.5,
+        "latest_prob": 0.0,
+        "max_snapshots": 3,
+        "seed": 7,
+    }
     env = GameMultiAgentEnv(cfg)
     lineups = []
     for _ in range(20):

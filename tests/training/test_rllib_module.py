@@ -19,8 +19,14 @@ CASES = [
     ("configs/ataxx_rllib.yaml", {}),
     ("configs/tantrix_rllib.yaml", {}),
     ("configs/smartrix_rllib.yaml", {}),
-    ("configs/twixt_rllib.yaml", {"head": "linear", "features_kwargs": {"channels": 8, "blocks": 1, "features_dim": 32},
-                                  "net_arch": {"pi": [16], "vf": [16]}}),
+    (
+        "configs/twixt_rllib.yaml",
+        {
+            "head": "linear",
+            "features_kwargs": {"channels": 8, "blocks": 1, "features_dim": 32},
+            "net_arch": {"pi": [16], "vf": [16]},
+        },
+    ),
 ]
 
 
@@ -38,8 +44,8 @@ def _sb3_policy(cfg):
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy, MaskableMultiInputActorCriticPolicy
 
     from envs.registry import spec
-    from training.features import SpatialMaskablePolicy
     from training.engines.sb3.trainer import network
+    from training.features import SpatialMaskablePolicy
 
     kwargs, layout = network(cfg)
     raw = spec(cfg["env_id"]).make_raw(**cfg["env_kwargs"])
@@ -58,18 +64,21 @@ def _shapes(named):
     for name, p in named:
         for old, new in rename.items():
             if name.startswith(old):
-                name = new + name[len(old):]
+                name = new + name[len(old) :]
         out[name] = tuple(p.shape)
     return out
 
 
-@pytest.mark.parametrize("path, overrides", CASES, ids=[c[0].split("/")[1] + ("-linear" if c[1] else "") for c in CASES])
+@pytest.mark.parametrize(
+    "path, overrides", CASES, ids=[c[0].split("/")[1] + ("-linear" if c[1] else "") for c in CASES]
+)
 def test_rllib_and_sb3_build_the_same_network_from_one_policy_section(path, overrides):
     cfg = _cfg(path, overrides)
     module = module_spec(cfg).build()
     sb3 = _sb3_policy(cfg)
-    sb3_params = {n: p for n, p in sb3.named_parameters() if not n.startswith(("pi_features_extractor",
-                                                                                "vf_features_extractor"))}
+    sb3_params = {
+        n: p for n, p in sb3.named_parameters() if not n.startswith(("pi_features_extractor", "vf_features_extractor"))
+    }
     mine, theirs = _shapes(module.named_parameters()), _shapes(sb3_params.items())
     assert mine == theirs
     assert sum(p.numel() for p in module.parameters()) == sum(p.numel() for p in sb3.parameters())
@@ -81,12 +90,20 @@ def test_rllib_and_sb3_build_the_same_network_from_one_policy_section(path, over
 def _batch(cfg, n=6, seed=0):
     from training.engines.rllib.env import GameMultiAgentEnv
 
-    env = GameMultiAgentEnv({"env_id": cfg["env_id"], "env_kwargs": cfg["env_kwargs"], "baselines": [],
-                             "baseline_prob": 0.0, "latest_prob": 1.0, "seed": seed})
+    env = GameMultiAgentEnv(
+        {
+            "env_id": cfg["env_id"],
+            "env_kwargs": cfg["env_kwargs"],
+            "baselines": [],
+            "baseline_prob": 0.0,
+            "latest_prob": 1.0,
+            "seed": seed,
+        }
+    )
     rows = []
     obs, _ = env.reset(seed=seed)
     while len(rows) < n:
-        (aid, o), = obs.items()
+        ((aid, o),) = obs.items()
         rows.append(o)
         legal = np.flatnonzero(o["action_mask"])
         obs, _, term, trunc, _ = env.step({aid: int(legal[len(rows) % len(legal)])})

@@ -7,7 +7,6 @@ import json
 import shutil
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 pytest.importorskip("ray.rllib")
@@ -17,9 +16,27 @@ from training.train import load_config, main  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 RLLIB_CONFIGS = [f"configs/{g}_rllib.yaml" for g in ("ataxx", "twixt", "double_twixt", "tantrix", "smartrix")]
-REPORT_KEYS = {"vs", "ratings", "engine", "config", "env_id", "seed", "timesteps", "timesteps_this_run", "resumed_from",
-               "train_seconds", "eval_seconds", "checkpoint", "pretrain", "periodic_eval", "smoke", "budgets", "pool",
-               "throughput", "ray"}
+REPORT_KEYS = {
+    "vs",
+    "ratings",
+    "engine",
+    "config",
+    "env_id",
+    "seed",
+    "timesteps",
+    "timesteps_this_run",
+    "resumed_from",
+    "train_seconds",
+    "eval_seconds",
+    "checkpoint",
+    "pretrain",
+    "periodic_eval",
+    "smoke",
+    "budgets",
+    "pool",
+    "throughput",
+    "ray",
+}
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +97,9 @@ def test_every_rllib_config_smoke_runs_end_to_end(ray_local, tmp_path, config, m
     assert {"train/policy_loss", "train/vf_loss", "train/entropy", "time/env_steps_per_s"} <= set(header)
     assert (out / "learning_curve.png").is_file()
     assert [row["timesteps"] for row in report["periodic_eval"]] == [t]
-    assert set(report["periodic_eval"][0]) == {"timesteps", "episodes"} | {f"score_vs_{s}" for s in cfg["eval"]["opponents"]}
+    assert set(report["periodic_eval"][0]) == {"timesteps", "episodes"} | {
+        f"score_vs_{s}" for s in cfg["eval"]["opponents"]
+    }
     assert [c["timesteps"] for c in report["pool"]["checks"]] == [t]
     assert set(report["vs"]) == set(cfg["final_eval"]["opponents"])
     for spec in cfg["final_eval"]["opponents"]:
@@ -121,8 +140,21 @@ def test_resume_continues_the_timestep_count_and_the_pool(ataxx_run, tmp_path, m
     first = json.loads((ataxx_run / "report.json").read_text())
     out = tmp_path / "resumed"
     cfg_file = ataxx_run / "config.yaml"
-    assert main([str(cfg_file), "--resume", str(ataxx_run / "checkpoints" / "final"), "--timesteps", "64",
-                 "--out", str(out), "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                str(cfg_file),
+                "--resume",
+                str(ataxx_run / "checkpoints" / "final"),
+                "--timesteps",
+                "64",
+                "--out",
+                str(out),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     report = json.loads((out / "report.json").read_text())
     assert report["resumed_from"] == str(ataxx_run / "checkpoints" / "final")
     assert report["timesteps"] == first["timesteps"] + report["timesteps_this_run"]
@@ -165,8 +197,24 @@ def test_an_rllib_checkpoint_is_an_agent_that_plays_legal_games_and_refuses_othe
     # training.evaluate takes the spec
     from training.evaluate import main as evaluate_main
 
-    assert evaluate_main(["ataxx_v0", "--agents", f"rllib:{final}", "random", "--games", "2", "--seed", "0",
-                          "--out", str(tmp_path / "ev"), "--no-progress"]) == 0
+    assert (
+        evaluate_main(
+            [
+                "ataxx_v0",
+                "--agents",
+                f"rllib:{final}",
+                "random",
+                "--games",
+                "2",
+                "--seed",
+                "0",
+                "--out",
+                str(tmp_path / "ev"),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     results = json.loads((tmp_path / "ev" / "results.json").read_text())
     assert len(results["games"]) == 2
     other = spec("twixt_v0").make_raw(board_size=8)
@@ -190,13 +238,22 @@ def test_training_play_takes_an_rllib_opponent(ataxx_run, tmp_path):
     final = ataxx_run / "checkpoints" / "final"
     out = io.StringIO()
     record = tmp_path / "game.json"
-    assert play_main(["ataxx_v0", "--opponent", f"rllib:{final}", "--seat", "1", "--seed", "0", "--record", str(record)],
-                     stdin=io.StringIO("quit\n"), stdout=out) == 0
+    assert (
+        play_main(
+            ["ataxx_v0", "--opponent", f"rllib:{final}", "--seat", "1", "--seed", "0", "--record", str(record)],
+            stdin=io.StringIO("quit\n"),
+            stdout=out,
+        )
+        == 0
+    )
     game = json.loads(record.read_text())
     assert len(game["moves"]) == 1  # the RLlib agent (seat 0) moved, then the person quit
     with pytest.raises(SystemExit):  # another setting: refused before the game
-        play_main(["twixt_v0", "--env-kwargs", '{"board_size": 8}', "--opponent", f"rllib:{final}"],
-                  stdin=io.StringIO("quit\n"), stdout=io.StringIO())
+        play_main(
+            ["twixt_v0", "--env-kwargs", '{"board_size": 8}', "--opponent", f"rllib:{final}"],
+            stdin=io.StringIO("quit\n"),
+            stdout=io.StringIO(),
+        )
 
 
 def test_the_room_takes_an_rllib_agent(ataxx_run):
@@ -267,9 +324,28 @@ def test_the_command_resumes_from_a_relative_path_in_a_new_process(ataxx_run, tm
 
     shutil.copytree(ataxx_run, tmp_path / "first")
     env = {**__import__("os").environ, "PYTHONPATH": str(REPO_ROOT)}
-    done = subprocess.run([sys.executable, "-m", "training.train", "first/config.yaml", "--resume", "first/checkpoints/final",
-                           "--timesteps", "64", "--final-games", "1", "--out", "second", "--no-progress"],
-                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "training.train",
+            "first/config.yaml",
+            "--resume",
+            "first/checkpoints/final",
+            "--timesteps",
+            "64",
+            "--final-games",
+            "1",
+            "--out",
+            "second",
+            "--no-progress",
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     report = json.loads((tmp_path / "second" / "report.json").read_text())
     first = json.loads((ataxx_run / "report.json").read_text())
@@ -278,10 +354,18 @@ def test_the_command_resumes_from_a_relative_path_in_a_new_process(ataxx_run, tm
     bad = tmp_path / "bad.yaml"
     import re
 
-    bad.write_text(re.sub(r"minibatch_size: \d+", "minibatch_size: 4096", (tmp_path / "first" / "config.yaml").read_text()))
+    bad.write_text(
+        re.sub(r"minibatch_size: \d+", "minibatch_size: 4096", (tmp_path / "first" / "config.yaml").read_text())
+    )
     assert "minibatch_size: 4096" in bad.read_text()
-    done = subprocess.run([sys.executable, "-m", "training.train", "bad.yaml", "--out", "bad_run"], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "training.train", "bad.yaml", "--out", "bad_run"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
     assert "minibatch_size" in done.stderr.strip().splitlines()[-1]
     assert not (tmp_path / "bad_run").exists()

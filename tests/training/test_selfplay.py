@@ -137,7 +137,9 @@ MULTI_SEAT_GAMES = [
 ]
 
 
-@pytest.mark.parametrize("env_id, kwargs", MULTI_SEAT_GAMES, ids=[g[0] + str(sorted(g[1].items())) for g in MULTI_SEAT_GAMES])
+@pytest.mark.parametrize(
+    "env_id, kwargs", MULTI_SEAT_GAMES, ids=[g[0] + str(sorted(g[1].items())) for g in MULTI_SEAT_GAMES]
+)
 def test_every_seat_gets_its_own_return_and_observation(env_id, kwargs):
     """Fixed seats in turn: the learner's only nonzero reward is its seat's final return, on its
     last transition; partners share it; every seat is handed its own observation only."""
@@ -193,8 +195,9 @@ def test_smartrix_learner_sees_only_its_own_hand():
                 break
 
 
-@pytest.mark.parametrize("env_id, kwargs", [("smartrix_v0", {"num_players": 2}), ("tantrix_v0", {"num_players": 3}),
-                                            ("ataxx_v0", {})])
+@pytest.mark.parametrize(
+    "env_id, kwargs", [("smartrix_v0", {"num_players": 2}), ("tantrix_v0", {"num_players": 3}), ("ataxx_v0", {})]
+)
 def test_potential_shaping_telescopes_to_the_game_return(env_id, kwargs):
     """With gamma = 1 the shaped rewards of an episode sum to the game's return minus phi(s0)."""
     k = 0.05
@@ -226,8 +229,8 @@ SEEDED_GAMES = [
     ("ataxx_v0", {}),
     ("twixt_v0", {"board_size": 6}),
     ("double_twixt_v0", {"board_size": 6}),
-    ("tantrix_v0", {"num_players": 2}),       # chance: the bag
-    ("smartrix_v0", {"num_players": 3}),      # chance and hidden hands
+    ("tantrix_v0", {"num_players": 2}),  # chance: the bag
+    ("smartrix_v0", {"num_players": 3}),  # chance and hidden hands
 ]
 _IDS = [g[0] for g in SEEDED_GAMES]
 
@@ -279,10 +282,11 @@ def test_same_seed_and_actions_give_the_same_trajectory(env_id, kwargs):
     other = SelfPlayEnv(env_id, pool, env_kwargs=kwargs)
     first = _episode(env, seed=7)
     assert len(first) > 2
-    _same(first, _episode(env, seed=7, other=other))   # interleaved with another env
-    fresh = SelfPlayEnv(env_id, OpponentPool(["random", "greedy"], baseline_prob=1.0, latest_prob=0.0, seed=99),
-                        env_kwargs=kwargs)
-    _same(first, _episode(fresh, seed=7))               # a new env, differently seeded pool agents
+    _same(first, _episode(env, seed=7, other=other))  # interleaved with another env
+    fresh = SelfPlayEnv(
+        env_id, OpponentPool(["random", "greedy"], baseline_prob=1.0, latest_prob=0.0, seed=99), env_kwargs=kwargs
+    )
+    _same(first, _episode(fresh, seed=7))  # a new env, differently seeded pool agents
     # The opponents' generators are theirs again after each move.
     assert all(a.rng is not env._opponent_rng for a in pool.baselines)
     # Another seed gives another game (over a few seeds at least one episode differs).
@@ -359,10 +363,10 @@ def test_readme_single_agent_example_trains_and_plays():
     from conftest import REPO_ROOT
 
     text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
-    section = text[text.index("### Single-agent use"):]
-    code = section[section.index("```python\n") + len("```python\n"):]
-    code = code[:code.index("```")]
-    assert "SelfPlayEnv(\"ataxx_v0\", [\"greedy\"], seat=0)" in code and "model.learn(256)" in code
+    section = text[text.index("### Single-agent use") :]
+    code = section[section.index("```python\n") + len("```python\n") :]
+    code = code[: code.index("```")]
+    assert 'SelfPlayEnv("ataxx_v0", ["greedy"], seat=0)' in code and "model.learn(256)" in code
     import torch
 
     threads = torch.get_num_threads()

@@ -25,8 +25,18 @@ from envs.core.state import ParameterError
 from envs.registry import UnknownEnvError, spec
 from training.agents import PolicyAgent, RandomAgent, make_agent
 from training.agents import shipped as shipped_module
-from training.agents.shipped import (INDEX, ShippedAgent, ShippedIndexError, add_run, setting_kwargs, shipped_agents,
-                                     shipped_for, shipped_markdown, shipped_names, shipped_spec)
+from training.agents.shipped import (
+    INDEX,
+    ShippedAgent,
+    ShippedIndexError,
+    add_run,
+    setting_kwargs,
+    shipped_agents,
+    shipped_for,
+    shipped_markdown,
+    shipped_names,
+    shipped_spec,
+)
 from training.arena import play_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,9 +49,19 @@ def _sha(path: Path) -> str:
 
 
 def _entry(name: str, file: str, env_id: str, env_kwargs: dict, sha: str, **over) -> dict:
-    e = {"name": name, "file": file, "env_id": env_id, "env_kwargs": env_kwargs, "config": f"configs/{name}.yaml",
-         "seed": 0, "timesteps": 1000, "commit": COMMIT, "sha256": sha, "source_sha256": "0" * 64,
-         "summary": f"{name} for tests"}
+    e = {
+        "name": name,
+        "file": file,
+        "env_id": env_id,
+        "env_kwargs": env_kwargs,
+        "config": f"configs/{name}.yaml",
+        "seed": 0,
+        "timesteps": 1000,
+        "commit": COMMIT,
+        "sha256": sha,
+        "source_sha256": "0" * 64,
+        "summary": f"{name} for tests",
+    }
     e.update(over)
     return e
 
@@ -55,21 +75,26 @@ def _write_index(folder: Path, entries: list[dict]) -> Path:
 @pytest.fixture(scope="module")
 def checkpoints(tmp_path_factory) -> dict[str, Path]:
     folder = tmp_path_factory.mktemp("ckpts")
-    return {"ataxx": tiny_checkpoint(folder / "ataxx.zip", width=8, optimizer_step=True),
-            "twixt8": tiny_checkpoint(folder / "twixt8.zip", "twixt_v0", {"board_size": 8}, width=8,
-                                      optimizer_step=True)}
+    return {
+        "ataxx": tiny_checkpoint(folder / "ataxx.zip", width=8, optimizer_step=True),
+        "twixt8": tiny_checkpoint(folder / "twixt8.zip", "twixt_v0", {"board_size": 8}, width=8, optimizer_step=True),
+    }
 
 
 @pytest.fixture
 def index(tmp_path, checkpoints) -> Path:
     """A test index: two loadable agents, and two entries whose files are plain bytes."""
     entries = []
-    for name, key, env_id, kwargs in (("a_ataxx", "ataxx", "ataxx_v0", {}),
-                                      ("b_twixt8", "twixt8", "twixt_v0", {"board_size": 8})):
+    for name, key, env_id, kwargs in (
+        ("a_ataxx", "ataxx", "ataxx_v0", {}),
+        ("b_twixt8", "twixt8", "twixt_v0", {"board_size": 8}),
+    ):
         shutil.copy(checkpoints[key], tmp_path / f"{name}.zip")
         entries.append(_entry(name, f"{name}.zip", env_id, kwargs, _sha(tmp_path / f"{name}.zip")))
-    for name, env_id, kwargs in (("c_twixt8_swap", "twixt_v0", {"board_size": 8, "swap": True}),
-                                 ("d_tantrix_r10", "tantrix_v0", {"num_players": 2, "window_radius": 10})):
+    for name, env_id, kwargs in (
+        ("c_twixt8_swap", "twixt_v0", {"board_size": 8, "swap": True}),
+        ("d_tantrix_r10", "tantrix_v0", {"num_players": 2, "window_radius": 10}),
+    ):
         (tmp_path / f"{name}.zip").write_bytes(name.encode())
         entries.append(_entry(name, f"{name}.zip", env_id, kwargs, _sha(tmp_path / f"{name}.zip")))
     return _write_index(tmp_path, entries)
@@ -100,8 +125,13 @@ def test_the_package_index_is_valid_and_its_files_match():
 def test_one_agent_ships_for_every_game():
     agents = shipped_agents()
     assert sorted(a.env_id for a in agents) == sorted(envs.ENV_IDS)
-    assert [a.name for a in agents] == ["ataxx_quick", "twixt_quick", "double_twixt_quick", "tantrix_quick",
-                                        "smartrix_quick"]
+    assert [a.name for a in agents] == [
+        "ataxx_quick",
+        "twixt_quick",
+        "double_twixt_quick",
+        "tantrix_quick",
+        "smartrix_quick",
+    ]
     assert [a.name for a in shipped_for("twixt_v0", {"board_size": 8})] == ["twixt_quick"]
     assert [a.name for a in shipped_for("tantrix_v0", {"window_radius": 10})] == ["tantrix_quick"]
     assert shipped_for("twixt_v0") == [] and shipped_for("tantrix_v0", {"num_players": 3, "window_radius": 10}) == []
@@ -140,10 +170,29 @@ def test_pyproject_ships_the_index_and_checkpoints():
 @pytest.mark.slow
 def test_a_wheel_carries_the_shipped_agents(tmp_path):
     src = tmp_path / "src"
-    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(".git", ".venv", "runs", "build", "*.egg-info",
-                                                             "__pycache__", "results", "tests"))
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", str(src),
-                    "-w", str(tmp_path / "whl")], check=True, capture_output=True)
+    shutil.copytree(
+        ROOT,
+        src,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", "runs", "build", "*.egg-info", "__pycache__", "results", "tests"
+        ),
+    )
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            str(src),
+            "-w",
+            str(tmp_path / "whl"),
+        ],
+        check=True,
+        capture_output=True,
+    )
     wheel = next((tmp_path / "whl").glob("*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "training/shipped/index.json" in names
@@ -152,34 +201,44 @@ def test_a_wheel_carries_the_shipped_agents(tmp_path):
 
 # --------------------------------------------------------------------------- the mechanism
 
+
 def test_shipped_agents_reads_entries_in_order(index):
     agents = shipped_agents(index)
     assert [a.name for a in agents] == ["a_ataxx", "b_twixt8", "c_twixt8_swap", "d_tantrix_r10"]
     a = agents[1]
     assert isinstance(a, ShippedAgent)
     assert (a.env_id, a.env_kwargs, a.path, a.seed, a.timesteps, a.commit) == (
-        "twixt_v0", {"board_size": 8}, index.parent / "b_twixt8.zip", 0, 1000, COMMIT)
+        "twixt_v0",
+        {"board_size": 8},
+        index.parent / "b_twixt8.zip",
+        0,
+        1000,
+        COMMIT,
+    )
     a.env_kwargs["board_size"] = 24  # a copy: the next read is unchanged
     assert shipped_spec("b_twixt8", index).env_kwargs == {"board_size": 8}
     assert len({shipped_spec("b_twixt8", index), shipped_spec("b_twixt8", index)}) == 1  # hashable despite the dict
 
 
-@pytest.mark.parametrize("env_id, kwargs, expected", [
-    ("twixt_v0", {"board_size": 8}, ["b_twixt8"]),
-    ("twixt_v0", {"board_size": 8, "max_steps": 50}, ["b_twixt8"]),  # the step limit does not count
-    ("twixt_v0", {"board_size": 8, "swap": False, "rules": "standard"}, ["b_twixt8"]),  # defaults spelled out
-    ("twixt_v0", {"board_size": 8, "swap": True}, ["c_twixt8_swap"]),
-    ("twixt_v0", {}, []),  # 24x24
-    ("twixt_v0", None, []),
-    ("double_twixt_v0", {"board_size": 8}, []),
-    ("ataxx_v0", None, ["a_ataxx"]),
-    ("ataxx_v0", {"render_mode": "ansi"}, ["a_ataxx"]),
-    ("ataxx_v0", {"fen": BLOCKERS}, []),  # another start position is another setting
-    ("tantrix_v0", {}, []),  # the default window radius is 16
-    ("tantrix_v0", {"window_radius": 10}, ["d_tantrix_r10"]),  # num_players defaults to 2
-    ("tantrix_v0", {"window_radius": 10, "num_players": 3}, []),
-    ("smartrix_v0", {}, []),
-])
+@pytest.mark.parametrize(
+    "env_id, kwargs, expected",
+    [
+        ("twixt_v0", {"board_size": 8}, ["b_twixt8"]),
+        ("twixt_v0", {"board_size": 8, "max_steps": 50}, ["b_twixt8"]),  # the step limit does not count
+        ("twixt_v0", {"board_size": 8, "swap": False, "rules": "standard"}, ["b_twixt8"]),  # defaults spelled out
+        ("twixt_v0", {"board_size": 8, "swap": True}, ["c_twixt8_swap"]),
+        ("twixt_v0", {}, []),  # 24x24
+        ("twixt_v0", None, []),
+        ("double_twixt_v0", {"board_size": 8}, []),
+        ("ataxx_v0", None, ["a_ataxx"]),
+        ("ataxx_v0", {"render_mode": "ansi"}, ["a_ataxx"]),
+        ("ataxx_v0", {"fen": BLOCKERS}, []),  # another start position is another setting
+        ("tantrix_v0", {}, []),  # the default window radius is 16
+        ("tantrix_v0", {"window_radius": 10}, ["d_tantrix_r10"]),  # num_players defaults to 2
+        ("tantrix_v0", {"window_radius": 10, "num_players": 3}, []),
+        ("smartrix_v0", {}, []),
+    ],
+)
 def test_shipped_for_returns_exactly_the_agents_of_that_setting(index, env_id, kwargs, expected):
     assert [a.name for a in shipped_for(env_id, kwargs, index=index)] == expected
 
@@ -199,8 +258,11 @@ def test_shipped_for_refuses_unknown_ids_and_arguments(index):
 
 
 def test_shipped_spec_of_an_unknown_name_lists_the_names(index):
-    with pytest.raises(ValueError, match=r"^no shipped agent is called 'zz'; the shipped agents are: a_ataxx, "
-                                         r"b_twixt8, c_twixt8_swap, d_tantrix_r10$"):
+    with pytest.raises(
+        ValueError,
+        match=r"^no shipped agent is called 'zz'; the shipped agents are: a_ataxx, "
+        r"b_twixt8, c_twixt8_swap, d_tantrix_r10$",
+    ):
         shipped_spec("zz", index)
 
 
@@ -211,18 +273,24 @@ def _broken(tmp_path, checkpoints, over: dict) -> Path:
     return _write_index(tmp_path, [entry])
 
 
-@pytest.mark.parametrize("over, message", [
-    ({"file": "gone.zip"}, r"shipped agent 'a': its checkpoint .*gone\.zip is missing \(listed in .*index\.json\)"),
-    ({"sha256": "f" * 64}, r"shipped agent 'a': .*a\.zip has sha256 [0-9a-f]{64}, but .*index\.json says f{64}: "
-                           r"the file is damaged or was replaced"),
-    ({"env_id": "chess_v0"}, r"entry 0 \('a'\): bad setting: unknown environment id 'chess_v0'"),
-    ({"env_kwargs": {"size": 8}}, r"entry 0 \('a'\): bad setting: ataxx_v0 has no argument 'size'"),
-    ({"name": "Random Agent"}, r"entry 0 \('Random Agent'\): name must be lower-case letters, digits and '_'"),
-    ({"file": "../a.zip"}, r"entry 0 \('a'\): file must be a \.zip file name in .*, got '\.\./a\.zip'"),
-    ({"seed": "0"}, r"entry 0 \('a'\): seed must be a JSON int, got '0'"),
-    ({"sha256": "ABC"}, r"entry 0 \('a'\): sha256 must be 64 lower-case hex digits, got 'ABC'"),
-    ({"colour": 1}, r"entry 0 \('a'\): unknown colour \(the fields are: name, file, "),
-])
+@pytest.mark.parametrize(
+    "over, message",
+    [
+        ({"file": "gone.zip"}, r"shipped agent 'a': its checkpoint .*gone\.zip is missing \(listed in .*index\.json\)"),
+        (
+            {"sha256": "f" * 64},
+            r"shipped agent 'a': .*a\.zip has sha256 [0-9a-f]{64}, but .*index\.json says f{64}: "
+            r"the file is damaged or was replaced",
+        ),
+        ({"env_id": "chess_v0"}, r"entry 0 \('a'\): bad setting: unknown environment id 'chess_v0'"),
+        ({"env_kwargs": {"size": 8}}, r"entry 0 \('a'\): bad setting: ataxx_v0 has no argument 'size'"),
+        ({"name": "Random Agent"}, r"entry 0 \('Random Agent'\): name must be lower-case letters, digits and '_'"),
+        ({"file": "../a.zip"}, r"entry 0 \('a'\): file must be a \.zip file name in .*, got '\.\./a\.zip'"),
+        ({"seed": "0"}, r"entry 0 \('a'\): seed must be a JSON int, got '0'"),
+        ({"sha256": "ABC"}, r"entry 0 \('a'\): sha256 must be 64 lower-case hex digits, got 'ABC'"),
+        ({"colour": 1}, r"entry 0 \('a'\): unknown colour \(the fields are: name, file, "),
+    ],
+)
 def test_a_broken_index_or_file_is_a_clear_error(tmp_path, checkpoints, over, message):
     index = _broken(tmp_path, checkpoints, over)
     with pytest.raises(ShippedIndexError, match=message):
@@ -263,11 +331,17 @@ def test_make_agent_takes_a_shipped_name(packaged):
     assert isinstance(agent, PolicyAgent) and agent.name == "a_ataxx" and agent.deterministic
     assert agent.path == packaged.parent / "a_ataxx.zip" and agent.trained_on == ("ataxx_v0", {})
     assert not make_agent("a_ataxx:sample").deterministic
-    with pytest.raises(ValueError, match=r"^agent spec 'a_ataxx:fast': the only option of a shipped agent is "
-                                         r"':sample', got 'fast'$"):
+    with pytest.raises(
+        ValueError,
+        match=r"^agent spec 'a_ataxx:fast': the only option of a shipped agent is "
+        r"':sample', got 'fast'$",
+    ):
         make_agent("a_ataxx:fast")
-    with pytest.raises(ValueError, match=r"^unknown agent spec 'a_atax': expected .* or SHIPPED\[:sample\] "
-                                         r"\(shipped: a_ataxx, b_twixt8, c_twixt8_swap, d_tantrix_r10\)$"):
+    with pytest.raises(
+        ValueError,
+        match=r"^unknown agent spec 'a_atax': expected .* or SHIPPED\[:sample\] "
+        r"\(shipped: a_ataxx, b_twixt8, c_twixt8_swap, d_tantrix_r10\)$",
+    ):
         make_agent("a_atax")
     # the built-in forms come first: a shipped name cannot shadow them
     assert type(make_agent("random")) is RandomAgent
@@ -281,12 +355,20 @@ def test_a_damaged_shipped_file_is_named_when_the_agent_is_made(packaged):
 
 def test_a_shipped_agent_on_another_setting_names_its_own(packaged):
     ataxx, twixt = make_agent("a_ataxx"), make_agent("b_twixt8")
-    with pytest.raises(ValueError, match=r"^a_ataxx \(.*a_ataxx\.zip\) was trained on ataxx_v0 with its default "
-                                         r"settings, not on twixt_v0: play it there$"):
+    with pytest.raises(
+        ValueError,
+        match=r"^a_ataxx \(.*a_ataxx\.zip\) was trained on ataxx_v0 with its default "
+        r"settings, not on twixt_v0: play it there$",
+    ):
         ataxx.check_env(envs.make_raw("twixt_v0", board_size=8))
-    with pytest.raises(ValueError, match=re.escape("""was trained on twixt_v0 with --env-kwargs '{"board_size": 8}' """
-                                                   "(observations (8, 8, 23), 65 actions), but this environment has "
-                                                   "(24, 24, 23) and 577: create it with that setting")):
+    with pytest.raises(
+        ValueError,
+        match=re.escape(
+            """was trained on twixt_v0 with --env-kwargs '{"board_size": 8}' """
+            "(observations (8, 8, 23), 65 actions), but this environment has "
+            "(24, 24, 23) and 577: create it with that setting"
+        ),
+    ):
         twixt.check_env(envs.make_raw("twixt_v0"))
     twixt.check_env(envs.make_raw("twixt_v0", board_size=8, max_steps=10))  # its own setting
 
@@ -300,26 +382,38 @@ def test_evaluate_and_play_accept_shipped_names(packaged, capsys):
     with pytest.raises(ValueError, match=r"b_twixt8 \(.*\) was trained on twixt_v0 with --env-kwargs"):
         run_tournament("twixt_v0", ["b_twixt8", "random"], 2, seed=0)
     with pytest.raises(SystemExit) as exit_info:
-        play.main(["twixt_v0", "--opponent", "b_twixt8", "--seat", "0"], stdin=io.StringIO("quit\n"),
-                  stdout=io.StringIO())
+        play.main(
+            ["twixt_v0", "--opponent", "b_twixt8", "--seat", "0"], stdin=io.StringIO("quit\n"), stdout=io.StringIO()
+        )
     assert exit_info.value.code == 2
     assert """b_twixt8 (""" in capsys.readouterr().err
     text = io.StringIO()
-    play.main(["twixt_v0", "--env-kwargs", '{"board_size": 8}', "--opponent", "b_twixt8", "--seat", "0", "--seed", "1"],
-              stdin=io.StringIO("quit\n"), stdout=text)
+    play.main(
+        ["twixt_v0", "--env-kwargs", '{"board_size": 8}', "--opponent", "b_twixt8", "--seat", "0", "--seed", "1"],
+        stdin=io.StringIO("quit\n"),
+        stdout=text,
+    )
     assert "b_twixt8" in text.getvalue()
 
 
 # --------------------------------------------------------------------------- adding a run
+
 
 def _run(tmp_path, checkpoints, smoke=False) -> Path:
     run = tmp_path / "run"
     (run / "checkpoints").mkdir(parents=True)
     shutil.copy(checkpoints["twixt8"], run / "checkpoints" / "final.zip")
     (run / "config.yaml").write_text("env_id: twixt_v0\nenv_kwargs: {board_size: 8}\nseed: 3\nname: twixt_quick\n")
-    (run / "report.json").write_text(json.dumps({
-        "timesteps": 150016, "smoke": smoke, "pretrain": None,
-        "vs": {"random": {"score": 1.0, "games": 200}, "greedy": {"score": 0.61, "games": 200}}}))
+    (run / "report.json").write_text(
+        json.dumps(
+            {
+                "timesteps": 150016,
+                "smoke": smoke,
+                "pretrain": None,
+                "vs": {"random": {"score": 1.0, "games": 200}, "greedy": {"score": 0.61, "games": 200}},
+            }
+        )
+    )
     return run
 
 
@@ -330,12 +424,19 @@ def test_add_run_writes_a_smaller_checkpoint_with_the_same_policy(tmp_path, chec
     run, index = _run(tmp_path, checkpoints), tmp_path / "shipped" / "index.json"
     entry = add_run(run, COMMIT, index=index)
     dest = index.parent / "twixt_quick.zip"
-    assert entry == {"name": "twixt_quick", "file": "twixt_quick.zip", "env_id": "twixt_v0",
-                     "env_kwargs": {"board_size": 8}, "config": "configs/twixt_quick.yaml", "seed": 3,
-                     "timesteps": 150016, "commit": COMMIT, "sha256": _sha(dest),
-                     "source_sha256": _sha(run / "checkpoints" / "final.zip"),
-                     "summary": "MaskablePPO self-play; its run's final evaluation: 1.0 vs random, 0.61 vs greedy "
-                                "(200 games each)"}
+    assert entry == {
+        "name": "twixt_quick",
+        "file": "twixt_quick.zip",
+        "env_id": "twixt_v0",
+        "env_kwargs": {"board_size": 8},
+        "config": "configs/twixt_quick.yaml",
+        "seed": 3,
+        "timesteps": 150016,
+        "commit": COMMIT,
+        "sha256": _sha(dest),
+        "source_sha256": _sha(run / "checkpoints" / "final.zip"),
+        "summary": "MaskablePPO self-play; its run's final evaluation: 1.0 vs random, 0.61 vs greedy (200 games each)",
+    }
     assert [a.name for a in shipped_agents(index)] == ["twixt_quick"]
     a = MaskablePPO.load(run / "checkpoints" / "final.zip", device="cpu").policy.state_dict()
     b = MaskablePPO.load(dest, device="cpu").policy.state_dict()

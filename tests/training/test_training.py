@@ -59,7 +59,11 @@ def test_resume_continues_the_timestep_count(tmp_path):
     resumed = MaskablePPO.load(second["checkpoint"])
     assert resumed.learning_rate == 1.0e-3
     # The checkpoint schedule continues from 512 instead of restarting at 256.
-    assert sorted(p.name for p in (tmp_path / "b" / "checkpoints").iterdir()) == ["final.zip", "step_1024.zip", "step_768.zip"]
+    assert sorted(p.name for p in (tmp_path / "b" / "checkpoints").iterdir()) == [
+        "final.zip",
+        "step_1024.zip",
+        "step_768.zip",
+    ]
 
 
 def test_config_errors(tmp_path):
@@ -98,56 +102,68 @@ def test_cli_validates_the_config_once_and_still_refuses_bad_values(tmp_path, mo
     assert calls == [{"check_teacher": True}]  # once (it builds the env and every agent), in train()
 
 
-@pytest.mark.parametrize("yaml_text, message", [
-    ("ppo: {learning_rate: 3e-4}\n", "ppo.learning_rate' must be a positive number \\(YAML reads 3e-4 as text"),
-    ("policy: {net_arch: {pi: [], vff: [64]}}\n", "policy.net_arch"),
-    ("policy: {features_kwargs: {channel: 64}}\n", "policy.features_kwargs"),
-    ("policy: {head: spatil}\n", "policy.head"),
-    ("policy: {value_head: pool}\n", "policy.value_head.*'dense' or 'pooled'"),
-    ("policy: {value_head: pooled, head: linear}\n", "policy.value_head.*needs the spatial policy"),
-    ("policy: {head: factored}\n", "policy.head.*describes no planes for a factored head"),
-    ("env_id: tantrix_v0\npolicy: {features: hex_board_net, head: factored, features_kwargs: {board_key: hands}}\n",
-     "policy.features_kwargs.board_key' must be absent or 'board'"),
-    ("env_id: ataxx_v1\n", "unknown environment id 'ataxx_v1'"),
-    ("env_kwargs: {fenn: x}\n", "no argument 'fenn'"),
-    ("env_kwargs: {fen: garbage}\n", "malformed FEN"),
-    ("max_steps: -5\n", "max_steps"),
-    ("torch_threads: 0\n", "torch_threads"),
-    ("shaping: -0.5\n", "shaping. must be a number >= 0"),
-    ("pool: {baselines: [random, gredy]}\n", "pool.baselines.*unknown agent spec 'gredy'"),
-    ("pool: {baseline_prob: 0.9}\n", "at most 1"),
-    ("final_eval: {opponents: [random, gredy]}\n", "final_eval.opponents"),
-    ("final_eval: {games: 0}\n", "final_eval.games"),
-    ("eval: {every: 0}\n", "eval.every"),
-    ("checkpoint_every: -1\n", "checkpoint_every"),
-    ("ppo: {n_steps: 0}\n", "ppo.n_steps"),
-    ("ppo: {batch_size: -1}\n", "ppo.batch_size"),
-    ("total_timesteps: -10\n", "total_timesteps"),
-    ("a: [unclosed\n", "not valid YAML"),
-    # the warm start (training/pretrain.py) and the value head
-    ("pretrain: {teacher: gredy}\n", "pretrain.teacher.*unknown agent spec 'gredy'"),
-    ("pretrain: {teacher: greedy, games: 0}\n", "pretrain.games"),
-    ("pretrain: {teacher: greedy, learning_rate: 1e-3}\n", "pretrain.learning_rate"),
-    ("pretrain: {teacher: 5}\n", "pretrain.teacher"),
-    ("pretrain: {teachr: greedy}\n", "unknown config key 'pretrain.teachr'"),
-    # alpha-beta plays two sides only: refused before anything runs, naming the key
-    ("env_id: smartrix_v0\nenv_kwargs: {num_players: 4}\npolicy: {features: card_table_net, head: linear}\n"
-     "pretrain: {teacher: 'alphabeta:1'}\n", "pretrain.teacher.*cannot play smartrix_v0"),
-    # every opponent must play the game, or the run stops at its first game with it (found by a newcomer's test)
-    ("pool: {baselines: [random, 'robot:0']}\n",
-     "'pool.baselines' 'robot:0' cannot play ataxx_v0 with these env_kwargs: agent 'robot' is offered by Tantrix only"),
-    ("eval: {opponents: [robot]}\n", "'eval.opponents' 'robot' cannot play ataxx_v0"),
-    ("final_eval: {opponents: [greedy, 'robot:1']}\n", "'final_eval.opponents' 'robot:1' cannot play ataxx_v0"),
-    ("pretrain: {games: -5}\n", "pretrain.games"),  # checked with or without a teacher
-    ("pretrain: {teacher: greedy, learning_rate: 1000.0}\n", "pretrain.learning_rate.*\\(0, 1\\]"),
-    ("policy: {value_head: pooled, net_arch: {pi: [], vf: []}}\n", "non-empty vf list"),
-    ("policy: {features_kwargs: {channels: 8, blocks: 1, features_dim: 256}}\n", "features_dim"),
-    ("policy: {features: [board_cnn]}\n", "policy.features"),
-    # found by a newcomer's test: an extractor that cannot read the game's observation, a misleading hint
-    ("policy: {features: hex_board_net, features_kwargs: {}}\n",
-     "policy.features' 'hex_board_net' cannot read the observation of ataxx_v0: HexBoardTrunk needs a Dict"),
-    ("ppo: {learning_rate: -1}\n", "ppo.learning_rate' must be a positive number, got -1$"),
-])
+@pytest.mark.parametrize(
+    "yaml_text, message",
+    [
+        ("ppo: {learning_rate: 3e-4}\n", "ppo.learning_rate' must be a positive number \\(YAML reads 3e-4 as text"),
+        ("policy: {net_arch: {pi: [], vff: [64]}}\n", "policy.net_arch"),
+        ("policy: {features_kwargs: {channel: 64}}\n", "policy.features_kwargs"),
+        ("policy: {head: spatil}\n", "policy.head"),
+        ("policy: {value_head: pool}\n", "policy.value_head.*'dense' or 'pooled'"),
+        ("policy: {value_head: pooled, head: linear}\n", "policy.value_head.*needs the spatial policy"),
+        ("policy: {head: factored}\n", "policy.head.*describes no planes for a factored head"),
+        (
+            "env_id: tantrix_v0\npolicy: {features: hex_board_net, head: factored, features_kwargs: {board_key: hands}}\n",
+            "policy.features_kwargs.board_key' must be absent or 'board'",
+        ),
+        ("env_id: ataxx_v1\n", "unknown environment id 'ataxx_v1'"),
+        ("env_kwargs: {fenn: x}\n", "no argument 'fenn'"),
+        ("env_kwargs: {fen: garbage}\n", "malformed FEN"),
+        ("max_steps: -5\n", "max_steps"),
+        ("torch_threads: 0\n", "torch_threads"),
+        ("shaping: -0.5\n", "shaping. must be a number >= 0"),
+        ("pool: {baselines: [random, gredy]}\n", "pool.baselines.*unknown agent spec 'gredy'"),
+        ("pool: {baseline_prob: 0.9}\n", "at most 1"),
+        ("final_eval: {opponents: [random, gredy]}\n", "final_eval.opponents"),
+        ("final_eval: {games: 0}\n", "final_eval.games"),
+        ("eval: {every: 0}\n", "eval.every"),
+        ("checkpoint_every: -1\n", "checkpoint_every"),
+        ("ppo: {n_steps: 0}\n", "ppo.n_steps"),
+        ("ppo: {batch_size: -1}\n", "ppo.batch_size"),
+        ("total_timesteps: -10\n", "total_timesteps"),
+        ("a: [unclosed\n", "not valid YAML"),
+        # the warm start (training/pretrain.py) and the value head
+        ("pretrain: {teacher: gredy}\n", "pretrain.teacher.*unknown agent spec 'gredy'"),
+        ("pretrain: {teacher: greedy, games: 0}\n", "pretrain.games"),
+        ("pretrain: {teacher: greedy, learning_rate: 1e-3}\n", "pretrain.learning_rate"),
+        ("pretrain: {teacher: 5}\n", "pretrain.teacher"),
+        ("pretrain: {teachr: greedy}\n", "unknown config key 'pretrain.teachr'"),
+        # alpha-beta plays two sides only: refused before anything runs, naming the key
+        (
+            "env_id: smartrix_v0\nenv_kwargs: {num_players: 4}\npolicy: {features: card_table_net, head: linear}\n"
+            "pretrain: {teacher: 'alphabeta:1'}\n",
+            "pretrain.teacher.*cannot play smartrix_v0",
+        ),
+        # every opponent must play the game, or the run stops at its first game with it (found by a newcomer's test)
+        (
+            "pool: {baselines: [random, 'robot:0']}\n",
+            "'pool.baselines' 'robot:0' cannot play ataxx_v0 with these env_kwargs: agent 'robot' is offered by Tantrix only",
+        ),
+        ("eval: {opponents: [robot]}\n", "'eval.opponents' 'robot' cannot play ataxx_v0"),
+        ("final_eval: {opponents: [greedy, 'robot:1']}\n", "'final_eval.opponents' 'robot:1' cannot play ataxx_v0"),
+        ("pretrain: {games: -5}\n", "pretrain.games"),  # checked with or without a teacher
+        ("pretrain: {teacher: greedy, learning_rate: 1000.0}\n", "pretrain.learning_rate.*\\(0, 1\\]"),
+        ("policy: {value_head: pooled, net_arch: {pi: [], vf: []}}\n", "non-empty vf list"),
+        ("policy: {features_kwargs: {channels: 8, blocks: 1, features_dim: 256}}\n", "features_dim"),
+        ("policy: {features: [board_cnn]}\n", "policy.features"),
+        # found by a newcomer's test: an extractor that cannot read the game's observation, a misleading hint
+        (
+            "policy: {features: hex_board_net, features_kwargs: {}}\n",
+            "policy.features' 'hex_board_net' cannot read the observation of ataxx_v0: HexBoardTrunk needs a Dict",
+        ),
+        ("ppo: {learning_rate: -1}\n", "ppo.learning_rate' must be a positive number, got -1$"),
+    ],
+)
 def test_every_bad_config_value_fails_before_training(tmp_path, yaml_text, message):
     bad = tmp_path / "bad.yaml"
     if not yaml_text.startswith("env_id"):  # every config names its environment
@@ -198,8 +214,11 @@ def test_run_directory_must_be_empty_unless_overwrite(tmp_path):
 #: Every shipped config.
 #: (The RLlib configs, ``engine: rllib``, are smoke-run by tests/training/test_rllib_train.py, the
 #: AlphaZero ones, ``engine: alphazero``, by tests/training/test_alphazero.py.)
-CONFIGS = sorted(str(p.relative_to(REPO_ROOT)) for p in (REPO_ROOT / "configs").glob("*.yaml")
-                 if "\nengine: rllib" not in p.read_text() and "\nengine: alphazero" not in p.read_text())
+CONFIGS = sorted(
+    str(p.relative_to(REPO_ROOT))
+    for p in (REPO_ROOT / "configs").glob("*.yaml")
+    if "\nengine: rllib" not in p.read_text() and "\nengine: alphazero" not in p.read_text()
+)
 
 
 def test_every_game_has_a_quick_and_a_full_config():
@@ -216,8 +235,13 @@ def test_smoke_config_shrinks_every_budget_and_nothing_else():
     assert cfg["total_timesteps"] == 32768 and cfg["pretrain"]["games"] == 1000  # the original is untouched
     rollout = SMOKE["n_envs"] * SMOKE["n_steps"]
     assert rollout == 64
-    assert (small["total_timesteps"], small["n_envs"], small["ppo"]["n_steps"], small["ppo"]["batch_size"],
-            small["ppo"]["n_epochs"]) == (64, 2, 32, 64, 1)
+    assert (
+        small["total_timesteps"],
+        small["n_envs"],
+        small["ppo"]["n_steps"],
+        small["ppo"]["batch_size"],
+        small["ppo"]["n_epochs"],
+    ) == (64, 2, 32, 64, 1)
     assert (small["pool"]["snapshot_every"], small["eval"]["every"], small["checkpoint_every"]) == (64, 64, 64)
     assert (small["pretrain"]["games"], small["pretrain"]["epochs"]) == (2, 1)
     assert (small["eval"]["games"], small["final_eval"]["games"]) == (2, SMOKE["final_games"])
@@ -230,10 +254,13 @@ def test_smoke_config_shrinks_every_budget_and_nothing_else():
     assert small["pretrain"]["teacher"] == "greedy" and small["pool"]["baselines"] == cfg["pool"]["baselines"]
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--seed", "-1"], "argument --seed: expected a non-negative integer, got -1"),
-    (["--timesteps", "0"], "argument --timesteps: expected a positive integer (at least 1), got 0"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--seed", "-1"], "argument --seed: expected a non-negative integer, got -1"),
+        (["--timesteps", "0"], "argument --timesteps: expected a positive integer (at least 1), got 0"),
+    ],
+)
 def test_cli_number_options_use_the_shared_argument_types(tmp_path, capsys, argv, message):
     with pytest.raises(SystemExit) as exc:
         main(["configs/ataxx_quick.yaml", "--out", str(tmp_path / "r"), *argv])
@@ -274,16 +301,25 @@ def test_every_config_smoke_runs_end_to_end(tmp_path, config, monkeypatch, capsy
     report = json.loads((out / "report.json").read_text())
     assert report["smoke"] is True and report["env_id"] == cfg["env_id"] and report["seed"] == cfg["seed"]
     teacher = cfg["pretrain"]["teacher"]
-    assert report["budgets"] == {"total_timesteps": 64, "n_envs": 2, "n_steps": 32,
-                                 "pretrain_games": SMOKE["pretrain_games"] if teacher else None,
-                                 "eval_every": 64, "eval_games": 2, "final_games": SMOKE["final_games"]}
+    assert report["budgets"] == {
+        "total_timesteps": 64,
+        "n_envs": 2,
+        "n_steps": 32,
+        "pretrain_games": SMOKE["pretrain_games"] if teacher else None,
+        "eval_every": 64,
+        "eval_games": 2,
+        "final_games": SMOKE["final_games"],
+    }
     assert report["timesteps"] == report["timesteps_this_run"] == 64
     assert sorted(p.name for p in (out / "checkpoints").iterdir()) == (
-        ["final.zip", "pretrained.zip", "step_64.zip"] if teacher else ["final.zip", "step_64.zip"])
+        ["final.zip", "pretrained.zip", "step_64.zip"] if teacher else ["final.zip", "step_64.zip"]
+    )
     saved = load_config(out / "config.yaml")  # the resolved config is the shrunk one
     assert saved["total_timesteps"] == 64 and saved["final_eval"]["games"] == SMOKE["final_games"]
     assert [row["timesteps"] for row in report["periodic_eval"]] == [64]
-    assert set(report["periodic_eval"][0]) == {"timesteps", "episodes"} | {f"score_vs_{s}" for s in cfg["eval"]["opponents"]}
+    assert set(report["periodic_eval"][0]) == {"timesteps", "episodes"} | {
+        f"score_vs_{s}" for s in cfg["eval"]["opponents"]
+    }
     assert set(report["vs"]) == set(cfg["final_eval"]["opponents"])
     for spec in cfg["final_eval"]["opponents"]:
         r = report["vs"][spec]
@@ -293,8 +329,11 @@ def test_every_config_smoke_runs_end_to_end(tmp_path, config, monkeypatch, capsy
         assert json.loads((out / "pretrain.json").read_text())["games"] == SMOKE["pretrain_games"]
     else:
         assert report["pretrain"] is None and not (out / "pretrain.json").exists()
-    folders = ([out / "eval"] if report["ratings"] and isinstance(report["ratings"][0], dict) else
-               [out / "eval" / f"vs_{s.replace('/', '_').replace(':', '_')}" for s in cfg["final_eval"]["opponents"]])
+    folders = (
+        [out / "eval"]
+        if report["ratings"] and isinstance(report["ratings"][0], dict)
+        else [out / "eval" / f"vs_{s.replace('/', '_').replace(':', '_')}" for s in cfg["final_eval"]["opponents"]]
+    )
     for folder in folders:
         assert sorted(p.name for p in folder.iterdir()) == ["pairs.csv", "ratings.csv", "ratings.png", "results.json"]
     if config.startswith("configs/double_twixt"):
@@ -344,11 +383,16 @@ def test_training_prints_the_run_and_an_estimate_before_training(tmp_path, capsy
     report = train(cfg, out, progress_bar=False)
     assert report["timesteps"] == 1024
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == (f"[run] directory {out} | env ataxx_v0 | 1,024 timesteps to train "
-                        "(600 asked, rounded up to whole rollouts of 512)")
+    assert lines[0] == (
+        f"[run] directory {out} | env ataxx_v0 | 1,024 timesteps to train "
+        "(600 asked, rounded up to whole rollouts of 512)"
+    )
     # which games it steps (the batched core, or the reference state where the game has none: it says so)
-    assert re.fullmatch(r"\[run\] 4 games stepped together, the opponents' moves batched \| backend '\w+'"
-                        r"( \(fell back from backend='batched': .*\))?", lines[1]), lines[1]
+    assert re.fullmatch(
+        r"\[run\] 4 games stepped together, the opponents' moves batched \| backend '\w+'"
+        r"( \(fell back from backend='batched': .*\))?",
+        lines[1],
+    ), lines[1]
     assert lines[2].startswith("[run] estimated training time: about ")
     assert "ms per step over 32 probe steps" in lines[2] and "4 updates per rollout of 512 steps" in lines[2]
     assert lines[2].endswith("then the final evaluation, 4 games per pair")
@@ -359,8 +403,8 @@ def test_the_estimate_scales_with_the_timesteps_and_leaves_the_env_closed():
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from training.selfplay import SelfPlayEnv
     from training.engines.sb3.trainer import estimate_train_seconds
+    from training.selfplay import SelfPlayEnv
 
     def vec():
         return DummyVecEnv([lambda: SelfPlayEnv("ataxx_v0", ["random"]) for _ in range(2)])
@@ -381,12 +425,17 @@ def test_render_mode_in_the_config_env_kwargs_is_refused(tmp_path):
         load_config(bad)
 
 
-@pytest.mark.parametrize("config, expected", [
-    ("configs/ataxx_quick.yaml", {"channels": 64, "blocks": 3, "features_dim": 0}),
-    ("configs/smartrix_quick.yaml", {"channels": 32, "blocks": 2, "features_dim": 0, "board_key": "table"}),
-    ("configs/tantrix_quick.yaml", {"channels": 32, "blocks": 3, "features_dim": 0, "board_key": "board",
-                                    "append": ["hands"]}),
-])
+@pytest.mark.parametrize(
+    "config, expected",
+    [
+        ("configs/ataxx_quick.yaml", {"channels": 64, "blocks": 3, "features_dim": 0}),
+        ("configs/smartrix_quick.yaml", {"channels": 32, "blocks": 2, "features_dim": 0, "board_key": "table"}),
+        (
+            "configs/tantrix_quick.yaml",
+            {"channels": 32, "blocks": 3, "features_dim": 0, "board_key": "board", "append": ["hands"]},
+        ),
+    ],
+)
 def test_extractor_kwargs_come_from_the_action_layout(config, expected):
     """Configs give only the architecture's sizes; the rest comes from the environment's ActionLayout."""
     import envs
@@ -400,7 +449,6 @@ def test_extractor_kwargs_come_from_the_action_layout(config, expected):
     assert "features_dim" not in extractor_kwargs(linear, layout) and "append" not in extractor_kwargs(linear, layout)
 
 
-
 def test_a_config_without_env_id_is_an_error(tmp_path):
     """training/ holds no default game: a config that names no environment is refused."""
     bad = tmp_path / "no_env.yaml"
@@ -409,11 +457,18 @@ def test_a_config_without_env_id_is_an_error(tmp_path):
         load_config(bad)
 
 
-@pytest.mark.parametrize("line, replaced, message", [
-    ("n_envs: 8", "n_envs: zero", "config 'n_envs' must be a positive integer, got 'zero'"),
-    ("total_timesteps: 250000", "total_timesteps: abc", "config 'total_timesteps' must be a positive integer, got 'abc'"),
-    ("  every: 50000", "  every: -5", "config 'eval.every' must be a positive integer, got -5"),
-])
+@pytest.mark.parametrize(
+    "line, replaced, message",
+    [
+        ("n_envs: 8", "n_envs: zero", "config 'n_envs' must be a positive integer, got 'zero'"),
+        (
+            "total_timesteps: 250000",
+            "total_timesteps: abc",
+            "config 'total_timesteps' must be a positive integer, got 'abc'",
+        ),
+        ("  every: 50000", "  every: -5", "config 'eval.every' must be a positive integer, got -5"),
+    ],
+)
 @pytest.mark.parametrize("options", [["--smoke"], ["--timesteps", "64"], ["--final-games", "2"]])
 def test_smoke_and_overrides_still_check_the_values_they_replace(tmp_path, capsys, line, replaced, message, options):
     """Found by a newcomer: a config with a bad n_envs passed --smoke, then failed on its real run."""
@@ -442,7 +497,10 @@ def test_resume_with_a_config_describing_another_network_is_refused(tmp_path):
     first = train(cfg, tmp_path / "a", progress_bar=False)
     other = load_config("configs/ataxx_quick.yaml", total_timesteps=512)
     other["policy"]["features_kwargs"] = {"channels": 32, "blocks": 1}
-    with pytest.raises(ValueError, match=r"cannot resume from .*final.zip: the config's policy describes another "
-                                         r"network \(features_extractor_kwargs: the config's \{'channels': 32, 'blocks': 1"):
+    with pytest.raises(
+        ValueError,
+        match=r"cannot resume from .*final.zip: the config's policy describes another "
+        r"network \(features_extractor_kwargs: the config's \{'channels': 32, 'blocks': 1",
+    ):
         train(other, tmp_path / "b", resume=first["checkpoint"], progress_bar=False)
     assert not (tmp_path / "b").exists()

@@ -13,12 +13,15 @@ from training.agents import make_agent
 from training.arena import head_to_head, play_game
 
 
-@pytest.mark.parametrize("env_id, spec", [
-    (env_id, spec)
-    for env_id in ("twixt_v0", "double_twixt_v0")
-    for spec in ("random", "greedy", "alphabeta:1", "mcts:20")
-    if not (spec.startswith("alphabeta") and env_id == "double_twixt_v0")  # alpha-beta: two players only
-])
+@pytest.mark.parametrize(
+    "env_id, spec",
+    [
+        (env_id, spec)
+        for env_id in ("twixt_v0", "double_twixt_v0")
+        for spec in ("random", "greedy", "alphabeta:1", "mcts:20")
+        if not (spec.startswith("alphabeta") and env_id == "double_twixt_v0")  # alpha-beta: two players only
+    ],
+)
 def test_agents_answer_legal_actions_in_their_own_frame(env_id, spec):
     raw = envs.make_raw(env_id, board_size=7)
     raw.reset(seed=1)
@@ -78,22 +81,35 @@ def test_greedy_extends_its_shortest_connection_and_blocks_a_closer_opponent():
 
 
 def test_greedy_beats_random_and_double_team_beats_random_team():
-    r = head_to_head("twixt_v0", make_agent("greedy", 1), make_agent("random", 2), 10, seed=0,
-                     env_kwargs={"board_size": 8})
+    r = head_to_head(
+        "twixt_v0", make_agent("greedy", 1), make_agent("random", 2), 10, seed=0, env_kwargs={"board_size": 8}
+    )
     assert r["wins"] == 10
-    r = head_to_head("double_twixt_v0", make_agent("greedy", 1), make_agent("random", 2), 8, seed=0,
-                     env_kwargs={"board_size": 8})
+    r = head_to_head(
+        "double_twixt_v0", make_agent("greedy", 1), make_agent("random", 2), 8, seed=0, env_kwargs={"board_size": 8}
+    )
     assert r["wins"] == 8
-    res = play_game("double_twixt_v0", [make_agent("greedy", 1), make_agent("random", 2)] * 2, seed=3,
-                    env_kwargs={"board_size": 8}, record=True)
+    res = play_game(
+        "double_twixt_v0",
+        [make_agent("greedy", 1), make_agent("random", 2)] * 2,
+        seed=3,
+        env_kwargs={"board_size": 8},
+        record=True,
+    )
     assert res.returns.tolist() == [1.0, -1.0, 1.0, -1.0] and len(res.moves) == res.plies
 
 
 def test_alphabeta_plays_double_twixt_by_teams():
     """Two teams are two sides: alpha-beta maximises on its own team's moves, beats a random team."""
-    from training.arena import head_to_head
     from training.agents import make_agent
+    from training.arena import head_to_head
 
-    r = head_to_head("double_twixt_v0", make_agent("alphabeta:1", seed=0), make_agent("random", seed=1), 4, seed=0,
-                     env_kwargs={"board_size": 6})
+    r = head_to_head(
+        "double_twixt_v0",
+        make_agent("alphabeta:1", seed=0),
+        make_agent("random", seed=1),
+        4,
+        seed=0,
+        env_kwargs={"board_size": 6},
+    )
     assert r["games"] == 4 and r["wins"] >= 3, r

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from envs.core.state import IllegalActionError
-from training.agents import Agent, PolicyAgent
+from training.agents import Agent
 from training.selfplay import OpponentPool, SelfPlayEnv
 from training.vector_selfplay import SelfPlaySB3VecEnv, SelfPlayVectorEnv
 
@@ -84,14 +84,16 @@ def _mlp_policy(env_id, kwargs, seed=0):
 
     env = SelfPlayEnv(env_id, ["random"], env_kwargs=kwargs)
     kind = "MultiInputPolicy" if hasattr(env.observation_space, "spaces") else "MlpPolicy"
-    return MaskablePPO(kind, env, seed=seed, device="cpu", n_steps=8, batch_size=8,
-                       policy_kwargs={"net_arch": [16]}).policy
+    return MaskablePPO(
+        kind, env, seed=seed, device="cpu", n_steps=8, batch_size=8, policy_kwargs={"net_arch": [16]}
+    ).policy
 
 
 # ---------------------------------------------------------------------------- rewards and ends
 def test_loser_gets_minus_one_on_its_last_transition_when_the_opponent_ends_the_game():
-    venv = SelfPlayVectorEnv("ataxx_v0", pool_of(FirstLegal()), 2, env_kwargs={"fen": WALLED_O}, seat=1,
-                             backend="reference")
+    venv = SelfPlayVectorEnv(
+        "ataxx_v0", pool_of(FirstLegal()), 2, env_kwargs={"fen": WALLED_O}, seat=1, backend="reference"
+    )
     obs, infos = venv.reset(seed=3)
     assert obs.shape == (2, 7, 7, 5) and infos["seat"].tolist() == [1, 1]
     assert infos["opponents"][0].tolist() == ["first-legal"] * 2
@@ -126,19 +128,24 @@ def _final_state():
 def test_winner_gets_plus_one_on_its_own_final_move_and_truncation_gives_zero():
     from envs.ataxx import AtaxxState
 
-    venv = SelfPlayVectorEnv("ataxx_v0", pool_of(FirstLegal()), 3, env_kwargs={"fen": X_WINS_NOW}, seat=0,
-                             backend="reference")
+    venv = SelfPlayVectorEnv(
+        "ataxx_v0", pool_of(FirstLegal()), 3, env_kwargs={"fen": X_WINS_NOW}, seat=0, backend="reference"
+    )
     venv.reset(seed=0)
     _, r, term, trunc, infos = venv.step(np.full(3, AtaxxState.string_to_action("b1")))
     assert r.tolist() == [1.0] * 3 and term.all() and not trunc.any()
     assert infos["final_info"]["returns"].tolist() == [[1.0, -1.0]] * 3
-    venv = SelfPlayVectorEnv("ataxx_v0", pool_of(FirstLegal()), 2, env_kwargs={"fen": WALLED_O}, seat=1,
-                             max_steps=10, backend="reference")
+    venv = SelfPlayVectorEnv(
+        "ataxx_v0", pool_of(FirstLegal()), 2, env_kwargs={"fen": WALLED_O}, seat=1, max_steps=10, backend="reference"
+    )
     venv.reset(seed=0)
     for _ in range(5):
         _, r, term, trunc, infos = venv.step(np.full(2, 833))
     assert r.tolist() == [0.0, 0.0] and not term.any() and trunc.all()
-    assert infos["final_info"]["returns"].tolist() == [[0.0, 0.0]] * 2 and infos["final_info"]["plies"].tolist() == [10, 10]
+    assert infos["final_info"]["returns"].tolist() == [[0.0, 0.0]] * 2 and infos["final_info"]["plies"].tolist() == [
+        10,
+        10,
+    ]
 
 
 def test_an_illegal_learner_action_raises_and_plays_nothing():
@@ -161,8 +168,9 @@ def test_an_illegal_learner_action_raises_and_plays_nothing():
 
 
 # ---------------------------------------------------------------------------- seats and partners
-@pytest.mark.parametrize("env_id, kwargs", [("double_twixt_v0", {"board_size": 6}),
-                                            ("tantrix_v0", {"num_players": 4, "teams": True})])
+@pytest.mark.parametrize(
+    "env_id, kwargs", [("double_twixt_v0", {"board_size": 6}), ("tantrix_v0", {"num_players": 4, "teams": True})]
+)
 def test_seats_partners_and_every_mover_sees_its_own_observation(env_id, kwargs):
     raw = SelfPlayEnv(env_id, ["random"], env_kwargs=kwargs).raw
     partner, opponent = Watcher(raw.encoder, seed=1), Watcher(raw.encoder, seed=2)
@@ -190,8 +198,9 @@ def test_seats_partners_and_every_mover_sees_its_own_observation(env_id, kwargs)
             assert r[i] == ret[infos["final_info"]["seat"][i]]
     assert seats == {0, 1, 2, 3} and partner.moves > 0 and opponent.moves > 0
     # partner="pool": the partners are drawn from the pool like the opponents
-    venv = SelfPlayVectorEnv(env_id, pool_of(opponent, latest=partner), 4, env_kwargs=kwargs, partner="pool",
-                             backend="reference")
+    venv = SelfPlayVectorEnv(
+        env_id, pool_of(opponent, latest=partner), 4, env_kwargs=kwargs, partner="pool", backend="reference"
+    )
     venv.reset(seed=0)
     assert all(a is opponent for game in venv.opponents for a in game.values())
 
@@ -223,7 +232,7 @@ def test_one_forward_per_policy_per_round(monkeypatch):
     for rnd, pid, rows in calls:
         per_round.setdefault(rnd, []).append(pid)
     assert all(len(p) == len(set(p)) for p in per_round.values())  # one call per policy per round
-    assert len(per_round) == venv.stats["rounds"]                  # every round had policy movers (only policies)
+    assert len(per_round) == venv.stats["rounds"]  # every round had policy movers (only policies)
     assert venv.stats["policy_forwards"] == len(calls)
     assert sum(r for _, _, r in calls) == venv.stats["policy_rows"] > len(calls)  # several games per call
     assert max(r for _, _, r in calls) >= 3
@@ -254,7 +263,7 @@ PARITY_GAMES = [
     ("twixt_v0", {"board_size": 6}, 0.0),
     ("double_twixt_v0", {"board_size": 6}, 0.0),
     ("tantrix_v0", {"num_players": 4, "teams": True}, 0.05),  # teams, chance, Dict observations, shaping
-    ("smartrix_v0", {"num_players": 3}, 0.05),                # hidden hands, a pile, shaping
+    ("smartrix_v0", {"num_players": 3}, 0.05),  # hidden hands, a pile, shaping
 ]
 
 
@@ -265,8 +274,11 @@ PARITY_CASES = [(*g, False) for g in PARITY_GAMES] + [
 ]
 
 
-@pytest.mark.parametrize("env_id, kwargs, shaping, generic", PARITY_CASES,
-                         ids=[g[0] + str(g[1]) + ("-generic" if g[3] else "") for g in PARITY_CASES])
+@pytest.mark.parametrize(
+    "env_id, kwargs, shaping, generic",
+    PARITY_CASES,
+    ids=[g[0] + str(g[1]) + ("-generic" if g[3] else "") for g in PARITY_CASES],
+)
 def test_the_sb3_env_plays_exactly_the_games_of_a_dummy_vec_env_of_selfplay_envs(env_id, kwargs, shaping, generic):
     """Same seeds and learner actions: the SB3 view of the vector env returns what a
     ``DummyVecEnv`` of ``Monitor(SelfPlayEnv)`` returns, step by step (observations, rewards,
@@ -303,8 +315,9 @@ def test_the_sb3_env_plays_exactly_the_games_of_a_dummy_vec_env_of_selfplay_envs
         for a, b in zip(i1, i2):
             if "episode" in a:
                 episodes += 1
-                assert {k: v for k, v in a.pop("episode").items() if k != "t"} == \
-                    {k: v for k, v in b.pop("episode").items() if k != "t"}
+                assert {k: v for k, v in a.pop("episode").items() if k != "t"} == {
+                    k: v for k, v in b.pop("episode").items() if k != "t"
+                }
                 _assert_same(a.pop("terminal_observation"), b.pop("terminal_observation"))
             assert a == b
         assert old.reset_infos == new.reset_infos
@@ -319,15 +332,15 @@ def test_gymnasium_vector_conventions():
     import gymnasium as gym
     from gymnasium.vector import AutoresetMode
 
-    venv = SelfPlayVectorEnv("smartrix_v0", ["random", "greedy"], 4, env_kwargs={"num_players": 3},
-                             backend="reference")
+    venv = SelfPlayVectorEnv("smartrix_v0", ["random", "greedy"], 4, env_kwargs={"num_players": 3}, backend="reference")
     assert isinstance(venv, gym.vector.VectorEnv) and venv.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
     assert venv.observation_space == gym.vector.utils.batch_space(venv.single_observation_space, 4)
     assert isinstance(venv.single_action_space, gym.spaces.Discrete) and venv.action_space.shape == (4,)
     obs, infos = venv.reset(seed=1)
     assert venv.observation_space.contains(obs) and infos["_seat"].all()
-    again, infos2 = SelfPlayVectorEnv("smartrix_v0", ["random", "greedy"], 4, env_kwargs={"num_players": 3},
-                                      backend="reference").reset(seed=1)
+    again, infos2 = SelfPlayVectorEnv(
+        "smartrix_v0", ["random", "greedy"], 4, env_kwargs={"num_players": 3}, backend="reference"
+    ).reset(seed=1)
     _assert_same(obs, again)
     assert infos["seat"].tolist() == infos2["seat"].tolist()
     rng, ended = np.random.default_rng(0), 0
@@ -376,11 +389,16 @@ def test_the_sb3_vec_env_api():
 def test_the_batched_backend_falls_back_to_the_reference_and_says_why():
     venv = SelfPlayVectorEnv("twixt_v0", ["random"], 2, env_kwargs={"board_size": 6, "links": "manual"})
     assert venv.backend == "reference"
-    assert venv.backend_note.startswith("fell back from backend='batched': ") and "backend='reference'" in venv.backend_note
+    assert (
+        venv.backend_note.startswith("fell back from backend='batched': ")
+        and "backend='reference'" in venv.backend_note
+    )
     venv.reset(seed=0)
     venv.step(np.argmax(venv.action_masks(), axis=1))
-    assert SelfPlayVectorEnv("twixt_v0", ["random"], 2, env_kwargs={"board_size": 6},
-                             backend="reference").backend_note is None
+    assert (
+        SelfPlayVectorEnv("twixt_v0", ["random"], 2, env_kwargs={"board_size": 6}, backend="reference").backend_note
+        is None
+    )
     with pytest.raises(ValueError, match="backend must be"):
         SelfPlayVectorEnv("ataxx_v0", ["random"], 2, backend="numba")
     with pytest.raises(ValueError, match="num_envs must be a positive integer"):
@@ -406,8 +424,9 @@ def _learn(env_id, kwargs, seed):
     env = SelfPlaySB3VecEnv(SelfPlayVectorEnv(env_id, pool, 2, env_kwargs=kwargs, seed_salt=seed, backend="reference"))
     env.seed(seed)
     kind = "MultiInputPolicy" if hasattr(env.observation_space, "spaces") else "MlpPolicy"
-    model = MaskablePPO(kind, env, seed=seed, device="cpu", n_steps=32, batch_size=32, n_epochs=1,
-                        policy_kwargs={"net_arch": [32]})
+    model = MaskablePPO(
+        kind, env, seed=seed, device="cpu", n_steps=32, batch_size=32, n_epochs=1, policy_kwargs={"net_arch": [32]}
+    )
     pool.set_latest(model.policy)
     pool.add_snapshot(model.policy, "s0")
     before = [p.detach().clone() for p in model.policy.parameters()]
@@ -417,8 +436,9 @@ def _learn(env_id, kwargs, seed):
     return model, env
 
 
-@pytest.mark.parametrize("env_id, kwargs", [("ataxx_v0", {"fen": "x5o/7/7/7/7/7/o5x x 0 1"}),
-                                            ("double_twixt_v0", {"board_size": 8})])
+@pytest.mark.parametrize(
+    "env_id, kwargs", [("ataxx_v0", {"fen": "x5o/7/7/7/7/7/o5x x 0 1"}), ("double_twixt_v0", {"board_size": 8})]
+)
 def test_maskable_ppo_learns_on_it_and_a_fixed_seed_repeats_the_weights(env_id, kwargs):
     model, env = _learn(env_id, kwargs, seed=0)
     stats = env.venv.stats

@@ -20,7 +20,7 @@ pytest.importorskip("torch")
 
 #: Runs ``training.train`` as ``python -m`` does, with a finder that refuses stable-baselines3 and
 #: sb3-contrib (as if they were not installed), then prints the SB3 modules loaded.
-_RUN_WITHOUT_SB3 = textwrap.dedent('''
+_RUN_WITHOUT_SB3 = textwrap.dedent("""
     import runpy, sys
 
     class _NoSB3:
@@ -36,12 +36,13 @@ _RUN_WITHOUT_SB3 = textwrap.dedent('''
     finally:
         loaded = sorted(m for m in sys.modules if m.split(".")[0] in ("stable_baselines3", "sb3_contrib"))
         print("SB3 modules loaded:", loaded, flush=True)
-''')
+""")
 
 
 def _train_without_sb3(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", _RUN_WITHOUT_SB3, *args], cwd=REPO_ROOT, capture_output=True,
-                          text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-c", _RUN_WITHOUT_SB3, *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=600
+    )
 
 
 def test_an_rllib_smoke_run_needs_no_stable_baselines3(tmp_path):

@@ -28,14 +28,16 @@ def parse_az_spec(spec: str) -> tuple[str, int | None] | None:
     """
     if not spec.startswith("az:"):
         return None
-    rest = spec[len("az:"):]
+    rest = spec[len("az:") :]
     head, sep, tail = rest.rpartition(":")
     sims = None
     if sep and re.fullmatch(r"0|[1-9][0-9]*", tail):
         rest, sims = head, int(tail)
     if not rest:
-        raise ValueError(f"agent spec {spec!r}: expected az:PATH[:SIMS] (an AlphaZero checkpoint .pt of "
-                         "training.train, SIMS the simulations per move, 0 the raw policy)")
+        raise ValueError(
+            f"agent spec {spec!r}: expected az:PATH[:SIMS] (an AlphaZero checkpoint .pt of "
+            "training.train, SIMS the simulations per move, 0 the raw policy)"
+        )
     return rest, sims
 
 
@@ -80,8 +82,15 @@ class AlphaZeroAgent(Agent):
 
     frame = "agent"
 
-    def __init__(self, model, simulations: int | None = None, max_num_considered_actions: int | None = None,
-                 seed: int | None = None, name: str | None = None, trained_on: tuple[str, dict] | None = None):
+    def __init__(
+        self,
+        model,
+        simulations: int | None = None,
+        max_num_considered_actions: int | None = None,
+        seed: int | None = None,
+        name: str | None = None,
+        trained_on: tuple[str, dict] | None = None,
+    ):
         super().__init__(seed)
         from training.agents.alphazero_net import build_network, make_evaluate
 
@@ -94,8 +103,10 @@ class AlphaZeroAgent(Agent):
             trained_on = (cfg["env_id"], dict(cfg["env_kwargs"]))
             network = build_network(cfg["env_id"], cfg["env_kwargs"], cfg["policy"])
             network.load_state_dict(data["network"])
-            defaults = {"simulations": cfg["search"]["eval_simulations"],
-                        "m": cfg["search"]["max_num_considered_actions"]}
+            defaults = {
+                "simulations": cfg["search"]["eval_simulations"],
+                "m": cfg["search"]["max_num_considered_actions"],
+            }
         else:
             if trained_on is None:
                 raise ValueError("AlphaZeroAgent of a live network needs trained_on=(env_id, env_kwargs)")
@@ -120,16 +131,20 @@ class AlphaZeroAgent(Agent):
         env_id = getattr(env, "unwrapped", env).metadata.get("name")
         kwargs = getattr(getattr(env, "unwrapped", env), "env_kwargs", None)
         if env_id != self.trained_on[0]:
-            raise ValueError(f"{self.name} was trained on {self.trained_on[0]} {self.trained_on[1]}, not on "
-                             f"{env_id}: play it there")
+            raise ValueError(
+                f"{self.name} was trained on {self.trained_on[0]} {self.trained_on[1]}, not on {env_id}: play it there"
+            )
         first = env.possible_agents[0]
         space = env.observation_space(first)["observation"]
         n = env.action_space(first).n
         template = self._vec()
         if n != template.num_actions or getattr(space, "shape", None) != getattr(
-                template.core.observation_space, "shape", None):
-            raise ValueError(f"{self.name} was trained on {self.trained_on[0]} {self.trained_on[1]}: its spaces "
-                             f"differ from this environment's{f' ({kwargs})' if kwargs else ''}")
+            template.core.observation_space, "shape", None
+        ):
+            raise ValueError(
+                f"{self.name} was trained on {self.trained_on[0]} {self.trained_on[1]}: its spaces "
+                f"differ from this environment's{f' ({kwargs})' if kwargs else ''}"
+            )
 
     def _vec(self):
         if self._template is None:
@@ -149,6 +164,12 @@ class AlphaZeroAgent(Agent):
             mask = np.asarray(vec.action_mask(), dtype=bool)
             logits, _ = self.evaluate(vec.core.observe(vec.current_player().astype(np.int32)), mask)
             return int(np.argmax(np.where(mask[0], logits[0], -np.inf)))
-        out = gumbel_search(vec, self.evaluate, self.rng, num_simulations=self.simulations,
-                            max_num_considered_actions=self.m, gumbel_scale=0.0)
+        out = gumbel_search(
+            vec,
+            self.evaluate,
+            self.rng,
+            num_simulations=self.simulations,
+            max_num_considered_actions=self.m,
+            gumbel_scale=0.0,
+        )
         return int(out.action[0])

@@ -110,8 +110,10 @@ class Agent:
         action = int(action)
         mask = obs["action_mask"] if obs is not None else state.agent_action_mask(player)
         if not 0 <= action < len(mask) or not mask[action]:
-            raise RuntimeError(f"{self.name} chose action {action}, which is not legal in its frame "
-                               f"(frame={self.frame!r}; {int(np.count_nonzero(mask))} legal actions)")
+            raise RuntimeError(
+                f"{self.name} chose action {action}, which is not legal in its frame "
+                f"(frame={self.frame!r}; {int(np.count_nonzero(mask))} legal actions)"
+            )
         return action
 
     def check_env(self, env) -> None:
@@ -131,14 +133,17 @@ class Agent:
 def _check_can_move(agent: Agent, state: GameState, obs: dict | None) -> None:
     """Raise ``ValueError`` unless ``state`` has a player to move with at least one legal action."""
     if state is not None and state.current_player < 0:
-        raise ValueError(f"{agent.name} cannot choose an action: the game is over "
-                         f"(state.current_player is {state.current_player})")
+        raise ValueError(
+            f"{agent.name} cannot choose an action: the game is over (state.current_player is {state.current_player})"
+        )
     mask = obs["action_mask"] if obs is not None else state.legal_action_mask() if state is not None else None
     if mask is None:
         raise ValueError(f"{agent.name} needs the state or the observation to choose an action, got neither")
     if not np.any(mask):
-        raise ValueError(f"{agent.name} cannot choose an action: no legal action in this position "
-                         f"(the game is over, or the action mask is empty)")
+        raise ValueError(
+            f"{agent.name} cannot choose an action: no legal action in this position "
+            f"(the game is over, or the action mask is empty)"
+        )
 
 
 class RandomAgent(Agent):

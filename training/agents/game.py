@@ -36,8 +36,7 @@ class GameAgent(Agent):
         super().__init__(seed)
         offered = game_agents()
         if name not in offered:
-            raise ValueError(f"no game offers an agent named {name!r}; game agents: "
-                             f"{', '.join(offered) or 'none'}")
+            raise ValueError(f"no game offers an agent named {name!r}; game agents: {', '.join(offered) or 'none'}")
         if arg is not None:
             if not is_plain_int(arg):
                 raise ValueError(f"agent {name!r}: its setting must be an integer, got {arg!r}")
@@ -60,8 +59,10 @@ class GameAgent(Agent):
             h = state.heuristics()
             factories = h.agents if h is not None else {}
             if self.name not in factories:
-                raise ValueError(f"agent {self.name!r} is offered by {' and '.join(game_agents()[self.name])} only, "
-                                 f"not by {state.info.long_name}")
+                raise ValueError(
+                    f"agent {self.name!r} is offered by {' and '.join(game_agents()[self.name])} only, "
+                    f"not by {state.info.long_name}"
+                )
             factory = factories[self.name]
             player = factory() if self.arg is None else factory(self.arg)
             self._player, self._game = player, type(state)

@@ -15,8 +15,13 @@ from training.agents.base import Agent
 __all__ = ["PolicyAgent", "policy_action", "parse_checkpoint_spec"]
 
 
-def policy_action(policy, observation: np.ndarray | dict, mask: np.ndarray, deterministic: bool = True,
-                  rng: np.random.Generator | None = None) -> int:
+def policy_action(
+    policy,
+    observation: np.ndarray | dict,
+    mask: np.ndarray,
+    deterministic: bool = True,
+    rng: np.random.Generator | None = None,
+) -> int:
     """Masked action from an SB3 ``MaskableActorCriticPolicy`` for one observation.
 
     Faster than ``policy.predict`` for single observations: one forward pass under
@@ -83,8 +88,14 @@ class PolicyAgent(Agent):
 
     frame = "agent"
 
-    def __init__(self, model, deterministic: bool = True, seed: int | None = None, name: str | None = None,
-                 trained_on: tuple[str, dict] | None = None):
+    def __init__(
+        self,
+        model,
+        deterministic: bool = True,
+        seed: int | None = None,
+        name: str | None = None,
+        trained_on: tuple[str, dict] | None = None,
+    ):
         super().__init__(seed)
         self.trained_on = trained_on
         self.path: Path | None = None  # the checkpoint file, when loaded from one (named in errors)
@@ -121,8 +132,10 @@ class PolicyAgent(Agent):
         if self.trained_on is not None:
             env_id = getattr(env, "unwrapped", env).metadata.get("name")
             if env_id != self.trained_on[0]:
-                raise ValueError(f"{self.name}{f' ({self.path})' if self.path else ''} was trained on "
-                                 f"{self._setting()}, not on {env_id}: play it there")
+                raise ValueError(
+                    f"{self.name}{f' ({self.path})' if self.path else ''} was trained on "
+                    f"{self._setting()}, not on {env_id}: play it there"
+                )
         first = env.possible_agents[0]
         self.check_spaces(env.observation_space(first)["observation"], env.action_space(first).n)
 
@@ -156,12 +169,14 @@ class PolicyAgent(Agent):
                 raise ValueError(
                     f"{self.name}{f' ({self.path})' if self.path else ''} was trained on {self._setting()} "
                     f"(observations {mine}, {n} actions), but this environment has {theirs} and {num_actions}: "
-                    f"create it with that setting (--env-kwargs for training.evaluate and training.play)")
+                    f"create it with that setting (--env-kwargs for training.evaluate and training.play)"
+                )
             raise ValueError(
                 f"{self.name}{f' ({self.path})' if self.path else ''} was trained on "
                 f"observations {mine} and {n} actions, but this environment has "
                 f"{theirs} and {num_actions}: create it with the settings of the training run (env_kwargs in the "
-                "run's config.yaml; --env-kwargs for training.evaluate and training.play)")
+                "run's config.yaml; --env-kwargs for training.evaluate and training.play)"
+            )
 
     def _act(self, state, obs):
         if obs is None:

@@ -41,7 +41,7 @@ def parse_rllib_spec(spec: str) -> tuple[str, bool] | None:
     """
     if not spec.startswith("rllib:"):
         return None
-    path = spec[len("rllib:"):]
+    path = spec[len("rllib:") :]
     sample = False
     if path.endswith(":sample"):
         path, sample = path[: -len(":sample")], True
@@ -70,8 +70,14 @@ class ModuleAgent(Agent):
 
     frame = "agent"
 
-    def __init__(self, module, deterministic: bool = True, seed: int | None = None, name: str = "rllib",
-                 trained_on: tuple[str, dict] | None = None):
+    def __init__(
+        self,
+        module,
+        deterministic: bool = True,
+        seed: int | None = None,
+        name: str = "rllib",
+        trained_on: tuple[str, dict] | None = None,
+    ):
         super().__init__(seed)
         self.module = module
         self.deterministic = deterministic
@@ -100,11 +106,16 @@ class ModuleAgent(Agent):
             return {k: shapes(v) for k, v in sp.spaces.items()} if hasattr(sp, "spaces") else tuple(sp.shape)
 
         if shapes(space) != shapes(theirs) or int(self.module.action_space.n) != n:
-            setting = (f"{self._setting()} (observations {shapes(space)}, {int(self.module.action_space.n)} actions)"
-                       if self.trained_on else f"observations {shapes(space)} and {int(self.module.action_space.n)} actions")
-            raise ValueError(f"{self.name} was trained on {setting}, but this environment has observations "
-                             f"{shapes(theirs)} and {n} actions: create it with the settings of the training run "
-                             "(env_kwargs in the run's config.yaml; --env-kwargs for training.evaluate and training.play)")
+            setting = (
+                f"{self._setting()} (observations {shapes(space)}, {int(self.module.action_space.n)} actions)"
+                if self.trained_on
+                else f"observations {shapes(space)} and {int(self.module.action_space.n)} actions"
+            )
+            raise ValueError(
+                f"{self.name} was trained on {setting}, but this environment has observations "
+                f"{shapes(theirs)} and {n} actions: create it with the settings of the training run "
+                "(env_kwargs in the run's config.yaml; --env-kwargs for training.evaluate and training.play)"
+            )
 
     def _setting(self) -> str:
         assert self.trained_on is not None  # called only for a module that knows its setting
@@ -124,7 +135,8 @@ class ModuleAgent(Agent):
         mask = np.asarray(obs["action_mask"])
         with torch.no_grad():
             out = self.module.forward_inference(
-                {Columns.OBS: {"observations": batch(obs["observation"]), "action_mask": batch(mask)}})
+                {Columns.OBS: {"observations": batch(obs["observation"]), "action_mask": batch(mask)}}
+            )
         logits = out[Columns.ACTION_DIST_INPUTS][0].double().numpy()
         logits[mask == 0] = -np.inf
         if self.deterministic:
@@ -154,8 +166,10 @@ class RLlibAgent(ModuleAgent):
         path = path.resolve()  # RLlib reads checkpoints through pyarrow, which takes absolute paths only
         meta_file = path / META_FILE
         if not path.is_dir() or not meta_file.is_file() or not module_dir(path).is_dir():
-            raise ValueError(f"{path} is not an RLlib checkpoint of training.train (expected a directory with "
-                             f"{META_FILE} and {'/'.join(_MODULE_PATH)}/main)")
+            raise ValueError(
+                f"{path} is not an RLlib checkpoint of training.train (expected a directory with "
+                f"{META_FILE} and {'/'.join(_MODULE_PATH)}/main)"
+            )
         from training.cli import require_rllib
 
         require_rllib(f"the RLlib agent {path}")  # the same modules and message as the RLlib trainer's
@@ -173,7 +187,12 @@ class RLlibAgent(ModuleAgent):
         finally:
             quiet.setLevel(level)
         module.eval()
-        super().__init__(module, deterministic=deterministic, seed=seed, name=f"rllib:{path}",
-                         trained_on=(meta["env_id"], meta.get("env_kwargs") or {}))
+        super().__init__(
+            module,
+            deterministic=deterministic,
+            seed=seed,
+            name=f"rllib:{path}",
+            trained_on=(meta["env_id"], meta.get("env_kwargs") or {}),
+        )
         self.path = path
         self.meta = meta

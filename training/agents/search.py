@@ -23,7 +23,7 @@ alpha-beta and greedy, and by their returns by MCTS.
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -43,8 +43,10 @@ DEFAULT_VALUE_SCALE = 10.0
 
 def _check_evaluator(evaluator) -> None:
     if evaluator is not None and not callable(evaluator) and not callable(getattr(evaluator, "evaluate", None)):
-        raise ValueError(f"evaluator must be None, a function f(state, player) -> float or an object with "
-                         f"such an evaluate method, got {evaluator!r}")
+        raise ValueError(
+            f"evaluator must be None, a function f(state, player) -> float or an object with "
+            f"such an evaluate method, got {evaluator!r}"
+        )
 
 
 def _evaluator_parts(evaluator, state: GameState) -> tuple[Evaluator | None, float | None]:
@@ -63,8 +65,10 @@ def _evaluator_parts(evaluator, state: GameState) -> tuple[Evaluator | None, flo
 def _require_evaluator(agent: Agent, evaluator, state: GameState) -> Evaluator:
     h, _ = _evaluator_parts(evaluator, state)
     if h is None:
-        raise ValueError(f"{agent.name} needs an evaluator: the game {state.info.long_name} declares no "
-                         f"heuristics (GameInfo.heuristics) and none was given")
+        raise ValueError(
+            f"{agent.name} needs an evaluator: the game {state.info.long_name} declares no "
+            f"heuristics (GameInfo.heuristics) and none was given"
+        )
     return h
 
 
@@ -136,8 +140,10 @@ class AlphaBetaAgent(Agent):
         """Raise ``ValueError`` unless this agent can play ``state``'s game (two sides, an evaluator)."""
         teams = {state.team_of(p) for p in range(state.num_players)}
         if len(teams) != 2:
-            raise ValueError(f"alpha-beta needs a game of two players or two teams, this one has "
-                             f"{state.num_players} players in {len(teams)} teams")
+            raise ValueError(
+                f"alpha-beta needs a game of two players or two teams, this one has "
+                f"{state.num_players} players in {len(teams)} teams"
+            )
         _require_evaluator(self, self.evaluator, state)
 
     def _act(self, state, obs):
@@ -246,18 +252,26 @@ class MCTSAgent(Agent):
         ValueError: a parameter outside its domain (bools are not accepted as numbers).
     """
 
-    def __init__(self, simulations: int = 200, c: float = 1.4, rollout_limit: int | None = 0,
-                 value_scale: float | None = None, determinizations: int = 8, seed: int | None = None,
-                 evaluator=None):
+    def __init__(
+        self,
+        simulations: int = 200,
+        c: float = 1.4,
+        rollout_limit: int | None = 0,
+        value_scale: float | None = None,
+        determinizations: int = 8,
+        seed: int | None = None,
+        evaluator=None,
+    ):
         super().__init__(seed)
         if not is_plain_int(simulations) or simulations < 1:
             raise ValueError(f"MCTS simulations must be a positive integer, got {simulations!r}")
         if not _is_real(c) or not math.isfinite(c) or c < 0:
             raise ValueError(f"MCTS exploration constant c must be a finite number >= 0, got {c!r}")
-        if rollout_limit is not None and (not is_plain_int(rollout_limit)
-                                          or rollout_limit < 0):
+        if rollout_limit is not None and (not is_plain_int(rollout_limit) or rollout_limit < 0):
             raise ValueError(f"MCTS rollout_limit must be None or a non-negative integer, got {rollout_limit!r}")
-        if value_scale is not None and (not _is_real(value_scale) or not math.isfinite(value_scale) or value_scale <= 0):
+        if value_scale is not None and (
+            not _is_real(value_scale) or not math.isfinite(value_scale) or value_scale <= 0
+        ):
             raise ValueError(f"MCTS value_scale must be None or a finite number > 0, got {value_scale!r}")
         if not is_plain_int(determinizations) or determinizations < 1:
             raise ValueError(f"MCTS determinizations must be a positive integer, got {determinizations!r}")

@@ -39,21 +39,43 @@ from typing import Any
 
 from envs.registry import spec
 
-__all__ = ["INDEX", "ShippedAgent", "ShippedIndexError", "shipped_agents", "shipped_names", "shipped_for",
-           "shipped_spec", "setting_kwargs", "shipped_markdown", "add_run", "strip_optimizer"]
+__all__ = [
+    "INDEX",
+    "ShippedAgent",
+    "ShippedIndexError",
+    "shipped_agents",
+    "shipped_names",
+    "shipped_for",
+    "shipped_spec",
+    "setting_kwargs",
+    "shipped_markdown",
+    "add_run",
+    "strip_optimizer",
+]
 
 #: The index of the shipped agents (package data; its folder holds the checkpoints).
 INDEX: Path = Path(__file__).resolve().parents[1] / "shipped" / "index.json"
 
 #: The fields of an index entry, with their JSON types.
 FIELDS: dict[str, type] = {
-    "name": str, "file": str, "env_id": str, "env_kwargs": dict, "config": str, "seed": int, "timesteps": int,
-    "commit": str, "sha256": str, "source_sha256": str, "summary": str,
+    "name": str,
+    "file": str,
+    "env_id": str,
+    "env_kwargs": dict,
+    "config": str,
+    "seed": int,
+    "timesteps": int,
+    "commit": str,
+    "sha256": str,
+    "source_sha256": str,
+    "summary": str,
 }
 
 #: The index's ``about`` line.
-ABOUT = ("Trained agents shipped with tabletop-rl (training/agents/shipped.py reads this file; "
-         "python -m training.agents.shipped add RUN_DIR --commit SHA writes it)")
+ABOUT = (
+    "Trained agents shipped with tabletop-rl (training/agents/shipped.py reads this file; "
+    "python -m training.agents.shipped add RUN_DIR --commit SHA writes it)"
+)
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_]*$")
 _SHA = re.compile(r"^[0-9a-f]{64}$")
@@ -116,11 +138,17 @@ class ShippedAgent:
         """
         from training.agents.policy import PolicyAgent
 
-        return PolicyAgent(self.path, deterministic=deterministic, seed=seed, name=self.name,
-                           trained_on=(self.env_id, dict(self.env_kwargs)))
+        return PolicyAgent(
+            self.path,
+            deterministic=deterministic,
+            seed=seed,
+            name=self.name,
+            trained_on=(self.env_id, dict(self.env_kwargs)),
+        )
 
 
 # --------------------------------------------------------------------------- reading the index
+
 
 def _sha256(path: Path) -> str:
     h = hashlib.sha256()
@@ -154,8 +182,10 @@ def _entries(index: Path) -> list[dict]:
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise ShippedIndexError(f"{index} is not valid JSON: {e}") from None
     if not isinstance(data, dict) or not isinstance(data.get("agents"), list):
-        raise ShippedIndexError(f"{index}: expected an object with a list 'agents', got {type(data).__name__}"
-                                f"{' without it' if isinstance(data, dict) else ''}")
+        raise ShippedIndexError(
+            f"{index}: expected an object with a list 'agents', got {type(data).__name__}"
+            f"{' without it' if isinstance(data, dict) else ''}"
+        )
     entries, seen = [], set()
     for i, entry in enumerate(data["agents"]):
         where = f"{index}: entry {i}"
@@ -166,16 +196,22 @@ def _entries(index: Path) -> list[dict]:
         missing = [k for k in FIELDS if k not in entry]
         extra = sorted(set(entry) - set(FIELDS))
         if missing or extra:
-            raise ShippedIndexError(f"{where}: " + "; ".join(
-                ([f"missing {', '.join(missing)}"] if missing else []) + ([f"unknown {', '.join(extra)}"] if extra else []))
-                + f" (the fields are: {', '.join(FIELDS)})")
+            raise ShippedIndexError(
+                f"{where}: "
+                + "; ".join(
+                    ([f"missing {', '.join(missing)}"] if missing else [])
+                    + ([f"unknown {', '.join(extra)}"] if extra else [])
+                )
+                + f" (the fields are: {', '.join(FIELDS)})"
+            )
         for key, kind in FIELDS.items():
             if not isinstance(entry[key], kind) or (kind is int and isinstance(entry[key], bool)):
                 raise ShippedIndexError(f"{where}: {key} must be a JSON {kind.__name__}, got {entry[key]!r}")
         name, file = entry["name"], entry["file"]
         if not _NAME.match(name):
-            raise ShippedIndexError(f"{where}: name must be lower-case letters, digits and '_' (an agent spec), "
-                                    f"got {name!r}")
+            raise ShippedIndexError(
+                f"{where}: name must be lower-case letters, digits and '_' (an agent spec), got {name!r}"
+            )
         if name in seen:
             raise ShippedIndexError(f"{where}: the name {name!r} is used twice")
         seen.add(name)
@@ -197,19 +233,31 @@ def _agent(entry: dict, index: Path, verify: bool) -> ShippedAgent:
     path = index.parent / entry["file"]
     if verify:
         if not path.is_file():
-            raise ShippedIndexError(f"shipped agent {entry['name']!r}: its checkpoint {path} is missing "
-                                    f"(listed in {index})")
+            raise ShippedIndexError(
+                f"shipped agent {entry['name']!r}: its checkpoint {path} is missing (listed in {index})"
+            )
         stat = _stat(path)
         if _VERIFIED.get(path) != stat:
             digest = _sha256(path)
             if digest != entry["sha256"]:
-                raise ShippedIndexError(f"shipped agent {entry['name']!r}: {path} has sha256 {digest}, but {index} "
-                                        f"says {entry['sha256']}: the file is damaged or was replaced")
+                raise ShippedIndexError(
+                    f"shipped agent {entry['name']!r}: {path} has sha256 {digest}, but {index} "
+                    f"says {entry['sha256']}: the file is damaged or was replaced"
+                )
             _VERIFIED[path] = stat
-    return ShippedAgent(name=entry["name"], env_id=entry["env_id"], env_kwargs=json.loads(json.dumps(entry["env_kwargs"])),
-                        path=path, summary=entry["summary"], config=entry["config"], seed=entry["seed"],
-                        timesteps=entry["timesteps"], commit=entry["commit"], sha256=entry["sha256"],
-                        source_sha256=entry["source_sha256"])
+    return ShippedAgent(
+        name=entry["name"],
+        env_id=entry["env_id"],
+        env_kwargs=json.loads(json.dumps(entry["env_kwargs"])),
+        path=path,
+        summary=entry["summary"],
+        config=entry["config"],
+        seed=entry["seed"],
+        timesteps=entry["timesteps"],
+        commit=entry["commit"],
+        sha256=entry["sha256"],
+        source_sha256=entry["source_sha256"],
+    )
 
 
 def shipped_agents(index: str | Path | None = None) -> list[ShippedAgent]:
@@ -250,8 +298,9 @@ def shipped_spec(name: str, index: str | Path | None = None) -> ShippedAgent:
         if e["name"] == name:
             return _agent(e, index, verify=True)
     names = shipped_names(index)
-    raise ValueError(f"no shipped agent is called {name!r}; the shipped agents are: "
-                     f"{', '.join(names) if names else 'none'}")
+    raise ValueError(
+        f"no shipped agent is called {name!r}; the shipped agents are: {', '.join(names) if names else 'none'}"
+    )
 
 
 def _not_setting() -> tuple[str, ...]:
@@ -315,8 +364,11 @@ def shipped_for(env_id: str, env_kwargs: dict | None = None, index: str | Path |
     """
     wanted = setting_kwargs(env_id, env_kwargs)
     index = Path(index) if index is not None else INDEX
-    return [_agent(e, index, verify=True) for e in _entries(index)
-            if e["env_id"] == env_id and setting_kwargs(e["env_id"], e["env_kwargs"]) == wanted]
+    return [
+        _agent(e, index, verify=True)
+        for e in _entries(index)
+        if e["env_id"] == env_id and setting_kwargs(e["env_id"], e["env_kwargs"]) == wanted
+    ]
 
 
 def shipped_markdown(index: str | Path | None = None) -> str:
@@ -324,12 +376,15 @@ def shipped_markdown(index: str | Path | None = None) -> str:
     rows = ["| Name | Env id | Setting (`--env-kwargs`) | Trained | Summary |", "|---|---|---|---|---|"]
     for e in _entries(Path(index) if index is not None else INDEX):
         kwargs = f"`{json.dumps(e['env_kwargs'])}`" if e["env_kwargs"] else "defaults"
-        rows.append(f"| `{e['name']}` | `{e['env_id']}` | {kwargs} | `{e['config']}`, seed {e['seed']}, "
-                    f"{e['timesteps']:,} timesteps | {e['summary']} |")
+        rows.append(
+            f"| `{e['name']}` | `{e['env_id']}` | {kwargs} | `{e['config']}`, seed {e['seed']}, "
+            f"{e['timesteps']:,} timesteps | {e['summary']} |"
+        )
     return "\n".join(rows)
 
 
 # --------------------------------------------------------------------------- adding a run
+
 
 def strip_optimizer(source: str | Path, dest: str | Path) -> None:
     """Save a MaskablePPO checkpoint without the optimizer's state (Adam's moment estimates,
@@ -394,15 +449,27 @@ def add_run(run_dir: str | Path, commit: str, index: str | Path | None = None, s
         vs = report.get("vs", {})
         scores = ", ".join(f"{_short(v['score'])} vs {opp}" for opp, v in vs.items())
         games = sorted({v["games"] for v in vs.values()})
-        summary = (f"MaskablePPO self-play{' after a warm start imitating ' + report['pretrain']['teacher'] if report.get('pretrain') else ''}"
-                   f"; its run's final evaluation: {scores} ({'/'.join(map(str, games))} games each)")
+        summary = (
+            f"MaskablePPO self-play{' after a warm start imitating ' + report['pretrain']['teacher'] if report.get('pretrain') else ''}"
+            f"; its run's final evaluation: {scores} ({'/'.join(map(str, games))} games each)"
+        )
     source = run / "checkpoints" / "final.zip"
     dest = index.parent / f"{name}.zip"
     index.parent.mkdir(parents=True, exist_ok=True)
     strip_optimizer(source, dest)
-    entry = {"name": name, "file": dest.name, "env_id": cfg["env_id"], "env_kwargs": cfg.get("env_kwargs") or {},
-             "config": f"configs/{name}.yaml", "seed": int(cfg["seed"]), "timesteps": int(report["timesteps"]),
-             "commit": commit, "sha256": _sha256(dest), "source_sha256": _sha256(source), "summary": summary}
+    entry = {
+        "name": name,
+        "file": dest.name,
+        "env_id": cfg["env_id"],
+        "env_kwargs": cfg.get("env_kwargs") or {},
+        "config": f"configs/{name}.yaml",
+        "seed": int(cfg["seed"]),
+        "timesteps": int(report["timesteps"]),
+        "commit": commit,
+        "sha256": _sha256(dest),
+        "source_sha256": _sha256(source),
+        "summary": summary,
+    }
     old = json.loads(index.read_text()) if index.exists() else {}
     agents = [e for e in old.get("agents", []) if e.get("name") != name]
     where = next((i for i, e in enumerate(old.get("agents", [])) if e.get("name") == name), len(agents))

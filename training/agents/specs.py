@@ -8,8 +8,8 @@ checks that the two agree).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from training.agents.base import Agent, RandomAgent
 from training.agents.policy import PolicyAgent, parse_checkpoint_spec
@@ -45,8 +45,9 @@ def _int_arg(spec: str, arg: str) -> int:
         ValueError: ``arg`` is not written so (the message quotes the spec).
     """
     if not re.fullmatch(r"0|[1-9][0-9]*", arg):
-        raise ValueError(f"agent spec {spec!r}: expected an integer after ':' (digits 0-9, no sign or leading "
-                         f"zero), got {arg!r}")
+        raise ValueError(
+            f"agent spec {spec!r}: expected an integer after ':' (digits 0-9, no sign or leading zero), got {arg!r}"
+        )
     return int(arg)
 
 
@@ -138,37 +139,68 @@ def _checkpoint(spec: str) -> dict | None:
 
 #: Every agent spec, in the order the documentation lists them.
 SPECS: tuple[AgentSpec, ...] = (
-    AgentSpec("random", "a uniformly random legal move",
-              _named("random"), lambda seed: RandomAgent(seed)),
-    AgentSpec("greedy", "the game's greedy move (`greedy_action` of `envs/<game>/heuristics.py`)",
-              _named("greedy"), lambda seed: GreedyAgent(seed)),
-    AgentSpec("mcts[:N]", "UCT with N simulations (default 200), leaves scored by the game's `evaluate`; "
-                          "where something is hidden it searches 8 deals sampled from what it knows, never the true one",
-              _named("mcts", "N", 200), lambda seed, arg: MCTSAgent(arg, seed=seed)),
-    AgentSpec("alphabeta[:D]", "alpha-beta search D plies deep (default 2) with the game's `evaluate`, for games "
-                               "of two players or two teams; one sampled deal where something is hidden",
-              _named("alphabeta", "D", 2), lambda seed, arg: AlphaBetaAgent(arg, seed=seed)),
-    AgentSpec("robot[:N]", "the game's own robot, where the game offers one (`agents` of the game's `GameInfo`: "
-                           "a search written for that game), N its setting where it takes one (Tantrix: the search "
-                           "width, default 2; 0: the whole-turn lookahead alone, much faster); any other agent "
-                           "a game offers goes by its name the same way; refused, naming the games that offer it, in "
-                           "a game that does not",
-              _game_agent, _build_game_agent),
-    AgentSpec("PATH.zip[:sample]", "a checkpoint of `training.train`: its most probable legal move, or with "
-                                   "`:sample` a draw from the masked policy (the path may itself contain `:`)",
-              _checkpoint, lambda seed, path, deterministic: PolicyAgent(path, deterministic=deterministic, seed=seed)),
-    AgentSpec("rllib:PATH[:sample]", "the `main` module of an RLlib checkpoint directory of `training.train` "
-                                     "(an `engine: rllib` run's `checkpoints/final`): its most probable legal move, or "
-                                     "a draw with `:sample`; needs the `rllib` extra, no Ray cluster",
-              _rllib, _load_rllib),
-    AgentSpec("az:PATH[:SIMS]", "an AlphaZero checkpoint of `training.train` (an `engine: alphazero` run's "
-                                "`checkpoints/final.pt`): its Gumbel search at SIMS simulations a move without noise "
-                                "(default: the run's `search.eval_simulations`), or with `:0` the raw policy's most "
-                                "probable legal move",
-              _az, _load_az),
-    AgentSpec("SHIPPED[:sample]", "a trained agent shipped with the package, by name (`python -m training.agents.shipped` "
-                                  "lists them): as a checkpoint, on the setting it was trained on",
-              _shipped, _load_shipped),
+    AgentSpec("random", "a uniformly random legal move", _named("random"), lambda seed: RandomAgent(seed)),
+    AgentSpec(
+        "greedy",
+        "the game's greedy move (`greedy_action` of `envs/<game>/heuristics.py`)",
+        _named("greedy"),
+        lambda seed: GreedyAgent(seed),
+    ),
+    AgentSpec(
+        "mcts[:N]",
+        "UCT with N simulations (default 200), leaves scored by the game's `evaluate`; "
+        "where something is hidden it searches 8 deals sampled from what it knows, never the true one",
+        _named("mcts", "N", 200),
+        lambda seed, arg: MCTSAgent(arg, seed=seed),
+    ),
+    AgentSpec(
+        "alphabeta[:D]",
+        "alpha-beta search D plies deep (default 2) with the game's `evaluate`, for games "
+        "of two players or two teams; one sampled deal where something is hidden",
+        _named("alphabeta", "D", 2),
+        lambda seed, arg: AlphaBetaAgent(arg, seed=seed),
+    ),
+    AgentSpec(
+        "robot[:N]",
+        "the game's own robot, where the game offers one (`agents` of the game's `GameInfo`: "
+        "a search written for that game), N its setting where it takes one (Tantrix: the search "
+        "width, default 2; 0: the whole-turn lookahead alone, much faster); any other agent "
+        "a game offers goes by its name the same way; refused, naming the games that offer it, in "
+        "a game that does not",
+        _game_agent,
+        _build_game_agent,
+    ),
+    AgentSpec(
+        "PATH.zip[:sample]",
+        "a checkpoint of `training.train`: its most probable legal move, or with "
+        "`:sample` a draw from the masked policy (the path may itself contain `:`)",
+        _checkpoint,
+        lambda seed, path, deterministic: PolicyAgent(path, deterministic=deterministic, seed=seed),
+    ),
+    AgentSpec(
+        "rllib:PATH[:sample]",
+        "the `main` module of an RLlib checkpoint directory of `training.train` "
+        "(an `engine: rllib` run's `checkpoints/final`): its most probable legal move, or "
+        "a draw with `:sample`; needs the `rllib` extra, no Ray cluster",
+        _rllib,
+        _load_rllib,
+    ),
+    AgentSpec(
+        "az:PATH[:SIMS]",
+        "an AlphaZero checkpoint of `training.train` (an `engine: alphazero` run's "
+        "`checkpoints/final.pt`): its Gumbel search at SIMS simulations a move without noise "
+        "(default: the run's `search.eval_simulations`), or with `:0` the raw policy's most "
+        "probable legal move",
+        _az,
+        _load_az,
+    ),
+    AgentSpec(
+        "SHIPPED[:sample]",
+        "a trained agent shipped with the package, by name (`python -m training.agents.shipped` "
+        "lists them): as a checkpoint, on the setting it was trained on",
+        _shipped,
+        _load_shipped,
+    ),
 )
 
 
@@ -215,8 +247,9 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
     from training.agents.shipped import shipped_names
 
     names = shipped_names()
-    raise ValueError(f"unknown agent spec {spec!r}: expected {spec_forms()}"
-                     + (f" (shipped: {', '.join(names)})" if names else ""))
+    raise ValueError(
+        f"unknown agent spec {spec!r}: expected {spec_forms()}" + (f" (shipped: {', '.join(names)})" if names else "")
+    )
 
 
 if __name__ == "__main__":

@@ -36,8 +36,12 @@ MAX_SIMULATIONS = 20000
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")
 _PARAM = re.compile(r"^(alphabeta|mcts):([0-9]{1,6})$")
-_SUMMARY = {"random": "a uniformly random legal move", "greedy": "the game's greedy move",
-            "alphabeta": "alpha-beta search, {} plies deep", "mcts": "Monte Carlo tree search, {} simulations"}
+_SUMMARY = {
+    "random": "a uniformly random legal move",
+    "greedy": "the game's greedy move",
+    "alphabeta": "alpha-beta search, {} plies deep",
+    "mcts": "Monte Carlo tree search, {} simulations",
+}
 
 
 @dataclass(frozen=True)
@@ -60,8 +64,9 @@ def parse_agent_option(text: str) -> tuple[str, str]:
     if not sep or not spec:
         raise ValueError(f"--agent expects NAME=SPEC (e.g. mine=runs/x/checkpoints/final.zip), got {text!r}")
     if not _NAME.match(name):
-        raise ValueError(f"--agent name {name!r} must be a word of letters, digits, '_', '.', '+' or '-' "
-                         "(at most 64 characters)")
+        raise ValueError(
+            f"--agent name {name!r} must be a word of letters, digits, '_', '.', '+' or '-' (at most 64 characters)"
+        )
     if name in ("random", "greedy", "alphabeta", "mcts"):
         raise ValueError(f"--agent name {name!r} is a baseline's name; choose another")
     if name in game_agents():
@@ -134,10 +139,12 @@ class RoomAgents:
         for s in self._shipped(env_id, env_kwargs):
             if s.name == name:
                 return s.name
-        raise ValueError(f"unknown agent {name!r}: expected random, greedy, alphabeta:D (D <= {MAX_DEPTH}), "
-                         f"{''.join(g + ', ' for g in game_agents())}"
-                         f"mcts:N (N <= {MAX_SIMULATIONS}) or one of this room's named agents "
-                         f"({', '.join(self.named) or 'none'}) or shipped agents for this game")
+        raise ValueError(
+            f"unknown agent {name!r}: expected random, greedy, alphabeta:D (D <= {MAX_DEPTH}), "
+            f"{''.join(g + ', ' for g in game_agents())}"
+            f"mcts:N (N <= {MAX_SIMULATIONS}) or one of this room's named agents "
+            f"({', '.join(self.named) or 'none'}) or shipped agents for this game"
+        )
 
     def summary(self, name: str) -> str:
         """One line about the agent ``name`` for the menus."""
@@ -164,7 +171,12 @@ class RoomAgents:
     def menu(self, env, env_id: str, env_kwargs: dict) -> list[MenuEntry]:
         """The agents that can play ``env``'s game (a reset raw environment): baselines, shipped,
         named; each checked once per setting (cached)."""
-        names = list(BASELINES) + list(game_agents()) + [s.name for s in self._shipped(env_id, env_kwargs)] + list(self.named)
+        names = (
+            list(BASELINES)
+            + list(game_agents())
+            + [s.name for s in self._shipped(env_id, env_kwargs)]
+            + list(self.named)
+        )
         key_base = (env_id, json.dumps(env_kwargs, sort_keys=True))
         out = []
         for name in names:

@@ -27,24 +27,45 @@ ROOM_MODULES = ("starlette", "uvicorn", "jinja2", "multipart", "websockets")
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m training.room", description=(
-        "Serve the play room: play every game in the browser against agents or people, watch, replay."))
+    p = argparse.ArgumentParser(
+        prog="python -m training.room",
+        description=("Serve the play room: play every game in the browser against agents or people, watch, replay."),
+    )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
-    p.add_argument("--records", default="room_records", metavar="DIR",
-                   help="folder of the games' journals (default ./room_records)")
-    p.add_argument("--agent", action="append", default=[], metavar="NAME=SPEC",
-                   help="add an agent to the seat menus, e.g. mine=runs/x/checkpoints/final.zip (repeatable)")
-    p.add_argument("--agent-delay", type=float, default=0.5, metavar="SECONDS",
-                   help="pause before each agent move in games without a person (0 to 60; default 0.5)")
+    p.add_argument(
+        "--records",
+        default="room_records",
+        metavar="DIR",
+        help="folder of the games' journals (default ./room_records)",
+    )
+    p.add_argument(
+        "--agent",
+        action="append",
+        default=[],
+        metavar="NAME=SPEC",
+        help="add an agent to the seat menus, e.g. mine=runs/x/checkpoints/final.zip (repeatable)",
+    )
+    p.add_argument(
+        "--agent-delay",
+        type=float,
+        default=0.5,
+        metavar="SECONDS",
+        help="pause before each agent move in games without a person (0 to 60; default 0.5)",
+    )
     add_threads_argument(p)
     return p
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    require_extra("room", "python -m training.room", ROOM_MODULES, as_command=True,
-                  hint="README, Play room: no torch needed, except for the trained agents")
+    require_extra(
+        "room",
+        "python -m training.room",
+        ROOM_MODULES,
+        as_command=True,
+        hint="README, Play room: no torch needed, except for the trained agents",
+    )
     if not 0 <= args.port <= 65535:
         print(f"error: --port must be from 0 to 65535, got {args.port}", file=sys.stderr)
         return 2
@@ -80,8 +101,11 @@ def main(argv: list[str] | None = None) -> int:
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     unfinished = sum(1 for g in room.games.values() if g.kind == "play" and not g.over)
-    print(f"Play room: http://{shown}:{port}/  (records in {room.records}: {len(room.games)} games, "
-          f"{unfinished} unfinished; Ctrl+C stops)", flush=True)
+    print(
+        f"Play room: http://{shown}:{port}/  (records in {room.records}: {len(room.games)} games, "
+        f"{unfinished} unfinished; Ctrl+C stops)",
+        flush=True,
+    )
     config = uvicorn.Config(app, ws="websockets-sansio", log_level="warning", ws_max_size=1024 * 1024)
     uvicorn.Server(config).run(sockets=[sock])
     return 0

@@ -21,7 +21,6 @@ import hmac
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-
 from envs.core.checks import is_plain_int
 from envs.core.records import record_from_state, replay
 from envs.core.state import GameState, IllegalActionError
@@ -105,8 +104,18 @@ class RoomGame:
         thinking: the seat whose agent is choosing, or ``None``.
     """
 
-    def __init__(self, gid: str, kind: str, env_id: str, env_kwargs: dict, seed: int | None, created: str,
-                 seats: list[Seat], owner: str | None = None, record: dict | None = None):
+    def __init__(
+        self,
+        gid: str,
+        kind: str,
+        env_id: str,
+        env_kwargs: dict,
+        seed: int | None,
+        created: str,
+        seats: list[Seat],
+        owner: str | None = None,
+        record: dict | None = None,
+    ):
         self.id = gid
         self.kind = kind
         self.env_id = env_id
@@ -130,8 +139,9 @@ class RoomGame:
             self.env.reset(seed=seed)
             self.positions: list[GameState] = [self.env.state.clone()]
             if len(seats) != self.env.num_players:
-                raise RoomError(f"{env_id} with {self.env_kwargs} has {self.env.num_players} seats, "
-                                f"got {len(seats)} seat choices")
+                raise RoomError(
+                    f"{env_id} with {self.env_kwargs} has {self.env.num_players} seats, got {len(seats)} seat choices"
+                )
         else:
             assert record is not None, "a game of kind 'record' needs its record"
             self.positions = _record_positions(record)
@@ -188,8 +198,11 @@ class RoomGame:
             return f"game {self.id} is over"
         s = self.seats[seat]
         if s.held:
-            return None if seat in held else (f"{self.label(seat)} is held by a person: only its holder may give it "
-                                              f"to someone else")
+            return (
+                None
+                if seat in held
+                else (f"{self.label(seat)} is held by a person: only its holder may give it to someone else")
+            )
         if owner or held:
             return None
         return f"only the game's creator or a player of game {self.id} may change its seats"
@@ -201,17 +214,29 @@ class RoomGame:
             sides = st.teams()
             mine = next(t for t in sides if self.resigned in t)
             winners = [p for t in sides if t is not mine for p in t] if len(sides) == 2 else []
-            return {"result": f"{self.label(self.resigned)} resigned", "termination": "resignation",
-                    "winners": winners, "scores": None}
+            return {
+                "result": f"{self.label(self.resigned)} resigned",
+                "termination": "resignation",
+                "winners": winners,
+                "scores": None,
+            }
         if self.truncated:
             assert self.env is not None  # only a game being played is truncated
-            return {"result": "unfinished", "termination": f"the step limit ({self.env.max_steps} moves)",
-                    "winners": [], "scores": None}
+            return {
+                "result": "unfinished",
+                "termination": f"the step limit ({self.env.max_steps} moves)",
+                "winners": [],
+                "scores": None,
+            }
         out = self.state.outcome()
         if out is None:
             return None
-        return {"result": out.result, "termination": out.termination, "winners": list(out.winners),
-                "scores": None if out.scores is None else list(out.scores)}
+        return {
+            "result": out.result,
+            "termination": out.termination,
+            "winners": list(out.winners),
+            "scores": None if out.scores is None else list(out.scores),
+        }
 
     # ------------------------------------------------------------------ changes
     def check_live(self) -> None:
@@ -234,10 +259,18 @@ class RoomGame:
         a = action_index(st, action)
         if not st.legal_action_mask()[a]:
             legal = st.legal_moves()
-            raise IllegalActionError(f"action {a} ({st.action_to_string(a)}) is not legal here; legal moves: "
-                                     f"{', '.join(legal[:12])}{' ...' if len(legal) > 12 else ''}")
-        return {"event": "move", "ply": len(self.actions), "action": a, "notation": st.action_to_string(a),
-                "seat": int(st.current_player), "by": how}
+            raise IllegalActionError(
+                f"action {a} ({st.action_to_string(a)}) is not legal here; legal moves: "
+                f"{', '.join(legal[:12])}{' ...' if len(legal) > 12 else ''}"
+            )
+        return {
+            "event": "move",
+            "ply": len(self.actions),
+            "action": a,
+            "notation": st.action_to_string(a),
+            "seat": int(st.current_player),
+            "by": how,
+        }
 
     def apply(self, action, how: str) -> dict:
         """Play ``action`` (state's absolute frame) for the seat to move; return its journal event.
@@ -316,38 +349,73 @@ class RoomGame:
 
     def summary(self) -> dict:
         """The game in the lobby's list (public)."""
+
         def make():
             st = self.positions[0]
             mover = self.to_move()
-            return {"game": self.id, "kind": self.kind, "env_id": self.env_id, "name": st.setting_name(),
-                    "env_kwargs": self.env_kwargs, "created": self.created, "ply": self.ply, "over": self.over,
-                    "to_move": None if mover is None else self.label(mover),
-                    "outcome": self.outcome(), "seats": self._seats_public(), "problem": self.problem}
+            return {
+                "game": self.id,
+                "kind": self.kind,
+                "env_id": self.env_id,
+                "name": st.setting_name(),
+                "env_kwargs": self.env_kwargs,
+                "created": self.created,
+                "ply": self.ply,
+                "over": self.over,
+                "to_move": None if mover is None else self.label(mover),
+                "outcome": self.outcome(),
+                "seats": self._seats_public(),
+                "problem": self.problem,
+            }
+
         return self._cached("summary", make)
 
     def _seats_public(self) -> list[dict]:
         out = []
         for i in range(self.num_players if self.kind == "play" else 0):
             s = self.seats[i]
-            out.append({"seat": i, "label": self.label(i), "kind": s.kind, "agent": s.agent,
-                        "open": s.kind == "human" and s.token is None, "invited": s.invited, "error": s.error,
-                        "thinking": self.thinking == i})
+            out.append(
+                {
+                    "seat": i,
+                    "label": self.label(i),
+                    "kind": s.kind,
+                    "agent": s.agent,
+                    "open": s.kind == "human" and s.token is None,
+                    "invited": s.invited,
+                    "error": s.error,
+                    "thinking": self.thinking == i,
+                }
+            )
         return out
 
     def public(self) -> dict:
         """The part of a ``state`` frame every viewer gets (cached per version)."""
+
         def make():
             st = self.state
             info = st.info
             show_scores = info.perfect_information or self.over
             scores = st.scores() if show_scores else None
-            return {"game": self.id, "kind": self.kind, "env_id": self.env_id, "name": st.setting_name(),
-                    "env_kwargs": self.env_kwargs, "ply": self.ply, "moves": list(st.moves()),
-                    "seats": self._seats_public(), "to_move": self.to_move(), "over": self.over,
-                    "outcome": self.outcome(), "scores": None if scores is None else [int(x) for x in scores],
-                    "confirm": bool(st.board_ui().confirm), "notation_help": info.notation,
-                    "problem": self.problem, "version": self.version,
-                    "downloadable": self.downloadable()}
+            return {
+                "game": self.id,
+                "kind": self.kind,
+                "env_id": self.env_id,
+                "name": st.setting_name(),
+                "env_kwargs": self.env_kwargs,
+                "ply": self.ply,
+                "moves": list(st.moves()),
+                "seats": self._seats_public(),
+                "to_move": self.to_move(),
+                "over": self.over,
+                "outcome": self.outcome(),
+                "scores": None if scores is None else [int(x) for x in scores],
+                "confirm": bool(st.board_ui().confirm),
+                "notation_help": info.notation,
+                "problem": self.problem,
+                "version": self.version,
+                "downloadable": self.downloadable(),
+            }
+
         return self._cached("public", make)
 
     def svg(self, ply: int, viewer: int | None, pending: int | None = None) -> str:
@@ -356,6 +424,7 @@ class RoomGame:
 
     def legal(self) -> list[dict]:
         """The legal actions of the seat to move with their notation and click paths."""
+
         def make():
             st = self.state
             ui = st.board_ui()
@@ -364,6 +433,7 @@ class RoomGame:
                 mp = ui.action_paths(st, a)
                 out.append({"a": a, "n": st.action_to_string(a), "p": [list(p) for p in mp.paths], "k": mp.kind})
             return out
+
         return self._cached("legal", make)
 
     def view(self, held: set[int], owner: bool = False) -> dict:
@@ -377,13 +447,20 @@ class RoomGame:
         viewer = mover if mover in held else (min(held) if held else None)
         st = self.state
         frame = dict(self.public())
-        frame.update({"type": "state", "you": sorted(held), "viewer": viewer, "svg": self.svg(self.ply, viewer),
-                      "phase": self._phase(viewer),
-                      "legal": self.legal() if mover is not None and mover in held else None,
-                      "can_undo": self.undo_target(held) is not None,
-                      "can_resign": bool(held) and not self.over,
-                      "owner": bool(owner),
-                      "can_seat": [i for i in range(len(self.seats)) if self.may_change_seat(i, held, owner) is None]})
+        frame.update(
+            {
+                "type": "state",
+                "you": sorted(held),
+                "viewer": viewer,
+                "svg": self.svg(self.ply, viewer),
+                "phase": self._phase(viewer),
+                "legal": self.legal() if mover is not None and mover in held else None,
+                "can_undo": self.undo_target(held) is not None,
+                "can_resign": bool(held) and not self.over,
+                "owner": bool(owner),
+                "can_seat": [i for i in range(len(self.seats)) if self.may_change_seat(i, held, owner) is None],
+            }
+        )
         return frame
 
     def _phase(self, viewer: int | None) -> str:
@@ -407,8 +484,13 @@ class RoomGame:
         st = self.positions[ply]
         mover = None if st.is_terminal() else int(st.current_player)
         viewer = mover if mover in held else (min(held) if held else None)
-        return {"type": "position", "game": self.id, "ply": ply, "svg": self.svg(ply, viewer),
-                "phase": st.board_ui().status(st, viewer)}
+        return {
+            "type": "position",
+            "game": self.id,
+            "ply": ply,
+            "svg": self.svg(ply, viewer),
+            "phase": st.board_ui().status(st, viewer),
+        }
 
     def downloadable(self) -> str | None:
         """``None`` when the record may be downloaded now, else why not: a game with hidden
@@ -435,9 +517,13 @@ class RoomGame:
             assert self.record is not None  # a game of kind "record" is built with its record
             return self.record
         assert self.env is not None  # not a record: a game being played
-        meta: dict[str, object] = {"room_game": self.id, "created": self.created,
-                "players": [{"seat": i, "label": self.label(i), "kind": s.kind, "agent": s.agent}
-                            for i, s in enumerate(self.seats)]}
+        meta: dict[str, object] = {
+            "room_game": self.id,
+            "created": self.created,
+            "players": [
+                {"seat": i, "label": self.label(i), "kind": s.kind, "agent": s.agent} for i, s in enumerate(self.seats)
+            ],
+        }
         if self.resigned is not None:  # not a rules result: "result" stays the rules' (null)
             meta["resigned"] = self.resigned
             meta["winners"] = (self.outcome() or {}).get("winners", [])

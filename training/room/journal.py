@@ -62,7 +62,7 @@ class Journal:
         self._file: TextIO | None = None
 
     @classmethod
-    def create(cls, path: Path, header: dict) -> "Journal":
+    def create(cls, path: Path, header: dict) -> Journal:
         """Create the file (it must not exist) with ``header`` as its first line.
 
         Raises:

@@ -179,8 +179,9 @@ class Room:
         ValueError: the records folder cannot be created or written.
     """
 
-    def __init__(self, records: Path | str, agents: RoomAgents | None = None, *, agent_delay: float = 0.5,
-                 threads: int = 16):
+    def __init__(
+        self, records: Path | str, agents: RoomAgents | None = None, *, agent_delay: float = 0.5, threads: int = 16
+    ):
         from training.cli import ensure_writable_dir
 
         self.records = ensure_writable_dir(records, "records folder")
@@ -226,8 +227,7 @@ class Room:
             if not isinstance(s, dict) or s.get("kind") not in ("human", "agent"):
                 raise InvalidPositionError(f"header seat {s!r} is not a seat")
             seats.append(Seat(s["kind"], s.get("agent"), s.get("token"), claimed=s.get("claimed", True) is True))
-        game = RoomGame(gid, "play", h["env_id"], h["env_kwargs"], h["seed"], h["created"], seats,
-                        owner=h.get("owner"))
+        game = RoomGame(gid, "play", h["env_id"], h["env_kwargs"], h["seed"], h["created"], seats, owner=h.get("owner"))
         problem, good = content.problem, content.good_lines
         for i, ev in enumerate(content.events):
             try:
@@ -246,8 +246,10 @@ class Room:
                 f.flush()
                 os.fsync(f.fileno())
             os.replace(tmp, path)
-            game.problem = (f"{problem}. The game is restored as far as the lines before it go ({game.ply} moves); "
-                            f"the damaged file is kept as {kept.name}")
+            game.problem = (
+                f"{problem}. The game is restored as far as the lines before it go ({game.ply} moves); "
+                f"the damaged file is kept as {kept.name}"
+            )
             self.problems.append(game.problem)
         for i, seat in enumerate(game.seats):
             if seat.kind == "agent":
@@ -270,8 +272,9 @@ class Room:
         elif kind == "seat":
             if not 0 <= ev["seat"] < game.num_players or ev["kind"] not in ("human", "agent"):
                 raise RoomError(f"bad seat event {ev}")
-            game.seats[ev["seat"]] = Seat(ev["kind"], ev.get("agent"), ev.get("token"),
-                                          claimed=ev.get("claimed", True) is True)
+            game.seats[ev["seat"]] = Seat(
+                ev["kind"], ev.get("agent"), ev.get("token"), claimed=ev.get("claimed", True) is True
+            )
             game.changed()
         elif kind == "resign":
             game.check_live()
@@ -279,13 +282,20 @@ class Room:
             game.changed()
         elif kind == "result":
             if not game.over:
-                raise RoomError(f"a result ({ev['result']}) is recorded but the game is not over after {game.ply} moves")
+                raise RoomError(
+                    f"a result ({ev['result']}) is recorded but the game is not over after {game.ply} moves"
+                )
 
     def _attach_agent(self, game: RoomGame, seat: int) -> None:
         s = game.seats[seat]
         try:
-            s.player = self.agents.make(s.agent, game.env, game.env_id, game.env_kwargs,
-                                        seed=None if game.seed is None else game.seed * 1000 + seat)
+            s.player = self.agents.make(
+                s.agent,
+                game.env,
+                game.env_id,
+                game.env_kwargs,
+                seed=None if game.seed is None else game.seed * 1000 + seat,
+            )
             s.error = None
         except Exception as e:  # noqa: BLE001 - reported in the game, the seat can be given to someone else
             s.player = None
@@ -315,15 +325,27 @@ class Room:
                     except TypeError:
                         d = None
                     args.append({"name": name, "default": d})
-                out.append({"id": env_id, "name": st.setting_name(), "arguments": args,
-                            "variants": sp.variants, "notation": st.info.notation})
+                out.append(
+                    {
+                        "id": env_id,
+                        "name": st.setting_name(),
+                        "arguments": args,
+                        "variants": sp.variants,
+                        "notation": st.info.notation,
+                    }
+                )
             self._envs = out
         return self._envs
 
     def lobby_frame(self) -> dict:
         games = sorted(self.games.values(), key=lambda g: g.created, reverse=True)
-        return {"type": "lobby", "games": [g.summary() for g in games], "envs": self.envs(),
-                "formats": import_formats(), "problems": self.problems}
+        return {
+            "type": "lobby",
+            "games": [g.summary() for g in games],
+            "envs": self.envs(),
+            "formats": import_formats(),
+            "problems": self.problems,
+        }
 
     # ------------------------------------------------------------------ telling browsers
     def broadcast(self, game: RoomGame) -> None:
@@ -345,6 +367,7 @@ class Room:
                 if c.lobby:
                     frame = frame or self.lobby_frame()
                     c.send(frame)
+
         self._spawn(later())
 
     def _spawn(self, coro) -> asyncio.Task:
@@ -383,8 +406,15 @@ class Room:
             game.apply(a, "auto")
         if game.over and game.kind == "play":
             out = game.outcome() or {}
-            await self._write(game, {"event": "result", "result": out.get("result", ""),
-                                     "termination": out.get("termination", ""), "ply": game.ply})
+            await self._write(
+                game,
+                {
+                    "event": "result",
+                    "result": out.get("result", ""),
+                    "termination": out.get("termination", ""),
+                    "ply": game.ply,
+                },
+            )
 
     def kick(self, game: RoomGame) -> None:
         """Start the agent of the seat to move, if it is an agent's turn and none is thinking."""
@@ -434,8 +464,10 @@ class Room:
                 except Exception as e:  # noqa: BLE001 - an illegal answer or a journal failure
                     failure = f"{type(e).__name__}: {e}"
             if failure is not None:
-                game.seats[seat].error = (f"the agent {game.seats[seat].agent} failed: {failure}. Give the seat to "
-                                          f"someone else (or to the same agent to retry)")
+                game.seats[seat].error = (
+                    f"the agent {game.seats[seat].agent} failed: {failure}. Give the seat to "
+                    f"someone else (or to the same agent to retry)"
+                )
                 game.touch()
         self.broadcast(game)
         self.kick(game)
@@ -470,8 +502,14 @@ class Room:
             conn.send({"type": "error", "request": kind, "message": _shorten_echo(str(e), msg if kind else None)})
         except Exception as e:  # noqa: BLE001 - a bug must not end the page's connection
             log.exception("room: %s message failed", kind)
-            conn.send({"type": "error", "request": kind, "message": f"the room failed on this {kind} message "
-                                                                   f"({type(e).__name__}: {e}); the game is unchanged"})
+            conn.send(
+                {
+                    "type": "error",
+                    "request": kind,
+                    "message": f"the room failed on this {kind} message "
+                    f"({type(e).__name__}: {e}); the game is unchanged",
+                }
+            )
 
     async def _on_lobby(self, conn, msg):
         conn.lobby = True
@@ -493,11 +531,20 @@ class Room:
         sp, env = self._new_env(env_id, kwargs)
         st = env.state
         menu = await anyio.to_thread.run_sync(self.agents.menu, env, env_id, kwargs)
-        conn.send({"type": "setup", "env_id": env_id, "env_kwargs": kwargs,
-                   "seats": [{"seat": i, "label": f"player {i}" + (f" ({st.seat_name(i)})" if st.seat_name(i) else "")}
-                             for i in range(st.num_players)],
-                   "teams": st.teams(), "agents": [{"name": m.name, "summary": m.summary} for m in menu],
-                   "notation": st.info.notation})
+        conn.send(
+            {
+                "type": "setup",
+                "env_id": env_id,
+                "env_kwargs": kwargs,
+                "seats": [
+                    {"seat": i, "label": f"player {i}" + (f" ({st.seat_name(i)})" if st.seat_name(i) else "")}
+                    for i in range(st.num_players)
+                ],
+                "teams": st.teams(),
+                "agents": [{"name": m.name, "summary": m.summary} for m in menu],
+                "notation": st.info.notation,
+            }
+        )
 
     async def _on_create(self, conn, msg):
         env_id, kwargs = msg["env_id"], msg.get("env_kwargs", {})
@@ -505,12 +552,14 @@ class Room:
         n = env.num_players
         choices = msg["seats"]
         if len(choices) != n or not all(isinstance(c, str) for c in choices):
-            raise RoomError(f"create: seats must be a list of {n} strings (one per seat of {env_id}: "
-                            f"'me', 'invite', 'open' or an agent name), got {json.dumps(choices)[:80]}")
+            raise RoomError(
+                f"create: seats must be a list of {n} strings (one per seat of {env_id}: "
+                f"'me', 'invite', 'open' or an agent name), got {json.dumps(choices)[:80]}"
+            )
         seed = msg.get("seed")
         if seed is None:
-            seed = secrets.randbelow(2 ** 31)
-        elif not 0 <= seed < 2 ** 32:
+            seed = secrets.randbelow(2**31)
+        elif not 0 <= seed < 2**32:
             raise RoomError(f"create: seed must be an integer from 0 to 2**32 - 1, got {seed}")
         gid = secrets.token_hex(4)
         while gid in self.games or (self.records / f"{gid}.jsonl").exists():
@@ -532,9 +581,18 @@ class Room:
                 self._attach_agent(game, i)
                 if s.error:
                     raise RoomError(f"seat {i}: {s.error}")
-        header = {"format": FORMAT, "version": VERSION, "game": gid, "kind": "play", "env_id": env_id,
-                  "env_kwargs": kwargs, "seed": seed, "created": game.created,
-                  "seats": [s.journal() for s in seats], "owner": game.owner}
+        header = {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": gid,
+            "kind": "play",
+            "env_id": env_id,
+            "env_kwargs": kwargs,
+            "seed": seed,
+            "created": game.created,
+            "seats": [s.journal() for s in seats],
+            "owner": game.owner,
+        }
         try:
             game.journal = await anyio.to_thread.run_sync(Journal.create, self.records / f"{gid}.jsonl", header)
         except OSError as e:
@@ -544,9 +602,16 @@ class Room:
             await self._settle(game)
         conn.tokens.add(game.owner)
         conn.tokens.update(token_digest(tokens[str(i)]) for i, c in enumerate(choices) if c == "me")
-        conn.send({"type": "created", "game": gid, "owner": owner, "tokens": tokens,
-                   "me": [i for i, c in enumerate(choices) if c == "me"],
-                   "invite": [i for i, c in enumerate(choices) if c == "invite"]})
+        conn.send(
+            {
+                "type": "created",
+                "game": gid,
+                "owner": owner,
+                "tokens": tokens,
+                "me": [i for i, c in enumerate(choices) if c == "me"],
+                "invite": [i for i, c in enumerate(choices) if c == "invite"],
+            }
+        )
         self.broadcast(game)
         self.kick(game)
 
@@ -602,7 +667,9 @@ class Room:
                 raise RoomError(f"join: unknown seat {i}; game {game.id} has seats 0 to {game.num_players - 1}")
             s = game.seats[i]
             if s.kind != "human" or s.token is not None:
-                raise RoomError(f"join: seat {i} is not free ({'an agent' if s.kind == 'agent' else 'held by someone'})")
+                raise RoomError(
+                    f"join: seat {i} is not free ({'an agent' if s.kind == 'agent' else 'held by someone'})"
+                )
             tok = await self._new_holder(game, i)
         conn.tokens.add(token_digest(tok))
         conn.game = game.id
@@ -635,8 +702,15 @@ class Room:
         a = action_index(game.state, msg["action"])
         if not game.state.legal_action_mask()[a]:
             raise RoomError(f"preview: action {a} is not legal here")
-        conn.send({"type": "preview", "game": game.id, "action": a, "ply": game.ply,
-                   "svg": game.svg(game.ply, mover, pending=a)})
+        conn.send(
+            {
+                "type": "preview",
+                "game": game.id,
+                "action": a,
+                "ply": game.ply,
+                "svg": game.svg(game.ply, mover, pending=a),
+            }
+        )
 
     async def _on_position(self, conn, msg):
         game = self._game(msg["game"])
@@ -649,12 +723,16 @@ class Room:
             if not held:
                 raise RoomError(f"undo: you hold no seat of game {game.id}")
             if game.over:
-                raise RoomError(f"undo: the game is over ({(game.outcome() or {}).get('result', 'finished')}); "
-                                "a finished game is not reopened")
+                raise RoomError(
+                    f"undo: the game is over ({(game.outcome() or {}).get('result', 'finished')}); "
+                    "a finished game is not reopened"
+                )
             target = game.undo_target(held)
             if target is None:
-                raise RoomError("undo: allowed only when every other seat is an agent, the game was not resigned, "
-                                "and you have a move to take back")
+                raise RoomError(
+                    "undo: allowed only when every other seat is an agent, the game was not resigned, "
+                    "and you have a move to take back"
+                )
             await self._write(game, {"event": "undo", "to": target})
             game.rebuild(target)
         self.broadcast(game)
@@ -667,7 +745,9 @@ class Room:
             held = self._held(conn, game)
             seat = msg.get("seat", min(held) if held else None)
             if seat is None or seat not in held:
-                raise RoomError(f"resign: you do not hold {'a seat' if seat is None else f'seat {seat}'} of game {game.id}")
+                raise RoomError(
+                    f"resign: you do not hold {'a seat' if seat is None else f'seat {seat}'} of game {game.id}"
+                )
             await self._write(game, {"event": "resign", "seat": seat})
             game.resigned = seat
             game.changed()
@@ -722,20 +802,35 @@ class Room:
             game = RoomGame(gid, "record", rec["env_id"], {}, None, _now(), [], record=rec)
         except (InvalidPositionError, ParameterError, ValueError) as e:
             raise RoomError(str(e)) from None
-        header = {"format": FORMAT, "version": VERSION, "game": gid, "kind": "record", "env_id": rec["env_id"],
-                  "created": game.created, "record": rec, "filename": Path(str(filename)).name[:100]}
+        header = {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": gid,
+            "kind": "record",
+            "env_id": rec["env_id"],
+            "created": game.created,
+            "record": rec,
+            "filename": Path(str(filename)).name[:100],
+        }
         Journal.create(self.records / f"{gid}.jsonl", header).close()
         self.games[gid] = game
         return game
 
 
 # ---------------------------------------------------------------------------------- the application
-_CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-        "connect-src 'self' ws: wss:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+_CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "connect-src 'self' ws: wss:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
 
 
-def create_app(records: Path | str = "room_records", agents: RoomAgents | None = None, *,
-               agent_delay: float = 0.5, threads: int = 16) -> Starlette:
+def create_app(
+    records: Path | str = "room_records",
+    agents: RoomAgents | None = None,
+    *,
+    agent_delay: float = 0.5,
+    threads: int = 16,
+) -> Starlette:
     """The Starlette application of a new :class:`Room` (``app.state.room``).
 
     Args: as :class:`Room`.
@@ -746,13 +841,20 @@ def create_app(records: Path | str = "room_records", agents: RoomAgents | None =
     import jinja2
 
     room = Room(records, agents, agent_delay=agent_delay, threads=threads)
-    templates = jinja2.Environment(loader=jinja2.PackageLoader("training.room", "templates"),
-                                   autoescape=jinja2.select_autoescape(["html"]))
+    templates = jinja2.Environment(
+        loader=jinja2.PackageLoader("training.room", "templates"), autoescape=jinja2.select_autoescape(["html"])
+    )
 
     def page(name: str, **context) -> HTMLResponse:
         html = templates.get_template(name).render(**context)
-        return HTMLResponse(html, headers={"Content-Security-Policy": _CSP, "X-Content-Type-Options": "nosniff",
-                                           "Referrer-Policy": "no-referrer"})
+        return HTMLResponse(
+            html,
+            headers={
+                "Content-Security-Policy": _CSP,
+                "X-Content-Type-Options": "nosniff",
+                "Referrer-Policy": "no-referrer",
+            },
+        )
 
     async def lobby(request: Request):
         return page("lobby.html", title="Play room")
@@ -774,8 +876,11 @@ def create_app(records: Path | str = "room_records", agents: RoomAgents | None =
             return JSONResponse({"error": str(e)}, status_code=409)
         from envs.core.records import record_to_json
 
-        return Response(record_to_json(rec), media_type="application/json",
-                        headers={"Content-Disposition": f'attachment; filename="{game.env_id}-{game.id}.json"'})
+        return Response(
+            record_to_json(rec),
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{game.env_id}-{game.id}.json"'},
+        )
 
     def foreign(headers) -> bool:
         """A request sent by another site's page (its Origin is not this room's host)."""
@@ -837,14 +942,17 @@ def create_app(records: Path | str = "room_records", agents: RoomAgents | None =
         yield
         await room.stop()
 
-    app = Starlette(routes=[
-        Route("/", lobby),
-        Route("/game/{gid}", game_page),
-        Route("/game/{gid}/record.json", download),
-        Route("/upload", upload, methods=["POST"]),
-        WebSocketRoute("/ws", websocket),
-        Mount("/static", StaticFiles(packages=[("training.room", "static")]), name="static"),
-    ], lifespan=lifespan)
+    app = Starlette(
+        routes=[
+            Route("/", lobby),
+            Route("/game/{gid}", game_page),
+            Route("/game/{gid}/record.json", download),
+            Route("/upload", upload, methods=["POST"]),
+            WebSocketRoute("/ws", websocket),
+            Mount("/static", StaticFiles(packages=[("training.room", "static")]), name="static"),
+        ],
+        lifespan=lifespan,
+    )
     app.state.room = room
     return app
 
@@ -863,8 +971,9 @@ def serve_in_thread(app, host: str = "127.0.0.1", port: int = 0):
 
     import uvicorn
 
-    config = uvicorn.Config(app, host=host, port=port, ws="websockets-sansio", log_level="warning",
-                            ws_max_size=1024 * 1024, lifespan="on")
+    config = uvicorn.Config(
+        app, host=host, port=port, ws="websockets-sansio", log_level="warning", ws_max_size=1024 * 1024, lifespan="on"
+    )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -9,8 +9,26 @@
 ((2,), (2, 834), 8)
 """
 
-from training.search.gumbel import (SearchResult, completed_qvalues, considered_visit_sequence, gumbel_search,
-                                    improved_policy, mixed_value, score_considered, seat_teams, uniform_evaluate)
+from training.search.gumbel import (
+    SearchResult,
+    completed_qvalues,
+    considered_visit_sequence,
+    gumbel_search,
+    improved_policy,
+    mixed_value,
+    score_considered,
+    seat_teams,
+    uniform_evaluate,
+)
 
-__all__ = ["SearchResult", "gumbel_search", "uniform_evaluate", "seat_teams", "considered_visit_sequence",
-           "mixed_value", "completed_qvalues", "score_considered", "improved_policy"]
+__all__ = [
+    "SearchResult",
+    "gumbel_search",
+    "uniform_evaluate",
+    "seat_teams",
+    "considered_visit_sequence",
+    "mixed_value",
+    "completed_qvalues",
+    "score_considered",
+    "improved_policy",
+]

@@ -56,13 +56,23 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
-__all__ = ["SearchResult", "gumbel_search", "uniform_evaluate", "seat_teams", "considered_visit_sequence",
-           "mixed_value", "completed_qvalues", "score_considered", "improved_policy"]
+__all__ = [
+    "SearchResult",
+    "gumbel_search",
+    "uniform_evaluate",
+    "seat_teams",
+    "considered_visit_sequence",
+    "mixed_value",
+    "completed_qvalues",
+    "score_considered",
+    "improved_policy",
+]
 
 #: ``evaluate(observations, masks) -> (logits, values)``: observations ``float32 (N, ...)`` (or a
 #: dict of them), masks ``bool (N, A)``; logits ``(N, A)`` and values ``(N,)`` in ``[-1, 1]`` from
@@ -70,8 +80,8 @@ __all__ = ["SearchResult", "gumbel_search", "uniform_evaluate", "seat_teams", "c
 Evaluate = Callable[[Any, np.ndarray], "tuple[np.ndarray, np.ndarray]"]
 
 _MIN_LOGIT = float(np.finfo(np.float64).min)  # mctx's finite logit of an invalid action (no NaN)
-_LOW_LOGIT = -1e9                              # mctx seq_halving.score_considered's floor
-_VALUE_TOL = 1e-4                              # values may leave [-1, 1] by float rounding only
+_LOW_LOGIT = -1e9  # mctx seq_halving.score_considered's floor
+_VALUE_TOL = 1e-4  # values may leave [-1, 1] by float rounding only
 
 
 # ---------------------------------------------------------------------------- the formulas
@@ -113,8 +123,9 @@ def considered_visit_sequence(max_num_considered_actions: int, num_simulations: 
 def _considered_table(max_num_considered_actions: int, num_simulations: int) -> np.ndarray:
     """``int64 (m + 1, S)``: row ``k`` is the schedule for ``k`` considered actions (mctx
     ``seq_halving.get_table_of_considered_visits``). Read-only."""
-    t = np.array([considered_visit_sequence(k, num_simulations) for k in range(max_num_considered_actions + 1)],
-                 dtype=np.int64).reshape(max_num_considered_actions + 1, num_simulations)
+    t = np.array(
+        [considered_visit_sequence(k, num_simulations) for k in range(max_num_considered_actions + 1)], dtype=np.int64
+    ).reshape(max_num_considered_actions + 1, num_simulations)
     t.flags.writeable = False
     return t
 
@@ -150,9 +161,18 @@ def mixed_value(raw_value, qvalues, visit_counts, prior_probs) -> np.ndarray:
     return (raw_value + total * weighted) / (total + 1)
 
 
-def completed_qvalues(qvalues, visit_counts, raw_value, prior_logits, *, value_scale: float = 0.1,
-                      maxvisit_init: float = 50.0, rescale_values: bool = True, use_mixed_value: bool = True,
-                      epsilon: float = 1e-8) -> np.ndarray:
+def completed_qvalues(
+    qvalues,
+    visit_counts,
+    raw_value,
+    prior_logits,
+    *,
+    value_scale: float = 0.1,
+    maxvisit_init: float = 50.0,
+    rescale_values: bool = True,
+    use_mixed_value: bool = True,
+    epsilon: float = 1e-8,
+) -> np.ndarray:
     """``sigma(completed q)`` of each node (paper eq. 8 and appendix D; mctx
     ``qtransforms.qtransform_completed_by_mix_value``).
 
@@ -170,9 +190,16 @@ def completed_qvalues(qvalues, visit_counts, raw_value, prior_logits, *, value_s
         ``float64 (k, A)``.
     """
     probs = _softmax(np.asarray(prior_logits, dtype=np.float64)) if use_mixed_value else None
-    return _completed(np.asarray(qvalues, dtype=np.float64), np.asarray(visit_counts),
-                      np.asarray(raw_value, dtype=np.float64), probs, value_scale=value_scale,
-                      maxvisit_init=maxvisit_init, rescale_values=rescale_values, epsilon=epsilon)
+    return _completed(
+        np.asarray(qvalues, dtype=np.float64),
+        np.asarray(visit_counts),
+        np.asarray(raw_value, dtype=np.float64),
+        probs,
+        value_scale=value_scale,
+        maxvisit_init=maxvisit_init,
+        rescale_values=rescale_values,
+        epsilon=epsilon,
+    )
 
 
 def _completed(q, n, raw, probs, *, value_scale, maxvisit_init, rescale_values, epsilon=1e-8):
@@ -277,8 +304,9 @@ def seat_teams(env, teams: Sequence[Sequence[int]] | None = None) -> np.ndarray:
     if (out < 0).any():
         raise ValueError(f"teams must list each of the {n} seats exactly once, got {teams!r}")
     if len(groups) != 2:
-        raise ValueError(f"the Gumbel search is zero-sum between two sides; this game has {len(groups)} teams "
-                         f"({groups})")
+        raise ValueError(
+            f"the Gumbel search is zero-sum between two sides; this game has {len(groups)} teams ({groups})"
+        )
     out.flags.writeable = False
     if key is not None:
         _TEAMS_CACHE[key] = out
@@ -328,8 +356,13 @@ def _check_count(name: str, v, low: int) -> int:
 
 
 def _check_real(name: str, v, low: float, *, strict: bool = False) -> float:
-    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)) \
-            or not math.isfinite(v) or v < low or (strict and v == low):
+    if (
+        isinstance(v, (bool, np.bool_))
+        or not isinstance(v, (int, float, np.integer, np.floating))
+        or not math.isfinite(v)
+        or v < low
+        or (strict and v == low)
+    ):
         raise ValueError(f"{name} must be a finite number {'>' if strict else '>='} {low}, got {v!r}")
     return float(v)
 
@@ -373,10 +406,21 @@ class SearchResult:
     num_nodes: int
 
 
-def gumbel_search(env, evaluate: Evaluate, rng: np.random.Generator, *, num_simulations: int,
-                  max_num_considered_actions: int = 16, gumbel_scale: float = 1.0, value_scale: float = 0.1,
-                  maxvisit_init: float = 50.0, rescale_values: bool = True, use_mixed_value: bool = True,
-                  teams: Sequence[Sequence[int]] | None = None, gumbel: np.ndarray | None = None) -> SearchResult:
+def gumbel_search(
+    env,
+    evaluate: Evaluate,
+    rng: np.random.Generator,
+    *,
+    num_simulations: int,
+    max_num_considered_actions: int = 16,
+    gumbel_scale: float = 1.0,
+    value_scale: float = 0.1,
+    maxvisit_init: float = 50.0,
+    rescale_values: bool = True,
+    use_mixed_value: bool = True,
+    teams: Sequence[Sequence[int]] | None = None,
+    gumbel: np.ndarray | None = None,
+) -> SearchResult:
     """Search every game of ``env`` with Gumbel AlphaZero (see the module docstring for the rules and
     their sources) and return its action, improved policy and statistics.
 
@@ -422,7 +466,9 @@ def gumbel_search(env, evaluate: Evaluate, rng: np.random.Generator, *, num_simu
     if not callable(evaluate):
         raise ValueError(f"evaluate must be callable, got {type(evaluate).__name__}")
     if gumbel is None and not isinstance(rng, np.random.Generator):
-        raise ValueError(f"rng must be a numpy.random.Generator (np.random.default_rng(seed)), got {type(rng).__name__}")
+        raise ValueError(
+            f"rng must be a numpy.random.Generator (np.random.default_rng(seed)), got {type(rng).__name__}"
+        )
     core = getattr(env, "core", None)
     if core is None or not hasattr(env, "action_mask") or not hasattr(env, "current_player"):
         raise ValueError(f"env must be a vector env from envs.make_vec, got {type(env).__name__}")
@@ -445,13 +491,13 @@ def gumbel_search(env, evaluate: Evaluate, rng: np.random.Generator, *, num_simu
     N = S + 1
     # the trees (mctx's Tree fields, one row per game, node 0 the root)
     # (rows of the big arrays are only read once their node exists: "empty" ones are filled then)
-    child = np.empty((B, N, A), dtype=np.int32)       # children_index, -1: unvisited
-    logits = np.empty((B, N, A), dtype=np.float64)    # children_prior_logits (masked)
-    probs = np.empty((B, N, A), dtype=np.float64)     # their softmax (for the mixed value)
+    child = np.empty((B, N, A), dtype=np.int32)  # children_index, -1: unvisited
+    logits = np.empty((B, N, A), dtype=np.float64)  # children_prior_logits (masked)
+    probs = np.empty((B, N, A), dtype=np.float64)  # their softmax (for the mixed value)
     legal = np.zeros((B, N, A), dtype=bool)
-    cvisits = np.zeros((B, N, A), dtype=np.int32)     # children_visits
-    cq = np.zeros((B, N, A), dtype=np.float64)        # qvalues: children_rewards + discounts * values
-    reward = np.zeros((B, N), dtype=np.float64)       # of the edge into each node
+    cvisits = np.zeros((B, N, A), dtype=np.int32)  # children_visits
+    cq = np.zeros((B, N, A), dtype=np.float64)  # qvalues: children_rewards + discounts * values
+    reward = np.zeros((B, N), dtype=np.float64)  # of the edge into each node
     discount = np.zeros((B, N), dtype=np.float64)
     nvisits = np.zeros((B, N), dtype=np.int32)
     raw = np.zeros((B, N), dtype=np.float64)
@@ -481,8 +527,15 @@ def gumbel_search(env, evaluate: Evaluate, rng: np.random.Generator, *, num_simu
     nodes = core.take(np.repeat(np.arange(B), N))  # node n of game b is game b * N + n
 
     def sigma(bb, nn):
-        return _completed(cq[bb, nn], cvisits[bb, nn], raw[bb, nn], probs[bb, nn] if use_mixed_value else None,
-                          value_scale=vscale, maxvisit_init=vinit, rescale_values=bool(rescale_values))
+        return _completed(
+            cq[bb, nn],
+            cvisits[bb, nn],
+            raw[bb, nn],
+            probs[bb, nn] if use_mixed_value else None,
+            value_scale=vscale,
+            maxvisit_init=vinit,
+            rescale_values=bool(rescale_values),
+        )
 
     for sim in range(S):
         if not trees.size:
@@ -600,7 +653,16 @@ def gumbel_search(env, evaluate: Evaluate, rng: np.random.Generator, *, num_simu
         rank = np.empty_like(order)
         np.put_along_axis(rank, order, np.arange(A)[None, :].repeat(bb.size, axis=0), axis=1)
         considered[bb] = rank < num_considered[bb][:, None]
-    return SearchResult(action=action, action_weights=weights, root_value=nvalues[:, 0].astype(np.float32),
-                        raw_value=raw[:, 0].astype(np.float32), qvalues=q_out, completed_qvalues=sq_out,
-                        visit_counts=cvisits[:, 0].copy(), considered=considered, gumbel=g,
-                        num_evaluations=int(n_eval), num_nodes=int(n_nodes))
+    return SearchResult(
+        action=action,
+        action_weights=weights,
+        root_value=nvalues[:, 0].astype(np.float32),
+        raw_value=raw[:, 0].astype(np.float32),
+        qvalues=q_out,
+        completed_qvalues=sq_out,
+        visit_counts=cvisits[:, 0].copy(),
+        considered=considered,
+        gumbel=g,
+        num_evaluations=int(n_eval),
+        num_nodes=int(n_nodes),
+    )

@@ -53,9 +53,11 @@ class AlphaZeroEngine:
 
         info = probe.state.info
         if not info.perfect_information or info.chance:
-            raise ConfigError(f"config 'engine' alphazero needs a game of perfect information without chance: "
-                              f"{cfg.env_id} has {'hidden information' if not info.perfect_information else 'chance'} "
-                              "(its tree search would copy the bag and the hands); train it with engine sb3 or rllib")
+            raise ConfigError(
+                f"config 'engine' alphazero needs a game of perfect information without chance: "
+                f"{cfg.env_id} has {'hidden information' if not info.perfect_information else 'chance'} "
+                "(its tree search would copy the bag and the hands); train it with engine sb3 or rllib"
+            )
         if cfg.selfplay.symmetries:
             from training.engines.alphazero.symmetry import BatchSymmetries
 
@@ -67,8 +69,17 @@ class AlphaZeroEngine:
     def is_checkpoint(self, path: Path) -> bool:
         return Path(path).is_file()
 
-    def train_in(self, cfg: AlphaZeroConfig, out: Path, *, resume: str | None, progress_bar: bool, started: list,
-                 smoke: bool, address: str | None = None) -> dict:
+    def train_in(
+        self,
+        cfg: AlphaZeroConfig,
+        out: Path,
+        *,
+        resume: str | None,
+        progress_bar: bool,
+        started: list,
+        smoke: bool,
+        address: str | None = None,
+    ) -> dict:
         from training.engines.alphazero.trainer import train_in
 
         return train_in(cfg, out, resume=resume, progress_bar=progress_bar, started=started, smoke=smoke)

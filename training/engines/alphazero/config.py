@@ -29,8 +29,18 @@ __all__ = ["SMOKE", "SearchConfig", "PlayoutCapConfig", "SelfPlayConfig", "Learn
 #: 4 simulations, rounds of 4 moves and 2 training steps of 16 positions, 32 positions in all,
 #: 2 games per periodic evaluation and 1 per pair of the final tournament, games cut at 8 plies
 #: (so that games end, their positions are labelled and the learning runs within the 32 positions).
-SMOKE: dict = {"max_steps": 8, "games": 2, "simulations": 4, "moves_per_round": 4, "train_steps": 2, "batch_size": 16,
-               "positions": 32, "eval_games": 2, "final_games": 1, "eval_simulations": 2}
+SMOKE: dict = {
+    "max_steps": 8,
+    "games": 2,
+    "simulations": 4,
+    "moves_per_round": 4,
+    "train_steps": 2,
+    "batch_size": 16,
+    "positions": 32,
+    "eval_games": 2,
+    "final_games": 1,
+    "eval_simulations": 2,
+}
 
 
 class PlayoutCapConfig(Section):
@@ -42,7 +52,8 @@ class PlayoutCapConfig(Section):
 
     full_prob: Probability = Field(1.0, description="probability that a move is searched in full (1: no playout cap)")
     cheap_simulations: PositiveInt = Field(
-        2, description="simulations of a cheap search (its positions are not stored)")
+        2, description="simulations of a cheap search (its positions are not stored)"
+    )
 
 
 class SearchConfig(Section):
@@ -50,11 +61,14 @@ class SearchConfig(Section):
 
     simulations: PositiveInt = Field(16, description="simulations per move of self-play (a full search)")
     max_num_considered_actions: PositiveInt = Field(
-        16, description="actions sampled at the root by Gumbel-top-k (mctx's default 16)")
+        16, description="actions sampled at the root by Gumbel-top-k (mctx's default 16)"
+    )
     gumbel_scale: NonNegativeNumber = Field(
-        1.0, description="scale of the root's Gumbel noise in self-play (1: the paper's)")
+        1.0, description="scale of the root's Gumbel noise in self-play (1: the paper's)"
+    )
     eval_simulations: Annotated[int, Field(strict=True, ge=0), Expect("a non-negative integer")] = Field(
-        16, description="simulations of the trained agent in evaluations (0: the raw policy's argmax)")
+        16, description="simulations of the trained agent in evaluations (0: the raw policy's argmax)"
+    )
     playout_cap: PlayoutCapConfig = Field(default_factory=PlayoutCapConfig, description="playout cap randomisation")
 
 
@@ -82,11 +96,26 @@ class AlphaZeroConfig(RunConfig):
     """A config of the AlphaZero engine (Gumbel AlphaZero self-play)."""
 
     KEY_ORDER: ClassVar[tuple[str, ...]] = (
-        "engine", "env_id", "env_kwargs", "max_steps", "seed", "total_timesteps", "torch_threads", "policy",
-        "search", "selfplay", "learn", "eval", "checkpoint_every", "final_eval", "name")
+        "engine",
+        "env_id",
+        "env_kwargs",
+        "max_steps",
+        "seed",
+        "total_timesteps",
+        "torch_threads",
+        "policy",
+        "search",
+        "selfplay",
+        "learn",
+        "eval",
+        "checkpoint_every",
+        "final_eval",
+        "name",
+    )
 
     engine: Annotated[Literal["alphazero"], Expect("'alphazero'")] = Field(
-        "alphazero", description="the trainer: Gumbel AlphaZero self-play (training.engines.alphazero)")
+        "alphazero", description="the trainer: Gumbel AlphaZero self-play (training.engines.alphazero)"
+    )
     search: SearchConfig = Field(default_factory=SearchConfig, description="the Gumbel search")
     selfplay: SelfPlayConfig = Field(default_factory=SelfPlayConfig, description="the lockstep games and the buffer")
     learn: LearnConfig = Field(default_factory=LearnConfig, description="the network's training")
@@ -94,11 +123,15 @@ class AlphaZeroConfig(RunConfig):
     @model_validator(mode="after")
     def _batch_fits_the_buffer(self):
         if self.learn.batch_size > self.selfplay.buffer_size:
-            raise ConfigError(f"config 'learn.batch_size' must be at most selfplay.buffer_size = "
-                              f"{self.selfplay.buffer_size}, got {self.learn.batch_size!r}")
+            raise ConfigError(
+                f"config 'learn.batch_size' must be at most selfplay.buffer_size = "
+                f"{self.selfplay.buffer_size}, got {self.learn.batch_size!r}"
+            )
         if self.learn.min_positions > self.selfplay.buffer_size:
-            raise ConfigError(f"config 'learn.min_positions' must be at most selfplay.buffer_size = "
-                              f"{self.selfplay.buffer_size}, got {self.learn.min_positions!r}")
+            raise ConfigError(
+                f"config 'learn.min_positions' must be at most selfplay.buffer_size = "
+                f"{self.selfplay.buffer_size}, got {self.learn.min_positions!r}"
+            )
         return self
 
     def agent_specs(self, check_teacher: bool = True) -> list[tuple[str, list[str]]]:
@@ -114,15 +147,23 @@ class AlphaZeroConfig(RunConfig):
         network, the opponents and the seed stay as configured."""
         out = self.model_dump(by_alias=True)
         n = SMOKE["positions"]
-        out.update(total_timesteps=n, checkpoint_every=n,
-                   max_steps=min(out["max_steps"] or SMOKE["max_steps"], SMOKE["max_steps"]))
+        out.update(
+            total_timesteps=n,
+            checkpoint_every=n,
+            max_steps=min(out["max_steps"] or SMOKE["max_steps"], SMOKE["max_steps"]),
+        )
         out["search"].update(simulations=SMOKE["simulations"], eval_simulations=SMOKE["eval_simulations"])
-        out["search"]["playout_cap"]["cheap_simulations"] = min(out["search"]["playout_cap"]["cheap_simulations"],
-                                                                SMOKE["simulations"])
-        out["selfplay"].update(games=SMOKE["games"], moves_per_round=SMOKE["moves_per_round"],
-                               buffer_size=max(SMOKE["batch_size"], min(out["selfplay"]["buffer_size"], 1024)))
-        out["learn"].update(train_steps=SMOKE["train_steps"], batch_size=SMOKE["batch_size"],
-                            min_positions=SMOKE["batch_size"])
+        out["search"]["playout_cap"]["cheap_simulations"] = min(
+            out["search"]["playout_cap"]["cheap_simulations"], SMOKE["simulations"]
+        )
+        out["selfplay"].update(
+            games=SMOKE["games"],
+            moves_per_round=SMOKE["moves_per_round"],
+            buffer_size=max(SMOKE["batch_size"], min(out["selfplay"]["buffer_size"], 1024)),
+        )
+        out["learn"].update(
+            train_steps=SMOKE["train_steps"], batch_size=SMOKE["batch_size"], min_positions=SMOKE["batch_size"]
+        )
         out["eval"].update(every=n, games=SMOKE["eval_games"])
         out["final_eval"]["games"] = SMOKE["final_games"]
         return type(self).model_validate(out)
@@ -130,6 +171,11 @@ class AlphaZeroConfig(RunConfig):
     def budgets(self, pretrained: bool = True) -> dict:
         """``total_timesteps`` (positions), ``games``, ``simulations``, ``eval_every``, ``eval_games``,
         ``final_games``."""
-        return {"total_timesteps": self.total_timesteps, "games": self.selfplay.games,
-                "simulations": self.search.simulations, "eval_every": self.eval.every,
-                "eval_games": self.eval.games, "final_games": self.final_eval.games}
+        return {
+            "total_timesteps": self.total_timesteps,
+            "games": self.selfplay.games,
+            "simulations": self.search.simulations,
+            "eval_every": self.eval.every,
+            "eval_games": self.eval.games,
+            "final_games": self.final_eval.games,
+        }

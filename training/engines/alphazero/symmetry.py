@@ -28,7 +28,7 @@ class BatchSymmetries:
         if not symmetries:
             raise ValueError("no symmetry given")
         self.names = [s.name for s in symmetries]
-        self.obs_index = np.stack([s.obs_index for s in symmetries])        # (G, D)
+        self.obs_index = np.stack([s.obs_index for s in symmetries])  # (G, D)
         self.action_index = np.stack([s.action_index for s in symmetries])  # (G, A)
 
     @classmethod
@@ -43,8 +43,10 @@ class BatchSymmetries:
         raw = spec(env_id).make_raw(**env_kwargs)
         syms = raw.encoder.symmetries()
         if not syms:
-            raise ValueError(f"{env_id} with {env_kwargs} declares no board symmetries "
-                             "(its observation encoder's symmetries() is empty): set it false")
+            raise ValueError(
+                f"{env_id} with {env_kwargs} declares no board symmetries "
+                "(its observation encoder's symmetries() is empty): set it false"
+            )
         from gymnasium import spaces
 
         if not isinstance(raw.encoder.space, spaces.Box):

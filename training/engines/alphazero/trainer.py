@@ -78,8 +78,9 @@ class ReplayBuffer:
         self.capacity = int(capacity)
         self.num_actions = int(num_actions)
         zeros = obs_zeros(obs_space, self.capacity)
-        self.obs = ({k: v.astype(np.float16) for k, v in zeros.items()} if isinstance(zeros, dict)
-                    else zeros.astype(np.float16))
+        self.obs = (
+            {k: v.astype(np.float16) for k, v in zeros.items()} if isinstance(zeros, dict) else zeros.astype(np.float16)
+        )
         self.mask = np.zeros((self.capacity, (self.num_actions + 7) // 8), dtype=np.uint8)
         self.policy = np.zeros((self.capacity, self.num_actions), dtype=np.float16)
         self.value = np.zeros(self.capacity, dtype=np.float32)
@@ -114,10 +115,17 @@ class ReplayBuffer:
         """Positions ``idx``: ``(obs float32, mask bool (n, A), policy float32 (n, A), value float32 (n,))``."""
         from envs.core.vector import unpack_mask
 
-        obs = ({k: v[idx].astype(np.float32) for k, v in self.obs.items()} if isinstance(self.obs, dict)
-               else self.obs[idx].astype(np.float32))
-        return (obs, unpack_mask(self.mask[idx], self.num_actions), self.policy[idx].astype(np.float32),
-                self.value[idx])
+        obs = (
+            {k: v[idx].astype(np.float32) for k, v in self.obs.items()}
+            if isinstance(self.obs, dict)
+            else self.obs[idx].astype(np.float32)
+        )
+        return (
+            obs,
+            unpack_mask(self.mask[idx], self.num_actions),
+            self.policy[idx].astype(np.float32),
+            self.value[idx],
+        )
 
 
 # ---------------------------------------------------------------------------- self-play
@@ -134,8 +142,9 @@ class SelfPlay:
         import envs
 
         self.cfg = cfg
-        self.env = envs.make_vec(cfg.env_id, cfg.selfplay.games, seed=seed, autoreset="same_step",
-                                 max_steps=cfg.max_steps, **cfg.env_kwargs)
+        self.env = envs.make_vec(
+            cfg.env_id, cfg.selfplay.games, seed=seed, autoreset="same_step", max_steps=cfg.max_steps, **cfg.env_kwargs
+        )
         self.obs = self.env.reset().observation
         self.pending: list[list] = [[] for _ in range(cfg.selfplay.games)]
         self.episodes = 0
@@ -143,8 +152,13 @@ class SelfPlay:
 
     def state(self) -> dict:
         """What a checkpoint keeps of the games in progress (the env pickled, exactly)."""
-        return {"env": pickle.dumps(self.env), "obs": self.obs, "pending": self.pending,
-                "episodes": self.episodes, "evaluations": self.evaluations}
+        return {
+            "env": pickle.dumps(self.env),
+            "obs": self.obs,
+            "pending": self.pending,
+            "episodes": self.episodes,
+            "evaluations": self.evaluations,
+        }
 
     def load(self, state: dict) -> None:
         self.env = pickle.loads(state["env"])
@@ -165,8 +179,14 @@ class SelfPlay:
         mask = np.asarray(env.action_mask(), dtype=bool)
         mover = env.current_player().astype(np.int64)
         live = np.flatnonzero(mover >= 0)
-        res = gumbel_search(env, evaluate, rng, num_simulations=sc.simulations if full else cap.cheap_simulations,
-                            max_num_considered_actions=sc.max_num_considered_actions, gumbel_scale=sc.gumbel_scale)
+        res = gumbel_search(
+            env,
+            evaluate,
+            rng,
+            num_simulations=sc.simulations if full else cap.cheap_simulations,
+            max_num_considered_actions=sc.max_num_considered_actions,
+            gumbel_scale=sc.gumbel_scale,
+        )
         self.evaluations += res.num_evaluations
         if full and live.size:
             packed = pack_mask(mask[live])
@@ -186,15 +206,25 @@ class SelfPlay:
             returns = out.rewards[i]
             value = np.clip(np.array([returns[p[3]] for p in stored], dtype=np.float32), -1.0, 1.0)
             first = stored[0][0]
-            obs = ({k: np.stack([p[0][k] for p in stored]) for k in first} if isinstance(first, dict)
-                   else np.stack([p[0] for p in stored]))
+            obs = (
+                {k: np.stack([p[0][k] for p in stored]) for k in first}
+                if isinstance(first, dict)
+                else np.stack([p[0] for p in stored])
+            )
             buffer.add(obs, np.stack([p[1] for p in stored]), np.stack([p[2] for p in stored]), value)
         return int(live.size)
 
 
 # ---------------------------------------------------------------------------- learning
-def train_step(network, optimizer, buffer: ReplayBuffer, rng: np.random.Generator, batch_size: int,
-               value_weight: float, symmetries=None) -> dict:
+def train_step(
+    network,
+    optimizer,
+    buffer: ReplayBuffer,
+    rng: np.random.Generator,
+    batch_size: int,
+    value_weight: float,
+    symmetries=None,
+) -> dict:
     """One Adam step on a uniform minibatch: cross-entropy to the improved policy over the legal
     actions plus ``value_weight`` times the value's MSE. Returns the losses (floats)."""
     import torch
@@ -231,13 +261,25 @@ def _symmetries(cfg):
 def _save(path: Path, cfg, network, optimizer, buffer, rng, selfplay, counters: dict) -> None:
     import torch
 
-    torch.save({"format": FORMAT, "config": cfg.to_dict(), "network": network.state_dict(),
-                "optimizer": optimizer.state_dict(), "buffer": buffer, "rng": rng.bit_generator.state,
-                "torch_rng": torch.get_rng_state(), "selfplay": selfplay.state(), "counters": dict(counters)}, path)
+    torch.save(
+        {
+            "format": FORMAT,
+            "config": cfg.to_dict(),
+            "network": network.state_dict(),
+            "optimizer": optimizer.state_dict(),
+            "buffer": buffer,
+            "rng": rng.bit_generator.state,
+            "torch_rng": torch.get_rng_state(),
+            "selfplay": selfplay.state(),
+            "counters": dict(counters),
+        },
+        path,
+    )
 
 
-def train_in(cfg, out: Path, *, resume: str | None, progress_bar: bool, started: list, smoke: bool,
-             address: str | None = None) -> dict:
+def train_in(
+    cfg, out: Path, *, resume: str | None, progress_bar: bool, started: list, smoke: bool, address: str | None = None
+) -> dict:
     """Train a config in the prepared run directory ``out`` (:meth:`training.engines.Engine.train_in`).
 
     ``resume``: a checkpoint ``.pt`` of this engine to continue from (network, optimizer, buffer,
@@ -272,12 +314,16 @@ def train_in(cfg, out: Path, *, resume: str | None, progress_bar: bool, started:
         old = data["config"]
         for key in ("env_id", "env_kwargs", "policy"):
             if old[key] != cfg.to_dict()[key]:
-                raise ConfigError(f"cannot resume from {resume}: the config's {key} is {cfg.to_dict()[key]!r}, the "
-                                  f"checkpoint's {old[key]!r}; resume with the config of the run that wrote it "
-                                  "(its config.yaml)")
+                raise ConfigError(
+                    f"cannot resume from {resume}: the config's {key} is {cfg.to_dict()[key]!r}, the "
+                    f"checkpoint's {old[key]!r}; resume with the config of the run that wrote it "
+                    "(its config.yaml)"
+                )
         if old["selfplay"]["games"] != cfg.selfplay.games:
-            raise ConfigError(f"cannot resume from {resume}: selfplay.games is {cfg.selfplay.games}, the "
-                              f"checkpoint's games in progress are {old['selfplay']['games']}")
+            raise ConfigError(
+                f"cannot resume from {resume}: selfplay.games is {cfg.selfplay.games}, the "
+                f"checkpoint's games in progress are {old['selfplay']['games']}"
+            )
         network.load_state_dict(data["network"])
         optimizer.load_state_dict(data["optimizer"])
         for group in optimizer.param_groups:  # the config's hyperparameters win
@@ -286,8 +332,10 @@ def train_in(cfg, out: Path, *, resume: str | None, progress_bar: bool, started:
         if old_buffer.capacity == buffer.capacity:
             buffer = old_buffer
         else:
-            raise ConfigError(f"cannot resume from {resume}: selfplay.buffer_size is {cfg.selfplay.buffer_size}, "
-                              f"the checkpoint's buffer holds {old_buffer.capacity}")
+            raise ConfigError(
+                f"cannot resume from {resume}: selfplay.buffer_size is {cfg.selfplay.buffer_size}, "
+                f"the checkpoint's buffer holds {old_buffer.capacity}"
+            )
         rng.bit_generator.state = data["rng"]
         torch.set_rng_state(data["torch_rng"])
         selfplay.load(data["selfplay"])
@@ -298,11 +346,18 @@ def train_in(cfg, out: Path, *, resume: str | None, progress_bar: bool, started:
     evaluate = make_evaluate(network)
     start = counters["positions"]
     target = start + cfg.total_timesteps
-    print(f"[run] directory {out} | env {cfg.env_id} | {cfg.total_timesteps:,} self-play positions to play "
-          f"({cfg.selfplay.games} games in lockstep, {cfg.search.simulations} simulations a move"
-          + (f", {cfg.search.playout_cap.full_prob:g} of moves in full else {cfg.search.playout_cap.cheap_simulations}"
-             if cfg.search.playout_cap.full_prob < 1 else "") + ")"
-          + (f"; resumed at {start:,}" if resume else ""), flush=True)
+    print(
+        f"[run] directory {out} | env {cfg.env_id} | {cfg.total_timesteps:,} self-play positions to play "
+        f"({cfg.selfplay.games} games in lockstep, {cfg.search.simulations} simulations a move"
+        + (
+            f", {cfg.search.playout_cap.full_prob:g} of moves in full else {cfg.search.playout_cap.cheap_simulations}"
+            if cfg.search.playout_cap.full_prob < 1
+            else ""
+        )
+        + ")"
+        + (f"; resumed at {start:,}" if resume else ""),
+        flush=True,
+    )
     logger = ProgressLogger(out / "logs")  # logs/progress.csv and TensorBoard, as the other engines write
     next_eval = next_multiple(start, cfg.eval.every)
     next_ckpt = next_multiple(start, cfg.checkpoint_every)
@@ -320,8 +375,9 @@ def train_in(cfg, out: Path, *, resume: str | None, progress_bar: bool, started:
         search_seconds += t2 - t1
         if buffer.size >= cfg.learn.min_positions:
             for _ in range(cfg.learn.train_steps):
-                losses = train_step(network, optimizer, buffer, rng, cfg.learn.batch_size, cfg.learn.value_weight,
-                                    symmetries)
+                losses = train_step(
+                    network, optimizer, buffer, rng, cfg.learn.batch_size, cfg.learn.value_weight, symmetries
+                )
                 counters["train_steps"] += 1
         train_seconds += time.time() - t2
         counters["rounds"] += 1
@@ -332,8 +388,16 @@ def train_in(cfg, out: Path, *, resume: str | None, progress_bar: bool, started:
         logger.record("selfplay/buffer", buffer.size)
         logger.record("selfplay/positions_per_s", (t - start) / max(search_seconds, 1e-9))
         if t >= next_ckpt:
-            _save(out / "checkpoints" / f"step_{t}.pt", cfg, network, optimizer, buffer, rng, selfplay,
-                  {**counters, "history": history})
+            _save(
+                out / "checkpoints" / f"step_{t}.pt",
+                cfg,
+                network,
+                optimizer,
+                buffer,
+                rng,
+                selfplay,
+                {**counters, "history": history},
+            )
             next_ckpt = next_multiple(t, cfg.checkpoint_every)
         if t >= next_eval:
             next_eval = next_multiple(t, cfg.eval.every)
@@ -341,43 +405,74 @@ def train_in(cfg, out: Path, *, resume: str | None, progress_bar: bool, started:
         logger.dump(t)
         if progress_bar and time.time() - last_print > 30:
             last_print = time.time()
-            print(f"[selfplay] {t:,}/{target:,} positions | {selfplay.episodes} games | "
-                  f"{(t - start) / max(search_seconds, 1e-9):.0f} positions/s | {losses}", flush=True)
+            print(
+                f"[selfplay] {t:,}/{target:,} positions | {selfplay.episodes} games | "
+                f"{(t - start) / max(search_seconds, 1e-9):.0f} positions/s | {losses}",
+                flush=True,
+            )
     logger.close()
     wall = time.time() - t0
     final = out / "checkpoints" / "final.pt"
     _save(final, cfg, network, optimizer, buffer, rng, selfplay, {**counters, "history": history})
     played = counters["positions"] - start
-    throughput = {"positions_per_s": round(played / max(search_seconds, 1e-9), 1),
-                  "evaluations_per_s": round((selfplay.evaluations - evals0) / max(search_seconds, 1e-9), 1),
-                  "selfplay_seconds": round(search_seconds, 1), "learn_seconds": round(train_seconds, 1)}
+    throughput = {
+        "positions_per_s": round(played / max(search_seconds, 1e-9), 1),
+        "evaluations_per_s": round((selfplay.evaluations - evals0) / max(search_seconds, 1e-9), 1),
+        "selfplay_seconds": round(search_seconds, 1),
+        "learn_seconds": round(train_seconds, 1),
+    }
     print(f"[run] {played:,} positions in {duration(wall)}: {throughput}", flush=True)
     report, eval_seconds = final_report(cfg, final, out, history, agent_spec=f"az:{final}")
-    report.update({
-        "config": cfg.name, "env_id": cfg.env_id, "seed": seed, "engine": "alphazero",
-        "timesteps": int(counters["positions"]), "timesteps_this_run": int(played), "resumed_from": resume,
-        "train_seconds": round(wall, 1), "eval_seconds": eval_seconds, "checkpoint": str(final), "pretrain": None,
-        "periodic_eval": history, "smoke": bool(smoke), "budgets": cfg.budgets(), "throughput": throughput,
-        "episodes": selfplay.episodes, "train_steps": counters["train_steps"],
-    })
+    report.update(
+        {
+            "config": cfg.name,
+            "env_id": cfg.env_id,
+            "seed": seed,
+            "engine": "alphazero",
+            "timesteps": int(counters["positions"]),
+            "timesteps_this_run": int(played),
+            "resumed_from": resume,
+            "train_seconds": round(wall, 1),
+            "eval_seconds": eval_seconds,
+            "checkpoint": str(final),
+            "pretrain": None,
+            "periodic_eval": history,
+            "smoke": bool(smoke),
+            "budgets": cfg.budgets(),
+            "throughput": throughput,
+            "episodes": selfplay.episodes,
+            "train_steps": counters["train_steps"],
+        }
+    )
     return write_report(cfg, out, report, history)
 
 
 def _evaluate(cfg, network, t: int, episodes: int, logger) -> dict:
     """The periodic evaluation: the network with ``search.eval_simulations`` against each opponent."""
     from training.agents import make_agent
-    from training.arena import head_to_head
     from training.agents.alphazero import AlphaZeroAgent
+    from training.arena import head_to_head
 
-    agent = AlphaZeroAgent(network, simulations=cfg.search.eval_simulations,
-                           max_num_considered_actions=cfg.search.max_num_considered_actions, seed=t,
-                           name="learner", trained_on=(cfg.env_id, dict(cfg.env_kwargs)))
+    agent = AlphaZeroAgent(
+        network,
+        simulations=cfg.search.eval_simulations,
+        max_num_considered_actions=cfg.search.max_num_considered_actions,
+        seed=t,
+        name="learner",
+        trained_on=(cfg.env_id, dict(cfg.env_kwargs)),
+    )
     row = {"timesteps": t, "episodes": episodes}
     for spec in cfg.eval.opponents:
-        r = head_to_head(cfg.env_id, agent, make_agent(spec, seed=t), cfg.eval.games, seed=t,
-                         env_kwargs=cfg.env_kwargs, max_steps=cfg.max_steps)
+        r = head_to_head(
+            cfg.env_id,
+            agent,
+            make_agent(spec, seed=t),
+            cfg.eval.games,
+            seed=t,
+            env_kwargs=cfg.env_kwargs,
+            max_steps=cfg.max_steps,
+        )
         row[f"score_vs_{spec}"] = r["score"]
         logger.record(f"eval/score_vs_{spec}", r["score"])
     print(f"[eval] {json.dumps(row)}", flush=True)
     return row
-

@@ -44,8 +44,17 @@ class RLlibEngine:
     def is_checkpoint(self, path: Path) -> bool:
         return Path(path).is_dir()
 
-    def train_in(self, cfg: RLlibConfig, out: Path, *, resume: str | None, progress_bar: bool, started: list,
-                 smoke: bool, address: str | None = None) -> dict:
+    def train_in(
+        self,
+        cfg: RLlibConfig,
+        out: Path,
+        *,
+        resume: str | None,
+        progress_bar: bool,
+        started: list,
+        smoke: bool,
+        address: str | None = None,
+    ) -> dict:
         from training.engines.rllib.trainer import train_in
 
         return train_in(cfg, out, resume, progress_bar, started, smoke, address=address)

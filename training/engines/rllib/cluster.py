@@ -41,15 +41,34 @@ import os
 import socket
 import subprocess
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from training.cli import RLLIB_MODULES, require_rllib
 
-__all__ = ["RLLIB_MODULES", "CONNECT_TIMEOUT_S", "GCS_TIMEOUT_S", "SETTING_SECTIONS", "ClusterError", "RayInfo",
-           "require_rllib", "parse_address", "address_arg", "check_address", "start_ray", "stop_ray",
-           "required_resources", "check_resources", "rllib_setting_names", "apply_rllib_settings",
-           "validate_algo_config", "record_sampling_node", "SAMPLED_ON_NODE", "quiet_logs"]
+__all__ = [
+    "RLLIB_MODULES",
+    "CONNECT_TIMEOUT_S",
+    "GCS_TIMEOUT_S",
+    "SETTING_SECTIONS",
+    "ClusterError",
+    "RayInfo",
+    "require_rllib",
+    "parse_address",
+    "address_arg",
+    "check_address",
+    "start_ray",
+    "stop_ray",
+    "required_resources",
+    "check_resources",
+    "rllib_setting_names",
+    "apply_rllib_settings",
+    "validate_algo_config",
+    "record_sampling_node",
+    "SAMPLED_ON_NODE",
+    "quiet_logs",
+]
 
 #: Seconds allowed for a TCP connection to a cluster address (:func:`check_address`).
 CONNECT_TIMEOUT_S = 5.0
@@ -119,11 +138,15 @@ def parse_address(text: str | None) -> str:
     text = text.strip()
     if text == "auto":
         return "auto"
-    expected = ("expected HOST:PORT (the head node's address that `ray start --head` prints, port 6379 by "
-                "default), 'auto' (the cluster started on this machine) or 'local'")
+    expected = (
+        "expected HOST:PORT (the head node's address that `ray start --head` prints, port 6379 by "
+        "default), 'auto' (the cluster started on this machine) or 'local'"
+    )
     if "://" in text:
-        raise ClusterError(f"Ray address {text!r}: {expected}; Ray Client addresses (ray://) are not supported: run "
-                           "the training command on a node of the cluster, or submit it with `ray job submit`")
+        raise ClusterError(
+            f"Ray address {text!r}: {expected}; Ray Client addresses (ray://) are not supported: run "
+            "the training command on a node of the cluster, or submit it with `ray job submit`"
+        )
     host, sep, port = text.rpartition(":")
     if host.startswith("[") and host.endswith("]"):
         host = host[1:-1]
@@ -165,8 +188,9 @@ def _split(address: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
-def check_address(address: str, *, connect_timeout_s: float = CONNECT_TIMEOUT_S,
-                  gcs_timeout_s: float = GCS_TIMEOUT_S) -> dict:
+def check_address(
+    address: str, *, connect_timeout_s: float = CONNECT_TIMEOUT_S, gcs_timeout_s: float = GCS_TIMEOUT_S
+) -> dict:
     """Check in bounded time that a Ray cluster answers at ``address`` and runs this process's Ray
     and Python versions (Ray refuses to join otherwise).
 
@@ -193,24 +217,37 @@ def check_address(address: str, *, connect_timeout_s: float = CONNECT_TIMEOUT_S,
         with socket.create_connection((host, port), timeout=connect_timeout_s):
             pass
     except socket.gaierror as e:
-        raise ClusterError(f"Ray address {address}: the host name {host!r} does not resolve ({e.strerror}); check "
-                           "the head node's name or IP address") from None
+        raise ClusterError(
+            f"Ray address {address}: the host name {host!r} does not resolve ({e.strerror}); check "
+            "the head node's name or IP address"
+        ) from None
     except ConnectionRefusedError:
-        raise ClusterError(f"no Ray cluster at {address}: connection refused. Start one there with `ray start --head "
-                           f"--port={port}`, or check the address (the head's GCS port, 6379 by default)") from None
-    except (socket.timeout, TimeoutError):
-        raise ClusterError(f"no answer from {address} within {connect_timeout_s:g} s: is the head node up, and is "
-                           f"port {port} open to this machine (firewall, security group)?") from None
+        raise ClusterError(
+            f"no Ray cluster at {address}: connection refused. Start one there with `ray start --head "
+            f"--port={port}`, or check the address (the head's GCS port, 6379 by default)"
+        ) from None
+    except TimeoutError:
+        raise ClusterError(
+            f"no answer from {address} within {connect_timeout_s:g} s: is the head node up, and is "
+            f"port {port} open to this machine (firewall, security group)?"
+        ) from None
     except OSError as e:
         raise ClusterError(f"cannot reach {address}: {e.strerror or e}; check the address and the network") from None
     env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "RAY_BACKEND_LOG_LEVEL": "fatal"}
     try:
-        done = subprocess.run([sys.executable, "-c", _GCS_PROBE, f"{host}:{port}" if ":" not in host else address],
-                              capture_output=True, text=True, timeout=gcs_timeout_s, env=env)
+        done = subprocess.run(
+            [sys.executable, "-c", _GCS_PROBE, f"{host}:{port}" if ":" not in host else address],
+            capture_output=True,
+            text=True,
+            timeout=gcs_timeout_s,
+            env=env,
+        )
     except subprocess.TimeoutExpired:
-        raise ClusterError(f"{address} accepts connections but no Ray GCS answered within {gcs_timeout_s:g} s: give "
-                           "the head node's GCS port (6379 by default, printed by `ray start --head`), not the "
-                           "dashboard's (8265) or the Ray Client's (10001)") from None
+        raise ClusterError(
+            f"{address} accepts connections but no Ray GCS answered within {gcs_timeout_s:g} s: give "
+            "the head node's GCS port (6379 by default, printed by `ray start --head`), not the "
+            "dashboard's (8265) or the Ray Client's (10001)"
+        ) from None
     lines = done.stdout.strip().splitlines()
     try:
         info = json.loads(lines[-1]) if done.returncode == 0 and lines else None
@@ -218,22 +255,28 @@ def check_address(address: str, *, connect_timeout_s: float = CONNECT_TIMEOUT_S,
         info = None
     if info is None and "AuthenticationError" in done.stderr:
         # Ray 2.60 turns token authentication on for `ray start --head` when ~/.ray/auth_token exists
-        raise ClusterError(f"the Ray cluster at {address} requires token authentication and refused this process: "
-                           "set RAY_AUTH_MODE=token and give the cluster's token (RAY_AUTH_TOKEN, or the head "
-                           "node's ~/.ray/auth_token copied here), or start the cluster with RAY_AUTH_MODE=disabled")
+        raise ClusterError(
+            f"the Ray cluster at {address} requires token authentication and refused this process: "
+            "set RAY_AUTH_MODE=token and give the cluster's token (RAY_AUTH_TOKEN, or the head "
+            "node's ~/.ray/auth_token copied here), or start the cluster with RAY_AUTH_MODE=disabled"
+        )
     if info is None:
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        raise ClusterError(f"{address} does not answer as a Ray cluster's GCS ({last}); give the head node's GCS "
-                           "port (6379 by default, printed by `ray start --head`)")
+        raise ClusterError(
+            f"{address} does not answer as a Ray cluster's GCS ({last}); give the head node's GCS "
+            "port (6379 by default, printed by `ray start --head`)"
+        )
     import platform
 
     import ray
 
     mine = {"ray_version": ray.__version__, "python_version": platform.python_version()}
     if any(info[k] is not None and info[k] != mine[k] for k in mine):
-        raise ClusterError(f"the cluster at {address} runs Ray {info['ray_version']} on Python "
-                           f"{info['python_version']}, this process Ray {mine['ray_version']} on Python "
-                           f"{mine['python_version']}: install the same versions on every node and on the driver")
+        raise ClusterError(
+            f"the cluster at {address} runs Ray {info['ray_version']} on Python "
+            f"{info['python_version']}, this process Ray {mine['ray_version']} on Python "
+            f"{mine['python_version']}: install the same versions on every node and on the driver"
+        )
     return info
 
 
@@ -244,9 +287,15 @@ def quiet_logs() -> None:
         logging.getLogger(name).setLevel(logging.ERROR)
 
 
-def start_ray(address: str | None = None, *, num_cpus: int | None = None, num_gpus: int | None = None,
-              quiet: bool = True, connect_timeout_s: float = CONNECT_TIMEOUT_S,
-              gcs_timeout_s: float = GCS_TIMEOUT_S) -> RayInfo:
+def start_ray(
+    address: str | None = None,
+    *,
+    num_cpus: int | None = None,
+    num_gpus: int | None = None,
+    quiet: bool = True,
+    connect_timeout_s: float = CONNECT_TIMEOUT_S,
+    gcs_timeout_s: float = GCS_TIMEOUT_S,
+) -> RayInfo:
     """Start a Ray instance of this process's own, or join an existing cluster.
 
     When Ray is already initialised in this process (a test fixture, a caller that joined a
@@ -283,14 +332,17 @@ def start_ray(address: str | None = None, *, num_cpus: int | None = None, num_gp
         quiet_logs()
     if not ray.is_initialized():
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-        common: dict[str, Any] = dict(include_dashboard=False, log_to_driver=not quiet,
-                                      logging_level=logging.ERROR if quiet else logging.INFO)
+        common: dict[str, Any] = dict(
+            include_dashboard=False, log_to_driver=not quiet, logging_level=logging.ERROR if quiet else logging.INFO
+        )
         if address == "local":
             ray.init(address="local", num_cpus=num_cpus, num_gpus=num_gpus, **common)
         else:
             if num_cpus is not None or num_gpus is not None:
-                raise ClusterError(f"num_cpus/num_gpus describe a local Ray instance, not the cluster at {address}: "
-                                   "each node declares its own (`ray start --num-cpus N --num-gpus M`)")
+                raise ClusterError(
+                    f"num_cpus/num_gpus describe a local Ray instance, not the cluster at {address}: "
+                    "each node declares its own (`ray start --num-cpus N --num-gpus M`)"
+                )
             target: str | None  # None: nothing found for "auto"
             target = address
             if address == "auto":
@@ -301,10 +353,12 @@ def start_ray(address: str | None = None, *, num_cpus: int | None = None, num_gp
                 except ConnectionError:  # "Could not find any running Ray instance..."
                     target = None
                 if not target or target == "auto":
-                    raise ClusterError("--address auto: no running Ray cluster found on this machine (RAY_ADDRESS is "
-                                       "not set and `ray start` has not started one here); start one with "
-                                       "`ray start --head`, give its HOST:PORT, or leave --address out to train on "
-                                       "a local Ray instance")
+                    raise ClusterError(
+                        "--address auto: no running Ray cluster found on this machine (RAY_ADDRESS is "
+                        "not set and `ray start` has not started one here); start one with "
+                        "`ray start --head`, give its HOST:PORT, or leave --address out to train on "
+                        "a local Ray instance"
+                    )
             check_address(target, connect_timeout_s=connect_timeout_s, gcs_timeout_s=gcs_timeout_s)
             try:
                 ray.init(address=target, **common)
@@ -324,8 +378,13 @@ def _info(joined: bool) -> RayInfo:
 
     res = ray.cluster_resources()
     nodes = [n for n in ray.nodes() if n.get("Alive")]
-    return RayInfo(address=ray.get_runtime_context().gcs_address, joined=joined, nodes=len(nodes),
-                   cpus=float(res.get("CPU", 0.0)), gpus=float(res.get("GPU", 0.0)))
+    return RayInfo(
+        address=ray.get_runtime_context().gcs_address,
+        joined=joined,
+        nodes=len(nodes),
+        cpus=float(res.get("CPU", 0.0)),
+        gpus=float(res.get("GPU", 0.0)),
+    )
 
 
 def stop_ray() -> None:
@@ -350,18 +409,35 @@ def required_resources(config) -> list[tuple[str, dict]]:
     Returns:
         ``[(what, {"CPU": c, "GPU": g, **custom})]`` with zero entries dropped.
     """
+
     def bundle(**res) -> dict:
         return {k: v for k, v in res.items() if v}
 
     out = []
     for _ in range(int(config.num_env_runners or 0)):
-        out.append(("env runner", bundle(CPU=config.num_cpus_per_env_runner, GPU=config.num_gpus_per_env_runner,
-                                         **(config.custom_resources_per_env_runner or {}))))
+        out.append(
+            (
+                "env runner",
+                bundle(
+                    CPU=config.num_cpus_per_env_runner,
+                    GPU=config.num_gpus_per_env_runner,
+                    **(config.custom_resources_per_env_runner or {}),
+                ),
+            )
+        )
     if config.evaluation_interval and config.evaluation_num_env_runners:
         ev = config.get_evaluation_config_object()
         for _ in range(int(ev.evaluation_num_env_runners)):
-            out.append(("evaluation env runner", bundle(CPU=ev.num_cpus_per_env_runner, GPU=ev.num_gpus_per_env_runner,
-                                                        **(ev.custom_resources_per_env_runner or {}))))
+            out.append(
+                (
+                    "evaluation env runner",
+                    bundle(
+                        CPU=ev.num_cpus_per_env_runner,
+                        GPU=ev.num_gpus_per_env_runner,
+                        **(ev.custom_resources_per_env_runner or {}),
+                    ),
+                )
+            )
     gpus = config.num_gpus_per_learner or 0
     cpus = config.num_cpus_per_learner
     if cpus == "auto":
@@ -369,8 +445,9 @@ def required_resources(config) -> list[tuple[str, dict]]:
     aggregators = int(config.num_aggregator_actors_per_learner or 0)
     if config.num_learners:
         for _ in range(int(config.num_learners)):
-            out.append(("learner", bundle(CPU=cpus + aggregators, GPU=gpus,
-                                          **(config.custom_resources_per_learner or {}))))
+            out.append(
+                ("learner", bundle(CPU=cpus + aggregators, GPU=gpus, **(config.custom_resources_per_learner or {})))
+            )
     else:
         out.extend(("aggregator actor", {"CPU": 1}) for _ in range(aggregators))
         if gpus:
@@ -382,8 +459,9 @@ def _fmt(res: Mapping[str, float]) -> str:
     return ", ".join(f"{v:g} {k}" for k, v in sorted(res.items())) or "nothing"
 
 
-def check_resources(config, cluster: Mapping[str, float] | None = None,
-                    nodes: list[Mapping[str, float]] | None = None) -> dict:
+def check_resources(
+    config, cluster: Mapping[str, float] | None = None, nodes: list[Mapping[str, float]] | None = None
+) -> dict:
     """Check that the cluster can hold every actor of an ``AlgorithmConfig`` at once, before RLlib
     creates them (Ray would wait for resources forever).
 
@@ -420,24 +498,32 @@ def check_resources(config, cluster: Mapping[str, float] | None = None,
             continue
         for k, v in res.items():
             total[k] = total.get(k, 0.0) + float(v)
-    asks = (f"{config.num_env_runners} env runners x {config.num_cpus_per_env_runner:g} CPU"
-            f"{f' + {config.num_gpus_per_env_runner:g} GPU' if config.num_gpus_per_env_runner else ''}, "
-            f"{config.num_learners} learners (num_gpus_per_learner {config.num_gpus_per_learner:g})")
-    fix = ("lower rllib.num_env_runners (0 samples in the driver) or num_cpus_per_env_runner / num_learners / "
-           "num_gpus_per_learner, or add nodes (`ray start --address=HEAD:PORT` on each)")
+    asks = (
+        f"{config.num_env_runners} env runners x {config.num_cpus_per_env_runner:g} CPU"
+        f"{f' + {config.num_gpus_per_env_runner:g} GPU' if config.num_gpus_per_env_runner else ''}, "
+        f"{config.num_learners} learners (num_gpus_per_learner {config.num_gpus_per_learner:g})"
+    )
+    fix = (
+        "lower rllib.num_env_runners (0 samples in the driver) or num_cpus_per_env_runner / num_learners / "
+        "num_gpus_per_learner, or add nodes (`ray start --address=HEAD:PORT` on each)"
+    )
     for what, res in wanted:
         if what == "driver learner":
             have = float((nodes[0] if nodes else {}).get("GPU", 0.0))
             if have < res["GPU"]:
-                raise ClusterError(f"num_gpus_per_learner {res['GPU']:g} with num_learners 0 needs "
-                                   f"{res['GPU']:g} GPU on the driver's node, which has {have:g}: set "
-                                   "num_gpus_per_learner 0, or num_learners >= 1 to put learners on GPU nodes")
+                raise ClusterError(
+                    f"num_gpus_per_learner {res['GPU']:g} with num_learners 0 needs "
+                    f"{res['GPU']:g} GPU on the driver's node, which has {have:g}: set "
+                    "num_gpus_per_learner 0, or num_learners >= 1 to put learners on GPU nodes"
+                )
             continue
         if not any(all(float(node.get(k, 0.0)) >= v for k, v in res.items()) for node in nodes):
             biggest = max(nodes, key=lambda n: (n.get("CPU", 0.0), n.get("GPU", 0.0)), default={})
-            raise ClusterError(f"an RLlib {what} asks for {_fmt(res)} but no node has that much (largest node: "
-                               f"{_fmt({k: v for k, v in biggest.items() if k in ('CPU', 'GPU')})}); Ray would "
-                               f"wait for it forever: {fix}")
+            raise ClusterError(
+                f"an RLlib {what} asks for {_fmt(res)} but no node has that much (largest node: "
+                f"{_fmt({k: v for k, v in biggest.items() if k in ('CPU', 'GPU')})}); Ray would "
+                f"wait for it forever: {fix}"
+            )
     short = {k: (v, float(cluster.get(k, 0.0))) for k, v in total.items() if v > float(cluster.get(k, 0.0)) + 1e-9}
     if short:
         need = ", ".join(f"{v:g} {k} (the cluster has {have:g})" for k, (v, have) in sorted(short.items()))
@@ -462,8 +548,12 @@ def _sections(config) -> dict[str, list[str]]:
             if fn is None:
                 continue
             for p in inspect.signature(fn).parameters.values():
-                if (p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name != "self"
-                        and not p.name.startswith("_") and p.default is not DEPRECATED_VALUE):
+                if (
+                    p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+                    and p.name != "self"
+                    and not p.name.startswith("_")
+                    and p.default is not DEPRECATED_VALUE
+                ):
                     names.add(p.name)
         out[section] = sorted(names)
     return out
@@ -483,8 +573,9 @@ def rllib_setting_names(config) -> dict[str, str]:
     return names
 
 
-def apply_rllib_settings(config, settings: Mapping, *, where: str = "rllib",
-                         reserved: Mapping[str, str | None] | None = None):
+def apply_rllib_settings(
+    config, settings: Mapping, *, where: str = "rllib", reserved: Mapping[str, str | None] | None = None
+):
     """Apply RLlib settings by name to an ``AlgorithmConfig``, checking every name first.
 
     Args:
@@ -513,13 +604,17 @@ def apply_rllib_settings(config, settings: Mapping, *, where: str = "rllib",
         close = difflib.get_close_matches(str(key), list(valid), n=3, cutoff=0.6)
         hint = f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
         listing = "; ".join(f"{sec}(): {', '.join(keys)}" for sec, keys in _sections(config).items())
-        raise ClusterError(f"config key '{where}.{key}' is not an RLlib {algo} setting{hint}. Valid keys, the keyword "
-                           f"arguments of {type(config).__name__}.<section>(): {listing}")
+        raise ClusterError(
+            f"config key '{where}.{key}' is not an RLlib {algo} setting{hint}. Valid keys, the keyword "
+            f"arguments of {type(config).__name__}.<section>(): {listing}"
+        )
     for key in settings:
         if reserved and key in reserved:
             there = reserved[key]
-            raise ClusterError(f"config key '{where}.{key}': " + (f"set it with '{there}' instead" if there else
-                                                                 "the trainer sets this RLlib setting itself"))
+            raise ClusterError(
+                f"config key '{where}.{key}': "
+                + (f"set it with '{there}' instead" if there else "the trainer sets this RLlib setting itself")
+            )
     grouped: dict[str, dict] = {}
     for k, v in settings.items():
         grouped.setdefault(valid[k], {})[_ALIASES.get(k, k)] = v
@@ -527,8 +622,9 @@ def apply_rllib_settings(config, settings: Mapping, *, where: str = "rllib",
         try:
             getattr(config, section)(**kwargs)
         except (ValueError, TypeError) as e:
-            raise ClusterError(f"config section '{where}': RLlib rejected {', '.join(sorted(kwargs))}: "
-                               f"{_one_line(e)}") from None
+            raise ClusterError(
+                f"config section '{where}': RLlib rejected {', '.join(sorted(kwargs))}: {_one_line(e)}"
+            ) from None
     return config
 
 

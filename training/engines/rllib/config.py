@@ -11,16 +11,35 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from training.config import (PARTNER_DOC, ConfigError, Expect, NonNegativeNumber, Partner, PoolConfig, PositiveInt,
-                             PositiveNumber, Probability, RunConfig, Section, UnitNumber)
+from training.config import (
+    PARTNER_DOC,
+    ConfigError,
+    Expect,
+    NonNegativeNumber,
+    Partner,
+    PoolConfig,
+    PositiveInt,
+    PositiveNumber,
+    Probability,
+    RunConfig,
+    Section,
+    UnitNumber,
+)
 
 __all__ = ["SMOKE", "RLlibSection", "RLlibPoolConfig", "RLlibConfig"]
 
 #: The budgets of a smoke run: one training iteration of 64 env steps (2 envs), minibatches of
 #: 32, one epoch, pool check, evaluation and checkpoint once, 2 games per check/evaluation game
 #: count, 1 game per pair in the final tournament.
-SMOKE: dict = {"num_envs_per_env_runner": 2, "train_batch_size": 64, "minibatch_size": 32, "num_epochs": 1,
-               "check_games": 1, "eval_games": 2, "final_games": 1}
+SMOKE: dict = {
+    "num_envs_per_env_runner": 2,
+    "train_batch_size": 64,
+    "minibatch_size": 32,
+    "num_epochs": 1,
+    "check_games": 1,
+    "eval_games": 2,
+    "final_games": 1,
+}
 
 _NonNegativeInt = Annotated[int, Field(strict=True, ge=0), Expect("a non-negative integer")]
 
@@ -34,7 +53,8 @@ class RLlibSection(Section):
     num_envs_per_env_runner: PositiveInt = Field(8, description="envs stepped together by each env runner")
     num_learners: _NonNegativeInt = Field(0, description="0: update in the driver process; K: K learner actors")
     num_gpus_per_learner: Annotated[NonNegativeNumber, Expect("a number >= 0")] = Field(
-        0, description="GPUs of each learner")
+        0, description="GPUs of each learner"
+    )
     sample_timeout_s: PositiveNumber = Field(600, description="seconds an env runner may take to sample")
     train_batch_size: PositiveInt = Field(2048, description="env steps per training iteration (per learner)")
     minibatch_size: PositiveInt = Field(512, description="minibatch size, at most train_batch_size")
@@ -50,22 +70,26 @@ class RLlibSection(Section):
     settings: Annotated[dict[str, Any], Expect("a mapping of RLlib setting names to values")] = Field(
         default_factory=dict,
         description="any other RLlib setting by its keyword name in PPOConfig.training() / .env_runners() / "
-                    ".learners() / .evaluation() / .reporting() / .fault_tolerance(); checked against RLlib's "
-                    "signatures when the algorithm is built")
+        ".learners() / .evaluation() / .reporting() / .fault_tolerance(); checked against RLlib's "
+        "signatures when the algorithm is built",
+    )
 
     @model_validator(mode="after")
     def _minibatch_fits(self):
         if self.minibatch_size > self.train_batch_size:
-            raise ConfigError(f"config 'rllib.minibatch_size' must be at most rllib.train_batch_size "
-                              f"({self.train_batch_size}), got {self.minibatch_size!r}")
+            raise ConfigError(
+                f"config 'rllib.minibatch_size' must be at most rllib.train_batch_size "
+                f"({self.train_batch_size}), got {self.minibatch_size!r}"
+            )
         return self
 
 
 class RLlibPoolConfig(PoolConfig):
     """``pool``: the opponents of main's seats and the snapshots that join them."""
 
-    max_snapshots: PositiveInt = Field(5, description="snapshot slots (RLlib modules snapshot_0.., not trained); "
-                                                      "the oldest is overwritten")
+    max_snapshots: PositiveInt = Field(
+        5, description="snapshot slots (RLlib modules snapshot_0.., not trained); the oldest is overwritten"
+    )
     partner: Partner = Field("latest", description=PARTNER_DOC)
     check_every: PositiveInt = Field(20_000, description="timesteps between checks of main's score against the pool")
     check_games: PositiveInt = Field(10, description="games against each pool member per check")
@@ -76,13 +100,28 @@ class RLlibConfig(RunConfig):
     """A config of the RLlib engine (Ray RLlib's PPO)."""
 
     KEY_ORDER: ClassVar[tuple[str, ...]] = (
-        "engine", "env_id", "env_kwargs", "max_steps", "seed", "total_timesteps", "torch_threads", "policy", "rllib",
-        "pool", "eval", "checkpoint_every", "final_eval", "name")
+        "engine",
+        "env_id",
+        "env_kwargs",
+        "max_steps",
+        "seed",
+        "total_timesteps",
+        "torch_threads",
+        "policy",
+        "rllib",
+        "pool",
+        "eval",
+        "checkpoint_every",
+        "final_eval",
+        "name",
+    )
 
     engine: Annotated[Literal["rllib"], Expect("'rllib'")] = Field(
-        "rllib", description="the trainer: Ray RLlib's PPO (training.engines.rllib)")
-    total_timesteps: PositiveInt = Field(100_000, description="timesteps of the main module (its own decisions), "
-                                                              "as SB3 counts the learner's")
+        "rllib", description="the trainer: Ray RLlib's PPO (training.engines.rllib)"
+    )
+    total_timesteps: PositiveInt = Field(
+        100_000, description="timesteps of the main module (its own decisions), as SB3 counts the learner's"
+    )
     rllib: RLlibSection = Field(default_factory=RLlibSection, description="RLlib's settings")
     pool: RLlibPoolConfig = Field(default_factory=RLlibPoolConfig, description="the opponent pool")
 
@@ -91,8 +130,9 @@ class RLlibConfig(RunConfig):
         the placement (env runners, learners: a smoke run on a cluster checks the cluster too) kept."""
         out = self.model_dump(by_alias=True)
         one = SMOKE["train_batch_size"]
-        out["rllib"].update({k: SMOKE[k] for k in ("num_envs_per_env_runner", "train_batch_size", "minibatch_size",
-                                                   "num_epochs")})
+        out["rllib"].update(
+            {k: SMOKE[k] for k in ("num_envs_per_env_runner", "train_batch_size", "minibatch_size", "num_epochs")}
+        )
         out.update(total_timesteps=one, checkpoint_every=one)
         out["pool"].update(check_every=one, check_games=SMOKE["check_games"])
         out["eval"].update(every=one, games=SMOKE["eval_games"])
@@ -102,8 +142,15 @@ class RLlibConfig(RunConfig):
     def budgets(self, pretrained: bool = True) -> dict:
         """The budgets as ``report.json`` records them (``pretrained``: unused, no warm start)."""
         r = self.rllib
-        return {"total_timesteps": self.total_timesteps, "num_env_runners": r.num_env_runners,
-                "num_envs_per_env_runner": r.num_envs_per_env_runner, "num_learners": r.num_learners,
-                "train_batch_size": r.train_batch_size, "pool_check_every": self.pool.check_every,
-                "pool_check_games": self.pool.check_games, "eval_every": self.eval.every,
-                "eval_games": self.eval.games, "final_games": self.final_eval.games}
+        return {
+            "total_timesteps": self.total_timesteps,
+            "num_env_runners": r.num_env_runners,
+            "num_envs_per_env_runner": r.num_envs_per_env_runner,
+            "num_learners": r.num_learners,
+            "train_batch_size": r.train_batch_size,
+            "pool_check_every": self.pool.check_every,
+            "pool_check_games": self.pool.check_games,
+            "eval_every": self.eval.every,
+            "eval_games": self.eval.games,
+            "final_games": self.final_eval.games,
+        }

@@ -35,7 +35,6 @@ from collections.abc import Hashable
 
 import gymnasium as gym
 import numpy as np
-
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from envs.registry import spec
@@ -171,8 +170,9 @@ class GameMultiAgentEnv(MultiAgentEnv):
         return agent_id(who, player) if isinstance(who, str) else None
 
     def _over(self) -> bool:
-        return bool(self.raw.terminations[self.raw.agent_selection] or self.raw.truncations[self.raw.agent_selection]) \
-            or all(self.raw.terminations[a] or self.raw.truncations[a] for a in self.raw.possible_agents)
+        return bool(
+            self.raw.terminations[self.raw.agent_selection] or self.raw.truncations[self.raw.agent_selection]
+        ) or all(self.raw.terminations[a] or self.raw.truncations[a] for a in self.raw.possible_agents)
 
     def _advance(self) -> None:
         """Let the baselines move until an RLlib agent is to move or the game is over."""
@@ -221,8 +221,10 @@ class GameMultiAgentEnv(MultiAgentEnv):
         player = raw.possible_agents.index(raw.agent_selection)
         aid = self._aid(player)
         if aid not in action_dict or len(action_dict) != 1:
-            raise ValueError(f"{self.env_id}: expected an action for {aid} only (the agent to move), got actions "
-                             f"for {sorted(action_dict)}")
+            raise ValueError(
+                f"{self.env_id}: expected an action for {aid} only (the agent to move), got actions "
+                f"for {sorted(action_dict)}"
+            )
         raw.step(int(action_dict[aid]))
         self.last_mover = player
         self._advance()
@@ -244,6 +246,11 @@ class GameMultiAgentEnv(MultiAgentEnv):
             rew[a] = 0.0 if truncated else returns[p]
             term[a] = not truncated
             trunc[a] = truncated
-            infos[a] = {"returns": returns, "seat": p, "lineup": self._names(), "plies": raw.num_steps,
-                        "last_mover": self.last_mover}
+            infos[a] = {
+                "returns": returns,
+                "seat": p,
+                "lineup": self._names(),
+                "plies": raw.num_steps,
+                "last_mover": self.last_mover,
+            }
         return obs, rew, term, trunc, infos

@@ -34,7 +34,6 @@ with no legal action — a final observation — becomes uniform instead of NaN)
 from __future__ import annotations
 
 import torch
-
 from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
 from ray.rllib.core.rl_module.torch.torch_rl_module import TorchRLModule
@@ -109,6 +108,13 @@ def module_spec(cfg: dict, observation_space=None, action_space=None):
         raw = spec(cfg["env_id"]).make_raw(**(cfg.get("env_kwargs") or {}))
         observation_space = obs_space(raw)
         action_space = raw.action_space(raw.possible_agents[0])
-    return RLModuleSpec(module_class=GameRLModule, observation_space=observation_space, action_space=action_space,
-                        model_config={"policy": cfg["policy"], "env_id": cfg["env_id"],
-                                      "env_kwargs": dict(cfg.get("env_kwargs") or {})})
+    return RLModuleSpec(
+        module_class=GameRLModule,
+        observation_space=observation_space,
+        action_space=action_space,
+        model_config={
+            "policy": cfg["policy"],
+            "env_id": cfg["env_id"],
+            "env_kwargs": dict(cfg.get("env_kwargs") or {}),
+        },
+    )

@@ -59,7 +59,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-
 from training.config import ConfigError, RunConfig
 from training.progress_log import ProgressLogger
 from training.runs import final_report, next_multiple, write_config, write_report
@@ -67,29 +66,56 @@ from training.runs import final_report, next_multiple, write_config, write_repor
 __all__ = ["start_ray", "build_config", "build_algorithm", "env_config", "as_dict", "train_in", "META_FILE"]
 
 from training.agents.rllib import META_FILE  # noqa: E402
-from training.engines.rllib.cluster import apply_rllib_settings, check_resources, quiet_logs, record_sampling_node, \
-    start_ray, validate_algo_config  # noqa: E402
+from training.engines.rllib.cluster import (
+    apply_rllib_settings,
+    check_resources,
+    quiet_logs,
+    record_sampling_node,
+    start_ray,  # noqa: E402
+    validate_algo_config,
+)
 
 #: The RLlib settings that :func:`build_config` takes from the config's own ``rllib`` keys (or sets
 #: itself); ``rllib.settings`` may not set them again.
-_SET_BY_KEYS = {"num_env_runners": "rllib.num_env_runners", "num_envs_per_env_runner": "rllib.num_envs_per_env_runner",
-                "sample_timeout_s": "rllib.sample_timeout_s", "rollout_fragment_length": None,
-                "num_learners": "rllib.num_learners", "num_gpus_per_learner": "rllib.num_gpus_per_learner",
-                "train_batch_size_per_learner": "rllib.train_batch_size", "train_batch_size": "rllib.train_batch_size",
-                "minibatch_size": "rllib.minibatch_size", "num_epochs": "rllib.num_epochs", "lr": "rllib.lr",
-                "gamma": "rllib.gamma", "lambda_": "rllib.lambda", "lambda": "rllib.lambda",
-                "clip_param": "rllib.clip_param", "entropy_coeff": "rllib.entropy_coeff",
-                "vf_loss_coeff": "rllib.vf_loss_coeff", "vf_clip_param": "rllib.vf_clip_param",
-                "grad_clip": "rllib.grad_clip", "grad_clip_by": None, "use_kl_loss": None}
+_SET_BY_KEYS = {
+    "num_env_runners": "rllib.num_env_runners",
+    "num_envs_per_env_runner": "rllib.num_envs_per_env_runner",
+    "sample_timeout_s": "rllib.sample_timeout_s",
+    "rollout_fragment_length": None,
+    "num_learners": "rllib.num_learners",
+    "num_gpus_per_learner": "rllib.num_gpus_per_learner",
+    "train_batch_size_per_learner": "rllib.train_batch_size",
+    "train_batch_size": "rllib.train_batch_size",
+    "minibatch_size": "rllib.minibatch_size",
+    "num_epochs": "rllib.num_epochs",
+    "lr": "rllib.lr",
+    "gamma": "rllib.gamma",
+    "lambda_": "rllib.lambda",
+    "lambda": "rllib.lambda",
+    "clip_param": "rllib.clip_param",
+    "entropy_coeff": "rllib.entropy_coeff",
+    "vf_loss_coeff": "rllib.vf_loss_coeff",
+    "vf_clip_param": "rllib.vf_clip_param",
+    "grad_clip": "rllib.grad_clip",
+    "grad_clip_by": None,
+    "use_kl_loss": None,
+}
 
 
 def env_config(cfg: dict, seed: int) -> dict:
     """The ``env_config`` of :class:`~training.engines.rllib.env.GameMultiAgentEnv` for a config."""
     pool = cfg["pool"]
-    return {"env_id": cfg["env_id"], "env_kwargs": dict(cfg["env_kwargs"]), "max_steps": cfg["max_steps"],
-            "baselines": list(pool["baselines"]), "baseline_prob": pool["baseline_prob"],
-            "latest_prob": pool["latest_prob"], "max_snapshots": pool["max_snapshots"], "partner": pool["partner"],
-            "seed": seed}
+    return {
+        "env_id": cfg["env_id"],
+        "env_kwargs": dict(cfg["env_kwargs"]),
+        "max_steps": cfg["max_steps"],
+        "baselines": list(pool["baselines"]),
+        "baseline_prob": pool["baseline_prob"],
+        "latest_prob": pool["latest_prob"],
+        "max_snapshots": pool["max_snapshots"],
+        "partner": pool["partner"],
+        "seed": seed,
+    }
 
 
 def build_algorithm(cfg: dict, seed: int | None = None):
@@ -125,14 +151,28 @@ def build_config(cfg, seed: int | None = None):
         .environment(GameMultiAgentEnv, env_config=env_config(cfg, seed), disable_env_checking=True)
         .multi_agent(policies=set(modules), policy_mapping_fn=module_of, policies_to_train=[MAIN])
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={m: spec for m in modules}))
-        .env_runners(num_env_runners=r["num_env_runners"], num_envs_per_env_runner=r["num_envs_per_env_runner"],
-                     sample_timeout_s=r["sample_timeout_s"], rollout_fragment_length="auto")
+        .env_runners(
+            num_env_runners=r["num_env_runners"],
+            num_envs_per_env_runner=r["num_envs_per_env_runner"],
+            sample_timeout_s=r["sample_timeout_s"],
+            rollout_fragment_length="auto",
+        )
         .learners(num_learners=r["num_learners"], num_gpus_per_learner=r["num_gpus_per_learner"])
-        .training(train_batch_size_per_learner=r["train_batch_size"], minibatch_size=r["minibatch_size"],
-                  num_epochs=r["num_epochs"], lr=r["lr"], gamma=r["gamma"], lambda_=r["lambda"],
-                  clip_param=r["clip_param"], entropy_coeff=r["entropy_coeff"], vf_loss_coeff=r["vf_loss_coeff"],
-                  vf_clip_param=r["vf_clip_param"], grad_clip=r["grad_clip"], grad_clip_by="global_norm",
-                  use_kl_loss=False)
+        .training(
+            train_batch_size_per_learner=r["train_batch_size"],
+            minibatch_size=r["minibatch_size"],
+            num_epochs=r["num_epochs"],
+            lr=r["lr"],
+            gamma=r["gamma"],
+            lambda_=r["lambda"],
+            clip_param=r["clip_param"],
+            entropy_coeff=r["entropy_coeff"],
+            vf_loss_coeff=r["vf_loss_coeff"],
+            vf_clip_param=r["vf_clip_param"],
+            grad_clip=r["grad_clip"],
+            grad_clip_by="global_norm",
+            use_kl_loss=False,
+        )
         .debugging(seed=seed, log_level="ERROR")
         .callbacks(on_sample_end=record_sampling_node)  # env steps by node (report.json throughput)
     )
@@ -146,6 +186,7 @@ def as_dict(cfg) -> dict:
 
 def _set_pool(algo, names: list[str]) -> None:
     """Make the snapshot slots ``names`` drawable in every env of every env runner."""
+
     def apply(runner, names=tuple(names)):
         env = getattr(runner, "env", None)
         if env is not None:
@@ -201,8 +242,16 @@ def _main_steps(result: dict) -> int:
 
 
 def _write_meta(cfg: dict, path: Path, t: int, pool_state: dict, seed: int) -> None:
-    meta = {"env_id": cfg["env_id"], "env_kwargs": cfg["env_kwargs"], "max_steps": cfg["max_steps"],
-            "config": cfg["name"], "seed": seed, "timesteps": t, "policy": cfg["policy"], "pool": pool_state}
+    meta = {
+        "env_id": cfg["env_id"],
+        "env_kwargs": cfg["env_kwargs"],
+        "max_steps": cfg["max_steps"],
+        "config": cfg["name"],
+        "seed": seed,
+        "timesteps": t,
+        "policy": cfg["policy"],
+        "pool": pool_state,
+    }
     (path / META_FILE).write_text(json.dumps(meta, indent=2))
 
 
@@ -212,8 +261,15 @@ def _save(algo, cfg: dict, path: Path, t: int, pool_state: dict, seed: int) -> P
     return path
 
 
-def train_in(model: RunConfig, out: Path, resume: str | None, progress_bar: bool, started: list, smoke: bool,
-             address: str | None = None) -> dict:
+def train_in(
+    model: RunConfig,
+    out: Path,
+    resume: str | None,
+    progress_bar: bool,
+    started: list,
+    smoke: bool,
+    address: str | None = None,
+) -> dict:
     """The body of :func:`training.runs.train` for an RLlib config, in the prepared run
     directory ``out``; appends to ``started`` when training proper begins. ``address``: the Ray
     cluster to join (:func:`training.engines.rllib.cluster.start_ray`; default a local instance)."""
@@ -231,14 +287,18 @@ def train_in(model: RunConfig, out: Path, resume: str | None, progress_bar: bool
     if resume:
         meta_file = Path(resume) / META_FILE
         if not meta_file.is_file():
-            raise ConfigError(f"cannot resume from {resume}: not an RLlib checkpoint of training.train (no {META_FILE})")
+            raise ConfigError(
+                f"cannot resume from {resume}: not an RLlib checkpoint of training.train (no {META_FILE})"
+            )
         meta = json.loads(meta_file.read_text())
         differs = [k for k in ("env_id", "env_kwargs", "policy") if meta.get(k) != cfg[k]]
         if meta.get("pool", {}).get("slots", cfg["pool"]["max_snapshots"]) != cfg["pool"]["max_snapshots"]:
             differs.append("pool.max_snapshots")
         if differs:
-            raise ConfigError(f"cannot resume from {resume}: the config's {', '.join(differs)} differ from the "
-                              "checkpoint's; resume with the config of the run that wrote it (its config.yaml)")
+            raise ConfigError(
+                f"cannot resume from {resume}: the config's {', '.join(differs)} differ from the "
+                "checkpoint's; resume with the config of the run that wrote it (its config.yaml)"
+            )
     write_config(model, out)
     quiet_logs()
     config = build_config(cfg, seed)  # rllib.settings checked by name
@@ -266,8 +326,10 @@ def train_in(model: RunConfig, out: Path, resume: str | None, progress_bar: bool
     # In the pool's checks main and the snapshots sample their moves, as they play in training (two
     # argmax players would repeat the same few games in a game without chance, and main's argmax
     # against sampling snapshots would win every game, admitting a snapshot at every check).
-    snapshots = {slot: ModuleAgent(_frozen_copy(cfg, algo, slot), deterministic=False,
-                                   name=pool_state["names"].get(slot, slot)) for slot in pool_state["active"]}
+    snapshots = {
+        slot: ModuleAgent(_frozen_copy(cfg, algo, slot), deterministic=False, name=pool_state["names"].get(slot, slot))
+        for slot in pool_state["active"]
+    }
     logger = ProgressLogger(out / "logs")  # SB3's files, without SB3
     history: list[dict] = []
     checks: list[dict] = []
@@ -276,11 +338,14 @@ def train_in(model: RunConfig, out: Path, resume: str | None, progress_bar: bool
     next_ckpt = next_multiple(t, cfg["checkpoint_every"])
     common = dict(env_kwargs=cfg["env_kwargs"], max_steps=cfg["max_steps"])
     r = cfg["rllib"]
-    print(f"[run] directory {out} | env {cfg['env_id']} | RLlib PPO | {cfg['total_timesteps']:,} timesteps of main to "
-          f"train | {r['num_env_runners']} env runners x {r['num_envs_per_env_runner']} envs, "
-          f"{r['train_batch_size']:,} env steps per iteration | Ray: "
-          f"{'cluster at ' + ray_info.address if ray_info.joined else 'local instance'}, {ray_info.nodes} "
-          f"node{'s' if ray_info.nodes != 1 else ''}, {ray_info.cpus:g} CPUs, {ray_info.gpus:g} GPUs", flush=True)
+    print(
+        f"[run] directory {out} | env {cfg['env_id']} | RLlib PPO | {cfg['total_timesteps']:,} timesteps of main to "
+        f"train | {r['num_env_runners']} env runners x {r['num_envs_per_env_runner']} envs, "
+        f"{r['train_batch_size']:,} env steps per iteration | Ray: "
+        f"{'cluster at ' + ray_info.address if ray_info.joined else 'local instance'}, {ray_info.nodes} "
+        f"node{'s' if ray_info.nodes != 1 else ''}, {ray_info.cpus:g} CPUs, {ray_info.gpus:g} GPUs",
+        flush=True,
+    )
     started.append(True)
     t0 = time.time()
     env_steps = episodes = 0
@@ -292,8 +357,10 @@ def train_in(model: RunConfig, out: Path, resume: str | None, progress_bar: bool
             result = algo.train()
             steps = _main_steps(result)
             if steps <= 0:
-                raise RuntimeError("an RLlib training iteration sampled no timestep of main (sample_timeout_s too "
-                                   "short for the env runners?)")
+                raise RuntimeError(
+                    "an RLlib training iteration sampled no timestep of main (sample_timeout_s too "
+                    "short for the env runners?)"
+                )
             t += steps
             er = result.get("env_runners", {})
             env_steps += int(_num(er.get("num_env_steps_sampled")))
@@ -318,8 +385,10 @@ def train_in(model: RunConfig, out: Path, resume: str | None, progress_bar: bool
                 next_check = next_multiple(t, pc["check_every"])
                 agent = ModuleAgent(algo.get_module(MAIN), deterministic=False, name=MAIN)
                 members = {**{s: a for s, a in baselines.items()}, **{a.name: a for a in snapshots.values()}}
-                scores = {name: head_to_head(cfg["env_id"], agent, member, pc["check_games"], seed=t, **common)["score"]
-                          for name, member in members.items()}
+                scores = {
+                    name: head_to_head(cfg["env_id"], agent, member, pc["check_games"], seed=t, **common)["score"]
+                    for name, member in members.items()
+                }
                 mean = sum(scores.values()) / len(scores)
                 row = {"timesteps": t, "score": mean, "vs": scores, "added": None}
                 if mean >= pc["win_rate"]:
@@ -344,8 +413,9 @@ def train_in(model: RunConfig, out: Path, resume: str | None, progress_bar: bool
                 agent = ModuleAgent(algo.get_module(MAIN), name=MAIN)
                 row = {"timesteps": t, "episodes": episodes}
                 for spec in cfg["eval"]["opponents"]:
-                    res = head_to_head(cfg["env_id"], agent, make_agent(spec, seed=t), cfg["eval"]["games"], seed=t,
-                                       **common)
+                    res = head_to_head(
+                        cfg["env_id"], agent, make_agent(spec, seed=t), cfg["eval"]["games"], seed=t, **common
+                    )
                     row[f"score_vs_{spec}"] = res["score"]
                     logger.record(f"eval/score_vs_{spec}", res["score"])
                 history.append(row)
@@ -353,25 +423,51 @@ def train_in(model: RunConfig, out: Path, resume: str | None, progress_bar: bool
             logger.dump(step=t)
             if progress_bar and (time.time() - last_print > 20 or t >= target):
                 last_print = time.time()
-                print(f"[train] {t - start_t:,}/{cfg['total_timesteps']:,} timesteps, {elapsed:.0f} s, "
-                      f"{env_steps / max(elapsed, 1e-9):.0f} env steps/s", flush=True)
+                print(
+                    f"[train] {t - start_t:,}/{cfg['total_timesteps']:,} timesteps, {elapsed:.0f} s, "
+                    f"{env_steps / max(elapsed, 1e-9):.0f} env steps/s",
+                    flush=True,
+                )
         train_seconds = time.time() - t0
         final = _save(algo, cfg, out / "checkpoints" / "final", t, pool_state, seed)
     finally:
         logger.close()
         algo.stop()
     report, eval_seconds = final_report(model, final, out, history, agent_spec=f"rllib:{final}")
-    report.update({
-        "engine": "rllib", "config": cfg["name"], "env_id": cfg["env_id"], "seed": seed, "timesteps": t,
-        "timesteps_this_run": t - start_t, "resumed_from": resume, "train_seconds": round(train_seconds, 1),
-        "eval_seconds": eval_seconds, "checkpoint": str(final), "pretrain": None,
-        "periodic_eval": history, "smoke": bool(smoke), "budgets": model.budgets(),
-        "pool": {"snapshots_added": pool_state["added"], "active": [pool_state["names"][s] for s in pool_state["active"]],
-                 "checks": checks},
-        "throughput": {"env_steps_sampled": env_steps, "env_steps_per_s": round(env_steps / max(train_seconds, 1e-9), 1),
-                       "sampling_env_steps_per_s": round(env_steps / sample_seconds, 1) if sample_seconds > 0 else None,
-                       "env_steps_by_node": by_node},
-        "ray": {"address": ray_info.address, "joined": ray_info.joined, "nodes": ray_info.nodes, "cpus": ray_info.cpus,
-                "gpus": ray_info.gpus},
-    })
+    report.update(
+        {
+            "engine": "rllib",
+            "config": cfg["name"],
+            "env_id": cfg["env_id"],
+            "seed": seed,
+            "timesteps": t,
+            "timesteps_this_run": t - start_t,
+            "resumed_from": resume,
+            "train_seconds": round(train_seconds, 1),
+            "eval_seconds": eval_seconds,
+            "checkpoint": str(final),
+            "pretrain": None,
+            "periodic_eval": history,
+            "smoke": bool(smoke),
+            "budgets": model.budgets(),
+            "pool": {
+                "snapshots_added": pool_state["added"],
+                "active": [pool_state["names"][s] for s in pool_state["active"]],
+                "checks": checks,
+            },
+            "throughput": {
+                "env_steps_sampled": env_steps,
+                "env_steps_per_s": round(env_steps / max(train_seconds, 1e-9), 1),
+                "sampling_env_steps_per_s": round(env_steps / sample_seconds, 1) if sample_seconds > 0 else None,
+                "env_steps_by_node": by_node,
+            },
+            "ray": {
+                "address": ray_info.address,
+                "joined": ray_info.joined,
+                "nodes": ray_info.nodes,
+                "cpus": ray_info.cpus,
+                "gpus": ray_info.gpus,
+            },
+        }
+    )
     return write_report(model, out, report, history)

@@ -40,14 +40,24 @@ class SB3Engine:
     def validate(self, cfg: SB3Config, probe) -> None:
         """Reward shaping needs a game heuristic."""
         if cfg.shaping > 0 and probe.state.heuristics() is None:
-            raise ConfigError(f"config 'shaping' needs a game heuristic: {cfg.env_id} declares none "
-                              "(GameInfo.heuristics)")
+            raise ConfigError(
+                f"config 'shaping' needs a game heuristic: {cfg.env_id} declares none (GameInfo.heuristics)"
+            )
 
     def is_checkpoint(self, path: Path) -> bool:
         return Path(path).is_file()
 
-    def train_in(self, cfg: SB3Config, out: Path, *, resume: str | None, progress_bar: bool, started: list,
-                 smoke: bool, address: str | None = None) -> dict:
+    def train_in(
+        self,
+        cfg: SB3Config,
+        out: Path,
+        *,
+        resume: str | None,
+        progress_bar: bool,
+        started: list,
+        smoke: bool,
+        address: str | None = None,
+    ) -> dict:
         from training.engines.sb3.trainer import train_in
 
         return train_in(cfg, out, resume=resume, progress_bar=progress_bar, started=started, smoke=smoke)

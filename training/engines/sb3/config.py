@@ -10,16 +10,34 @@ from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, model_validator
 
-from training.config import (PARTNER_DOC, ConfigError, Expect, NonNegativeNumber, Partner, PoolConfig,
-                             PositiveInt, PositiveNumber, RunConfig, Section, UnitNumber)
+from training.config import (
+    PARTNER_DOC,
+    ConfigError,
+    Expect,
+    NonNegativeNumber,
+    Partner,
+    PoolConfig,
+    PositiveInt,
+    PositiveNumber,
+    RunConfig,
+    Section,
+    UnitNumber,
+)
 
 __all__ = ["SMOKE", "PPOConfig", "SB3PoolConfig", "PretrainConfig", "SB3Config"]
 
 #: The budgets of a smoke run (``--smoke``, :meth:`SB3Config.smoke`): one rollout of ``n_envs *
 #: n_steps`` timesteps, two warm-start games, two games per periodic evaluation, one game per
 #: pair (or group) in the final tournament, whose search opponents (``mcts:200``) cost most.
-SMOKE: dict = {"n_envs": 2, "n_steps": 32, "n_epochs": 1, "pretrain_games": 2, "pretrain_epochs": 1,
-               "eval_games": 2, "final_games": 1}
+SMOKE: dict = {
+    "n_envs": 2,
+    "n_steps": 32,
+    "n_epochs": 1,
+    "pretrain_games": 2,
+    "pretrain_epochs": 1,
+    "eval_games": 2,
+    "final_games": 1,
+}
 
 
 class PPOConfig(Section):
@@ -28,7 +46,8 @@ class PPOConfig(Section):
     learning_rate: PositiveNumber = Field(3.0e-4, description="Adam's step size")
     n_steps: PositiveInt = Field(256, description="steps per game and rollout (a rollout: n_steps * n_envs)")
     batch_size: Annotated[int, Field(strict=True), Expect("an integer in [2, n_steps * n_envs]")] = Field(
-        512, description="minibatch size, at most a rollout")
+        512, description="minibatch size, at most a rollout"
+    )
     n_epochs: PositiveInt = Field(4, description="passes over each rollout")
     gamma: UnitNumber = Field(0.99, description="discount factor")
     gae_lambda: UnitNumber = Field(0.95, description="GAE's lambda")
@@ -49,7 +68,8 @@ class PretrainConfig(Section):
     """``pretrain``: the behaviour-cloning warm start of a new run (:mod:`training.pretrain`)."""
 
     teacher: Annotated[str | None, Expect("null (no warm start) or an agent spec")] = Field(
-        None, description="the agent to imitate before self-play (null: no warm start)")
+        None, description="the agent to imitate before self-play (null: no warm start)"
+    )
     games: PositiveInt = Field(200, description="games of the teacher to imitate")
     epochs: PositiveInt = Field(4, description="passes over the teacher's decisions")
     batch_size: PositiveInt = Field(256, description="minibatch size")
@@ -60,14 +80,31 @@ class SB3Config(RunConfig):
     """A config of the SB3 engine (MaskablePPO)."""
 
     KEY_ORDER: ClassVar[tuple[str, ...]] = (
-        "env_id", "env_kwargs", "max_steps", "seed", "total_timesteps", "n_envs", "torch_threads", "shaping",
-        "policy", "ppo", "pool", "pretrain", "eval", "checkpoint_every", "final_eval", "name")
+        "env_id",
+        "env_kwargs",
+        "max_steps",
+        "seed",
+        "total_timesteps",
+        "n_envs",
+        "torch_threads",
+        "shaping",
+        "policy",
+        "ppo",
+        "pool",
+        "pretrain",
+        "eval",
+        "checkpoint_every",
+        "final_eval",
+        "name",
+    )
 
     engine: Annotated[Literal["sb3"], Expect("'sb3' (or absent)")] = Field(
-        "sb3", description="the trainer: MaskablePPO of sb3-contrib (training.engines.sb3)")
+        "sb3", description="the trainer: MaskablePPO of sb3-contrib (training.engines.sb3)"
+    )
     n_envs: PositiveInt = Field(8, description="games stepped together")
     shaping: Annotated[NonNegativeNumber, Expect("a number >= 0 (0: no reward shaping)")] = Field(
-        0.0, description="weight of the potential-based shaping by the game's heuristic (0: none)")
+        0.0, description="weight of the potential-based shaping by the game's heuristic (0: none)"
+    )
     ppo: PPOConfig = Field(default_factory=PPOConfig, description="MaskablePPO's hyperparameters")
     pool: SB3PoolConfig = Field(default_factory=SB3PoolConfig, description="the opponent pool")
     pretrain: PretrainConfig = Field(default_factory=PretrainConfig, description="the warm start")
@@ -76,8 +113,10 @@ class SB3Config(RunConfig):
     def _batch_fits_a_rollout(self):
         rollout = self.ppo.n_steps * self.n_envs
         if not 2 <= self.ppo.batch_size <= rollout:
-            raise ConfigError(f"config 'ppo.batch_size' must be an integer in [2, n_steps * n_envs = {rollout}], "
-                              f"got {self.ppo.batch_size!r}")
+            raise ConfigError(
+                f"config 'ppo.batch_size' must be an integer in [2, n_steps * n_envs = {rollout}], "
+                f"got {self.ppo.batch_size!r}"
+            )
         return self
 
     def agent_specs(self, check_teacher: bool = True) -> list[tuple[str, list[str]]]:
@@ -100,8 +139,9 @@ class SB3Config(RunConfig):
         out = self.model_dump(by_alias=True)
         rollout = SMOKE["n_envs"] * SMOKE["n_steps"]
         out.update(n_envs=SMOKE["n_envs"], total_timesteps=rollout, checkpoint_every=rollout)
-        out["ppo"].update(n_steps=SMOKE["n_steps"], n_epochs=SMOKE["n_epochs"],
-                          batch_size=min(out["ppo"]["batch_size"], rollout))
+        out["ppo"].update(
+            n_steps=SMOKE["n_steps"], n_epochs=SMOKE["n_epochs"], batch_size=min(out["ppo"]["batch_size"], rollout)
+        )
         out["pool"]["snapshot_every"] = rollout
         out["pretrain"].update(games=SMOKE["pretrain_games"], epochs=SMOKE["pretrain_epochs"])
         out["eval"].update(every=rollout, games=SMOKE["eval_games"])
@@ -112,6 +152,12 @@ class SB3Config(RunConfig):
         """``total_timesteps``, ``n_envs``, ``n_steps``, ``pretrain_games`` (``None`` without a
         warm start, or when ``pretrained`` is false: a resumed run), ``eval_every``,
         ``eval_games``, ``final_games``."""
-        return {"total_timesteps": self.total_timesteps, "n_envs": self.n_envs, "n_steps": self.ppo.n_steps,
-                "pretrain_games": self.pretrain.games if pretrained and self.pretrain.teacher else None,
-                "eval_every": self.eval.every, "eval_games": self.eval.games, "final_games": self.final_eval.games}
+        return {
+            "total_timesteps": self.total_timesteps,
+            "n_envs": self.n_envs,
+            "n_steps": self.ppo.n_steps,
+            "pretrain_games": self.pretrain.games if pretrained and self.pretrain.teacher else None,
+            "eval_every": self.eval.every,
+            "eval_games": self.eval.games,
+            "final_games": self.final_eval.games,
+        }

@@ -49,8 +49,9 @@ class BoardCNN(BaseFeaturesExtractor, nets.BoardCNNTrunk):
     ``float32 (B, H, W, C)``, output ``float32 (B, features_dim)``; arguments and errors as the trunk's."""
 
     def __init__(self, observation_space: gym.spaces.Box, channels: int = 64, blocks: int = 3, features_dim: int = 256):
-        nets.BoardCNNTrunk.__init__(self, observation_space, channels=channels, blocks=blocks,
-                                    features_dim=features_dim)
+        nets.BoardCNNTrunk.__init__(
+            self, observation_space, channels=channels, blocks=blocks, features_dim=features_dim
+        )
         _as_extractor(self, observation_space)
 
 
@@ -58,10 +59,26 @@ class BoardVectorNet(BaseFeaturesExtractor, nets.BoardVectorTrunk):
     """:class:`~training.features.BoardVectorTrunk` as an SB3 features extractor: input
     ``{key: float32 (B, ...)}``, output ``float32 (B, features_dim)``; arguments and errors as the trunk's."""
 
-    def __init__(self, observation_space: gym.spaces.Dict, board_key: str | None = None, hex_grid: bool = False,
-                 channels: int = 64, blocks: int = 3, features_dim: int = 0, append: list[str] | tuple = ()):
-        nets.BoardVectorTrunk.__init__(self, observation_space, board_key=board_key, hex_grid=hex_grid,
-                                       channels=channels, blocks=blocks, features_dim=features_dim, append=append)
+    def __init__(
+        self,
+        observation_space: gym.spaces.Dict,
+        board_key: str | None = None,
+        hex_grid: bool = False,
+        channels: int = 64,
+        blocks: int = 3,
+        features_dim: int = 0,
+        append: list[str] | tuple = (),
+    ):
+        nets.BoardVectorTrunk.__init__(
+            self,
+            observation_space,
+            board_key=board_key,
+            hex_grid=hex_grid,
+            channels=channels,
+            blocks=blocks,
+            features_dim=features_dim,
+            append=append,
+        )
         _as_extractor(self, observation_space)
 
 
@@ -69,25 +86,55 @@ class HexBoardNet(BoardVectorNet, nets.HexBoardTrunk):
     """:class:`~training.features.HexBoardTrunk` (hexagonal kernels) as an SB3 features extractor
     (a :class:`BoardVectorNet`, as the shipped checkpoints' policy code expects, and a ``HexBoardTrunk``)."""
 
-    def __init__(self, observation_space: gym.spaces.Dict, board_key: str | None = None, channels: int = 64,
-                 blocks: int = 3, features_dim: int = 0, append: list[str] | tuple = ()):
-        super().__init__(observation_space, board_key=board_key, hex_grid=True, channels=channels, blocks=blocks,
-                         features_dim=features_dim, append=append)
+    def __init__(
+        self,
+        observation_space: gym.spaces.Dict,
+        board_key: str | None = None,
+        channels: int = 64,
+        blocks: int = 3,
+        features_dim: int = 0,
+        append: list[str] | tuple = (),
+    ):
+        super().__init__(
+            observation_space,
+            board_key=board_key,
+            hex_grid=True,
+            channels=channels,
+            blocks=blocks,
+            features_dim=features_dim,
+            append=append,
+        )
 
 
 class CardTableNet(BoardVectorNet, nets.CardTableTrunk):
     """:class:`~training.features.CardTableTrunk` (square kernels) as an SB3 features extractor
     (a :class:`BoardVectorNet`, as the shipped checkpoints' policy code expects, and a ``CardTableTrunk``)."""
 
-    def __init__(self, observation_space: gym.spaces.Dict, board_key: str | None = None, channels: int = 64,
-                 blocks: int = 3, features_dim: int = 0, append: list[str] | tuple = ()):
-        super().__init__(observation_space, board_key=board_key, hex_grid=False, channels=channels, blocks=blocks,
-                         features_dim=features_dim, append=append)
+    def __init__(
+        self,
+        observation_space: gym.spaces.Dict,
+        board_key: str | None = None,
+        channels: int = 64,
+        blocks: int = 3,
+        features_dim: int = 0,
+        append: list[str] | tuple = (),
+    ):
+        super().__init__(
+            observation_space,
+            board_key=board_key,
+            hex_grid=False,
+            channels=channels,
+            blocks=blocks,
+            features_dim=features_dim,
+            append=append,
+        )
 
 
 #: The SB3 features extractors by their names in a config's ``policy.features``.
 FEATURE_EXTRACTORS: dict[str, type[BaseFeaturesExtractor]] = {
-    "board_cnn": BoardCNN, "hex_board_net": HexBoardNet, "card_table_net": CardTableNet,
+    "board_cnn": BoardCNN,
+    "hex_board_net": HexBoardNet,
+    "card_table_net": CardTableNet,
 }
 
 
@@ -115,8 +162,10 @@ class SpatialMaskablePolicy(MaskableActorCriticPolicy):
 
     def __init__(self, *args, action_layout: ActionLayout | None = None, value_head="dense", **kwargs):
         if not isinstance(action_layout, ActionLayout):
-            raise ValueError("SpatialMaskablePolicy needs action_layout, an ActionLayout (the environment's "
-                             f"env.unwrapped.action_layout()), got {type(action_layout).__name__}")
+            raise ValueError(
+                "SpatialMaskablePolicy needs action_layout, an ActionLayout (the environment's "
+                f"env.unwrapped.action_layout()), got {type(action_layout).__name__}"
+            )
         if value_head not in ("dense", "pooled"):
             raise ValueError(f"value_head must be 'dense' or 'pooled', got {value_head!r}")
         self.value_head = value_head
@@ -134,10 +183,14 @@ class SpatialMaskablePolicy(MaskableActorCriticPolicy):
         finally:
             del self.action_dist.proba_distribution_net  # back to the class's method
         fe = self.pi_features_extractor
-        if (not isinstance(fe, nets.SPATIAL_TRUNKS)
-                or self.mlp_extractor.latent_dim_pi != fe.channels * fe.height * fe.width + fe.appended_dim):
-            raise ValueError("SpatialMaskablePolicy needs a convolutional features extractor (BoardCNN, "
-                             "HexBoardNet, CardTableNet) with features_dim=0, and net_arch pi=[]")
+        if (
+            not isinstance(fe, nets.SPATIAL_TRUNKS)
+            or self.mlp_extractor.latent_dim_pi != fe.channels * fe.height * fe.width + fe.appended_dim
+        ):
+            raise ValueError(
+                "SpatialMaskablePolicy needs a convolutional features extractor (BoardCNN, "
+                "HexBoardNet, CardTableNet) with features_dim=0, and net_arch pi=[]"
+            )
         n_actions = int(cast(gym.spaces.Discrete, self.action_space).n)  # MaskablePPO over a Discrete space
         self.action_net = nets.spatial_action_head(fe, self.action_layout, n_actions)
         if self.ortho_init:
@@ -147,8 +200,9 @@ class SpatialMaskablePolicy(MaskableActorCriticPolicy):
             if not sizes:
                 raise ValueError("value_head 'pooled' needs net_arch vf sizes, e.g. {'pi': [], 'vf': [64]}")
             # add_module: the same as assigning the attribute, which SB3 types as an nn.Sequential
-            self.mlp_extractor.add_module("value_net", nets.PooledValueTrunk(fe.channels, fe.height, fe.width,
-                                                                             fe.appended_dim, sizes=sizes))
+            self.mlp_extractor.add_module(
+                "value_net", nets.PooledValueTrunk(fe.channels, fe.height, fe.width, fe.appended_dim, sizes=sizes)
+            )
         # (as SB3 does: every optimizer takes lr, the base class Optimizer does not)
         self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)  # type: ignore[call-arg]
 

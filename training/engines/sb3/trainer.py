@@ -77,7 +77,12 @@ def build_model(cfg, vec_env, seed: int):
         policy_kwargs["action_layout"] = layout
         policy_kwargs["value_head"] = pol["value_head"]
     return MaskablePPO(
-        policy, vec_env, policy_kwargs=policy_kwargs, seed=seed, verbose=0, device="cpu",
+        policy,
+        vec_env,
+        policy_kwargs=policy_kwargs,
+        seed=seed,
+        verbose=0,
+        device="cpu",
         **cfg["ppo"].to_dict(),
     )
 
@@ -127,8 +132,15 @@ def make_callback(cfg, pool, out: Path):
             agent = PolicyAgent(self.model.policy, deterministic=True, name="learner")
             row = {"timesteps": t, "episodes": self.episodes}
             for spec in cfg["eval"]["opponents"]:
-                r = head_to_head(cfg["env_id"], agent, make_agent(spec, seed=t), cfg["eval"]["games"], seed=t,
-                                 env_kwargs=cfg["env_kwargs"], max_steps=cfg["max_steps"])
+                r = head_to_head(
+                    cfg["env_id"],
+                    agent,
+                    make_agent(spec, seed=t),
+                    cfg["eval"]["games"],
+                    seed=t,
+                    env_kwargs=cfg["env_kwargs"],
+                    max_steps=cfg["max_steps"],
+                )
                 row[f"score_vs_{spec}"] = r["score"]
                 self.logger.record(f"eval/score_vs_{spec}", r["score"])
             self.history.append(row)
@@ -157,14 +169,21 @@ def training_env(cfg: dict, pool, kind: str = "vector", backend: str = "batched"
     from training.selfplay import SelfPlayEnv
     from training.vector_selfplay import SelfPlaySB3VecEnv, SelfPlayVectorEnv
 
-    common = dict(env_kwargs=cfg["env_kwargs"], max_steps=cfg["max_steps"], partner=cfg["pool"]["partner"],
-                  seed_salt=cfg["seed"], shaping=cfg["shaping"], gamma=cfg["ppo"]["gamma"])
+    common = dict(
+        env_kwargs=cfg["env_kwargs"],
+        max_steps=cfg["max_steps"],
+        partner=cfg["pool"]["partner"],
+        seed_salt=cfg["seed"],
+        shaping=cfg["shaping"],
+        gamma=cfg["ppo"]["gamma"],
+    )
     if kind == "selfplay":
         from stable_baselines3.common.monitor import Monitor
         from stable_baselines3.common.vec_env import DummyVecEnv
 
-        vec_env: VecEnv = DummyVecEnv([lambda: Monitor(SelfPlayEnv(cfg["env_id"], pool, **common))
-                               for _ in range(cfg["n_envs"])])
+        vec_env: VecEnv = DummyVecEnv(
+            [lambda: Monitor(SelfPlayEnv(cfg["env_id"], pool, **common)) for _ in range(cfg["n_envs"])]
+        )
     elif kind == "vector":
         vec_env = SelfPlaySB3VecEnv(SelfPlayVectorEnv(cfg["env_id"], pool, cfg["n_envs"], backend=backend, **common))
     else:
@@ -173,8 +192,9 @@ def training_env(cfg: dict, pool, kind: str = "vector", backend: str = "batched"
     return vec_env
 
 
-def train_in(cfg, out: Path, *, resume: str | None, progress_bar: bool, started: list, smoke: bool,
-             address: str | None = None) -> dict:
+def train_in(
+    cfg, out: Path, *, resume: str | None, progress_bar: bool, started: list, smoke: bool, address: str | None = None
+) -> dict:
     """Train a config in the prepared run directory ``out`` (:meth:`training.engines.Engine.train_in`,
     called by :func:`training.runs.train`); appends to ``started`` when training proper begins
     (from then on a failure keeps the run's files). ``address`` is not used (no cluster).
@@ -192,17 +212,26 @@ def train_in(cfg, out: Path, *, resume: str | None, progress_bar: bool, started:
     torch.set_num_threads(int(cfg["torch_threads"]))
     rollout = cfg["ppo"]["n_steps"] * cfg["n_envs"]  # SB3 trains whole rollouts (also when resuming)
     steps = math.ceil(cfg["total_timesteps"] / rollout) * rollout
-    print(f"[run] directory {out} | env {cfg['env_id']} | {steps:,} timesteps to train"
-          + (f" ({cfg['total_timesteps']:,} asked, rounded up to whole rollouts of {rollout:,})"
-             if steps != cfg["total_timesteps"] else ""), flush=True)
+    print(
+        f"[run] directory {out} | env {cfg['env_id']} | {steps:,} timesteps to train"
+        + (
+            f" ({cfg['total_timesteps']:,} asked, rounded up to whole rollouts of {rollout:,})"
+            if steps != cfg["total_timesteps"]
+            else ""
+        ),
+        flush=True,
+    )
     write_config(cfg, out)
     seed = cfg["seed"]
     pc = cfg["pool"]
     pool = OpponentPool(pc["baselines"], pc["baseline_prob"], pc["latest_prob"], pc["max_snapshots"], seed=seed)
     vec_env = training_env(cfg, pool)
     note = vec_env.venv.backend_note
-    print(f"[run] {cfg['n_envs']} games stepped together, the opponents' moves batched | backend "
-          f"{vec_env.venv.backend!r}" + (f" ({note})" if note else ""), flush=True)
+    print(
+        f"[run] {cfg['n_envs']} games stepped together, the opponents' moves batched | backend "
+        f"{vec_env.venv.backend!r}" + (f" ({note})" if note else ""),
+        flush=True,
+    )
     pretrain_report = None
     if resume:
         try:
@@ -210,12 +239,18 @@ def train_in(cfg, out: Path, *, resume: str | None, progress_bar: bool, started:
         except (ValueError, KeyError, AssertionError) as e:
             raise ConfigError(f"cannot resume from {resume}: {e}") from None
         wanted = network(cfg)[0]
-        differs = [f"{k}: the config's {_show(v)} vs the checkpoint's {_show(model.policy_kwargs.get(k))}"
-                   for k, v in wanted.items() if model.policy_kwargs.get(k) != v]
+        differs = [
+            f"{k}: the config's {_show(v)} vs the checkpoint's {_show(model.policy_kwargs.get(k))}"
+            for k, v in wanted.items()
+            if model.policy_kwargs.get(k) != v
+        ]
         if differs:  # the checkpoint's network would be kept while config.yaml said another
-            raise ConfigError(f"cannot resume from {resume}: the config's policy describes another network ("
-                              + "; ".join(differs) + "); resume with the config of the run that wrote it "
-                              "(its config.yaml)")
+            raise ConfigError(
+                f"cannot resume from {resume}: the config's policy describes another network ("
+                + "; ".join(differs)
+                + "); resume with the config of the run that wrote it "
+                "(its config.yaml)"
+            )
         reset_num_timesteps = False
         if cfg["pretrain"]["teacher"] is not None:
             print("[pretrain] skipped: a resumed run continues its checkpoint", flush=True)
@@ -234,24 +269,41 @@ def train_in(cfg, out: Path, *, resume: str | None, progress_bar: bool, started:
     callback = make_callback(cfg, pool, out)
     start_timesteps = int(model.num_timesteps)
     seconds, how = estimate_train_seconds(model, training_env(cfg, pool), steps)
-    print(f"[run] estimated training time: about {duration(seconds)} ({how}; an estimate: the progress bar "
-          f"shows the live rate); then the final evaluation, {games(cfg['final_eval']['games'])} per pair", flush=True)
+    print(
+        f"[run] estimated training time: about {duration(seconds)} ({how}; an estimate: the progress bar "
+        f"shows the live rate); then the final evaluation, {games(cfg['final_eval']['games'])} per pair",
+        flush=True,
+    )
     started.append(True)
     t0 = time.time()
-    model.learn(total_timesteps=cfg["total_timesteps"], callback=callback, progress_bar=progress_bar,
-                reset_num_timesteps=reset_num_timesteps)
+    model.learn(
+        total_timesteps=cfg["total_timesteps"],
+        callback=callback,
+        progress_bar=progress_bar,
+        reset_num_timesteps=reset_num_timesteps,
+    )
     train_seconds = time.time() - t0
     final = out / "checkpoints" / "final.zip"
     model.save(final)
 
     report, eval_seconds = final_report(cfg, final, out, callback.history)
-    report.update({
-        "config": cfg["name"], "env_id": cfg["env_id"], "seed": seed, "timesteps": int(model.num_timesteps),
-        "timesteps_this_run": int(model.num_timesteps) - start_timesteps, "resumed_from": resume,
-        "train_seconds": round(train_seconds, 1), "eval_seconds": eval_seconds,
-        "checkpoint": str(final), "pretrain": pretrain_report, "periodic_eval": callback.history,
-        "smoke": bool(smoke), "budgets": cfg.budgets(pretrained=resume is None),
-    })
+    report.update(
+        {
+            "config": cfg["name"],
+            "env_id": cfg["env_id"],
+            "seed": seed,
+            "timesteps": int(model.num_timesteps),
+            "timesteps_this_run": int(model.num_timesteps) - start_timesteps,
+            "resumed_from": resume,
+            "train_seconds": round(train_seconds, 1),
+            "eval_seconds": eval_seconds,
+            "checkpoint": str(final),
+            "pretrain": pretrain_report,
+            "periodic_eval": callback.history,
+            "smoke": bool(smoke),
+            "budgets": cfg.budgets(pretrained=resume is None),
+        }
+    )
     return write_report(cfg, out, report, callback.history)
 
 
@@ -304,8 +356,9 @@ def estimate_train_seconds(model, probe_env, steps: int, probe_rounds: int = 8) 
         rows = np.concatenate(parts)
         return rows[np.arange(batch) % len(rows)]
 
-    obs_batch = ({k: take([o[k] for o in samples]) for k in samples[0]} if isinstance(samples[0], dict)
-                 else take(samples))
+    obs_batch = (
+        {k: take([o[k] for o in samples]) for k in samples[0]} if isinstance(samples[0], dict) else take(samples)
+    )
     policy = model.policy
     policy.set_training_mode(False)  # (the policies have no dropout or batch norm; SB3 sets the mode itself)
     obs_t = obs_as_tensor(obs_batch, policy.device)
@@ -320,8 +373,8 @@ def estimate_train_seconds(model, probe_env, steps: int, probe_rounds: int = 8) 
     rollout = n_steps * n_envs
     updates = model.n_epochs * math.ceil(rollout / batch)
     seconds = math.ceil(steps / rollout) * (rollout * per_step + updates * times[-1])
-    how = (f"measured here: {per_step * 1000:.1f} ms per step over {probe_rounds * n_envs} probe steps, "
-           f"{times[-1] * 1000:.0f} ms per minibatch update, {updates} updates per rollout of {rollout:,} steps")
+    how = (
+        f"measured here: {per_step * 1000:.1f} ms per step over {probe_rounds * n_envs} probe steps, "
+        f"{times[-1] * 1000:.0f} ms per minibatch update, {updates} updates per rollout of {rollout:,} steps"
+    )
     return seconds, how
-
-
