@@ -161,7 +161,8 @@ def main(argv=None) -> int:
         print(f"ratio smartrix / chess: {ratio:.2f}  (target >= 3: {'met' if ratio >= 3 else 'NOT met'})")
     mt = mask_times(10000, args.seed) / 1000
     print(
-        f"legal_action_mask(): median {np.median(mt):.1f} us, p90 {np.percentile(mt, 90):.1f} us, mean {mt.mean():.1f} us"
+        f"legal_action_mask(): median {np.median(mt):.1f} us, p90 {np.percentile(mt, 90):.1f} us, "
+        f"mean {mt.mean():.1f} us"
     )
     print()
     for policy in ("uniform", "place"):

@@ -55,7 +55,6 @@ def mask_times(games: int, seed: int, radius: int) -> np.ndarray:
 def clip_stats(games: int, seed: int, radius: int):
     rng = np.random.default_rng(seed)
     clipped_games = clipped_points = points = 0
-    far = 0
     for g in range(games):
         s = TantrixState(2 + g % 3, rng=rng, window_radius=radius)
         while not s.is_terminal():

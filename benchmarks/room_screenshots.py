@@ -64,7 +64,9 @@ def main(argv=None) -> int:
                         created = next(m for m in map(json.loads, ws) if m["type"] == "created")
                         game = app.state.room.games[created["game"]]
                         for _ in range(args.moves):
-                            wait(lambda: game.over or game.to_move() == 0)
+                            # wait() polls each lambda below at once, in this iteration, so the
+                            # loop variables it reads (game, ply) are the current ones.
+                            wait(lambda: game.over or game.to_move() == 0)  # noqa: B023
                             if game.over:
                                 break
                             legal = game.state.legal_actions()
@@ -74,8 +76,8 @@ def main(argv=None) -> int:
                                 )
                             )
                             ply = game.ply
-                            wait(lambda: game.ply > ply)
-                        wait(lambda: game.over or game.to_move() == 0)
+                            wait(lambda: game.ply > ply)  # noqa: B023
+                        wait(lambda: game.over or game.to_move() == 0)  # noqa: B023
                     page = browser.new_page(viewport={"width": 1280, "height": 860})
                     page.goto(f"{url}/game/{game.id}#seat=0&token={created['tokens']['0']}")
                     page.wait_for_selector(f'#board[data-ply="{game.ply}"]')

@@ -322,7 +322,8 @@ def claims() -> list[Claim]:
         f = folder + "pairs_baselines_with_mcts.csv"
         add(
             part,
-            f"| {game} | {{}} [{{}}, {{}}] | {{}} [{{}}, {{}}] | {{}} [{{}}, {{}}] | {{}} [{{}}, {{}}] | {{}} [{{}}, {{}}] |",
+            f"| {game} | {{}} [{{}}, {{}}] | {{}} [{{}}, {{}}] | {{}} [{{}}, {{}}] | "
+            "{} [{}, {}] | {} [{}, {}] |",
             score_ci(f, "mcts:200", "greedy")
             + score_ci(f, "mcts:200", "alphabeta:1")
             + score_ci(f, "mcts:1000", "greedy")
@@ -612,7 +613,8 @@ def claims() -> list[Claim]:
         f = f"shipped/{name}/"
         add(
             part,
-            f"| `{name}` | {setting} | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] |",
+            f"| `{name}` | {setting} | {{}} / {{}} / {{}} | {{}} [{{}}, {{}}] | "
+            "{} / {} / {} | {} [{}, {}] |",
             wdl(f + "pairs_vs_random.csv", name, "random") + wdl(f + "pairs_vs_greedy.csv", name, "greedy"),
             f + "pairs_vs_random.csv, pairs_vs_greedy.csv",
         )

@@ -25,7 +25,7 @@ Constructor arguments: ``fen`` (start position, default the standard start), ``h
 ``None``), ``render_mode``.
 
 Version history: v0 — first release.
-"""
+"""  # noqa: E501 - the Markdown table's rows cannot be wrapped
 
 from __future__ import annotations
 

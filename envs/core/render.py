@@ -107,7 +107,8 @@ def board_picture(
         caption: a line of text under the board (wrapped to the picture's width if need be).
         files: letters for the columns (rows are numbered from the bottom, starting at 1).
         legend: ``(piece code, text)`` pairs (``-1``: the blocked-square colour) drawn as a row
-            of coloured discs with their text under the caption, e.g. ``[(1, "x (player 0): 5"), (2, "o (player 1): 8")]``.
+            of coloured discs with their text under the caption, e.g.
+            ``[(1, "x (player 0): 5"), (2, "o (player 1): 8")]``.
 
     Returns:
         ``uint8`` array ``(H, W, 3)``.

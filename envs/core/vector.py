@@ -294,7 +294,7 @@ class VectorCore(ABC):
         for k, v in self.arrays.items():
             v[index] = other.arrays[k]
 
-    def _after_copy(self) -> None:
+    def _after_copy(self) -> None:  # noqa: B027 - an optional hook, empty unless a subclass needs it
         """Hook run on a new core made by :meth:`take` (e.g. to rebind attribute views of
         :attr:`arrays`)."""
 

@@ -51,7 +51,7 @@ Constructor arguments: ``num_players`` (2-7), ``grid_limit`` (5x5 rule; ``False`
 ``render_mode``.
 
 Version history: v0 — first release.
-"""
+"""  # noqa: E501 - the Markdown table's rows cannot be wrapped
 
 from __future__ import annotations
 

@@ -3,10 +3,11 @@
 Rules: ``envs/smartrix/RULES.md`` (this project's specification of FoxMind's Smartrix, 2-7
 players). Summary and the decisions this implementation takes:
 
-* **The deck** (:data:`~envs.smartrix.cards.CARD_SQUARES`): the 70 patterns of 8 border squares distinct under 90°
-  rotation; a card's value is its number of spots (0..8; 280 points in all). Internally a card is an
-  index ``0..69``; in notation, records and ``position()`` it is its *number* ``1..70`` (the row of
-  ``tests/data/smartrix_cards.tsv``; the deck's tables: :mod:`envs.smartrix.cards`). Squares are numbered clockwise from the top-left corner:
+* **The deck** (:data:`~envs.smartrix.cards.CARD_SQUARES`): the 70 patterns of 8 border squares
+  distinct under 90° rotation; a card's value is its number of spots (0..8; 280 points in all).
+  Internally a card is an index ``0..69``; in notation, records and ``position()`` it is its
+  *number* ``1..70`` (the row of ``tests/data/smartrix_cards.tsv``; the deck's tables:
+  :mod:`envs.smartrix.cards`). Squares are numbered clockwise from the top-left corner:
   0 TL, 1 T, 2 TR, 3 R, 4 BR, 5 B, 6 BL, 7 L; a pattern is an 8-bit int, bit ``i`` = square ``i``.
   Rotation ``k`` turns the card ``k * 90°`` clockwise (square ``i`` moves to ``i + 2k``).
 * **Distinct orientations only.** A card whose pattern repeats after 90° or 180° (period 1 or 2)

@@ -16,8 +16,9 @@ moves).
 **Actions** (state frame = agent frame): ``action = ((slot * 6 + rot) * H + row) * W + col``:
 hand slot 0-5 (the observation's ``hands[0]`` row order), rotation 0-5 (clockwise sixths), and the
 cell ``(q, r) = (col - R, row - R)`` of the axial window around the first tile (cells with
-``|q + r| > R`` are outside the hexagon and never legal). ``raw_env.action_layout()`` (an :class:`~envs.core.observation.ActionLayout`) gives the
-``(36, H, W)`` grid of action ids for spatial policy heads. Placements beyond the window are not
+``|q + r| > R`` are outside the hexagon and never legal). ``raw_env.action_layout()`` (an
+:class:`~envs.core.observation.ActionLayout`) gives the ``(36, H, W)`` grid of action ids for
+spatial policy heads. Placements beyond the window are not
 allowed (the table is the hexagon of radius R); ``env.unwrapped.state.clipped_placements`` counts
 the decision points at which the rules would have allowed one (very rare at R = 16; see
 ``benchmarks/bench_tantrix.py``), and the observation's ``globals[7]`` flags one now. (``infos``
@@ -52,7 +53,7 @@ Constructor arguments: ``num_players`` (2-4), ``teams`` (Doubles, 4 players), ``
 ``window_radius`` (3-40, default 16), ``max_steps`` (truncation), ``render_mode``.
 
 Version history: v0 — first release.
-"""
+"""  # noqa: E501 - the Markdown table's rows cannot be wrapped
 
 from __future__ import annotations
 

@@ -59,10 +59,10 @@ _BLOCKED = "#b3a27e"
 _TEXT = "#2a2418"
 _FONT = 'font-family="sans-serif"'
 _HEX = {
-    1: "#%02x%02x%02x" % LINE_COLOURS[1],
-    2: "#%02x%02x%02x" % LINE_COLOURS[2],
-    3: "#%02x%02x%02x" % LINE_COLOURS[3],
-    4: "#%02x%02x%02x" % LINE_COLOURS[4],
+    1: "#{:02x}{:02x}{:02x}".format(*LINE_COLOURS[1]),
+    2: "#{:02x}{:02x}{:02x}".format(*LINE_COLOURS[2]),
+    3: "#{:02x}{:02x}{:02x}".format(*LINE_COLOURS[3]),
+    4: "#{:02x}{:02x}{:02x}".format(*LINE_COLOURS[4]),
 }
 _SHAPE = {1: "sharp curve", 2: "gentle curve", 3: "straight"}
 #: The turn's steps (state.phase_index 0, 1, 2) in words.

@@ -1042,9 +1042,10 @@ class TantrixVectorCore(VectorCore):
                 p.window_radius,
             ):
                 raise ParameterError(
-                    f"this batch plays Tantrix with num_players={p.num_players}, teams={p.team_game}, colors={p.colors}, "
-                    f"window_radius={p.window_radius}; the state has num_players={s.num_players}, teams={s.team_game}, "
-                    f"colors={s.colors}, window_radius={s.window_radius}"
+                    f"this batch plays Tantrix with num_players={p.num_players}, teams={p.team_game}, "
+                    f"colors={p.colors}, window_radius={p.window_radius}; the state has "
+                    f"num_players={s.num_players}, teams={s.team_game}, colors={s.colors}, "
+                    f"window_radius={s.window_radius}"
                 )
             m = meta[i]
             m[:] = 0

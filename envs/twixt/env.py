@@ -46,8 +46,8 @@ Observation planes, all in the observing agent's frame (row 0 at the top):
 * 23-26 — only with ``distance_planes=True``: for every hole, the fewest empty holes on a path
   from the agent's first border (top of its frame) to it, from its second border (bottom), and
   the same two for the other colour (:func:`envs.twixt.heuristics.distance_maps`), each as
-  ``min(d, 2S - 1) / 2S`` (always below 1), and exactly 1 where no path exists. They cost four searches per observation (about
-  1.6 ms on 24x24, 0.1 ms on 8x8), so they are off by default.
+  ``min(d, 2S - 1) / 2S`` (always below 1), and exactly 1 where no path exists. They cost four
+  searches per observation (about 1.6 ms on 24x24, 0.1 ms on 8x8), so they are off by default.
 * last two planes, only with ``links="manual"`` (23-24, or 27-28 with distance planes): the player
   to move has placed its peg this turn, so it may now add links or end (constant plane); and the
   hole of that peg (one 1, in the agent's frame; all zeros before the placement).
@@ -59,7 +59,7 @@ Constructor arguments: ``board_size`` (5-48), ``rules`` (``"standard"`` or ``"pp
 
 Version history: v0 — first release; option ``links="manual"`` (the box rules) added without
 changing the default game.
-"""
+"""  # noqa: E501 - the Markdown table's rows cannot be wrapped
 
 from __future__ import annotations
 

@@ -142,7 +142,7 @@ def manual_followup(state: TwixtState) -> int | None:
     r, c = state.last_placed
     p = r * state.board_size + c
     legal = set(state.legal_actions())
-    for q, lid in g.adj[p]:
+    for q, _lid in g.adj[p]:
         a = state.link_action(divmod(p, state.board_size), divmod(q, state.board_size))
         if a in legal:
             return a

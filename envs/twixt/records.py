@@ -398,7 +398,10 @@ def parse_t1(text: str) -> TwixtRecord:
         i += 1
     body = [ln.strip() for ln in lines[i:] if ln.strip()]
     rec = TwixtRecord(rules="standard")
-    field_ = lambda k: header[k] if len(header) > k else ""
+
+    def field_(k: int) -> str:
+        return header[k] if len(header) > k else ""
+
     if field_(3) or field_(4):
         rec.players = [field_(3), field_(4)]
     ysz, xsz = field_(5), field_(6)

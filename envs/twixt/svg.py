@@ -83,7 +83,7 @@ _LINK_TEXT = re.compile(r"([+-])([a-z]+[0-9]+)([a-z]+[0-9]+)")
 
 
 def _hex(rgb: tuple[int, int, int]) -> str:
-    return "#%02x%02x%02x" % rgb
+    return "#{:02x}{:02x}{:02x}".format(*rgb)
 
 
 _C_RED, _C_BLACK, _C_BG, _C_HOLE, _C_LAST = (_hex(c) for c in (RED_RGB, BLACK_RGB, BACKGROUND_RGB, HOLE_RGB, LAST_RGB))

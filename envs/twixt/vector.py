@@ -728,7 +728,7 @@ class _Tables:
             _witness(0, c, one, blk, wh, wl, can, wbad, self.nbr, self.lid_dp, self.legal, self.src, self.dst, *scratch)
         assert can.all()
         self.wh0, self.wl0 = wh[0], wl[0]
-        for name, v in vars(self).items():
+        for v in vars(self).values():
             if isinstance(v, np.ndarray):
                 v.flags.writeable = False
 
