@@ -68,7 +68,8 @@ def test_importing_train_without_the_extra_raises_a_module_not_found_error_namin
 
     code = (
         "import sys\nsys.modules['yaml'] = None\n"
-        "try:\n    import training.train\nexcept ModuleNotFoundError as e:\n    print(type(e).__name__, e.name, '|', e)\n"
+        "try:\n    import training.train\n"
+        "except ModuleNotFoundError as e:\n    print(type(e).__name__, e.name, '|', e)\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120

@@ -61,7 +61,7 @@ def test_a_reworded_passage_is_reported_as_not_found():
     assert "ataxx_full/pairs_vs_mcts1000.csv" in problems[0]
 
 
-# ----------------------------------------------------------------------------- runs over seeds (results/seeds/collect.py)
+# ------------------------------------------------------------------ runs over seeds (results/seeds/collect.py)
 _cspec = importlib.util.spec_from_file_location("seeds_collect", REPO_ROOT / "results" / "seeds" / "collect.py")
 collect = importlib.util.module_from_spec(_cspec)
 _cspec.loader.exec_module(collect)

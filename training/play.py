@@ -11,9 +11,10 @@ Command line::
 You play as a :class:`training.human.HumanAgent` on the same game loop as every other agent
 (:func:`training.arena.play_game`). The board (the rules' ``to_text(viewer=seat)``: what your
 seat may see; in hidden-information games such as Smartrix the other players' hands only as card
-counts) is printed at the start and after every move. On your turn type a move in the game's notation (Ataxx: ``g2`` clone, ``a1c3`` jump, ``0000`` pass),
-or one of the commands ``moves`` (list the legal moves), ``board`` (show the board again),
-``help`` and ``quit`` (commands in any case). The move text is handed to the rules unchanged
+counts) is printed at the start and after every move. On your turn type a move in the game's
+notation (Ataxx: ``g2`` clone, ``a1c3`` jump, ``0000`` pass), or one of the commands ``moves``
+(list the legal moves), ``board`` (show the board again), ``help`` and ``quit`` (commands in any
+case). The move text is handed to the rules unchanged
 (only surrounding blanks are stripped), so the rules decide which spellings they accept. A
 malformed or illegal move is explained (the rules' own message) and you are asked again. Input is
 read line by line from standard input, so a game can be scripted; the end of input ends the game
@@ -101,9 +102,10 @@ def play(
 
     Returns:
         The record (also written to ``record``): ``env_id``, ``env_kwargs``, ``seed``,
-        ``human_seat``, ``players`` (``{"player_i": "human" | spec}``), ``moves`` (notation), ``actions`` (ints, the state's absolute frame),
-        ``status`` (``"finished"``, ``"truncated"`` or ``"abandoned"``), ``returns`` (per seat,
-        all 0 unless finished), ``outcome`` (``str(state.outcome())``: "1-0", "team 0 won", ...; ``None`` unless finished),
+        ``human_seat``, ``players`` (``{"player_i": "human" | spec}``), ``moves`` (notation),
+        ``actions`` (ints, the state's absolute frame), ``status`` (``"finished"``, ``"truncated"``
+        or ``"abandoned"``), ``returns`` (per seat, all 0 unless finished), ``outcome``
+        (``str(state.outcome())``: "1-0", "team 0 won", ...; ``None`` unless finished),
         ``scores`` (per seat, the state's ``scores()``: Ataxx stone counts, Tantrix and Smartrix
         points; ``None`` for TwixT),
         ``game_record`` (the common JSON game record of :mod:`envs.core.records`, which its

@@ -139,8 +139,8 @@ def chart_labels(ratings: list[dict]) -> list[str]:
     A checkpoint agent (spec ``.../run/final.zip[:sample]``) is shown as ``run/final`` (its folder
     and file stem), followed by ``:sample`` and a duplicate suffix such as ``#2`` where its name
     has them; other agents by their name. Labels longer than :data:`MAX_LABEL` characters keep
-    their end (``…`` and the last ``MAX_LABEL - 1`` characters). Where two shortened labels would be equal, both agents keep their
-    full names.
+    their end (``…`` and the last ``MAX_LABEL - 1`` characters). Where two shortened labels would
+    be equal, both agents keep their full names.
 
     Args:
         ratings: entries with ``"name"`` and ``"spec"`` (as in ``result["ratings"]``).

@@ -100,7 +100,7 @@ def make_forest(rng: np.random.Generator, num_players: int, teams: list[list[int
         return i
 
     roots = []
-    for t in range(num_trees):
+    for _t in range(num_trees):
         roots.append(node(0, int(rng.integers(num_players)), num_legal=int(rng.integers(5, A + 1))))
     roots.append(node(0, 0, num_legal=1))  # one legal action
     # a winning move of low prior beside ordinary moves

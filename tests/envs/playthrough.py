@@ -68,7 +68,8 @@ class Playthrough:
 
     def header(self, state) -> list[str]:
         return [
-            f"# {self.env_id} golden playthrough: envs.make_raw({self.env_id!r}, **{self.kwargs!r}).reset(seed={self.seed});",
+            f"# {self.env_id} golden playthrough: "
+            f"envs.make_raw({self.env_id!r}, **{self.kwargs!r}).reset(seed={self.seed});",
             f"# moves drawn with numpy.random.default_rng({self.move_seed}).integers(len(legal)) from the legal moves "
             "in action order.",
         ]

@@ -1,5 +1,6 @@
 """The PettingZoo environment ``ataxx_v0``: spaces, observations, masks, rewards, truncation,
-registry and constructor validation. (PettingZoo's api/seed/render tests, copies, illegal actions and masks: tests/envs/test_contract.py.)"""
+registry and constructor validation. (PettingZoo's api/seed/render tests, copies, illegal actions
+and masks: tests/envs/test_contract.py.)"""
 
 from __future__ import annotations
 

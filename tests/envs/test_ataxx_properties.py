@@ -92,7 +92,7 @@ def test_invariants_along_random_sequences(fen, clock_on, picks):
 @SETTINGS
 @given(fen=start_positions, clock_on=st.booleans(), picks=choices, pick=st.integers(0, 10_000))
 def test_apply_and_clone_commute(fen, clock_on, picks, pick):
-    for s, _ in _play(fen, clock_on, picks):
+    for s, _ in _play(fen, clock_on, picks):  # noqa: B007 - s is the last state, used after the loop
         pass
     actions = s.legal_actions()
     if not actions:

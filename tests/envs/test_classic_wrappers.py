@@ -41,7 +41,7 @@ def test_wrapped_games_match_pettingzoo_wrappers(env_id, kwargs, illegal_at):
     ]
     for e in (ours, theirs):
         with pytest.raises(AttributeError, match="agent_selection cannot be accessed before reset"):
-            e.agent_selection
+            _ = e.agent_selection
         e.reset(seed=3)
     rng = np.random.default_rng(3)
     steps = 0

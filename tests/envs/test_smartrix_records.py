@@ -86,7 +86,8 @@ def _bad_cases():
         ),
         (
             dict(rec, start={"deck": [1, 2, 3]}),
-            r"'start.deck' must be a permutation of the card numbers 1\.\.70; got 3 numbers, missing \[4, 5, .*\(67 in all\)\]",
+            r"'start.deck' must be a permutation of the card numbers 1\.\.70; "
+            r"got 3 numbers, missing \[4, 5, .*\(67 in all\)\]",
         ),
         (
             dict(rec, start={"deck": list(range(1, 70)) + [1]}),
@@ -94,7 +95,8 @@ def _bad_cases():
         ),
         (
             dict(rec, settings=[2, True]),
-            r"'settings' must be an object with keys among \['num_players', 'grid_limit', 'teams', 'window'\], got \[2, True\]",
+            r"'settings' must be an object with keys among "
+            r"\['num_players', 'grid_limit', 'teams', 'window'\], got \[2, True\]",
         ),
         (dict(rec, settings=dict(rec["settings"], speed=3)), r"'settings' has unknown keys \['speed'\]: expected only"),
         (

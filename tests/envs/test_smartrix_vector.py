@@ -293,12 +293,12 @@ def test_bad_settings_raise_parameter_error(kwargs):
 
 def test_take_put_copy_whole_games():
     vec = envs.make_vec(ID, 4, seed=1)
-    out = vec.reset()
+    vec.reset()
     rng = np.random.default_rng(0)
     from envs.core.vector import sample_legal
 
     for _ in range(20):
-        out = vec.step(sample_legal(vec.action_mask(), rng.random(4)))
+        vec.step(sample_legal(vec.action_mask(), rng.random(4)))
     twin = vec.take(np.array([2, 2]))
     assert twin.to_state(0) == twin.to_state(1) == vec.to_state(2)
     vec.put(np.array([0]), twin.take(np.array([1])))

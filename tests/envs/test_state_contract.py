@@ -9,6 +9,7 @@ registry. The environment half of the contract is in tests/envs/test_contract.py
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import pickle
 
@@ -248,7 +249,7 @@ def test_game_info_facts():
     }
     assert "g2" in infos["ataxx"].notation and "c5!" in infos["twixt"].notation
     assert "t23@0,-1r2" in infos["tantrix"].notation and "17r1@-1,+2" in infos["smartrix"].notation
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         infos["ataxx"].chance = True  # frozen
 
 

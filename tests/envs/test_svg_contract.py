@@ -62,7 +62,7 @@ def _states(env_id: str, kwargs: dict):
 
 @pytest.mark.parametrize("env_id,kwargs", contract_cases())
 def test_every_drawing_is_a_clean_svg_and_every_legal_action_can_be_clicked(env_id, kwargs):
-    for plies, st in _states(env_id, kwargs):
+    for _plies, st in _states(env_id, kwargs):
         ui = st.board_ui()
         assert isinstance(ui, BoardUI) and isinstance(ui.confirm, bool)
         viewers = [None] + list(range(st.num_players))
@@ -96,7 +96,7 @@ def test_every_drawing_is_a_clean_svg_and_every_legal_action_can_be_clicked(env_
 @pytest.mark.parametrize("env_id,kwargs", contract_cases())
 def test_hidden_information_never_reaches_a_drawing(env_id, kwargs):
     rng = np.random.default_rng(0)
-    for plies, st in _states(env_id, kwargs):
+    for _plies, st in _states(env_id, kwargs):
         if st.info.perfect_information or st.is_terminal():
             continue
         public = st.to_svg(None)

@@ -127,7 +127,8 @@ def _bad_cases(rec):
         (dict(rec, moves=rec["moves"][:2] + [7]), r"'moves': move 3 must be a string .*got 7"),
         (
             dict(rec, settings=dict(rec["settings"], speed=3)),
-            r"'settings' has unknown keys \['speed'\]: expected only \['num_players', 'teams', 'colors', 'window_radius'\]",
+            r"'settings' has unknown keys \['speed'\]: "
+            r"expected only \['num_players', 'teams', 'colors', 'window_radius'\]",
         ),
         (dict(rec, settings=[2]), r"'settings' must be an object"),
         (dict(rec, settings={"teams": False}), r"'settings' lacks 'num_players'"),

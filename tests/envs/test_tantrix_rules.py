@@ -195,7 +195,7 @@ def test_notation_round_trip():
         text = s.action_to_string(a)
         assert s.string_to_action(text) == a
         assert text.startswith("t") and "@0,0r" in text
-    assert s.string_to_action(" t%d @ (0, 0) r 2" % s.hand(s.current_player)[1]) == s.encode(1, 2, 0, 0)
+    assert s.string_to_action(f" t{s.hand(s.current_player)[1]} @ (0, 0) r 2") == s.encode(1, 2, 0, 0)
 
 
 def test_notation_accepts_plus_signs_and_prints_none():

@@ -113,7 +113,7 @@ def test_random_play(env_id, kwargs, mode):
     rng = np.random.default_rng(0)
     out = vec.reset()
     ends = 0
-    for step in range(150):
+    for _step in range(150):
         live = out.current_player >= 0
         assert np.array_equal(out.action_mask.any(axis=1), live), "a live game without a legal action or the reverse"
         assert _in_space(out.observation, space)

@@ -43,7 +43,8 @@ def compare(fast, ref, out_f, out_r, step: int, *, states: np.ndarray | None = N
     for name in ("current_player", "terminated", "truncated"):
         a, b = getattr(out_f, name), getattr(out_r, name)
         assert a.dtype == b.dtype and np.array_equal(a, b), (
-            f"{where}: {name} differs at games {np.flatnonzero(a != b)[:5].tolist()}: {a[a != b][:5]} vs {b[a != b][:5]}"
+            f"{where}: {name} differs at games {np.flatnonzero(a != b)[:5].tolist()}: "
+            f"{a[a != b][:5]} vs {b[a != b][:5]}"
         )
     assert out_f.rewards.dtype == np.float32 and np.array_equal(out_f.rewards, out_r.rewards), (
         f"{where}: rewards differ at games {np.flatnonzero((out_f.rewards != out_r.rewards).any(1))[:5].tolist()}"

@@ -21,6 +21,7 @@ pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the 'te
 with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 for its TestClient; httpx works
     warnings.simplefilter("ignore", DeprecationWarning)
     from starlette.testclient import TestClient  # noqa: E402
+    from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from room_helpers import FailingAgent, Page, SlowAgent, agents_with, hidden_cards_in  # noqa: E402
 
@@ -294,10 +295,11 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(room):
 
 def test_other_sites_pages_cannot_open_the_websocket(room):
     client, _ = room
-    with pytest.raises(Exception):
+    with pytest.raises(WebSocketDisconnect) as refused:
         with client.websocket_connect("/ws", headers={"origin": "http://evil.example", "host": "testserver"}) as ws:
             ws.send_text(json.dumps({"type": "lobby"}))
             ws.receive_text()
+    assert refused.value.code == 1008  # closed before accepting: policy violation
     r = client.post("/upload", files={"file": ("g.json", b"{}")}, headers={"origin": "http://evil.example"})
     assert r.status_code == 403
 
@@ -328,8 +330,8 @@ def test_a_smartrix_seat_never_receives_the_other_seats_cards(room):
         n = game.ply + 1
         page.send({"type": "move", "game": gid, "action": pick["a"]})
         for seat, pg in players.items():  # a forced pass may follow at once: ply n or later
-            last[seat] = pg.state(lambda f: f["ply"] >= n)
-        spectator.state(lambda f: f["ply"] >= n)
+            last[seat] = pg.state(lambda f: f["ply"] >= n)  # noqa: B023 - called here, within this turn
+        spectator.state(lambda f: f["ply"] >= n)  # noqa: B023 - called here, within this turn
         assert last[0]["ply"] == last[1]["ply"] == game.ply
     assert game.ply >= 10 and len(p0.frames) > 20
     own = [
@@ -655,7 +657,7 @@ def test_a_forced_move_without_a_click_path_plays_itself(room):
         pytest.skip("this game's pass has a click path (its board module draws no forced pass yet)")
     p = connect(client)
     c = create(p, "ataxx_v0", ["me", "greedy"], fen=fen)  # greedy clones: the board fills
-    s = watch(p, c["game"], c["tokens"]["0"])
+    watch(p, c["game"], c["tokens"]["0"])
     game = app.state.room.games[c["game"]]
     deadline = time.monotonic() + 15
     while not (game.over or game.to_move() == 0 and len(game.state.legal_actions()) > 1):

@@ -85,7 +85,7 @@ def test_pairs_csv(small):
     assert by[("greedy", "random")]["wins"] == "4"
 
 
-def testwilson_interval_matches_scipy():
+def test_wilson_interval_matches_scipy():
     from scipy.stats import binomtest
 
     ci = binomtest(3, 4).proportion_ci(method="wilson")

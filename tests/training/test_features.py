@@ -296,7 +296,7 @@ def test_pooled_value_head_fits_where_the_dense_one_saturates(tmp_path):
     for value_head in ("dense", "pooled"):
         cfg["policy"]["value_head"] = value_head
         pool = OpponentPool(["random"], 1.0, 0.0, 1, seed=0)
-        venv = DummyVecEnv([lambda: SelfPlayEnv(cfg["env_id"], pool, env_kwargs=cfg["env_kwargs"])])
+        venv = DummyVecEnv([lambda: SelfPlayEnv(cfg["env_id"], pool, env_kwargs=cfg["env_kwargs"])])  # noqa: B023 - DummyVecEnv calls it at once
         model = build_model(cfg, venv, 0)
         p = model.policy
         assert isinstance(p.mlp_extractor.value_net, PooledValueTrunk) == (value_head == "pooled")

@@ -113,7 +113,8 @@ def test_cli_validates_the_config_once_and_still_refuses_bad_values(tmp_path, mo
         ("policy: {value_head: pooled, head: linear}\n", "policy.value_head.*needs the spatial policy"),
         ("policy: {head: factored}\n", "policy.head.*describes no planes for a factored head"),
         (
-            "env_id: tantrix_v0\npolicy: {features: hex_board_net, head: factored, features_kwargs: {board_key: hands}}\n",
+            "env_id: tantrix_v0\n"
+            "policy: {features: hex_board_net, head: factored, features_kwargs: {board_key: hands}}\n",
             "policy.features_kwargs.board_key' must be absent or 'board'",
         ),
         ("env_id: ataxx_v1\n", "unknown environment id 'ataxx_v1'"),
@@ -147,7 +148,8 @@ def test_cli_validates_the_config_once_and_still_refuses_bad_values(tmp_path, mo
         # every opponent must play the game, or the run stops at its first game with it (found by a newcomer's test)
         (
             "pool: {baselines: [random, 'robot:0']}\n",
-            "'pool.baselines' 'robot:0' cannot play ataxx_v0 with these env_kwargs: agent 'robot' is offered by Tantrix only",
+            "'pool.baselines' 'robot:0' cannot play ataxx_v0 with these env_kwargs: "
+            "agent 'robot' is offered by Tantrix only",
         ),
         ("eval: {opponents: [robot]}\n", "'eval.opponents' 'robot' cannot play ataxx_v0"),
         ("final_eval: {opponents: [greedy, 'robot:1']}\n", "'final_eval.opponents' 'robot:1' cannot play ataxx_v0"),

@@ -98,7 +98,7 @@ def test_loser_gets_minus_one_on_its_last_transition_when_the_opponent_ends_the_
     assert obs.shape == (2, 7, 7, 5) and infos["seat"].tolist() == [1, 1]
     assert infos["opponents"][0].tolist() == ["first-legal"] * 2
     rewards = []
-    for step in range(38):
+    for _step in range(38):
         mask = venv.action_masks()
         assert mask.dtype == bool and mask.shape == (2, 834) and (mask.sum(axis=1) == 1).all() and mask[:, 833].all()
         obs, r, term, trunc, infos = venv.step(np.full(2, 833))
@@ -229,7 +229,7 @@ def test_one_forward_per_policy_per_round(monkeypatch):
     for _ in range(6):
         venv.step(np.array([rng.choice(np.flatnonzero(m)) for m in venv.action_masks()]))
     per_round = {}
-    for rnd, pid, rows in calls:
+    for rnd, pid, _rows in calls:
         per_round.setdefault(rnd, []).append(pid)
     assert all(len(p) == len(set(p)) for p in per_round.values())  # one call per policy per round
     assert len(per_round) == venv.stats["rounds"]  # every round had policy movers (only policies)

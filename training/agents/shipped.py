@@ -450,7 +450,8 @@ def add_run(run_dir: str | Path, commit: str, index: str | Path | None = None, s
         scores = ", ".join(f"{_short(v['score'])} vs {opp}" for opp, v in vs.items())
         games = sorted({v["games"] for v in vs.values()})
         summary = (
-            f"MaskablePPO self-play{' after a warm start imitating ' + report['pretrain']['teacher'] if report.get('pretrain') else ''}"
+            "MaskablePPO self-play"
+            f"{' after a warm start imitating ' + report['pretrain']['teacher'] if report.get('pretrain') else ''}"
             f"; its run's final evaluation: {scores} ({'/'.join(map(str, games))} games each)"
         )
     source = run / "checkpoints" / "final.zip"

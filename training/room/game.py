@@ -445,7 +445,6 @@ class RoomGame:
         """
         mover = self.to_move()
         viewer = mover if mover in held else (min(held) if held else None)
-        st = self.state
         frame = dict(self.public())
         frame.update(
             {
@@ -498,7 +497,10 @@ class RoomGame:
         the deal (every hand, the bag's order)."""
         info = self.positions[0].info
         if (not info.perfect_information or info.chance) and not self.over:
-            return "the record holds the deal (hidden hands, bag or pile order): it can be downloaded once the game is over"
+            return (
+                "the record holds the deal (hidden hands, bag or pile order): "
+                "it can be downloaded once the game is over"
+            )
         return None
 
     def download(self) -> dict:

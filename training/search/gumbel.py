@@ -537,7 +537,7 @@ def gumbel_search(
             rescale_values=bool(rescale_values),
         )
 
-    for sim in range(S):
+    for _sim in range(S):
         if not trees.size:
             break
         bb = trees

@@ -23,9 +23,9 @@ snapshot modules ``snapshot_0 .. snapshot_{K-1}`` (frozen RLModules, created wit
 algorithm so that a checkpoint restores them). Every ``pool.check_every`` timesteps main plays
 ``pool.check_games`` separate evaluation games (on the driver, :func:`training.arena.head_to_head`,
 main and the snapshots sampling their moves from the masked policy, as in training) against each
-pool member (baselines and active snapshots); when its mean score reaches ``pool.win_rate`` its weights are copied into the next
-snapshot slot (the oldest one is overwritten once all K are used), which becomes drawable on
-every env runner.
+pool member (baselines and active snapshots); when its mean score reaches ``pool.win_rate`` its
+weights are copied into the next snapshot slot (the oldest one is overwritten once all K are
+used), which becomes drawable on every env runner.
 
 Timesteps count main's own decisions (``num_module_steps_sampled`` of ``main``), as SB3 counts
 the learner's; a training iteration samples ``rllib.train_batch_size`` env steps (all modules'
