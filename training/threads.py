@@ -3,7 +3,7 @@
 Torch starts with one intra-op thread per core. The networks here are small: one thread is the
 fastest on a CPU, and it stays fast when other jobs share the cores, where torch's default
 (every core) makes each process wait for the others (the games of ``python -m training.evaluate
-ataxx_v0 --agents ataxx_quick random --games 20`` took 15 to 30 times as long with the default
+ataxx_v0 --agents ataxx_quick random --games 20`` took 15 to 80 times as long with the default
 as with one thread on a busy 2-core machine: README, Evaluation and play). So every command sets
 it from one setting, default 1:
 
