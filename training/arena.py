@@ -10,15 +10,16 @@ how terminal play (:mod:`training.play`) shows the board; a person is just anoth
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from envs.registry import spec
 from training.agents import Agent
 
-__all__ = ["GameAbandoned", "GameResult", "play_game", "head_to_head"]
+__all__ = ["GameAbandoned", "GameResult", "play_game", "play_games", "head_to_head"]
 
 
 class GameAbandoned(Exception):
@@ -99,55 +100,179 @@ def play_game(
     """
     own_env = env is None
     if own_env:
-        kwargs = dict(env_kwargs or {})
-        if max_steps is not None:
-            kwargs["max_steps"] = max_steps
-        env = spec(env_id).make_raw(**kwargs)
+        env = _make_env(env_id, env_kwargs, max_steps)
     elif env_kwargs is not None or max_steps is not None:
         raise ValueError("play_game: give either env (a made environment) or env_kwargs / max_steps, not both")
-    env.reset(seed=seed)
-    if len(seats) != env.num_players:
-        raise ValueError(f"{env_id} has {env.num_players} seats, got {len(seats)} agents")
-    for i, agent in enumerate(seats):
-        agent.reset(None if seed is None else seed * 1000 + i)
-    if on_start is not None:
-        on_start(env)
-    keep = record or on_move is not None
-    moves: list[str] = []
-    actions: list[int] = []
-    plies = 0
-    abandoned = False
-    while True:
+    game = _GameLoop(env_id, env, seats, seed, record, on_start, on_move)
+    while (request := game.next_request()) is not None:
+        agent, state, obs = request
+        try:
+            action = agent.act(state, obs)  # in the seat's own frame
+        except GameAbandoned:
+            game.abandon()
+            continue
+        game.play(action)
+    if own_env:
+        env.close()
+    return game.result()
+
+
+def _make_env(env_id: str, env_kwargs: dict | None, max_steps: int | None):
+    kwargs = dict(env_kwargs or {})
+    if max_steps is not None:
+        kwargs["max_steps"] = max_steps
+    return spec(env_id).make_raw(**kwargs)
+
+
+class _GameLoop:
+    """One game's loop as steps: :meth:`next_request` names the agent to move (with the state and
+    its observation), :meth:`play` applies its answer. :func:`play_game` drives one such loop,
+    :func:`play_games` several side by side. Resetting it resets the environment and re-seeds the
+    seats' agents (``seed * 1000 + i``); ``rngs`` keeps, per agent object, the generator the game
+    gave it, so that games played side by side draw exactly what they would draw alone."""
+
+    def __init__(self, env_id, env, seats, seed, record, on_start=None, on_move=None):
+        env.reset(seed=seed)
+        if len(seats) != env.num_players:
+            raise ValueError(f"{env_id} has {env.num_players} seats, got {len(seats)} agents")
+        for i, agent in enumerate(seats):
+            agent.reset(None if seed is None else seed * 1000 + i)
+        self.rngs = {id(agent): getattr(agent, "rng", None) for agent in seats}
+        self.env, self.seats, self.record, self.on_move = env, seats, record, on_move
+        self.keep = record or on_move is not None
+        self.moves: list[str] = []
+        self.actions: list[int] = []
+        self.plies = 0
+        self.abandoned = False
+        self.player = -1
+        if on_start is not None:
+            on_start(env)
+
+    def next_request(self):
+        """``(agent, state, obs)`` of the seat to move, or ``None`` once the game is over."""
+        env = self.env
+        if self.abandoned:
+            return None
         agent_id = env.agent_selection
         if env.terminations[agent_id] or env.truncations[agent_id]:
-            break
-        player = env.possible_agents.index(agent_id)
-        obs = env.observe(agent_id)
-        try:
-            action = seats[player].act(env.state, obs)  # in the seat's own frame
-        except GameAbandoned:
-            abandoned = True
-            break
-        if keep:
+            return None
+        self.player = env.possible_agents.index(agent_id)
+        agent = self.seats[self.player]
+        if self.rngs[id(agent)] is not None:
+            agent.rng = self.rngs[id(agent)]
+        return agent, env.state, env.observe(agent_id)
+
+    def abandon(self) -> None:
+        self.abandoned = True
+
+    def play(self, action) -> None:
+        env, player = self.env, self.player
+        if self.keep:
             absolute = env.state.to_state_action(player, int(action))
             notation = env.state.action_to_string(absolute)  # before the move: notation may depend on the position
         env.step(action)
-        plies += 1
-        if record:
-            moves.append(notation)
-            actions.append(int(absolute))
-        if on_move is not None:
-            on_move(env, player, int(absolute), notation)
-    truncated = not abandoned and any(env.truncations.values()) and not any(env.terminations.values())
-    if abandoned:
-        returns = np.zeros(env.num_players, dtype=np.float64)
-    else:
-        returns = np.array([env._cumulative_rewards[a] for a in env.possible_agents], dtype=np.float64)
-    if own_env:
-        env.close()
-    return GameResult(
-        returns=returns, plies=plies, truncated=truncated, moves=moves, actions=actions, abandoned=abandoned
-    )
+        self.plies += 1
+        if self.record:
+            self.moves.append(notation)
+            self.actions.append(int(absolute))
+        if self.on_move is not None:
+            self.on_move(env, player, int(absolute), notation)
+
+    def result(self) -> GameResult:
+        env = self.env
+        truncated = not self.abandoned and any(env.truncations.values()) and not any(env.terminations.values())
+        if self.abandoned:
+            returns = np.zeros(env.num_players, dtype=np.float64)
+        else:
+            returns = np.array([env._cumulative_rewards[a] for a in env.possible_agents], dtype=np.float64)
+        return GameResult(
+            returns=returns,
+            plies=self.plies,
+            truncated=truncated,
+            moves=self.moves,
+            actions=self.actions,
+            abandoned=self.abandoned,
+        )
+
+
+def play_games(
+    env_id: str,
+    games: Sequence[tuple[Sequence[Agent], int | None]],
+    env_kwargs: dict | None = None,
+    max_steps: int | None = None,
+    record: bool = False,
+    *,
+    concurrency: int = 1,
+    on_result: Callable[[int, GameResult], None] | None = None,
+) -> list[GameResult]:
+    """Play several games, up to ``concurrency`` of them side by side; the same results as
+    :func:`play_game` on each ``(seats, seed)`` in turn.
+
+    Side by side, the games advance move by move together, and an agent to move in several of them
+    answers them all in one call of :meth:`~training.agents.base.Agent.act_batch` (one batched
+    search for the AlphaZero agent: the network evaluates the positions of all its games at once).
+    Each game keeps the random generators its seeds gave its agents and hands them back before
+    each move, so an agent whose only state between moves is its generator (every agent of
+    :mod:`training.agents`) draws what it would draw in the game alone: the results do not depend
+    on ``concurrency``. (An agent whose batched answer differs from its single one, as a network's
+    floating-point sums may in the last bits, is the exception.)
+
+    Args:
+        env_id: a registered environment id.
+        games: ``(seats, seed)`` per game, as :func:`play_game`'s arguments.
+        env_kwargs, max_steps, record: as :func:`play_game`, for every game.
+        concurrency: games in play at once (``>= 1``; 1 plays them one after the other).
+        on_result: called as ``on_result(index, result)`` as each game ends (in the order they end).
+
+    Returns:
+        One :class:`GameResult` per game, in the order of ``games``.
+
+    Raises:
+        ValueError: ``concurrency`` below 1, a game whose agent count is not the seat count, and
+            :func:`play_game`'s errors. :class:`GameAbandoned` is not caught here: the agent that
+            raises it is asked from one game among several.
+    """
+    if isinstance(concurrency, bool) or not isinstance(concurrency, (int, np.integer)) or concurrency < 1:
+        raise ValueError(f"concurrency must be an integer >= 1, got {concurrency!r}")
+    results: list[GameResult | None] = [None] * len(games)
+    queue = list(enumerate(games))[::-1]
+    running: list[tuple[int, Any, _GameLoop]] = []
+    try:
+        while queue or running:
+            while queue and len(running) < concurrency:
+                index, (seats, seed) = queue.pop()
+                env = _make_env(env_id, env_kwargs, max_steps)
+                running.append((index, env, _GameLoop(env_id, env, list(seats), seed, record)))
+            asks: dict[int, list] = {}  # agent object -> the games it moves in, in order
+            still = []
+            for index, env, game in running:
+                request = game.next_request()
+                if request is None:
+                    result = results[index] = game.result()
+                    env.close()
+                    if on_result is not None:
+                        on_result(index, result)
+                    continue
+                still.append((index, env, game))
+                asks.setdefault(id(request[0]), []).append((game, request))
+            running = still
+            for asked in asks.values():
+                agent = asked[0][1][0]
+                if len(asked) == 1:
+                    game, (_, state, obs) = asked[0]
+                    answers = [agent.act(state, obs)]
+                else:
+                    answers = agent.act_batch(
+                        [state for _, (_, state, _) in asked],
+                        [obs for _, (_, _, obs) in asked],
+                        [game.rngs[id(agent)] for game, _ in asked],
+                    )
+                for (game, _), action in zip(asked, answers):
+                    game.play(action)
+    finally:
+        for _, env, _ in running:
+            env.close()
+    return [r for r in results if r is not None]
 
 
 def head_to_head(
@@ -158,6 +283,7 @@ def head_to_head(
     seed: int = 0,
     env_kwargs: dict | None = None,
     max_steps: int | None = None,
+    concurrency: int = 1,
 ) -> dict:
     """``agent``'s team against ``opponent`` in every other seat; the seats rotate game by game.
 
@@ -165,7 +291,7 @@ def head_to_head(
     (the registry's ``EnvSpec.teams``; Double TwixT: the partner too), ``opponent`` every other
     seat. With two players the seats simply alternate. The game's result for ``agent`` is read
     from its own return: positive a win, negative a loss, zero a draw (a truncated game counts as
-    a draw).
+    a draw). ``concurrency``: games played side by side (:func:`play_games`; the same results).
 
     Returns:
         dict with ``wins``, ``draws``, ``losses`` (from ``agent``'s side), ``games`` and
@@ -178,10 +304,13 @@ def head_to_head(
     team_of = {seat: t for t, team in enumerate(teams) for seat in team}
     num_players = len(team_of)
     wins = draws = losses = 0
-    for g in range(games):
-        seat = g % num_players
-        seats = [agent if team_of[i] == team_of[seat] else opponent for i in range(num_players)]
-        r = play_game(env_id, seats, seed=seed + g, env_kwargs=env_kwargs, max_steps=max_steps).returns[seat]
+    plan = [
+        ([agent if team_of[i] == team_of[g % num_players] else opponent for i in range(num_players)], seed + g)
+        for g in range(games)
+    ]
+    results = play_games(env_id, plan, env_kwargs=env_kwargs, max_steps=max_steps, concurrency=concurrency)
+    for g, result in enumerate(results):
+        r = result.returns[g % num_players]
         if r > 0:
             wins += 1
         elif r < 0:

@@ -120,6 +120,19 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--max-steps", type=positive_int, default=None, metavar="M", help="truncate games after M plies (a draw)"
     )
+    p.add_argument(
+        "--gauntlet",
+        action="store_true",
+        help="the first agent plays every other one, and the others do not play each other",
+    )
+    p.add_argument(
+        "--concurrency",
+        type=positive_int,
+        default=1,
+        metavar="N",
+        help="games played side by side (default 1): an agent to move in several answers them in one "
+        "batched call (the AlphaZero agent: one batched search); other agents' results do not change",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_threads_argument(p)
     return p
@@ -191,6 +204,8 @@ def main(argv: list[str] | None = None) -> int:
             env_kwargs=args.env_kwargs,
             command=command,
             progress=callback,
+            gauntlet=args.gauntlet,
+            concurrency=args.concurrency,
         )
     except (ValueError, FileNotFoundError, MissingExtraError) as e:  # an agent spec's extra missing, e.g. rllib:PATH
         if bar is not None:

@@ -205,7 +205,9 @@ def games(n: int) -> str:
     return f"{n} game" if n == 1 else f"{n} games"
 
 
-def final_evaluation(cfg: RunConfig, checkpoint: Path, out: Path, agent_spec: str | None = None) -> dict:
+def final_evaluation(
+    cfg: RunConfig, checkpoint: Path, out: Path, agent_spec: str | None = None, concurrency: int = 1
+) -> dict:
     """Tournament of the trained agent and the configured opponents.
 
     Uses :func:`training.tournament.run_tournament` (seats rotated, OpenSkill ratings, Elo for
@@ -216,7 +218,8 @@ def final_evaluation(cfg: RunConfig, checkpoint: Path, out: Path, agent_spec: st
     four-seat game would mix them within teams).
 
     ``agent_spec``: the trained agent's spec (default: ``str(checkpoint)``, an SB3 checkpoint;
-    the RLlib trainer passes ``rllib:<checkpoint>``).
+    the RLlib trainer passes ``rllib:<checkpoint>``). ``concurrency``: games played side by side
+    (:func:`training.tournament.run_tournament`; the AlphaZero engine batches its agent's searches).
 
     Returns:
         ``{"vs": {spec: {"wins", "draws", "losses", "games", "score", "score_ci95_low",
@@ -239,7 +242,12 @@ def final_evaluation(cfg: RunConfig, checkpoint: Path, out: Path, agent_spec: st
     vs, ratings = {}, []
     for folder, opponents in groups:
         result = run_tournament(
-            cfg["env_id"], [agent_spec or str(checkpoint), *opponents], fe["games"], out_dir=folder, **common
+            cfg["env_id"],
+            [agent_spec or str(checkpoint), *opponents],
+            fe["games"],
+            out_dir=folder,
+            concurrency=concurrency,
+            **common,
         )
         me = result["agents"][0]["name"]
         names = {a["name"]: a["spec"] for a in result["agents"]}
@@ -254,7 +262,12 @@ def final_evaluation(cfg: RunConfig, checkpoint: Path, out: Path, agent_spec: st
 
 
 def final_report(
-    cfg: RunConfig, final: Path, out: Path, history: list[dict], agent_spec: str | None = None
+    cfg: RunConfig,
+    final: Path,
+    out: Path,
+    history: list[dict],
+    agent_spec: str | None = None,
+    concurrency: int = 1,
 ) -> tuple[dict, float]:
     """The end of every run: says what is evaluated, plays the final tournament
     (:func:`final_evaluation`, into ``out / "eval"``) and returns its report and its seconds.
@@ -263,6 +276,7 @@ def final_report(
         cfg: the run's config. final: the final checkpoint. out: the run directory.
         history: the periodic evaluations (only to say when there was none).
         agent_spec: the trained agent's spec (default ``str(final)``).
+        concurrency: games played side by side (:func:`final_evaluation`).
     """
     if not history:
         print(
@@ -276,7 +290,7 @@ def final_report(
         flush=True,
     )
     t1 = time.time()
-    report = final_evaluation(cfg, final, out / "eval", agent_spec=agent_spec)
+    report = final_evaluation(cfg, final, out / "eval", agent_spec=agent_spec, concurrency=concurrency)
     return report, round(time.time() - t1, 1)
 
 

@@ -1,6 +1,6 @@
 """Round-robin tournaments between agents: who plays whom, in which seats, and the games.
 
-:func:`run_tournament` plays the games (on :func:`training.arena.play_game`), scores and rates
+:func:`run_tournament` plays the games (on :func:`training.arena.play_games`), scores and rates
 them (:mod:`training.ratings`) and writes the outputs (:mod:`training.report`);
 ``python -m training.evaluate`` (:mod:`training.evaluate`) is its command line.
 
@@ -31,6 +31,8 @@ per group):
   extra game when ``N`` is odd). For a two-team four-seat game such as Double TwixT it is the
   same round robin over teams: in game ``g`` of the pair ``(a, b)`` seats 0 and 2 go to ``a`` and
   seats 1 and 3 to ``b`` when ``g`` is even, the other way round when ``g`` is odd.
+* ``gauntlet``: only the groups that hold the first agent play (the first agent against the
+  field, as a chess gauntlet); the same rotation of sides within each group.
 * ``K < T`` (only for games with more sides than agents): one group of all agents plays ``N``
   games; in game ``g`` side ``t`` is held by agent ``(t + g) mod K``, so some agents hold several
   sides in a game (as the same agent object).
@@ -55,7 +57,7 @@ import numpy as np
 from envs.core.checks import is_int
 from envs.registry import spec
 from training.agents import Agent, make_agent
-from training.arena import play_game
+from training.arena import play_games
 from training.ratings import agent_results, elo_ratings_with_intervals, openskill_ratings, pair_table
 from training.report import check_output_folder, write_outputs
 
@@ -74,7 +76,7 @@ def _check_teams(teams, num_seats: int) -> list[list[int]]:
 
 
 def schedule(
-    num_agents: int, num_seats: int, games: int, teams: list[list[int]] | None = None
+    num_agents: int, num_seats: int, games: int, teams: list[list[int]] | None = None, gauntlet: bool = False
 ) -> list[tuple[int, list[int]]]:
     """The games of a tournament as ``(group index, seat -> agent index)``, round by round.
 
@@ -88,6 +90,8 @@ def schedule(
         games: ``N >= 1`` games per group.
         teams: optional partition of the seats into ``T`` teams (lists of seats, e.g.
             ``[[0, 2], [1, 3]]``, as ``EnvSpec.teams`` returns); ``None`` = every seat alone.
+        gauntlet: only the groups that hold agent 0 (the first agent against the field; the
+            others do not play each other).
 
     Returns:
         A list of ``(group, seats)`` with ``seats`` a list of ``num_seats`` agent indices.
@@ -101,6 +105,8 @@ def schedule(
         [(0, [0, 1]), (1, [0, 2]), (2, [1, 2]), (0, [1, 0]), (1, [2, 0]), (2, [2, 1])]
         >>> schedule(3, 4, 1, teams=[[0, 2], [1, 3]])
         [(0, [0, 1, 0, 1]), (1, [0, 2, 0, 2]), (2, [1, 2, 1, 2])]
+        >>> schedule(3, 2, 1, gauntlet=True)
+        [(0, [0, 1]), (1, [0, 2])]
     """
     for arg, value in (("num_agents", num_agents), ("num_seats", num_seats), ("games", games)):
         if not is_int(value) or value < 1:
@@ -109,6 +115,8 @@ def schedule(
     num_sides = len(sides)
     if num_agents >= num_sides:
         groups = list(itertools.combinations(range(num_agents), num_sides))
+        if gauntlet:
+            groups = [g for g in groups if 0 in g]
         size = num_sides
     else:
         groups = [tuple(range(num_agents))]
@@ -145,6 +153,8 @@ def run_tournament(
     command: str | None = None,
     record_moves: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    gauntlet: bool = False,
+    concurrency: int = 1,
 ) -> dict[str, Any]:
     """Play a round-robin tournament and rate the agents (see the module docstring).
 
@@ -164,6 +174,12 @@ def run_tournament(
         command: the command line to record (the CLI passes its own).
         record_moves: keep every game's moves (notation) in the result.
         progress: called as ``progress(done, total)`` after every game.
+        gauntlet: the first agent plays every other one; the others do not play each other
+            (:func:`schedule`). The ratings are then fitted on those games alone.
+        concurrency: games played side by side (:func:`training.arena.play_games`: an agent to
+            move in several answers them in one batched call, the AlphaZero agent with one
+            batched search). The results are those of ``concurrency=1``, except that a network's
+            batched sums may differ from its single ones in the last bits (and so, rarely, a move).
 
     Returns:
         A JSON-serialisable dict: ``env_id``, ``env_kwargs``, ``max_steps``, ``seed``,
@@ -230,15 +246,28 @@ def run_tournament(
     if out_dir is not None:  # fail now, not after the games
         out_dir = check_output_folder(out_dir)
 
-    plan = schedule(len(names), num_players, games, teams=teams if team_game else None)
+    plan = schedule(len(names), num_players, games, teams=teams if team_game else None, gauntlet=gauntlet)
     game_seeds = np.random.SeedSequence([seed, 2]).generate_state(len(plan))
     t0 = time.perf_counter()
+    done = 0
+
+    def finished(index: int, result) -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, len(plan))
+
+    results = play_games(
+        env_id,
+        [([agents[names[i]] for i in seat_idx], int(gseed)) for (_, seat_idx), gseed in zip(plan, game_seeds)],
+        env_kwargs=game_kwargs,
+        record=record_moves,
+        concurrency=concurrency,
+        on_result=finished,
+    )
     records = []
-    for index, ((group, seat_idx), gseed) in enumerate(zip(plan, game_seeds)):
+    for index, ((group, seat_idx), gseed, res) in enumerate(zip(plan, game_seeds, results)):
         seat_names = [names[i] for i in seat_idx]
-        res = play_game(
-            env_id, [agents[n] for n in seat_names], seed=int(gseed), env_kwargs=game_kwargs, record=record_moves
-        )
         returns = [float(r) for r in res.returns]
         rec: dict[str, Any] = {
             "index": index,
@@ -255,8 +284,6 @@ def run_tournament(
         if record_moves:
             rec["moves"] = res.moves
         records.append(rec)
-        if progress is not None:
-            progress(index + 1, len(plan))
     elapsed = time.perf_counter() - t0
 
     pairs = pair_table(names, records)
@@ -294,6 +321,7 @@ def run_tournament(
         "max_steps": max_steps,
         "seed": seed,
         "games_per_group": games,
+        "gauntlet": bool(gauntlet),
         "num_players": num_players,
         "teams": teams,
         "num_teams": len(teams),

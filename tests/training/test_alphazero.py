@@ -148,6 +148,35 @@ def test_the_az_spec_plays_with_the_search_and_the_raw_policy(tmp_path):
         raw.check_env(envs.make("twixt_v0", board_size=8))
 
 
+@pytest.mark.parametrize("sims", [0, 4])
+def test_the_az_agent_answers_a_batch_as_it_answers_each_position(sims):
+    """``act_batch`` (one batched search over several games) = ``act`` on each position, and the
+    noiseless search draws nothing from the agent's generator."""
+    from envs.registry import spec
+    from training.agents import make_agent
+    from training.agents.alphazero import AlphaZeroAgent
+    from training.agents.alphazero_net import build_network
+
+    cfg = tiny()
+    torch.manual_seed(0)
+    net = build_network(cfg.env_id, cfg.env_kwargs, cfg.policy.to_dict())
+    agent = AlphaZeroAgent(net, simulations=sims, max_num_considered_actions=4, trained_on=(cfg.env_id, {}))
+    rnd = make_agent("random", seed=2)
+    states, observations = [], []
+    for seed in range(5):
+        env = spec("ataxx_v0").make_raw()
+        env.reset(seed=seed)
+        for _ in range(seed * 3):  # positions of different lengths
+            env.step(rnd.act(env.state, env.observe(env.agent_selection)))
+        states.append(env.state.clone())
+        observations.append(env.observe(env.agent_selection))
+    before = agent.rng.bit_generator.state
+    one_by_one = [agent.act(s, o) for s, o in zip(states, observations)]
+    assert agent.act_batch(states, observations) == one_by_one
+    assert agent.rng.bit_generator.state == before
+    assert len(set(one_by_one)) > 1
+
+
 @pytest.mark.parametrize("module", ["training.evaluate", "training.play"])
 def test_evaluate_and_play_take_the_az_spec(tmp_path, module):
     from training.agents.specs import spec_forms

@@ -297,7 +297,7 @@ def no_games(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("a game was played before the error was raised")
 
-    monkeypatch.setattr(tournament, "play_game", refuse)
+    monkeypatch.setattr(tournament, "play_games", refuse)
 
 
 def _cli_error(argv, capsys) -> str:
@@ -948,3 +948,89 @@ def test_render_mode_in_env_kwargs_is_refused_as_play_refuses_it(tmp_path, mode,
     assert e.value.code == 2
     assert "must not set render_mode" in capsys.readouterr().err
     assert not (tmp_path / "o").exists()
+
+
+# ------------------------------------------------------------------ gauntlets and concurrent games
+
+
+def test_schedule_gauntlet_keeps_only_the_first_agents_groups():
+    assert ev.schedule(4, 2, 2, gauntlet=True) == [
+        (0, [0, 1]),
+        (1, [0, 2]),
+        (2, [0, 3]),
+        (0, [1, 0]),
+        (1, [2, 0]),
+        (2, [3, 0]),
+    ]
+    # Two teams of two: agent 0's team against each other agent's team, sides rotating.
+    assert ev.schedule(3, 4, 2, teams=TEAMS_2X2, gauntlet=True) == [
+        (0, [0, 1, 0, 1]),
+        (1, [0, 2, 0, 2]),
+        (0, [1, 0, 1, 0]),
+        (1, [2, 0, 2, 0]),
+    ]
+
+
+def test_gauntlet_tournament_plays_no_game_between_the_others():
+    r = ev.run_tournament("ataxx_v0", ["greedy", "random", "alphabeta:1"], 2, seed=4, gauntlet=True, max_steps=30)
+    assert r["gauntlet"] is True and len(r["games"]) == 4
+    assert all("greedy" in g["agents"] for g in r["games"])
+    played = {(p["agent"], p["opponent"]): p["games"] for p in r["pairs"]}
+    assert played[("greedy", "random")] == played[("greedy", "alphabeta:1")] == 2
+    assert played.get(("random", "alphabeta:1"), 0) == 0
+
+
+@pytest.mark.parametrize("env_id,kwargs", [("ataxx_v0", {}), ("double_twixt_v0", {"board_size": 8})])
+def test_concurrent_games_give_the_games_played_one_by_one(env_id, kwargs):
+    """``concurrency`` changes nothing for agents that draw from their generator (random, mcts,
+    alpha-beta's tie-breaks, greedy's): each game keeps its own generators."""
+    specs = ["random", "greedy", "mcts:12"]
+    one = ev.run_tournament(env_id, specs, 3, seed=11, env_kwargs=kwargs, max_steps=40)
+    side = ev.run_tournament(env_id, specs, 3, seed=11, env_kwargs=kwargs, max_steps=40, concurrency=4)
+    assert [g["moves"] for g in side["games"]] == [g["moves"] for g in one["games"]]
+    assert [g["returns"] for g in side["games"]] == [g["returns"] for g in one["games"]]
+    assert side["pairs"] == one["pairs"] and len({tuple(g["moves"]) for g in one["games"]}) > 1
+
+
+def test_play_games_asks_a_batching_agent_once_per_move_for_all_its_games():
+    from training.agents import make_agent
+    from training.agents.base import Agent
+    from training.arena import play_game, play_games
+
+    class FirstLegal(Agent):
+        """Plays the first legal action; counts its batched calls."""
+
+        frame = "state"
+
+        def __init__(self):
+            super().__init__(0)
+            self.name, self.calls, self.sizes = "first", 0, []
+
+        def _act(self, state, obs):
+            return int(np.flatnonzero(state.legal_action_mask())[0])
+
+        def _act_batch(self, states, observations):
+            self.calls += 1
+            self.sizes.append(len(states))
+            return [self._act(s, o) for s, o in zip(states, observations)]
+
+    first, rnd = FirstLegal(), make_agent("random")
+    games = [([first, rnd], 5), ([rnd, first], 6), ([first, rnd], 7)]
+    alone = [play_game("ataxx_v0", list(seats), seed=seed, max_steps=20, record=True) for seats, seed in games]
+    ended = []
+    together = play_games(
+        "ataxx_v0", games, max_steps=20, record=True, concurrency=3, on_result=lambda i, r: ended.append(i)
+    )
+    assert [r.moves for r in together] == [r.moves for r in alone]
+    assert sorted(ended) == [0, 1, 2]
+    assert first.calls > 0 and max(first.sizes) >= 2  # its games were answered in one call
+    with pytest.raises(ValueError, match=r"^concurrency must be an integer >= 1, got 0$"):
+        play_games("ataxx_v0", games, concurrency=0)
+
+
+def test_act_batch_checks_its_arguments():
+    from training.agents import make_agent
+
+    agent = make_agent("random")
+    with pytest.raises(ValueError, match=r"^act_batch: one state, one observation"):
+        agent.act_batch([None], [])

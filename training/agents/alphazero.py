@@ -155,15 +155,19 @@ class AlphaZeroAgent(Agent):
         return self._template
 
     def _act(self, state, obs):
+        return self._act_batch([state], [obs])[0]
+
+    def _act_batch(self, states, observations):
+        """One batched search over the games of ``states`` (their actions in the movers' frames)."""
         from training.search import gumbel_search
 
-        if state is None:
+        if any(state is None for state in states):
             raise ValueError(f"{self.name} searches from the rules state and needs it, got state=None")
-        vec = self._vec().from_states([state])
+        vec = self._vec().from_states(list(states))
         if self.simulations == 0:
             mask = np.asarray(vec.action_mask(), dtype=bool)
             logits, _ = self.evaluate(vec.core.observe(vec.current_player().astype(np.int32)), mask)
-            return int(np.argmax(np.where(mask[0], logits[0], -np.inf)))
+            return [int(a) for a in np.argmax(np.where(mask, logits, -np.inf), axis=1)]
         out = gumbel_search(
             vec,
             self.evaluate,
@@ -171,5 +175,6 @@ class AlphaZeroAgent(Agent):
             num_simulations=self.simulations,
             max_num_considered_actions=self.m,
             gumbel_scale=0.0,
+            gumbel=np.zeros((len(states), vec.num_actions)),  # no noise, and no draw from self.rng
         )
-        return int(out.action[0])
+        return [int(a) for a in out.action]

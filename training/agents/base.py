@@ -99,14 +99,64 @@ class Agent:
                 agent; the message names the agent and the action).
         """
         _check_can_move(self, state, obs)
-        if self.frame == "state":
-            if state is None:
+        if self.frame == "state" and state is None:
+            raise ValueError(f"{self.name} thinks in the state's frame and needs the state, got state=None")
+        return self._legal_answer(state, obs, self._act(state, obs))
+
+    def act_batch(self, states: list, observations: list, rngs: list | None = None) -> list[int]:
+        """Choose an action in each of several games: ``[act(s, o) for s, o in ...]``, in one call.
+
+        An agent that can answer several positions at once more cheaply than one by one (a
+        network's batched search) implements :meth:`_act_batch`; the others are asked position by
+        position, with ``self.rng`` set to ``rngs[i]`` for position ``i`` (each game's own
+        generator, :func:`training.arena.play_games`).
+
+        Args:
+            states: the rules states (not modified), one per game.
+            observations: the acting agents' observation dicts (or ``None``s), one per game.
+            rngs: optional generator per game, made ``self.rng`` while that game is answered
+                (a batched :meth:`_act_batch` must draw nothing, or draw from these).
+
+        Returns:
+            One action per game, each as :meth:`act` returns it (the acting agent's frame, legal).
+
+        Raises:
+            ValueError, RuntimeError: as :meth:`act`, for any of the positions; ``states`` and
+                ``observations`` (and ``rngs``) of different lengths.
+        """
+        if len(states) != len(observations) or (rngs is not None and len(rngs) != len(states)):
+            raise ValueError(
+                f"act_batch: one state, one observation (and one generator) per game, got {len(states)} "
+                f"states, {len(observations)} observations{'' if rngs is None else f', {len(rngs)} generators'}"
+            )
+        batched = type(self)._act_batch is not Agent._act_batch
+        if not batched or len(states) == 1:
+            out = []
+            for i, (state, obs) in enumerate(zip(states, observations)):
+                if rngs is not None:
+                    self.rng = rngs[i]
+                out.append(self.act(state, obs))
+            return out
+        for state, obs in zip(states, observations):
+            _check_can_move(self, state, obs)
+            if self.frame == "state" and state is None:
                 raise ValueError(f"{self.name} thinks in the state's frame and needs the state, got state=None")
+        answers = self._act_batch(states, observations)
+        return [self._legal_answer(s, o, a) for s, o, a in zip(states, observations, answers)]
+
+    def _act_batch(self, states: list, observations: list) -> list[int]:
+        """The choices in several games at once, each in the frame :attr:`frame` names (only for
+        agents that batch; the default is never called: :meth:`act_batch` asks one by one)."""
+        raise NotImplementedError
+
+    def _legal_answer(self, state, obs, answer) -> int:
+        """``answer`` of :meth:`_act` converted to the acting agent's frame and checked to be legal."""
+        if self.frame == "state":
             player = state.current_player
-            action = state.to_agent_action(player, int(self._act(state, obs)))
+            action = state.to_agent_action(player, int(answer))
         else:
             player = None if state is None else state.current_player
-            action = self._act(state, obs)
+            action = answer
         action = int(action)
         mask = obs["action_mask"] if obs is not None else state.agent_action_mask(player)
         if not 0 <= action < len(mask) or not mask[action]:

@@ -304,7 +304,7 @@ def train_in(
     selfplay = SelfPlay(cfg, seed)
     space = selfplay.env.core.observation_space
     buffer = ReplayBuffer(cfg.selfplay.buffer_size, space, selfplay.env.num_actions)
-    counters = {"positions": 0, "rounds": 0, "train_steps": 0}
+    counters = {"positions": 0, "rounds": 0, "train_steps": 0, "elapsed_s": 0.0}
     history: list[dict] = []
     if resume:
         try:
@@ -363,6 +363,7 @@ def train_in(
     next_ckpt = next_multiple(start, cfg.checkpoint_every)
     started.append(True)
     t0 = time.time()
+    elapsed0 = float(counters.get("elapsed_s", 0.0))  # wall seconds of the earlier parts of a resumed run
     search_seconds = train_seconds = 0.0
     evals0 = selfplay.evaluations
     last_print = t0
@@ -387,6 +388,9 @@ def train_in(
         logger.record("selfplay/episodes", selfplay.episodes)
         logger.record("selfplay/buffer", buffer.size)
         logger.record("selfplay/positions_per_s", (t - start) / max(search_seconds, 1e-9))
+        logger.record("time/total_timesteps", t)
+        counters["elapsed_s"] = elapsed0 + time.time() - t0
+        logger.record("time/time_elapsed", round(counters["elapsed_s"], 1))
         if t >= next_ckpt:
             _save(
                 out / "checkpoints" / f"step_{t}.pt",
@@ -401,7 +405,9 @@ def train_in(
             next_ckpt = next_multiple(t, cfg.checkpoint_every)
         if t >= next_eval:
             next_eval = next_multiple(t, cfg.eval.every)
-            history.append(_evaluate(cfg, network, t, selfplay.episodes, logger))
+            history.append(
+                {**_evaluate(cfg, network, t, selfplay.episodes, logger), "elapsed_s": round(counters["elapsed_s"], 1)}
+            )
         logger.dump(t)
         if progress_bar and time.time() - last_print > 30:
             last_print = time.time()
@@ -412,6 +418,7 @@ def train_in(
             )
     logger.close()
     wall = time.time() - t0
+    counters["elapsed_s"] = elapsed0 + wall
     final = out / "checkpoints" / "final.pt"
     _save(final, cfg, network, optimizer, buffer, rng, selfplay, {**counters, "history": history})
     played = counters["positions"] - start
@@ -422,7 +429,9 @@ def train_in(
         "learn_seconds": round(train_seconds, 1),
     }
     print(f"[run] {played:,} positions in {duration(wall)}: {throughput}", flush=True)
-    report, eval_seconds = final_report(cfg, final, out, history, agent_spec=f"az:{final}")
+    report, eval_seconds = final_report(
+        cfg, final, out, history, agent_spec=f"az:{final}", concurrency=cfg.selfplay.games
+    )
     report.update(
         {
             "config": cfg.name,
@@ -471,6 +480,7 @@ def _evaluate(cfg, network, t: int, episodes: int, logger) -> dict:
             seed=t,
             env_kwargs=cfg.env_kwargs,
             max_steps=cfg.max_steps,
+            concurrency=cfg.selfplay.games,
         )
         row[f"score_vs_{spec}"] = r["score"]
         logger.record(f"eval/score_vs_{spec}", r["score"])
