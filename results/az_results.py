@@ -1,0 +1,219 @@
+"""Make the results files of one AlphaZero training run (``engine: alphazero``): its final
+tournament, its learning curve over wall time, and its run figures, in ``results/alphazero/<NAME>/``.
+
+Usage::
+
+    python results/az_results.py runs/ataxx_az-0 --name ataxx_az-0 \\
+        --opponents random greedy alphabeta:1 alphabeta:2 mcts:1000 ataxx_quick --games 400
+
+Everything is played by the project's own command, ``python -m training.evaluate`` (printed before
+it runs, and kept in ``about.json``):
+
+1. **The final tournament** (``gauntlet/``): the run's ``checkpoints/final.pt`` (``az:PATH``, its
+   config's ``search.eval_simulations``) against every opponent, ``--games`` games a pair (seats
+   alternating), ``--gauntlet`` (the opponents do not play each other), ``--concurrency 64`` (the
+   agent's searches batched over its games), seed 0, the run's ``max_steps``. Its ``pairs.csv``
+   holds the scores with Wilson intervals and ``ratings.csv`` the Elo ladder (Bradley-Terry,
+   ``random`` = 0).
+2. **The learning curve** (``curve.csv``, ``curve.png``): every checkpoint of the run
+   (``step_<N>.pt`` and ``final.pt``) against ``--curve-opponents`` (``--curve-games`` a pair, seed
+   1), with the wall time at which the run wrote it: the run's ``time/time_elapsed`` at that
+   position in ``logs/progress.csv``, or, for runs logged before that column, the checkpoint file's
+   modification time less that of the run's ``config.yaml`` (written when the run starts).
+3. **The run** (``run.json``): config name, seed, positions, training wall time (periodic
+   evaluations included), self-play positions/s and network evaluations/s, and its own final
+   evaluation, from the run's ``report.json``; ``about.json``: the commands, their seconds and the
+   ``sha256`` of ``final.pt``.
+
+The files are what ``results/check_readme.py`` checks the README against.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import yaml
+
+RESULTS = Path(__file__).resolve().parent
+REPO = RESULTS.parent
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _evaluate(run_cfg: dict, agents: list[str], games: int, seed: int, out: Path) -> tuple[list[str], float]:
+    """Run ``python -m training.evaluate`` (gauntlet, batched) and return its command and seconds."""
+    cmd = [
+        sys.executable,
+        "-m",
+        "training.evaluate",
+        run_cfg["env_id"],
+        "--env-kwargs",
+        json.dumps(run_cfg.get("env_kwargs") or {}),
+        "--agents",
+        *agents,
+        "--games",
+        str(games),
+        "--seed",
+        str(seed),
+        "--max-steps",
+        str(run_cfg["max_steps"]),
+        "--gauntlet",
+        "--concurrency",
+        "64",
+        "--out",
+        str(out),
+        "--overwrite",
+        "--no-progress",
+    ]
+    shown = ["python", *cmd[1:]]
+    print("$", shlex.join(shown), flush=True)
+    t = time.time()
+    subprocess.run(cmd, check=True, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)})
+    return shown, round(time.time() - t, 1)
+
+
+def _elapsed_at(run: Path, positions: int) -> float:
+    """Wall seconds of the run when it had played ``positions`` (see the module docstring)."""
+    with (run / "logs" / "progress.csv").open(newline="") as f:
+        rows = list(csv.DictReader(f))
+    for row in rows:
+        if row.get("time/time_elapsed") and int(float(row["time/total_timesteps"])) >= positions:
+            return float(row["time/time_elapsed"])
+    ckpt = next(p for p in (run / "checkpoints").iterdir() if p.name == f"step_{positions}.pt")
+    return round(ckpt.stat().st_mtime - (run / "config.yaml").stat().st_mtime, 1)
+
+
+def _wall(report: dict) -> float:
+    """Wall seconds of the whole run's training (all parts of a resumed run; periodic evaluations
+    included, the final tournament not)."""
+    return float(report.get("elapsed_seconds", report["train_seconds"]))
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python results/az_results.py", description=__doc__.split("\n\n")[0])
+    p.add_argument("run", type=Path, help="the run directory of python -m training.train (engine: alphazero)")
+    p.add_argument("--name", required=True, help="the results folder's name: results/alphazero/NAME")
+    p.add_argument("--opponents", nargs="+", required=True, metavar="SPEC")
+    p.add_argument("--games", type=int, default=400)
+    p.add_argument("--curve-opponents", nargs="*", default=["greedy"], metavar="SPEC")
+    p.add_argument("--curve-games", type=int, default=100)
+    p.add_argument("--skip-gauntlet", action="store_true", help="keep the gauntlet already written")
+    args = p.parse_args(argv)
+
+    run = args.run
+    run_cfg = yaml.safe_load((run / "config.yaml").read_text())
+    report = json.loads((run / "report.json").read_text())
+    out = RESULTS / "alphazero" / args.name
+    out.mkdir(parents=True, exist_ok=True)
+    final = run / "checkpoints" / "final.pt"
+    about: dict = {"run": str(run), "final_sha256": _sha256(final), "commands": []}
+    if (out / "about.json").exists():
+        about["commands"] = [
+            c for c in json.loads((out / "about.json").read_text())["commands"] if c["what"] == "gauntlet"
+        ]
+
+    if not args.skip_gauntlet:
+        folder = out / "gauntlet"
+        cmd, seconds = _evaluate(run_cfg, [f"az:{final}", *args.opponents], args.games, 0, RESULTS / ".work")
+        (folder).mkdir(exist_ok=True)
+        for name in ("pairs.csv", "ratings.csv", "ratings.png"):
+            shutil.copy(RESULTS / ".work" / name, folder / name)
+        about["commands"] = [{"what": "gauntlet", "command": shlex.join(cmd), "seconds": seconds}]
+
+    rows = []
+    steps = sorted(
+        (int(c.stem.split("_")[1]), c) for c in (run / "checkpoints").glob("step_*.pt") if c.stem[5:].isdigit()
+    )
+    points = [*steps, (int(report["timesteps"]), final)]
+    for positions, ckpt in points:
+        if not args.curve_opponents:
+            break
+        work = RESULTS / ".work"
+        cmd, seconds = _evaluate(run_cfg, [f"az:{ckpt}", *args.curve_opponents], args.curve_games, 1, work)
+        about["commands"].append({"what": f"curve {ckpt.name}", "command": shlex.join(cmd), "seconds": seconds})
+        with (work / "pairs.csv").open(newline="") as f:
+            pairs = [r for r in csv.DictReader(f) if r["agent"].startswith("az:")]
+        elapsed = _wall(report) if ckpt == final else _elapsed_at(run, positions)
+        row = {"checkpoint": ckpt.name, "positions": positions, "elapsed_s": elapsed}
+        for r in pairs:
+            row[f"score_vs_{r['opponent']}"] = r["score"]
+            row[f"ci95_low_vs_{r['opponent']}"] = r["score_ci95_low"]
+            row[f"ci95_high_vs_{r['opponent']}"] = r["score_ci95_high"]
+        rows.append(row)
+    if rows:
+        with (out / "curve.csv").open("w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0]))
+            w.writeheader()
+            w.writerows(rows)
+        _plot(rows, out / "curve.png", f"{args.name}: score over wall time ({args.curve_games} games a point)")
+    shutil.rmtree(RESULTS / ".work", ignore_errors=True)
+
+    run_json = {
+        "name": args.name,
+        "config": report["config"],
+        "env_id": run_cfg["env_id"],
+        "env_kwargs": run_cfg.get("env_kwargs") or {},
+        "seed": run_cfg["seed"],
+        "positions": report["timesteps"],
+        "train_seconds": _wall(report),
+        "final_eval_seconds": report.get("eval_seconds"),
+        "throughput": report.get("throughput"),
+        "final_eval": report.get("vs"),
+    }
+    (out / "run.json").write_text(json.dumps(run_json, indent=1) + "\n")
+    (out / "about.json").write_text(json.dumps(about, indent=1) + "\n")
+    print(f"written to {out}")
+    return 0
+
+
+def _plot(rows: list[dict], path: Path, title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 3.5), dpi=100)
+    minutes = [float(r["elapsed_s"]) / 60 for r in rows]
+    for key in rows[0]:
+        if key.startswith("score_vs_"):
+            opp = key[len("score_vs_") :]
+            ax.errorbar(
+                minutes,
+                [float(r[key]) for r in rows],
+                yerr=[
+                    [float(r[key]) - float(r[f"ci95_low_vs_{opp}"]) for r in rows],
+                    [float(r[f"ci95_high_vs_{opp}"]) - float(r[key]) for r in rows],
+                ],
+                marker="o",
+                capsize=3,
+                label=opp,
+            )
+    ax.set_xlabel("wall time of the run (min)")
+    ax.set_ylabel("score")
+    ax.set_ylim(0, 1.02)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    ax.set_title(title, fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
