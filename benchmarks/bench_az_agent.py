@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from collections.abc import Callable
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
@@ -43,16 +44,29 @@ def states_along(env_id: str, env_kwargs: dict, n: int, stride: int, seed: int) 
     return out
 
 
-def agents(args) -> list[tuple[str, object, int]]:
-    """``(label, network or path, considered actions)`` of each agent to time."""
-    out = []
+def agents(args) -> list[tuple[str, Callable[[int], AlphaZeroAgent]]]:
+    """``(label, build)`` of each agent to time, ``build(simulations)`` making it."""
+    out: list[tuple[str, Callable[[int], AlphaZeroAgent]]] = []
     for config in args.configs:
         cfg = load_config(config)
         torch.manual_seed(0)
         net = build_network(cfg.env_id, cfg.env_kwargs, cfg.policy.to_dict())
-        out.append((cfg.name, (net, (cfg.env_id, dict(cfg.env_kwargs))), cfg.search.max_num_considered_actions))
+        trained_on, m = (cfg.env_id, dict(cfg.env_kwargs)), cfg.search.max_num_considered_actions
+
+        def fresh(sims: int, net=net, trained_on=trained_on, m=m) -> AlphaZeroAgent:
+            return AlphaZeroAgent(net, simulations=sims, max_num_considered_actions=m, trained_on=trained_on)
+
+        out.append((cfg.name, fresh))
     for spec in args.agent:
-        out.append((spec, spec, 0))
+
+        def loaded(sims: int, spec=spec) -> AlphaZeroAgent:
+            path = spec[len("az:") :] if spec.startswith("az:") else None
+            agent = AlphaZeroAgent(path, simulations=sims) if path else make_agent(f"{spec}:{sims}", seed=0)
+            if not isinstance(agent, AlphaZeroAgent):
+                raise SystemExit(f"{spec} is not an AlphaZero agent")
+            return agent
+
+        out.append((spec, loaded))
     return out
 
 
@@ -68,15 +82,11 @@ def main() -> None:
     if not args.configs and not args.agent:
         p.error("give a config or --agent")
     torch.set_num_threads(1)
-    for label, model, m in agents(args):
+    for label, build in agents(args):
         for sims in args.simulations:
-            if isinstance(model, str):
-                agent = make_agent(model if model.startswith("az:") else f"{model}:{sims}", seed=0)
-                if model.startswith("az:"):
-                    agent.simulations = sims
-            else:
-                agent = AlphaZeroAgent(model[0], simulations=sims, max_num_considered_actions=m, trained_on=model[1])
-            states = states_along(*agent.trained_on, args.positions, args.stride, args.seed)
+            agent = build(sims)
+            assert agent.trained_on is not None
+            states = states_along(agent.trained_on[0], agent.trained_on[1], args.positions, args.stride, args.seed)
             agent.act(states[0], None)  # warm-up
             times = []
             for s in states:

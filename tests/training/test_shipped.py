@@ -567,13 +567,10 @@ def test_add_run_of_an_alphazero_run_ships_its_config_and_network_alone(tmp_path
     assert all(torch.equal(full["network"][k], stripped["network"][k]) for k in full["network"])
     assert {"optimizer", "buffer", "rng", "torch_rng", "selfplay", "counters"} <= set(full)
     assert dest.stat().st_size < 0.25 * source.stat().st_size, (dest.stat().st_size, source.stat().st_size)
-    assert (
-        shipped_markdown(index)
-        .splitlines()[2]
-        .startswith(
-            "| `ataxx_az` | AlphaZero (room: `ataxx_az:256`) | `ataxx_v0` | defaults | `configs/ataxx_az.yaml`, seed 0, "
-            "32 positions | Gumbel AlphaZero self-play"
-        )
+    row = shipped_markdown(index).splitlines()[2]
+    assert row.startswith(
+        "| `ataxx_az` | AlphaZero (room: `ataxx_az:256`) | `ataxx_v0` | defaults | "
+        "`configs/ataxx_az.yaml`, seed 0, 32 positions | Gumbel AlphaZero self-play"
     )
     # a stripped file plays but resumes nothing, and is not stripped again
     with pytest.raises(ValueError, match=r"ataxx_az\.pt is a stripped AlphaZero checkpoint .* cannot resume a run"):

@@ -265,12 +265,12 @@ def _entries(index: Path) -> list[dict]:
             raise ShippedIndexError(f"{where}: expected an object, got {type(entry).__name__}")
         if isinstance(entry.get("name"), str):
             where = f"{index}: entry {i} ({entry['name']!r})"
-        engine = entry.get("engine")
+        engine = entry.get("engine", "")
         if "engine" in entry and (not isinstance(engine, str) or engine not in ENGINE_FIELDS):
             raise ShippedIndexError(
                 f"{where}: engine must be one of {', '.join(map(repr, ENGINE_FIELDS))}, got {engine!r}"
             )
-        fields = {**FIELDS, **ENGINE_FIELDS.get(engine, {})}  # type: ignore[arg-type]
+        fields = {**FIELDS, **ENGINE_FIELDS.get(str(engine), {})}
         missing = [k for k in fields if k not in entry]
         extra = sorted(set(entry) - set(fields))
         if missing or extra:
@@ -294,7 +294,7 @@ def _entries(index: Path) -> list[dict]:
         if name in seen:
             raise ShippedIndexError(f"{where}: the name {name!r} is used twice")
         seen.add(name)
-        suffix = SUFFIX[engine]
+        suffix = SUFFIX[str(engine)]
         if Path(file).name != file or not file.endswith(suffix):
             raise ShippedIndexError(
                 f"{where}: file must be a {suffix} file name in {index.parent} (engine {engine}), got {file!r}"
