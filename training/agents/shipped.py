@@ -197,7 +197,7 @@ class ShippedAgent:
                 seed=seed,
                 name=self.name if simulations is None else f"{self.name}:{simulations}",
             )
-            if agent.trained_on != (self.env_id, self.env_kwargs):
+            if _plain(list(agent.trained_on)) != _plain([self.env_id, self.env_kwargs]):
                 raise ShippedIndexError(
                     f"shipped agent {self.name!r}: {self.path} was trained on {agent.trained_on[0]} "
                     f"{agent.trained_on[1]}, but the index says {self.env_id} {self.env_kwargs}"
