@@ -212,11 +212,11 @@ def test_the_spec_table_drives_parser_message_and_docs():
         "PATH.zip[:sample]",
         "rllib:PATH[:sample]",
         "az:PATH[:SIMS]",
-        "SHIPPED[:sample]",
+        "SHIPPED[:sample|:SIMS]",
     ]
     assert spec_forms() == (
         "random, greedy, mcts[:N], alphabeta[:D], robot[:N], PATH.zip[:sample], rllib:PATH[:sample], "
-        "az:PATH[:SIMS] or SHIPPED[:sample]"
+        "az:PATH[:SIMS] or SHIPPED[:sample|:SIMS]"
     )
     names = shipped_names()
     shipped = f" (shipped: {', '.join(names)})" if names else ""

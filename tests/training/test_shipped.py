@@ -17,6 +17,7 @@ import sys
 import zipfile
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import envs
@@ -51,6 +52,7 @@ def _sha(path: Path) -> str:
 def _entry(name: str, file: str, env_id: str, env_kwargs: dict, sha: str, **over) -> dict:
     e = {
         "name": name,
+        "engine": "sb3",
         "file": file,
         "env_id": env_id,
         "env_kwargs": env_kwargs,
@@ -118,30 +120,40 @@ def test_the_package_index_is_valid_and_its_files_match():
         assert a.summary and "\n" not in a.summary
         assert shipped_spec(a.name) == a
         assert a.name in [b.name for b in shipped_for(a.env_id, a.env_kwargs)]
-    zips = sorted(p.name for p in INDEX.parent.glob("*.zip"))
-    assert zips == sorted(a.path.name for a in agents), "a file in training/shipped/ that the index does not list"
+    files = sorted(p.name for p in [*INDEX.parent.glob("*.zip"), *INDEX.parent.glob("*.pt")])
+    assert files == sorted(a.path.name for a in agents), "a file in training/shipped/ that the index does not list"
+    for a in agents:
+        assert a.path.suffix == {"sb3": ".zip", "alphazero": ".pt"}[a.engine]
 
 
-def test_one_agent_ships_for_every_game():
+def test_one_ppo_agent_ships_for_every_game():
+    def ppo(agents):
+        return [a.name for a in agents if a.engine == "sb3"]
+
     agents = shipped_agents()
-    assert sorted(a.env_id for a in agents) == sorted(envs.ENV_IDS)
-    assert [a.name for a in agents] == [
+    assert sorted(a.env_id for a in agents if a.engine == "sb3") == sorted(envs.ENV_IDS)
+    assert ppo(agents) == [
         "ataxx_quick",
         "twixt_quick",
         "double_twixt_quick",
         "tantrix_quick",
         "smartrix_quick",
     ]
-    assert [a.name for a in shipped_for("twixt_v0", {"board_size": 8})] == ["twixt_quick"]
-    assert [a.name for a in shipped_for("tantrix_v0", {"window_radius": 10})] == ["tantrix_quick"]
-    assert shipped_for("twixt_v0") == [] and shipped_for("tantrix_v0", {"num_players": 3, "window_radius": 10}) == []
+    assert ppo(shipped_for("twixt_v0", {"board_size": 8})) == ["twixt_quick"]
+    assert ppo(shipped_for("tantrix_v0", {"window_radius": 10})) == ["tantrix_quick"]
+    assert (
+        ppo(shipped_for("twixt_v0")) == [] and shipped_for("tantrix_v0", {"num_players": 3, "window_radius": 10}) == []
+    )
 
 
 @pytest.mark.parametrize("name", REAL)
 def test_each_shipped_agent_plays_a_legal_game_on_its_setting(name):
+    from training.agents.alphazero import AlphaZeroAgent
+
     a = shipped_spec(name)
     agent = make_agent(name, seed=0)
-    assert isinstance(agent, PolicyAgent) and agent.name == name and agent.deterministic
+    assert isinstance(agent, {"sb3": PolicyAgent, "alphazero": AlphaZeroAgent}[a.engine]) and agent.name == name
+    assert a.engine == "alphazero" or agent.deterministic
     assert agent.trained_on == (a.env_id, a.env_kwargs) and agent.path == a.path
     raw = envs.make_raw(a.env_id, **a.env_kwargs)
     raw.reset(seed=0)
@@ -164,7 +176,7 @@ def test_the_readme_lists_the_shipped_agents():
 
 def test_pyproject_ships_the_index_and_checkpoints():
     data = pyproject()["tool"]["setuptools"]["package-data"]
-    assert "shipped/index.json" in data["training"] and "shipped/*.zip" in data["training"]
+    assert {"shipped/index.json", "shipped/*.zip", "shipped/*.pt"} <= set(data["training"])
 
 
 @pytest.mark.slow
@@ -196,7 +208,7 @@ def test_a_wheel_carries_the_shipped_agents(tmp_path):
     wheel = next((tmp_path / "whl").glob("*.whl"))
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "training/shipped/index.json" in names
-    assert {f"training/shipped/{n}.zip" for n in REAL} <= names
+    assert {f"training/shipped/{a.path.name}" for a in shipped_agents()} <= names
 
 
 # --------------------------------------------------------------------------- the mechanism
@@ -285,10 +297,32 @@ def _broken(tmp_path, checkpoints, over: dict) -> Path:
         ({"env_id": "chess_v0"}, r"entry 0 \('a'\): bad setting: unknown environment id 'chess_v0'"),
         ({"env_kwargs": {"size": 8}}, r"entry 0 \('a'\): bad setting: ataxx_v0 has no argument 'size'"),
         ({"name": "Random Agent"}, r"entry 0 \('Random Agent'\): name must be lower-case letters, digits and '_'"),
-        ({"file": "../a.zip"}, r"entry 0 \('a'\): file must be a \.zip file name in .*, got '\.\./a\.zip'"),
+        (
+            {"file": "../a.zip"},
+            r"entry 0 \('a'\): file must be a \.zip file name in .* \(engine sb3\), got '\.\./a\.zip'",
+        ),
+        ({"file": "a.pt"}, r"entry 0 \('a'\): file must be a \.zip file name in .* \(engine sb3\), got 'a\.pt'"),
+        ({"engine": "ppo"}, r"entry 0 \('a'\): engine must be one of 'sb3', 'alphazero', got 'ppo'"),
+        ({"room_simulations": 8}, r"entry 0 \('a'\): unknown room_simulations \(the fields are: name, engine, "),
+        (
+            {"engine": "alphazero", "file": "a.pt"},
+            r"entry 0 \('a'\): missing room_simulations \(.*; an alphazero entry also room_simulations\)",
+        ),
+        (
+            {"engine": "alphazero", "file": "a.zip", "room_simulations": 8},
+            r"entry 0 \('a'\): file must be a \.pt file name in .* \(engine alphazero\), got 'a\.zip'",
+        ),
+        (
+            {"engine": "alphazero", "file": "a.pt", "room_simulations": -1},
+            r"entry 0 \('a'\): room_simulations must be >= 0, got -1",
+        ),
+        (
+            {"engine": "alphazero", "file": "a.pt", "room_simulations": True},
+            r"entry 0 \('a'\): room_simulations must be a JSON int, got True",
+        ),
         ({"seed": "0"}, r"entry 0 \('a'\): seed must be a JSON int, got '0'"),
         ({"sha256": "ABC"}, r"entry 0 \('a'\): sha256 must be 64 lower-case hex digits, got 'ABC'"),
-        ({"colour": 1}, r"entry 0 \('a'\): unknown colour \(the fields are: name, file, "),
+        ({"colour": 1}, r"entry 0 \('a'\): unknown colour \(the fields are: name, engine, file, "),
     ],
 )
 def test_a_broken_index_or_file_is_a_clear_error(tmp_path, checkpoints, over, message):
@@ -333,13 +367,13 @@ def test_make_agent_takes_a_shipped_name(packaged):
     assert not make_agent("a_ataxx:sample").deterministic
     with pytest.raises(
         ValueError,
-        match=r"^agent spec 'a_ataxx:fast': the only option of a shipped agent is "
+        match=r"^agent spec 'a_ataxx:fast': the only option of the shipped MaskablePPO agent a_ataxx is "
         r"':sample', got 'fast'$",
     ):
         make_agent("a_ataxx:fast")
     with pytest.raises(
         ValueError,
-        match=r"^unknown agent spec 'a_atax': expected .* or SHIPPED\[:sample\] "
+        match=r"^unknown agent spec 'a_atax': expected .* or SHIPPED\[:sample\|:SIMS\] "
         r"\(shipped: a_ataxx, b_twixt8, c_twixt8_swap, d_tantrix_r10\)$",
     ):
         make_agent("a_atax")
@@ -426,6 +460,7 @@ def test_add_run_writes_a_smaller_checkpoint_with_the_same_policy(tmp_path, chec
     dest = index.parent / "twixt_quick.zip"
     assert entry == {
         "name": "twixt_quick",
+        "engine": "sb3",
         "file": "twixt_quick.zip",
         "env_id": "twixt_v0",
         "env_kwargs": {"board_size": 8},
@@ -456,3 +491,196 @@ def test_add_run_refuses_smoke_runs_and_bad_commits(tmp_path, checkpoints):
     with pytest.raises(FileNotFoundError, match=r"nowhere/config\.yaml does not exist"):
         add_run(tmp_path / "nowhere", COMMIT, index=tmp_path / "i" / "index.json")
     assert not (tmp_path / "i").exists()
+
+
+def test_add_run_refuses_an_engine_it_cannot_ship_and_room_simulations_for_ppo(tmp_path, checkpoints):
+    run = _run(tmp_path, checkpoints)
+    with pytest.raises(ValueError, match="is a MaskablePPO run: room_simulations is for AlphaZero runs only"):
+        add_run(run, COMMIT, index=tmp_path / "i" / "index.json", room_simulations=8)
+    (run / "config.yaml").write_text("engine: rllib\nenv_id: ataxx_v0\nseed: 0\nname: ataxx_rllib\n")
+    with pytest.raises(ValueError, match="is a run of the rllib engine: only sb3 and alphazero runs can be shipped"):
+        add_run(run, COMMIT, index=tmp_path / "i" / "index.json")
+    assert not (tmp_path / "i").exists()
+
+
+# --------------------------------------------------------------------------- AlphaZero agents
+
+
+@pytest.fixture(scope="module")
+def az_run(tmp_path_factory) -> Path:
+    """A finished AlphaZero run of test_alphazero's smoke-size Ataxx config (32 positions, 2
+    simulations a move in its evaluations): a few seconds."""
+    pytest.importorskip("torch")
+    from test_alphazero import tiny
+
+    from training.train import train
+
+    run = tmp_path_factory.mktemp("az") / "run"
+    train(tiny(str(ROOT / "configs" / "ataxx_az.yaml")), run, progress_bar=False)
+    return run
+
+
+@pytest.fixture
+def az_index(tmp_path, az_run, checkpoints) -> Path:
+    """A test index of the AlphaZero run (``ataxx_az``, room search of 5 simulations) and of a
+    MaskablePPO run (``twixt_quick``, TwixT 8x8)."""
+    index = tmp_path / "shipped" / "index.json"
+    add_run(az_run, COMMIT, index=index, room_simulations=5)
+    add_run(_run(tmp_path, checkpoints), COMMIT, index=index)
+    return index
+
+
+def _positions(env_id: str, n: int, seed: int = 0, **kwargs) -> list:
+    """``n`` states along a game of random moves (every second ply)."""
+    vec = envs.make_vec(env_id, 1, seed=seed, **kwargs)
+    step, rng, states = vec.reset(), np.random.default_rng(seed), []
+    while len(states) < n:
+        states.append(vec.to_state(0))
+        for _ in range(2):
+            step = vec.step(np.array([rng.choice(np.flatnonzero(step.action_mask[0]))]))
+    return states
+
+
+def test_add_run_of_an_alphazero_run_ships_its_config_and_network_alone(tmp_path, az_run):
+    torch = pytest.importorskip("torch")
+    from training.agents.alphazero import AGENT_FORMAT, load_checkpoint
+
+    index = tmp_path / "shipped" / "index.json"
+    entry = add_run(az_run, COMMIT, index=index)
+    dest, source = index.parent / "ataxx_az.pt", az_run / "checkpoints" / "final.pt"
+    report = json.loads((az_run / "report.json").read_text())
+    assert entry == {
+        "name": "ataxx_az",
+        "engine": "alphazero",
+        "file": "ataxx_az.pt",
+        "env_id": "ataxx_v0",
+        "env_kwargs": {},
+        "config": "configs/ataxx_az.yaml",
+        "seed": 0,
+        "timesteps": 32,
+        "commit": COMMIT,
+        "sha256": _sha(dest),
+        "source_sha256": _sha(source),
+        "summary": "Gumbel AlphaZero self-play (4 simulations a move); its run's final evaluation at 2 "
+        f"simulations: {report['vs']['random']['score']} vs random (1 games each)",
+        "room_simulations": 256,  # the default: shipped_module.ROOM_SIMULATIONS
+    }
+    [agent] = shipped_agents(index)
+    assert (agent.engine, agent.room_simulations, agent.room_spec) == ("alphazero", 256, "ataxx_az:256")
+    # only what the playing agent needs; plain values and tensors (a safe load)
+    full, stripped = load_checkpoint(source), torch.load(dest, map_location="cpu", weights_only=True)
+    assert set(stripped) == {"format", "config", "network"} and stripped["format"] == AGENT_FORMAT
+    assert stripped["config"] == full["config"]
+    assert full["network"].keys() == stripped["network"].keys()
+    assert all(torch.equal(full["network"][k], stripped["network"][k]) for k in full["network"])
+    assert {"optimizer", "buffer", "rng", "torch_rng", "selfplay", "counters"} <= set(full)
+    assert dest.stat().st_size < 0.25 * source.stat().st_size, (dest.stat().st_size, source.stat().st_size)
+    row = shipped_markdown(index).splitlines()[2]
+    assert row.startswith(
+        "| `ataxx_az` | AlphaZero (room: `ataxx_az:256`) | `ataxx_v0` | defaults | "
+        "`configs/ataxx_az.yaml`, seed 0, 32 positions | Gumbel AlphaZero self-play"
+    )
+    # a stripped file plays but resumes nothing, and is not stripped again
+    with pytest.raises(ValueError, match=r"ataxx_az\.pt is a stripped AlphaZero checkpoint .* cannot resume a run"):
+        load_checkpoint(dest)
+    with pytest.raises(ValueError, match="is a stripped AlphaZero checkpoint"):
+        shipped_module.strip_alphazero(dest, tmp_path / "again.pt")
+    # the command line; --room-simulations sets the room's search
+    assert (
+        shipped_module.main(["add", str(az_run), "--commit", COMMIT, "--index", str(index), "--room-simulations", "7"])
+        == 0
+    )
+    assert shipped_spec("ataxx_az", index).room_simulations == 7
+    with pytest.raises(ValueError, match="room_simulations must be an integer >= 0, got -1"):
+        add_run(az_run, COMMIT, index=index, room_simulations=-1)
+
+
+def test_an_alphazero_entry_replaces_a_ppo_entry_of_the_same_name_and_its_file(tmp_path, az_run, checkpoints):
+    run, index = _run(tmp_path, checkpoints), tmp_path / "shipped" / "index.json"
+    (run / "config.yaml").write_text("env_id: ataxx_v0\nenv_kwargs: {}\nseed: 0\nname: ataxx_az\n")
+    shutil.copy(checkpoints["ataxx"], run / "checkpoints" / "final.zip")
+    add_run(run, COMMIT, index=index)
+    assert (index.parent / "ataxx_az.zip").is_file()
+    add_run(az_run, COMMIT, index=index)
+    assert [a.engine for a in shipped_agents(index)] == ["alphazero"]
+    assert sorted(p.name for p in index.parent.iterdir()) == ["ataxx_az.pt", "index.json"]
+
+
+def test_a_shipped_alphazero_agent_plays_the_moves_of_its_run_checkpoint(monkeypatch, az_index, az_run):
+    pytest.importorskip("torch")
+    from training.agents.alphazero import AlphaZeroAgent
+
+    monkeypatch.setattr(shipped_module, "INDEX", az_index)
+    default = make_agent("ataxx_az", seed=0)
+    assert isinstance(default, AlphaZeroAgent) and default.name == "ataxx_az"
+    assert default.simulations == 2 and default.trained_on == ("ataxx_v0", {})  # the run's eval_simulations
+    assert default.path == az_index.parent / "ataxx_az.pt"
+    final = az_run / "checkpoints" / "final.pt"
+    states = _positions("ataxx_v0", 6)
+    for sims in (0, 3):
+        shipped, run = make_agent(f"ataxx_az:{sims}", seed=0), make_agent(f"az:{final}:{sims}", seed=0)
+        assert (shipped.name, shipped.simulations) == (f"ataxx_az:{sims}", sims)
+        assert [shipped.act(s, None) for s in states] == [run.act(s, None) for s in states]
+    result = play_game("ataxx_v0", [default, RandomAgent(1)], seed=0, max_steps=40)
+    assert result.plies > 0 and len(result.returns) == 2  # Agent.act checked every move against its mask
+    with pytest.raises(ValueError, match="ataxx_az was trained on ataxx_v0"):
+        default.check_env(envs.make_raw("twixt_v0", board_size=8))
+    # a PPO agent of the same index keeps its own option
+    assert not make_agent("twixt_quick:sample").deterministic
+    with pytest.raises(ValueError, match="is a MaskablePPO agent: it has no search"):
+        shipped_spec("twixt_quick").load(simulations=3)
+    with pytest.raises(ValueError, match="is an AlphaZero agent: it searches, it does not sample"):
+        shipped_spec("ataxx_az").load(deterministic=False)
+
+
+@pytest.mark.parametrize("option", ["sample", "01", "-1", "x", "", "2:3"])
+def test_a_bad_option_of_a_shipped_alphazero_agent_is_a_clear_error(monkeypatch, az_index, option):
+    monkeypatch.setattr(shipped_module, "INDEX", az_index)
+    with pytest.raises(
+        ValueError,
+        match=re.escape(
+            f"agent spec 'ataxx_az:{option}': the only option of the shipped AlphaZero agent ataxx_az is ':SIMS', "
+            f"its simulations a move (digits 0-9, no sign or leading zero; 0: the raw policy), got {option!r}"
+        ),
+    ):
+        make_agent(f"ataxx_az:{option}")
+
+
+def test_a_shipped_alphazero_file_of_another_setting_than_its_entry_is_refused(az_index):
+    data = json.loads(az_index.read_text())
+    data["agents"][0]["env_kwargs"] = {"fen": BLOCKERS}
+    az_index.write_text(json.dumps(data))
+    with pytest.raises(ShippedIndexError, match=r"ataxx_az\.pt was trained on ataxx_v0 \{\}, but the index says"):
+        shipped_spec("ataxx_az", az_index).load()
+
+
+def test_the_room_offers_a_shipped_alphazero_agent_on_its_setting_only(monkeypatch, az_index):
+    from training.agents.alphazero import AlphaZeroAgent
+    from training.room.agents import RoomAgents
+
+    monkeypatch.setattr(shipped_module, "INDEX", az_index)
+    room = RoomAgents()
+
+    def menu(env_id, **kwargs):
+        env = envs.make_raw(env_id, **kwargs)
+        env.reset(seed=0)
+        return [m.name for m in room.menu(env, env_id, kwargs)]
+
+    assert "ataxx_az" in menu("ataxx_v0") and "twixt_quick" not in menu("ataxx_v0")
+    assert "ataxx_az" in menu("ataxx_v0", max_steps=50)  # the step limit is not the setting
+    assert "ataxx_az" not in menu("ataxx_v0", fen=BLOCKERS)  # another start position is
+    assert "twixt_quick" in menu("twixt_v0", board_size=8) and "ataxx_az" not in menu("twixt_v0", board_size=8)
+    assert room.spec_of("ataxx_az", "ataxx_v0", {}) == "ataxx_az:5"  # its index entry's room_simulations
+    assert room.spec_of("twixt_quick", "twixt_v0", {"board_size": 8}) == "twixt_quick"
+    with pytest.raises(ValueError, match="unknown agent 'ataxx_az'"):
+        room.spec_of("ataxx_az", "twixt_v0", {"board_size": 8})
+    assert room.summary("ataxx_az") == (
+        "a trained AlphaZero agent shipped with the package: Gumbel search, 5 simulations a move"
+    )
+    assert room.summary("twixt_quick") == "a trained MaskablePPO agent shipped with the package"
+    env = envs.make_raw("ataxx_v0")
+    env.reset(seed=0)
+    agent = room.make("ataxx_az", env, "ataxx_v0", {}, seed=0)
+    assert isinstance(agent, AlphaZeroAgent) and agent.simulations == 5
+    state = _positions("ataxx_v0", 1)[0]
+    assert state.legal_action_mask()[agent.act(state, None)]

@@ -16,7 +16,11 @@ import numpy as np
 
 from training.agents.base import Agent
 
-__all__ = ["AlphaZeroAgent", "parse_az_spec", "load_checkpoint"]
+__all__ = ["AlphaZeroAgent", "parse_az_spec", "load_checkpoint", "AGENT_FORMAT"]
+
+#: The ``format`` entry of a stripped checkpoint (:func:`training.agents.shipped.strip_alphazero`):
+#: the run's config and the network's weights, nothing else: it plays, it cannot resume a run.
+AGENT_FORMAT = "tabletop_rl.alphazero.agent"
 
 
 def parse_az_spec(spec: str) -> tuple[str, int | None] | None:
@@ -41,11 +45,18 @@ def parse_az_spec(spec: str) -> tuple[str, int | None] | None:
     return rest, sims
 
 
-def load_checkpoint(path: str | Path) -> dict:
+def load_checkpoint(path: str | Path, *, stripped: bool = False) -> dict:
     """A checkpoint file of the AlphaZero engine (``torch.load`` of the dict the trainer saves).
 
+    Args:
+        path: the file.
+        stripped: also take a stripped checkpoint (``format`` :data:`AGENT_FORMAT`: only
+            ``config`` and ``network``), as the shipped agents are; the trainer's ``--resume``
+            does not (it needs the optimizer, the buffer and the generators).
+
     Raises:
-        FileNotFoundError: no such file. ValueError: a folder, or a file that is not such a checkpoint.
+        FileNotFoundError: no such file. ValueError: a folder, a file that is not such a
+            checkpoint, or (without ``stripped``) a stripped one.
     """
     import torch
 
@@ -58,7 +69,13 @@ def load_checkpoint(path: str | Path) -> dict:
         data = torch.load(p, map_location="cpu", weights_only=False)
     except Exception as e:  # noqa: BLE001 - any unreadable file is the same user error
         raise ValueError(f"{p} is not an AlphaZero checkpoint of training.train: {e}") from None
-    if not isinstance(data, dict) or data.get("format") != "tabletop_rl.alphazero" or "network" not in data:
+    formats = ("tabletop_rl.alphazero", AGENT_FORMAT) if stripped else ("tabletop_rl.alphazero",)
+    if isinstance(data, dict) and data.get("format") == AGENT_FORMAT and not stripped:
+        raise ValueError(
+            f"{p} is a stripped AlphaZero checkpoint (a shipped agent: config and network only): it plays "
+            "but cannot resume a run; resume from the run's own checkpoints/final.pt"
+        )
+    if not isinstance(data, dict) or data.get("format") not in formats or "network" not in data:
         raise ValueError(f"{p} is not an AlphaZero checkpoint of training.train (no 'network' and 'format' entries)")
     return data
 
@@ -67,7 +84,8 @@ class AlphaZeroAgent(Agent):
     """A network playing with the Gumbel search.
 
     Args:
-        model: a checkpoint path (``.pt`` of the AlphaZero trainer) or a live
+        model: a checkpoint path (``.pt`` of the AlphaZero trainer, or one stripped of all but the
+            network, as shipped agents are) or a live
             :class:`~training.agents.alphazero_net.AlphaZeroNet` (then ``trained_on`` is needed).
         simulations: simulations per move (``None``: the checkpoint's ``search.eval_simulations``);
             0: the raw policy's most probable legal action.
@@ -98,7 +116,7 @@ class AlphaZeroAgent(Agent):
         self.path = None
         if isinstance(model, (str, Path)):
             self.path = Path(model)
-            data = load_checkpoint(self.path)
+            data = load_checkpoint(self.path, stripped=True)
             cfg = data["config"]
             trained_on = (cfg["env_id"], dict(cfg["env_kwargs"]))
             network = build_network(cfg["env_id"], cfg["env_kwargs"], cfg["policy"])

@@ -1,19 +1,30 @@
-"""Trained agents shipped with the package: one MaskablePPO checkpoint per game, by name.
+"""Trained agents shipped with the package: MaskablePPO and AlphaZero checkpoints, by name.
 
 The checkpoints and their index live in the package-data folder ``training/shipped/``
-(``index.json`` and one ``<name>.zip`` per agent), so a plain ``pip install`` carries them. Each
-entry of the index says which environment setting the agent was trained on and how:
+(``index.json`` and one ``<name>.zip`` or ``<name>.pt`` per agent), so a plain ``pip install``
+carries them. Each entry of the index says which environment setting the agent was trained on and how:
 
 * ``name``: the agent's name, that of the config that trained it (``make_agent(name)``,
   ``python -m training.evaluate ENV --agents NAME ...``, ``python -m training.play ENV --opponent NAME``);
-* ``file``: the checkpoint's file name in ``training/shipped/``;
+* ``engine``: the engine that trained it, which says how it plays: ``"sb3"`` (a MaskablePPO
+  ``.zip``, played as ``PATH.zip``: spec ``NAME[:sample]``) or ``"alphazero"`` (a ``.pt`` of the
+  AlphaZero engine, played as ``az:PATH`` with the Gumbel search: spec ``NAME[:SIMS]``, SIMS the
+  simulations a move, by default the run's ``search.eval_simulations``, 0 the raw policy);
+* ``file``: the checkpoint's file name in ``training/shipped/`` (``.zip`` for sb3, ``.pt`` for
+  alphazero);
 * ``env_id``, ``env_kwargs``: the setting (registry id and constructor arguments of the run);
 * ``config``, ``seed``, ``timesteps``, ``commit``: the config file, the seed, the timesteps trained
   and the code commit of the training run;
-* ``sha256``: of the shipped file; ``source_sha256``: of the run's ``checkpoints/final.zip`` it was
-  made from (the shipped file is that checkpoint without the optimizer's moment estimates, which
-  only further training uses: a third of the size, the same policy weights);
-* ``summary``: one line for people.
+* ``sha256``: of the shipped file; ``source_sha256``: of the run's ``checkpoints/final.zip`` (or
+  ``final.pt``) it was made from. A shipped ``.zip`` is that checkpoint without the optimizer's
+  moment estimates, which only further training uses: a third of the size, the same policy
+  weights. A shipped ``.pt`` keeps only the run's config and the network's weights
+  (:func:`strip_alphazero`; the run's file also holds the optimizer, the replay buffer, the
+  generators and the games in progress, for ``--resume``);
+* ``summary``: one line for people;
+* ``room_simulations`` (alphazero entries only): the simulations a move of the agent the play room
+  offers (``training.room``), a search that answers within about a second on a 2-core CPU: by
+  default :data:`ROOM_SIMULATIONS`.
 
 No game is named in this module: every name comes from ``index.json``.
 
@@ -51,6 +62,8 @@ __all__ = [
     "shipped_markdown",
     "add_run",
     "strip_optimizer",
+    "strip_alphazero",
+    "ROOM_SIMULATIONS",
 ]
 
 #: The index of the shipped agents (package data; its folder holds the checkpoints).
@@ -59,6 +72,7 @@ INDEX: Path = Path(__file__).resolve().parents[1] / "shipped" / "index.json"
 #: The fields of an index entry, with their JSON types.
 FIELDS: dict[str, type] = {
     "name": str,
+    "engine": str,
     "file": str,
     "env_id": str,
     "env_kwargs": dict,
@@ -70,6 +84,21 @@ FIELDS: dict[str, type] = {
     "source_sha256": str,
     "summary": str,
 }
+
+#: The fields an entry of each engine has besides :data:`FIELDS` (none other is allowed).
+ENGINE_FIELDS: dict[str, dict[str, type]] = {"sb3": {}, "alphazero": {"room_simulations": int}}
+
+#: The file suffix of each engine's shipped checkpoints.
+SUFFIX: dict[str, str] = {"sb3": ".zip", "alphazero": ".pt"}
+
+#: The play room's search of a shipped AlphaZero agent unless ``add --room-simulations`` says
+#: otherwise: simulations a move that answer within about a second on the 2-core CPU. Measured
+#: with ``benchmarks/bench_az_agent.py`` (one torch thread, the configs' 32-channel 4-block
+#: residual networks, moves from random games): 256 simulations took 0.21-0.33 s a move on the
+#: 8x8 boards (Ataxx, TwixT, Double TwixT) and 0.41 s on TwixT 24x24 beside one training job
+#: (load ~1.5), and at most 0.46 s and 0.72 s with the two cores overloaded (load ~4); 512 took up
+#: to 1.3 s on TwixT 8x8 so.
+ROOM_SIMULATIONS = 256
 
 #: The index's ``about`` line.
 ABOUT = (
@@ -101,7 +130,10 @@ class ShippedAgent:
         timesteps: environment steps trained.
         commit: the code commit of the training run.
         sha256: hex digest of :attr:`path` (checked when the index is read).
-        source_sha256: hex digest of the run's ``final.zip`` the file was made from.
+        source_sha256: hex digest of the run's ``final.zip`` (``final.pt``) the file was made from.
+        engine: ``"sb3"`` (a MaskablePPO ``.zip``) or ``"alphazero"`` (a stripped ``.pt``).
+        room_simulations: for an alphazero agent, the simulations a move the play room gives it
+            (``None`` for sb3).
     """
 
     name: str
@@ -115,6 +147,8 @@ class ShippedAgent:
     commit: str = ""
     sha256: str = ""
     source_sha256: str = ""
+    engine: str = "sb3"
+    room_simulations: int | None = None
 
     def __hash__(self) -> int:  # env_kwargs is a dict
         return hash((self.name, self.sha256))
@@ -123,19 +157,57 @@ class ShippedAgent:
         """The resolved setting it plays (:func:`setting_kwargs` of its env id and kwargs)."""
         return setting_kwargs(self.env_id, self.env_kwargs)
 
-    def load(self, deterministic: bool = True, seed: int | None = None):
-        """The playing agent: a :class:`~training.agents.policy.PolicyAgent` named :attr:`name`
-        that refuses, in ``check_env``, an environment of another id or other spaces, naming
-        this agent's setting.
+    @property
+    def room_spec(self) -> str:
+        """The agent spec the play room plays it with: ``NAME:SIMS`` (:attr:`room_simulations`)
+        for an alphazero agent, ``NAME`` for an sb3 one."""
+        return self.name if self.room_simulations is None else f"{self.name}:{self.room_simulations}"
+
+    def load(self, deterministic: bool = True, seed: int | None = None, simulations: int | None = None):
+        """The playing agent, refusing in ``check_env`` an environment of another id or other
+        spaces, naming this agent's setting: for an sb3 agent a
+        :class:`~training.agents.policy.PolicyAgent` named :attr:`name`; for an alphazero one an
+        :class:`~training.agents.alphazero.AlphaZeroAgent` (the noiseless Gumbel search) named
+        :attr:`name`, or ``NAME:SIMS`` when ``simulations`` is given.
 
         Args:
-            deterministic: play the most probable legal move (default) or sample the policy.
-            seed: seed of the sampling generator.
+            deterministic: play the most probable legal move (default) or sample the policy (sb3
+                only: the search of an alphazero agent has no sampling).
+            seed: seed of the agent's generator.
+            simulations: alphazero only: the simulations a move (``None``: the run's
+                ``search.eval_simulations``; 0: the raw policy's most probable legal move).
 
         Raises:
             MissingExtraError: the ``train`` extra (torch, sb3-contrib) is not installed.
-            ValueError: the file is not a MaskablePPO checkpoint.
+            ValueError: the file is not a checkpoint of the agent's engine, or is one of another
+                setting than the index says; ``deterministic=False`` for an alphazero agent,
+                ``simulations`` for an sb3 one, or a negative ``simulations``.
         """
+        if self.engine == "alphazero":
+            from training.agents.alphazero import AlphaZeroAgent
+
+            if not deterministic:
+                raise ValueError(
+                    f"shipped agent {self.name!r} is an AlphaZero agent: it searches, it does not sample "
+                    "(its option is :SIMS, the simulations a move)"
+                )
+            agent = AlphaZeroAgent(
+                self.path,
+                simulations=simulations,
+                seed=seed,
+                name=self.name if simulations is None else f"{self.name}:{simulations}",
+            )
+            if _plain(list(agent.trained_on)) != _plain([self.env_id, self.env_kwargs]):
+                raise ShippedIndexError(
+                    f"shipped agent {self.name!r}: {self.path} was trained on {agent.trained_on[0]} "
+                    f"{agent.trained_on[1]}, but the index says {self.env_id} {self.env_kwargs}"
+                )
+            return agent
+        if simulations is not None:
+            raise ValueError(
+                f"shipped agent {self.name!r} is a MaskablePPO agent: it has no search, so no simulations "
+                "(its option is :sample)"
+            )
         from training.agents.policy import PolicyAgent
 
         return PolicyAgent(
@@ -193,18 +265,25 @@ def _entries(index: Path) -> list[dict]:
             raise ShippedIndexError(f"{where}: expected an object, got {type(entry).__name__}")
         if isinstance(entry.get("name"), str):
             where = f"{index}: entry {i} ({entry['name']!r})"
-        missing = [k for k in FIELDS if k not in entry]
-        extra = sorted(set(entry) - set(FIELDS))
+        engine = entry.get("engine", "")
+        if "engine" in entry and (not isinstance(engine, str) or engine not in ENGINE_FIELDS):
+            raise ShippedIndexError(
+                f"{where}: engine must be one of {', '.join(map(repr, ENGINE_FIELDS))}, got {engine!r}"
+            )
+        fields = {**FIELDS, **ENGINE_FIELDS.get(str(engine), {})}
+        missing = [k for k in fields if k not in entry]
+        extra = sorted(set(entry) - set(fields))
         if missing or extra:
+            own = "; ".join(f"an {e} entry also {', '.join(f)}" for e, f in ENGINE_FIELDS.items() if f)
             raise ShippedIndexError(
                 f"{where}: "
                 + "; ".join(
                     ([f"missing {', '.join(missing)}"] if missing else [])
                     + ([f"unknown {', '.join(extra)}"] if extra else [])
                 )
-                + f" (the fields are: {', '.join(FIELDS)})"
+                + f" (the fields are: {', '.join(FIELDS)}; {own})"
             )
-        for key, kind in FIELDS.items():
+        for key, kind in fields.items():
             if not isinstance(entry[key], kind) or (kind is int and isinstance(entry[key], bool)):
                 raise ShippedIndexError(f"{where}: {key} must be a JSON {kind.__name__}, got {entry[key]!r}")
         name, file = entry["name"], entry["file"]
@@ -215,8 +294,13 @@ def _entries(index: Path) -> list[dict]:
         if name in seen:
             raise ShippedIndexError(f"{where}: the name {name!r} is used twice")
         seen.add(name)
-        if Path(file).name != file or not file.endswith(".zip"):
-            raise ShippedIndexError(f"{where}: file must be a .zip file name in {index.parent}, got {file!r}")
+        suffix = SUFFIX[str(engine)]
+        if Path(file).name != file or not file.endswith(suffix):
+            raise ShippedIndexError(
+                f"{where}: file must be a {suffix} file name in {index.parent} (engine {engine}), got {file!r}"
+            )
+        if "room_simulations" in entry and entry["room_simulations"] < 0:
+            raise ShippedIndexError(f"{where}: room_simulations must be >= 0, got {entry['room_simulations']}")
         for key in ("sha256", "source_sha256"):
             if not _SHA.match(entry[key]):
                 raise ShippedIndexError(f"{where}: {key} must be 64 lower-case hex digits, got {entry[key]!r}")
@@ -257,6 +341,8 @@ def _agent(entry: dict, index: Path, verify: bool) -> ShippedAgent:
         commit=entry["commit"],
         sha256=entry["sha256"],
         source_sha256=entry["source_sha256"],
+        engine=entry["engine"],
+        room_simulations=entry.get("room_simulations"),
     )
 
 
@@ -286,8 +372,9 @@ def shipped_names(index: str | Path | None = None) -> list[str]:
     return [e["name"] for e in _entries(Path(index) if index is not None else INDEX)]
 
 
-def shipped_spec(name: str, index: str | Path | None = None) -> ShippedAgent:
-    """The shipped agent called ``name``, its file checked.
+def shipped_spec(name: str, index: str | Path | None = None, verify: bool = True) -> ShippedAgent:
+    """The shipped agent called ``name``, its file checked (exists, sha256 matches) unless
+    ``verify`` is false (then only the index is read).
 
     Raises:
         ValueError: no shipped agent has that name (the message lists the names).
@@ -296,7 +383,7 @@ def shipped_spec(name: str, index: str | Path | None = None) -> ShippedAgent:
     index = Path(index) if index is not None else INDEX
     for e in _entries(index):
         if e["name"] == name:
-            return _agent(e, index, verify=True)
+            return _agent(e, index, verify=verify)
     names = shipped_names(index)
     raise ValueError(
         f"no shipped agent is called {name!r}; the shipped agents are: {', '.join(names) if names else 'none'}"
@@ -373,12 +460,19 @@ def shipped_for(env_id: str, env_kwargs: dict | None = None, index: str | Path |
 
 def shipped_markdown(index: str | Path | None = None) -> str:
     """The Markdown table of the shipped agents that the README carries."""
-    rows = ["| Name | Env id | Setting (`--env-kwargs`) | Trained | Summary |", "|---|---|---|---|---|"]
+    rows = [
+        "| Name | Engine | Env id | Setting (`--env-kwargs`) | Trained | Summary |",
+        "|---|---|---|---|---|---|",
+    ]
     for e in _entries(Path(index) if index is not None else INDEX):
         kwargs = f"`{json.dumps(e['env_kwargs'])}`" if e["env_kwargs"] else "defaults"
+        if e["engine"] == "alphazero":
+            engine, steps = f"AlphaZero (room: `{e['name']}:{e['room_simulations']}`)", "positions"
+        else:
+            engine, steps = "MaskablePPO", "timesteps"
         rows.append(
-            f"| `{e['name']}` | `{e['env_id']}` | {kwargs} | `{e['config']}`, seed {e['seed']}, "
-            f"{e['timesteps']:,} timesteps | {e['summary']} |"
+            f"| `{e['name']}` | {engine} | `{e['env_id']}` | {kwargs} | `{e['config']}`, seed {e['seed']}, "
+            f"{e['timesteps']:,} {steps} | {e['summary']} |"
         )
     return "\n".join(rows)
 
@@ -405,31 +499,63 @@ def strip_optimizer(source: str | Path, dest: str | Path) -> None:
     model.save(dest)
 
 
+def strip_alphazero(source: str | Path, dest: str | Path) -> None:
+    """Save the playing part of an AlphaZero checkpoint: ``{"format": AGENT_FORMAT, "config",
+    "network"}`` (:data:`training.agents.alphazero.AGENT_FORMAT`), the run's config and the
+    network's weights as they are (the same moves). Left out: the optimizer, the replay buffer,
+    the generators' states, the counters and the games in progress, which only ``--resume`` uses
+    (the buffer alone is about 115 MB for Ataxx's 50,000 positions). The file holds only plain
+    Python values and tensors: ``torch.load(dest, weights_only=True)`` reads it.
+
+    Raises:
+        FileNotFoundError: no ``source``. ValueError: ``source`` is not a full checkpoint of the
+            AlphaZero engine (a stripped one included).
+    """
+    import torch
+
+    from training.agents.alphazero import AGENT_FORMAT, load_checkpoint
+
+    data = load_checkpoint(source)
+    torch.save({"format": AGENT_FORMAT, "config": data["config"], "network": data["network"]}, dest)
+
+
 def _short(x: float) -> str:
     """A score with at most three decimals, trailing zeros dropped: ``0.985``, ``0.22``, ``1.0``."""
     text = f"{x:.3f}".rstrip("0")
     return text + "0" if text.endswith(".") else text
 
 
-def add_run(run_dir: str | Path, commit: str, index: str | Path | None = None, summary: str | None = None) -> dict:
-    """Add (or replace) the shipped agent of a finished ``training.train`` run.
+def add_run(
+    run_dir: str | Path,
+    commit: str,
+    index: str | Path | None = None,
+    summary: str | None = None,
+    room_simulations: int | None = None,
+) -> dict:
+    """Add (or replace) the shipped agent of a finished ``training.train`` run of the sb3 or the
+    alphazero engine (the config's ``engine``).
 
-    Reads the run's ``config.yaml`` (name, env id and kwargs, seed), ``report.json`` (timesteps,
-    final scores) and ``checkpoints/final.zip``; writes ``<name>.zip`` (:func:`strip_optimizer`)
-    beside the index and its entry into the index (an entry of the same name is replaced in place,
-    a new one appended).
+    Reads the run's ``config.yaml`` (name, engine, env id and kwargs, seed), ``report.json``
+    (timesteps, final scores) and its final checkpoint; writes beside the index ``<name>.zip``
+    (sb3: ``checkpoints/final.zip`` through :func:`strip_optimizer`) or ``<name>.pt`` (alphazero:
+    ``checkpoints/final.pt`` through :func:`strip_alphazero`) and its entry into the index (an
+    entry of the same name is replaced in place, its old file removed if the new one has another
+    name; a new one appended).
 
     Args:
         run_dir: the run's folder.
         commit: the code commit that trained it (40 hex digits).
         index: the index to update (default :data:`INDEX`).
         summary: the one-line summary (default: made from the config and ``report.json``).
+        room_simulations: alphazero only: the simulations a move of the agent the play room
+            offers (default :data:`ROOM_SIMULATIONS`, measured to answer within about a second).
 
     Returns:
         The new entry.
 
     Raises:
-        FileNotFoundError: a file of the run is missing. ValueError: a bad commit, a smoke run, or a
+        FileNotFoundError: a file of the run is missing. ValueError: a bad commit, a smoke run, an
+            engine that cannot be shipped, ``room_simulations`` for an sb3 run or below 0, or a
             foreign checkpoint.
     """
     import yaml
@@ -437,10 +563,22 @@ def add_run(run_dir: str | Path, commit: str, index: str | Path | None = None, s
     run, index = Path(run_dir), Path(index) if index is not None else INDEX
     if not re.fullmatch(r"[0-9a-f]{40}", commit):
         raise ValueError(f"commit must be 40 lower-case hex digits, got {commit!r}")
-    for f in ("config.yaml", "report.json", "checkpoints/final.zip"):
-        if not (run / f).is_file():
-            raise FileNotFoundError(f"{run / f} does not exist: is {run} a finished training.train run?")
+    if not (run / "config.yaml").is_file():
+        raise FileNotFoundError(f"{run / 'config.yaml'} does not exist: is {run} a finished training.train run?")
     cfg = yaml.safe_load((run / "config.yaml").read_text())
+    engine = cfg.get("engine", "sb3")
+    if engine not in SUFFIX:
+        raise ValueError(f"{run} is a run of the {engine} engine: only {' and '.join(SUFFIX)} runs can be shipped")
+    source = run / "checkpoints" / f"final{SUFFIX[engine]}"
+    for f in (run / "report.json", source):
+        if not f.is_file():
+            raise FileNotFoundError(f"{f} does not exist: is {run} a finished training.train run?")
+    if engine == "sb3" and room_simulations is not None:
+        raise ValueError(f"{run} is a MaskablePPO run: room_simulations is for AlphaZero runs only")
+    if engine == "alphazero":
+        sims = ROOM_SIMULATIONS if room_simulations is None else room_simulations
+        if isinstance(sims, bool) or not isinstance(sims, int) or sims < 0:
+            raise ValueError(f"room_simulations must be an integer >= 0, got {sims!r}")
     report = json.loads((run / "report.json").read_text())
     if report.get("smoke"):
         raise ValueError(f"{run} is a --smoke run: its agent is untrained")
@@ -449,17 +587,24 @@ def add_run(run_dir: str | Path, commit: str, index: str | Path | None = None, s
         vs = report.get("vs", {})
         scores = ", ".join(f"{_short(v['score'])} vs {opp}" for opp, v in vs.items())
         games = sorted({v["games"] for v in vs.values()})
-        summary = (
-            "MaskablePPO self-play"
-            f"{' after a warm start imitating ' + report['pretrain']['teacher'] if report.get('pretrain') else ''}"
-            f"; its run's final evaluation: {scores} ({'/'.join(map(str, games))} games each)"
-        )
-    source = run / "checkpoints" / "final.zip"
-    dest = index.parent / f"{name}.zip"
+        if engine == "alphazero":
+            how = (
+                f"Gumbel AlphaZero self-play ({cfg['search']['simulations']} simulations a move); its run's "
+                f"final evaluation at {cfg['search']['eval_simulations']} simulations"
+            )
+        else:
+            how = (
+                "MaskablePPO self-play"
+                f"{' after a warm start imitating ' + report['pretrain']['teacher'] if report.get('pretrain') else ''}"
+                "; its run's final evaluation"
+            )
+        summary = f"{how}: {scores} ({'/'.join(map(str, games))} games each)"
+    dest = index.parent / f"{name}{SUFFIX[engine]}"
     index.parent.mkdir(parents=True, exist_ok=True)
-    strip_optimizer(source, dest)
+    (strip_alphazero if engine == "alphazero" else strip_optimizer)(source, dest)
     entry = {
         "name": name,
+        "engine": engine,
         "file": dest.name,
         "env_id": cfg["env_id"],
         "env_kwargs": cfg.get("env_kwargs") or {},
@@ -471,12 +616,19 @@ def add_run(run_dir: str | Path, commit: str, index: str | Path | None = None, s
         "source_sha256": _sha256(source),
         "summary": summary,
     }
+    if engine == "alphazero":
+        entry["room_simulations"] = sims
     old = json.loads(index.read_text()) if index.exists() else {}
     agents = [e for e in old.get("agents", []) if e.get("name") != name]
     where = next((i for i, e in enumerate(old.get("agents", [])) if e.get("name") == name), len(agents))
+    replaced = next((e for e in old.get("agents", []) if e.get("name") == name), None)
     agents.insert(where, entry)
     data = {"about": ABOUT, **{k: v for k, v in old.items() if k not in ("about", "agents")}, "agents": agents}
     index.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    if replaced is not None and isinstance(replaced.get("file"), str) and replaced["file"] != dest.name:
+        stale = index.parent / Path(replaced["file"]).name  # the replaced entry's file (another suffix)
+        if stale.is_file():
+            stale.unlink()
     _entries(index)  # check what was written
     return entry
 
@@ -490,14 +642,28 @@ def main(argv: list[str] | None = None) -> int:
     sub = p.add_subparsers(dest="command")
     sub.add_parser("list", help="print the Markdown table of the shipped agents (the default)")
     add = sub.add_parser("add", help="add (or replace) the agent of a finished training.train run")
-    add.add_argument("run_dir", help="the run's folder (config.yaml, report.json, checkpoints/final.zip)")
+    add.add_argument("run_dir", help="the run's folder (config.yaml, report.json, checkpoints/final.zip or final.pt)")
     add.add_argument("--commit", required=True, help="the code commit that trained it (40 hex digits)")
     add.add_argument("--summary", default=None, help="one line for people (default: from report.json)")
+    add.add_argument(
+        "--room-simulations",
+        type=int,
+        default=None,
+        metavar="N",
+        help="AlphaZero runs only: the simulations a move of the agent the play room offers (default "
+        f"{ROOM_SIMULATIONS}: within about a second a move on a 2-core CPU, TwixT 24x24 included)",
+    )
     add.add_argument("--index", default=None, help=f"the index to update (default {INDEX})")
     args = p.parse_args(argv)
     try:
         if args.command == "add":
-            entry = add_run(args.run_dir, args.commit, index=args.index, summary=args.summary)
+            entry = add_run(
+                args.run_dir,
+                args.commit,
+                index=args.index,
+                summary=args.summary,
+                room_simulations=args.room_simulations,
+            )
             print(json.dumps(entry, indent=1))
         else:
             shipped_agents()  # every file checked

@@ -68,21 +68,32 @@ def _named(name: str, param: str | None = None, default: int | None = None) -> C
 
 
 def _shipped(spec: str) -> dict | None:
-    """Parser of ``NAME[:sample]`` for the name of a shipped agent (``training/shipped/index.json``)."""
-    from training.agents.shipped import shipped_names
+    """Parser of a shipped agent's spec (``training/shipped/index.json``): ``NAME[:sample]`` for a
+    MaskablePPO one, ``NAME[:SIMS]`` for an AlphaZero one (SIMS simulations a move, 0 the raw policy)."""
+    from training.agents.shipped import shipped_names, shipped_spec
 
     head, sep, option = spec.partition(":")
     if head not in shipped_names():
         return None
+    engine = shipped_spec(head, verify=False).engine
+    if engine == "alphazero":
+        if sep and not re.fullmatch(r"0|[1-9][0-9]*", option):
+            raise ValueError(
+                f"agent spec {spec!r}: the only option of the shipped AlphaZero agent {head} is ':SIMS', its "
+                f"simulations a move (digits 0-9, no sign or leading zero; 0: the raw policy), got {option!r}"
+            )
+        return {"name": head, "deterministic": True, "simulations": int(option) if sep else None}
     if sep and option != "sample":
-        raise ValueError(f"agent spec {spec!r}: the only option of a shipped agent is ':sample', got {option!r}")
-    return {"name": head, "deterministic": not sep}
+        raise ValueError(
+            f"agent spec {spec!r}: the only option of the shipped MaskablePPO agent {head} is ':sample', got {option!r}"
+        )
+    return {"name": head, "deterministic": not sep, "simulations": None}
 
 
-def _load_shipped(seed, name, deterministic):
+def _load_shipped(seed, name, deterministic, simulations):
     from training.agents.shipped import shipped_spec
 
-    return shipped_spec(name).load(deterministic=deterministic, seed=seed)
+    return shipped_spec(name).load(deterministic=deterministic, seed=seed, simulations=simulations)
 
 
 def _rllib(spec: str) -> dict | None:
@@ -195,9 +206,10 @@ SPECS: tuple[AgentSpec, ...] = (
         _load_az,
     ),
     AgentSpec(
-        "SHIPPED[:sample]",
+        "SHIPPED[:sample|:SIMS]",
         "a trained agent shipped with the package, by name (`python -m training.agents.shipped` "
-        "lists them): as a checkpoint, on the setting it was trained on",
+        "lists them), on the setting it was trained on: a MaskablePPO one as `PATH.zip[:sample]`, an "
+        "AlphaZero one as `az:PATH[:SIMS]` (default: its run's `search.eval_simulations`)",
         _shipped,
         _load_shipped,
     ),
@@ -206,7 +218,7 @@ SPECS: tuple[AgentSpec, ...] = (
 
 def spec_forms() -> str:
     """The spec forms as one phrase: ``"random, greedy, mcts[:N], alphabeta[:D], robot[:N], PATH.zip[:sample],
-    rllib:PATH[:sample] or SHIPPED[:sample]"``."""
+    rllib:PATH[:sample], az:PATH[:SIMS] or SHIPPED[:sample|:SIMS]"``."""
     forms = [s.form for s in SPECS]
     return ", ".join(forms[:-1]) + " or " + forms[-1]
 

@@ -9,7 +9,9 @@ turns the name into an agent. The names are
 * the agents the games offer by name (``agents`` of ``envs/<game>/heuristics.py``, e.g. a
   ``robot``), listed only for the games that offer them (their ``check_env`` refuses the others);
 * the trained agents shipped with the package (:mod:`training.agents.shipped`), offered for the
-  settings they were trained on (their table is checked when the room starts);
+  settings they were trained on (their table is checked when the room starts); an AlphaZero one
+  searches its index entry's ``room_simulations`` a move (a search that answers within about a
+  second), played as the spec ``NAME:SIMS``;
 * the agents given on the server's command line (``--agent NAME=SPEC``, e.g. a checkpoint path):
   only the command line names files.
 """
@@ -26,7 +28,7 @@ from training.agents import Agent, make_agent, parse_checkpoint_spec
 
 __all__ = ["RoomAgents", "MenuEntry", "BASELINES", "MAX_DEPTH", "MAX_SIMULATIONS", "parse_agent_option"]
 
-from training.agents.shipped import shipped_agents, shipped_for
+from training.agents.shipped import shipped_agents, shipped_for, shipped_spec
 
 #: The baseline names listed in the seat menus, weakest first.
 BASELINES = ("random", "greedy", "alphabeta:2", "alphabeta:3", "mcts:200", "mcts:1000")
@@ -138,7 +140,7 @@ class RoomAgents:
             return self.named[name]
         for s in self._shipped(env_id, env_kwargs):
             if s.name == name:
-                return s.name
+                return s.room_spec
         raise ValueError(
             f"unknown agent {name!r}: expected random, greedy, alphabeta:D (D <= {MAX_DEPTH}), "
             f"{''.join(g + ', ' for g in game_agents())}"
@@ -155,7 +157,16 @@ class RoomAgents:
             return _SUMMARY[head].format(arg)
         if name in game_agents():
             return _game_agent_summary(name)
-        return "a trained agent shipped with the package"
+        try:
+            shipped = shipped_spec(name, verify=False)
+        except ValueError:
+            return "a trained agent shipped with the package"
+        if shipped.room_simulations is not None:
+            return (
+                "a trained AlphaZero agent shipped with the package: Gumbel search, "
+                f"{shipped.room_simulations} simulations a move"
+            )
+        return "a trained MaskablePPO agent shipped with the package"
 
     def make(self, name: object, env, env_id: str, env_kwargs: dict, seed: int | None) -> Agent:
         """A new agent ``name`` checked against ``env`` (a reset raw environment of the game).
