@@ -442,6 +442,7 @@ def train_in(
             "timesteps_this_run": int(played),
             "resumed_from": resume,
             "train_seconds": round(wall, 1),
+            "elapsed_seconds": round(counters["elapsed_s"], 1),  # all parts of a resumed run
             "eval_seconds": eval_seconds,
             "checkpoint": str(final),
             "pretrain": None,
