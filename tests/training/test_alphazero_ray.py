@@ -240,3 +240,17 @@ def test_the_device_path_trains_the_same_weights_on_the_cpu(tmp_path, monkeypatc
     assert same_tensors(a["network"], b["network"]) and a["rng"] == b["rng"]
     assert np.array_equal(a["buffer"].policy, b["buffer"].policy)
     assert a["counters"]["history"] == b["counters"]["history"]
+
+
+def test_actors_without_ray_name_the_extra_in_one_line(tmp_path, monkeypatch, capsys):
+    """``--address`` (or ``selfplay.actors``) where Ray is not installed: exit status 2, one line
+    naming the ``rllib`` extra, before Ray is imported; nothing left behind."""
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ray" else real(name, *a))
+    monkeypatch.chdir(REPO_ROOT)
+    with pytest.raises(SystemExit) as e:
+        main(["configs/ataxx_az.yaml", "--smoke", "--address", "local", "--out", str(tmp_path / "a"), "--no-progress"])
+    assert e.value.code == 2 and not (tmp_path / "a").exists()
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert "AlphaZero self-play on Ray actors (selfplay.actors 1, --address) needs the 'rllib' extra" in last
+    assert "missing ray" in last and 'pip install -e ".[rllib]"' in last

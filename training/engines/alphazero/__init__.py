@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from training.cli import MissingExtraError
 from training.engines.alphazero.config import SMOKE, AlphaZeroConfig
 from training.ray_cluster import ClusterError
 
@@ -36,7 +37,7 @@ class AlphaZeroEngine:
     smoke_budgets = SMOKE
     takes_address = True
     checkpoint_kind = "a checkpoint .pt, e.g. RUN/checkpoints/final.pt"
-    user_errors: tuple[type[BaseException], ...] = (ClusterError,)
+    user_errors: tuple[type[BaseException], ...] = (ClusterError, MissingExtraError)
 
     def require(self, user: str, *, as_command: bool = False) -> None:
         """The ``train`` extra less stable-baselines3 (:data:`training.cli.TRAIN_COMMON_MODULES`:

@@ -258,7 +258,7 @@ class Chunks:
     """A stand-in for :class:`ReplayBuffer` that keeps what :meth:`SelfPlay.move` adds, in order:
     ``chunks``, a list of ``(obs, packed mask, policy, value)`` (one per finished game)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.chunks: list[tuple] = []
 
     def add(self, obs, packed_mask: np.ndarray, policy: np.ndarray, value: np.ndarray) -> None:
@@ -526,7 +526,7 @@ def train_in(
             without a CUDA GPU.
         ClusterError: Ray could not be started or joined, or cannot hold the actors
             (:mod:`training.ray_cluster`).
-        training.cli.MissingExtraError: actors without Ray installed.
+        training.cli.MissingExtraError: actors without Ray (the ``rllib`` extra) installed.
     """
     import torch
 
@@ -612,13 +612,14 @@ def train_in(
     ray_info = None
     stop_ray_at_end = False
     if n_actors:
-        import ray  # (start_ray checks that it is installed first)
-
         from training.ray_cluster import require_ray, start_ray, stop_ray
 
-        require_ray("self-play actors (selfplay.actors, --address)")
+        user = f"AlphaZero self-play on Ray actors (selfplay.actors {n_actors}{', --address' if address else ''})"
+        require_ray(user)
+        import ray
+
         stop_ray_at_end = not ray.is_initialized()
-        ray_info = start_ray(address, user="self-play actors (selfplay.actors, --address)")
+        ray_info = start_ray(address, user=user)
         try:
             pool = ActorPool(cfg, n_actors)
             if saved_games is not None:
@@ -629,7 +630,12 @@ def train_in(
             if stop_ray_at_end:
                 stop_ray()
             raise
-    players: SelfPlay | ActorPool = selfplay if pool is None else pool  # type: ignore[assignment]
+    players: SelfPlay | ActorPool
+    if pool is not None:
+        players = pool
+    else:
+        assert selfplay is not None  # made above when there are no actors
+        players = selfplay
     start = counters["positions"]
     target = start + cfg.total_timesteps
     games_line = (
