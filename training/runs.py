@@ -34,7 +34,7 @@ from pathlib import Path
 import yaml
 
 from training.config import ConfigError, RunConfig, validate_config
-from training.engine_registry import get_engine
+from training.engine_registry import engine_names, get_engine
 
 __all__ = [
     "train",
@@ -62,9 +62,10 @@ def check_run_options(cfg: RunConfig, resume: str | None = None, address: str | 
     """
     engine = get_engine(cfg.engine)
     if address is not None and not engine.takes_address:
+        takers = [get_engine(n) for n in engine_names() if get_engine(n).takes_address]
         raise ConfigError(
-            f"--address joins a Ray cluster: it is for RLlib configs (engine: rllib); an "
-            f"{engine.label} run trains in this process"
+            f"--address joins a Ray cluster: it is for {' and '.join(e.label for e in takers)} configs "
+            f"(engine: {', '.join(e.name for e in takers)}); an {engine.label} run trains in this process"
         )
     if resume and not engine.is_checkpoint(Path(resume)):
         raise FileNotFoundError(
@@ -120,8 +121,10 @@ def train(
         overwrite: delete a non-empty ``out`` first.
         smoke: only recorded in the report (``"smoke"``); the caller shrinks ``cfg`` with
             :meth:`~training.config.RunConfig.smoke`.
-        address: an engine that joins a cluster (RLlib): the Ray cluster to join (``"HOST:PORT"``
-            or ``"auto"``, :func:`training.engines.rllib.cluster.start_ray`); default a local one.
+        address: an engine that joins a cluster (RLlib, AlphaZero's self-play actors): the Ray
+            cluster to join (``"HOST:PORT"``, ``"auto"`` or ``"local"``,
+            :func:`training.ray_cluster.start_ray`); default a local one (AlphaZero: self-play in
+            this process unless ``selfplay.actors`` asks for actors).
 
     Returns:
         The report (also written to ``out/report.json``): ``vs`` and ``ratings`` (from

@@ -9,6 +9,8 @@ Usage::
 
     python -m training.train configs/ataxx_rllib.yaml [--address HOST:PORT|auto]   # Ray RLlib, local or a cluster
 
+    python -m training.train configs/ataxx_az.yaml [--address HOST:PORT|auto|local]   # self-play actors on Ray
+
 The YAML config holds every hyperparameter (see ``configs/ataxx_quick.yaml``, each key commented,
 and ``docs/config.md``); unknown keys are an error (:func:`training.config.load_config`). Its
 ``engine`` (:mod:`training.engines`) trains: ``sb3`` (the default, MaskablePPO:
@@ -46,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m training.train``: see the module docstring. Returns the exit status (bad
     arguments or config: ``argparse``'s exit, status 2)."""
     from training.cli import non_negative_int, positive_int
-    from training.engines.rllib.cluster import address_arg  # (an argparse type: no Ray import)
+    from training.ray_cluster import address_arg  # (an argparse type: no Ray import)
 
     parser = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.split("\n\n")[0])
     parser.add_argument("config", help="YAML config, e.g. configs/ataxx_quick.yaml")
@@ -72,10 +74,12 @@ def main(argv: list[str] | None = None) -> int:
         "--address",
         type=address_arg,
         default=None,
-        metavar="HOST:PORT|auto",
-        help="RLlib configs: join the Ray cluster whose head is at HOST:PORT (`ray start --head` "
-        "prints it), or 'auto' (the one started on this machine); default: a local Ray "
-        "instance of this run's own",
+        metavar="HOST:PORT|auto|local",
+        help="RLlib configs, and AlphaZero configs' self-play actors (selfplay.actors, at least 1 "
+        "with --address): join the Ray cluster whose head is at HOST:PORT (`ray start --head` "
+        "prints it), 'auto' (the one started on this machine) or 'local' (a local Ray instance of "
+        "this run's own); default: RLlib a local Ray instance, AlphaZero self-play in this process "
+        "unless selfplay.actors >= 1",
     )
     sb3 = get_engine("sb3").smoke_budgets
     parser.add_argument(

@@ -173,7 +173,7 @@ def test_a_cluster_with_token_authentication_is_named(rllib, monkeypatch):
             "is missing or does not match; set RAY_AUTH_MODE 'disabled' to opt out\n"
         ),
     )
-    monkeypatch.setattr("training.engines.rllib.cluster.subprocess.run", lambda *a, **k: refused)
+    monkeypatch.setattr("training.ray_cluster.subprocess.run", lambda *a, **k: refused)
     try:
         with pytest.raises(ClusterError) as e:
             check_address(address)
@@ -352,7 +352,7 @@ def test_train_cli_address_errors_are_one_line(capsys):
     assert e.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
         "python -m training.train: error: --address joins a Ray cluster: "
-        "it is for RLlib configs (engine: rllib); an SB3 run trains in "
+        "it is for RLlib and AlphaZero configs (engine: rllib, alphazero); an SB3 run trains in "
         "this process"
     )
     with pytest.raises(SystemExit):

@@ -11,13 +11,19 @@
 
 Checkpoints are ``.pt`` files (``RUN/checkpoints/final.pt``), one ``torch.save`` each, holding
 everything a resumed run needs.
+
+Self-play runs in the learner's process by default, or on Ray actors (``selfplay.actors``, or
+``--address HOST:PORT|auto|local``: :mod:`training.ray_cluster`); the learner may train on a GPU
+(``learn.device: cuda``, untested here). Both: :mod:`training.engines.alphazero.trainer`.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from training.cli import MissingExtraError
 from training.engines.alphazero.config import SMOKE, AlphaZeroConfig
+from training.ray_cluster import ClusterError
 
 __all__ = ["ENGINE", "AlphaZeroEngine"]
 
@@ -29,9 +35,9 @@ class AlphaZeroEngine:
     label = "AlphaZero"
     config_model = AlphaZeroConfig
     smoke_budgets = SMOKE
-    takes_address = False
+    takes_address = True
     checkpoint_kind = "a checkpoint .pt, e.g. RUN/checkpoints/final.pt"
-    user_errors: tuple[type[BaseException], ...] = ()
+    user_errors: tuple[type[BaseException], ...] = (ClusterError, MissingExtraError)
 
     def require(self, user: str, *, as_command: bool = False) -> None:
         """The ``train`` extra less stable-baselines3 (:data:`training.cli.TRAIN_COMMON_MODULES`:
@@ -82,7 +88,9 @@ class AlphaZeroEngine:
     ) -> dict:
         from training.engines.alphazero.trainer import train_in
 
-        return train_in(cfg, out, resume=resume, progress_bar=progress_bar, started=started, smoke=smoke)
+        return train_in(
+            cfg, out, resume=resume, progress_bar=progress_bar, started=started, smoke=smoke, address=address
+        )
 
     def load_agent(self, checkpoint: str | Path, **kwargs):
         """A checkpoint ``.pt`` as an :class:`~training.agents.alphazero.AlphaZeroAgent`

@@ -73,16 +73,31 @@ class SearchConfig(Section):
 
 
 class SelfPlayConfig(Section):
-    """``selfplay``: the games played in lockstep and the replay buffer."""
+    """``selfplay``: the games played in lockstep, the replay buffer, and the self-play actors.
+
+    ``actors``: 0 (the default) plays the ``games`` in the learner's process, alternating with the
+    learning; N >= 1 plays on N Ray actors of one CPU each, each with its own ``games`` games
+    (``games * N`` in all), on a local Ray instance of the run's own or on the cluster of
+    ``--address``. ``--address`` with ``actors: 0`` means 1 actor
+    (:mod:`training.engines.alphazero.trainer`)."""
 
     games: PositiveInt = Field(64, description="games played in lockstep (one batched network call per simulation)")
     moves_per_round: PositiveInt = Field(16, description="lockstep moves of self-play per round (then train_steps)")
     buffer_size: PositiveInt = Field(50_000, description="positions kept in the replay buffer (the oldest leave first)")
     symmetries: bool = Field(False, description="augment each training sample by a random board symmetry of the game")
+    actors: Annotated[int, Field(strict=True, ge=0, le=1024), Expect("an integer from 0 to 1024")] = Field(
+        0,
+        description="self-play actors on Ray, each playing its own `games` games (0: self-play in the learner's "
+        "process, unless --address is given, which means 1)",
+    )
 
 
 class LearnConfig(Section):
-    """``learn``: the network's training on the replay buffer (Adam, cross-entropy + MSE)."""
+    """``learn``: the network's training on the replay buffer (Adam, cross-entropy + MSE).
+
+    ``device``: where the learner's network and its minibatches live (``cuda``: a user's GPU,
+    untested on a GPU here; refused where torch sees none). Self-play and the evaluations search
+    on the CPU with a copy of the weights."""
 
     train_steps: PositiveInt = Field(16, description="Adam steps per round (one minibatch each)")
     batch_size: PositiveInt = Field(256, description="positions per minibatch, drawn uniformly from the buffer")
@@ -90,6 +105,10 @@ class LearnConfig(Section):
     weight_decay: NonNegativeNumber = Field(1.0e-4, description="L2 penalty on the weights (Adam's weight_decay)")
     value_weight: NonNegativeNumber = Field(1.0, description="weight of the value MSE in the loss (policy CE weight 1)")
     min_positions: PositiveInt = Field(1_000, description="positions in the buffer before training starts")
+    device: Annotated[Literal["cpu", "cuda"], Expect("'cpu' or 'cuda'")] = Field(
+        "cpu",
+        description="the learner's torch device (cuda: untested here; the self-play searches stay on the CPU)",
+    )
 
 
 class AlphaZeroConfig(RunConfig):
