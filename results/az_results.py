@@ -9,10 +9,11 @@ Usage::
 Everything is played by the project's own command, ``python -m training.evaluate`` (printed before
 it runs, and kept in ``about.json``):
 
-1. **The final tournament** (``gauntlet/``): the run's ``checkpoints/final.pt`` (``az:PATH``, its
-   config's ``search.eval_simulations``) against every opponent, ``--games`` games a pair (seats
-   alternating), ``--gauntlet`` (the opponents do not play each other), ``--concurrency 64`` (the
-   agent's searches batched over its games), seed 0, the run's ``max_steps``. Its ``pairs.csv``
+1. **The final tournament** (``gauntlet/``): the run's ``checkpoints/final.pt`` (``az:PATH:SIMS``,
+   ``--simulations``, by default its config's ``search.eval_simulations``) against every opponent,
+   ``--games`` games a pair (seats alternating), ``--gauntlet`` (the opponents do not play each
+   other), ``--concurrency 64`` (the agent's searches batched over its games), seed 0, the run's
+   ``max_steps``. Its ``pairs.csv``
    holds the scores with Wilson intervals and ``ratings.csv`` the Elo ladder (Bradley-Terry,
    ``random`` = 0).
 2. **The learning curve** (``curve.csv``, ``curve.png``): every checkpoint of the run
@@ -99,6 +100,10 @@ def _elapsed_at(run: Path, positions: int) -> float:
     return round(ckpt.stat().st_mtime - (run / "config.yaml").stat().st_mtime, 1)
 
 
+def _spec(checkpoint: Path, simulations: int | None) -> str:
+    return f"az:{checkpoint}" if simulations is None else f"az:{checkpoint}:{simulations}"
+
+
 def _wall(report: dict) -> float:
     """Wall seconds of the whole run's training (all parts of a resumed run; periodic evaluations
     included, the final tournament not)."""
@@ -111,6 +116,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--name", required=True, help="the results folder's name: results/alphazero/NAME")
     p.add_argument("--opponents", nargs="+", required=True, metavar="SPEC")
     p.add_argument("--games", type=int, default=400)
+    p.add_argument(
+        "--simulations",
+        type=int,
+        default=None,
+        metavar="SIMS",
+        help="the trained agent's simulations a move (az:PATH:SIMS; default: its config's search.eval_simulations)",
+    )
     p.add_argument("--curve-opponents", nargs="*", default=["greedy"], metavar="SPEC")
     p.add_argument("--curve-games", type=int, default=100)
     p.add_argument("--skip-gauntlet", action="store_true", help="keep the gauntlet already written")
@@ -122,7 +134,12 @@ def main(argv: list[str] | None = None) -> int:
     out = RESULTS / "alphazero" / args.name
     out.mkdir(parents=True, exist_ok=True)
     final = run / "checkpoints" / "final.pt"
-    about: dict = {"run": str(run), "final_sha256": _sha256(final), "commands": []}
+    about: dict = {
+        "run": str(run),
+        "final_sha256": _sha256(final),
+        "simulations": args.simulations if args.simulations is not None else run_cfg["search"]["eval_simulations"],
+        "commands": [],
+    }
     if (out / "about.json").exists():
         about["commands"] = [
             c for c in json.loads((out / "about.json").read_text())["commands"] if c["what"] == "gauntlet"
@@ -130,7 +147,9 @@ def main(argv: list[str] | None = None) -> int:
 
     if not args.skip_gauntlet:
         folder = out / "gauntlet"
-        cmd, seconds = _evaluate(run_cfg, [f"az:{final}", *args.opponents], args.games, 0, RESULTS / ".work")
+        cmd, seconds = _evaluate(
+            run_cfg, [_spec(final, args.simulations), *args.opponents], args.games, 0, RESULTS / ".work"
+        )
         (folder).mkdir(exist_ok=True)
         for name in ("pairs.csv", "ratings.csv", "ratings.png"):
             shutil.copy(RESULTS / ".work" / name, folder / name)
@@ -145,7 +164,9 @@ def main(argv: list[str] | None = None) -> int:
         if not args.curve_opponents:
             break
         work = RESULTS / ".work"
-        cmd, seconds = _evaluate(run_cfg, [f"az:{ckpt}", *args.curve_opponents], args.curve_games, 1, work)
+        cmd, seconds = _evaluate(
+            run_cfg, [_spec(ckpt, args.simulations), *args.curve_opponents], args.curve_games, 1, work
+        )
         about["commands"].append({"what": f"curve {ckpt.name}", "command": shlex.join(cmd), "seconds": seconds})
         with (work / "pairs.csv").open(newline="") as f:
             pairs = [r for r in csv.DictReader(f) if r["agent"].startswith("az:")]
