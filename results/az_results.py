@@ -110,7 +110,29 @@ def _wall(report: dict) -> float:
     return float(report.get("elapsed_seconds", report["train_seconds"]))
 
 
+def table() -> str:
+    """The README's lines for every folder of ``results/alphazero/`` (``--table``): a table row per
+    run, then its Elo ladder and learning curve lines (the passages ``results/check_readme.py``
+    checks)."""
+    sys.path.insert(0, str(RESULTS))
+    import check_readme as cr
+
+    lines = []
+    for c in cr.alphazero_claims():
+        text = c.template
+        for v, f in zip(c.values, c.formats or ["{}"] * len(c.values)):
+            shown = f.format(v)
+            text = text.replace("{}", "0" if shown in ("-0", "+0") else shown, 1)
+        lines.append(text)
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv == ["--table"]:
+        print(table())
+        return 0
     p = argparse.ArgumentParser(prog="python results/az_results.py", description=__doc__.split("\n\n")[0])
     p.add_argument("run", type=Path, help="the run directory of python -m training.train (engine: alphazero)")
     p.add_argument("--name", required=True, help="the results folder's name: results/alphazero/NAME")

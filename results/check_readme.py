@@ -44,6 +44,9 @@ NUMBER = r"[+-]?\d[\d,]*(?:\.\d+)?"
 #: The trained agent's name in the tournament files is its checkpoint path (ends with ``.zip``).
 TRAINED = ".zip"
 
+#: An AlphaZero agent's name in the tournament files: its spec ``az:PATH:SIMS``.
+AZ = "az:"
+
 
 @dataclass
 class Claim:
@@ -63,6 +66,7 @@ class Claim:
     values: list[float]
     source: str
     after: str = ""
+    formats: list[str] | None = None  # how results/az_results.py --table prints each value
 
 
 # --------------------------------------------------------------------------- reading the files
@@ -75,7 +79,11 @@ def _rows(path: str) -> list[dict]:
 
 
 def _is(name: str, wanted: str) -> bool:
-    return name.endswith(TRAINED) if wanted == TRAINED else name == wanted
+    if wanted == TRAINED:
+        return name.endswith(TRAINED)
+    if wanted == AZ:
+        return name.startswith(AZ)
+    return name == wanted
 
 
 def _pair(path: str, agent: str, opponent: str) -> dict:
@@ -607,6 +615,8 @@ def claims() -> list[Claim]:
             f"{q}pairs_clone_vs_{opp}.csv, pairs_vs_{opp}.csv",
         )
 
+    out.extend(alphazero_claims())
+
     # The shipped agents, re-measured from the shipped files (their name is the agent's name).
     part = "**Shipped agents**"
     for name, setting in SHIPPED:
@@ -618,6 +628,80 @@ def claims() -> list[Claim]:
             wdl(f + "pairs_vs_random.csv", name, "random") + wdl(f + "pairs_vs_greedy.csv", name, "greedy"),
             f + "pairs_vs_random.csv, pairs_vs_greedy.csv",
         )
+    return out
+
+
+#: The opponents of the AlphaZero runs' final tournaments, in the README table's column order.
+AZ_OPPONENTS = ["random", "greedy", "alphabeta:1", "alphabeta:2", "mcts:1000"]
+
+
+def alphazero_claims() -> list[Claim]:
+    """The **Gumbel AlphaZero** part: one table row per run folder of ``results/alphazero/`` (its
+    gauntlet's scores with intervals, its positions and training minutes), the Elo ladder of each
+    run that has one in the README, and the learning curve's points against the PPO agent."""
+    out: list[Claim] = []
+    part = "**Gumbel AlphaZero**"
+    root = RESULTS / "alphazero"
+    for folder in sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []:
+        name = folder.name
+        config, _, seed = name.rpartition("-")
+        run = json.loads((folder / "run.json").read_text())
+        about = json.loads((folder / "about.json").read_text())
+        pairs = f"alphazero/{name}/gauntlet/pairs.csv"
+        ppo = [r["opponent"] for r in _rows(pairs) if _is(r["agent"], AZ) and r["opponent"] not in AZ_OPPONENTS]
+        if len(ppo) != 1:
+            raise LookupError(f"{pairs}: expected one PPO opponent besides {AZ_OPPONENTS}, got {ppo}")
+        played = {r["opponent"] for r in _rows(pairs) if _is(r["agent"], AZ)}
+        values = [run["positions"], run["train_seconds"] / 60, about["simulations"]]
+        cells = []
+        for opp in [*AZ_OPPONENTS, ppo[0]]:
+            if opp in played:
+                values += score_ci(pairs, AZ, opp)
+                cells.append("{} [{}, {}]")
+            else:
+                cells.append("not played")
+        out.append(
+            Claim(
+                part,
+                f"| `{config}` | {seed} | {{}} | {{}} min | {{}} | " + " | ".join(cells) + f" (`{ppo[0]}`) |",
+                [float(v) for v in values],
+                pairs + ", run.json, about.json",
+                formats=["{:,.0f}", "{:.1f}", "{:.0f}"] + ["{:.3f}"] * (len(values) - 3),
+            )
+        )
+        if "random" in played:  # the full gauntlets: an Elo ladder anchored at random
+            ratings = f"alphazero/{name}/gauntlet/ratings.csv"
+            ladder = [("the AlphaZero agent", AZ)] + [(f"`{o}`", o) for o in AZ_OPPONENTS[1:] + ppo if o in played]
+            out.append(
+                Claim(
+                    part,
+                    f"Elo of `{config}` seed {seed} (random = 0): "
+                    + ", ".join(f"{label} {{}} [{{}}, {{}}]" for label, _ in ladder),
+                    [v for _, who in ladder for v in elo(ratings, who)],
+                    ratings,
+                    formats=["{:+.0f}"] * (3 * len(ladder)),
+                )
+            )
+        curve = folder / "curve.csv"
+        if curve.exists():
+            with curve.open(newline="") as f:
+                rows = list(csv.DictReader(f))
+            cells = []
+            values = []
+            for r in rows:
+                cells.append("{} min: {} [{}, {}] and {} [{}, {}]")
+                values += [float(r["elapsed_s"]) / 60]
+                for opp in ("greedy", ppo[0]):
+                    values += [float(r[f"{k}_vs_{opp}"]) for k in ("score", "ci95_low", "ci95_high")]
+            out.append(
+                Claim(
+                    part,
+                    f"Curve of `{config}` seed {seed} (against greedy and `{ppo[0]}`): " + "; ".join(cells),
+                    values,
+                    f"alphazero/{name}/curve.csv",
+                    formats=["{:.1f}", "{:.3f}", "{:.3f}", "{:.3f}", "{:.3f}", "{:.3f}", "{:.3f}"] * len(rows),
+                )
+            )
     return out
 
 

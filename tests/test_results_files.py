@@ -16,12 +16,16 @@ _spec.loader.exec_module(check_readme)
 
 README = (REPO_ROOT / "README.md").read_text()
 
+#: The passages: 91 of the PPO runs, the baselines and the shipped agents, and per folder of
+#: results/alphazero/ a table row, an Elo line where it played random and a curve line where it has one.
+PASSAGES = 91 + len(check_readme.alphazero_claims())
+
 
 def test_every_claim_of_the_results_section_matches_its_file():
     passed, problems, spans = check_readme.check(README)
     assert problems == []
-    assert len(passed) == len(check_readme.claims()) == 91
-    assert len(spans) == 91
+    assert len(passed) == len(check_readme.claims()) == PASSAGES
+    assert len(spans) == PASSAGES
 
 
 def test_the_script_exits_0_and_counts_the_passages():
@@ -33,7 +37,22 @@ def test_the_script_exits_0_and_counts_the_passages():
         timeout=120,
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.strip().splitlines()[-1] == "91 of 91 passages match their files"
+    assert run.stdout.strip().splitlines()[-1] == f"{PASSAGES} of {PASSAGES} passages match their files"
+
+
+def test_every_alphazero_results_folder_has_its_row():
+    folders = sorted(p.name for p in (REPO_ROOT / "results" / "alphazero").iterdir() if p.is_dir())
+    rows = [c for c in check_readme.alphazero_claims() if c.template.startswith("| `")]
+    assert "ataxx_az-0" in folders and len(rows) == len(folders)
+    # the Ataxx run's gauntlet: 328 / 6 / 66 against alphabeta:2 (results/alphazero/ataxx_az-0/gauntlet/pairs.csv)
+    assert check_readme.wdl("alphazero/ataxx_az-0/gauntlet/pairs.csv", check_readme.AZ, "alphabeta:2") == [
+        328.0,
+        6.0,
+        66.0,
+        0.8275,
+        pytest.approx(0.7874046544953167),
+        pytest.approx(0.861364792715719),
+    ]
 
 
 def test_a_changed_figure_is_reported_with_its_file():
