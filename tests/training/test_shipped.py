@@ -146,6 +146,18 @@ def test_one_ppo_agent_ships_for_every_game():
     )
 
 
+def test_the_alphazero_agents_ship_with_the_results_of_their_runs():
+    """Each shipped AlphaZero agent is the final checkpoint whose tournaments are in
+    results/alphazero/<name>-<seed>/ (the index's source digest = the digest those results record)."""
+    results = Path(__file__).resolve().parents[2] / "results" / "alphazero"
+    az = [a for a in shipped_agents() if a.engine == "alphazero"]
+    assert [a.name for a in az][:1] == ["ataxx_az"]
+    for a in az:
+        about = json.loads((results / f"{a.name}-{a.seed}" / "about.json").read_text())
+        assert about["final_sha256"] == a.source_sha256, a.name
+        assert a.path.suffix == ".pt" and a.path.stat().st_size < 2_000_000  # weights and config only
+
+
 @pytest.mark.parametrize("name", REAL)
 def test_each_shipped_agent_plays_a_legal_game_on_its_setting(name):
     from training.agents.alphazero import AlphaZeroAgent
