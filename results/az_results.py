@@ -40,6 +40,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -136,8 +137,8 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python results/az_results.py", description=__doc__.split("\n\n")[0])
     p.add_argument("run", type=Path, help="the run directory of python -m training.train (engine: alphazero)")
     p.add_argument("--name", required=True, help="the results folder's name: results/alphazero/NAME")
-    p.add_argument("--opponents", nargs="+", required=True, metavar="SPEC")
-    p.add_argument("--games", type=int, default=400)
+    p.add_argument("--opponents", nargs="+", required=True, metavar="SPEC", help="the final tournament's opponents")
+    p.add_argument("--games", type=int, default=400, help="games a pair in the final tournament (default 400)")
     p.add_argument(
         "--simulations",
         type=int,
@@ -145,12 +146,21 @@ def main(argv: list[str] | None = None) -> int:
         metavar="SIMS",
         help="the trained agent's simulations a move (az:PATH:SIMS; default: its config's search.eval_simulations)",
     )
-    p.add_argument("--curve-opponents", nargs="*", default=["greedy"], metavar="SPEC")
-    p.add_argument("--curve-games", type=int, default=100)
+    p.add_argument(
+        "--curve-opponents",
+        nargs="*",
+        default=["greedy"],
+        metavar="SPEC",
+        help="the learning curve's opponents (default greedy; none: no curve)",
+    )
+    p.add_argument("--curve-games", type=int, default=100, help="games a pair at each checkpoint (default 100)")
     p.add_argument("--skip-gauntlet", action="store_true", help="keep the gauntlet already written")
     args = p.parse_args(argv)
 
     run = args.run
+    missing = [str(run / f) for f in ("config.yaml", "report.json", "checkpoints/final.pt") if not (run / f).is_file()]
+    if missing:
+        p.error(f"{run} is not a finished AlphaZero run of python -m training.train: no {', '.join(missing)}")
     run_cfg = yaml.safe_load((run / "config.yaml").read_text())
     report = json.loads((run / "report.json").read_text())
     out = RESULTS / "alphazero" / args.name
@@ -167,14 +177,13 @@ def main(argv: list[str] | None = None) -> int:
             c for c in json.loads((out / "about.json").read_text())["commands"] if c["what"] == "gauntlet"
         ]
 
+    work = Path(tempfile.mkdtemp(prefix="az_results_"))  # each tournament's files, before they are kept
     if not args.skip_gauntlet:
         folder = out / "gauntlet"
-        cmd, seconds = _evaluate(
-            run_cfg, [_spec(final, args.simulations), *args.opponents], args.games, 0, RESULTS / ".work"
-        )
+        cmd, seconds = _evaluate(run_cfg, [_spec(final, args.simulations), *args.opponents], args.games, 0, work)
         (folder).mkdir(exist_ok=True)
         for name in ("pairs.csv", "ratings.csv", "ratings.png"):
-            shutil.copy(RESULTS / ".work" / name, folder / name)
+            shutil.copy(work / name, folder / name)
         about["commands"] = [{"what": "gauntlet", "command": shlex.join(cmd), "seconds": seconds}]
 
     rows = []
@@ -185,7 +194,6 @@ def main(argv: list[str] | None = None) -> int:
     for positions, ckpt in points:
         if not args.curve_opponents:
             break
-        work = RESULTS / ".work"
         cmd, seconds = _evaluate(
             run_cfg, [_spec(ckpt, args.simulations), *args.curve_opponents], args.curve_games, 1, work
         )
@@ -205,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
             w.writeheader()
             w.writerows(rows)
         _plot(rows, out / "curve.png", f"{args.name}: score over wall time ({args.curve_games} games a point)")
-    shutil.rmtree(RESULTS / ".work", ignore_errors=True)
+    shutil.rmtree(work, ignore_errors=True)
 
     run_json = {
         "name": args.name,

@@ -123,7 +123,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--gauntlet",
         action="store_true",
-        help="the first agent plays every other one, and the others do not play each other",
+        help="only the games that hold the first agent: in two-sided games it plays every other agent, "
+        "and the others do not play each other",
     )
     p.add_argument(
         "--concurrency",

@@ -177,6 +177,35 @@ def test_the_az_agent_answers_a_batch_as_it_answers_each_position(sims):
     assert len(set(one_by_one)) > 1
 
 
+def test_the_az_agent_refuses_other_rules_with_the_same_spaces_and_too_many_simulations():
+    """A setting with the training's spaces but other rules (Ataxx without the 50-move rule) is
+    refused, naming the agent's setting, by ``check_env`` (before any game of training.evaluate
+    and training.play) and by ``act``; too many simulations are refused."""
+    from envs.registry import spec
+    from training.agents.alphazero import MAX_SIMULATIONS, AlphaZeroAgent
+    from training.agents.alphazero_net import build_network
+
+    cfg = tiny()
+    torch.manual_seed(0)
+    net = build_network(cfg.env_id, cfg.env_kwargs, cfg.policy.to_dict())
+    agent = AlphaZeroAgent(net, simulations=2, trained_on=("ataxx_v0", {}))
+    env = spec("ataxx_v0").make_raw(halfmove_clock=False)
+    env.reset(seed=0)
+    message = (
+        r"az:2 was trained on ataxx_v0 \{\} and searches by that setting's rules; "
+        r"this game's rules differ \(a state with halfmove_clock=False"
+    )
+    with pytest.raises(ValueError, match=message):
+        agent.check_env(env)
+    with pytest.raises(ValueError, match=message):
+        agent.act(env.state, env.observe(env.agent_selection))
+    ok = spec("ataxx_v0").make_raw()
+    ok.reset(seed=0)
+    agent.check_env(ok)  # its own setting
+    with pytest.raises(ValueError, match=f"simulations must be an integer from 0 to {MAX_SIMULATIONS}"):
+        AlphaZeroAgent(net, simulations=MAX_SIMULATIONS + 1, trained_on=("ataxx_v0", {}))
+
+
 @pytest.mark.parametrize("module", ["training.evaluate", "training.play"])
 def test_evaluate_and_play_take_the_az_spec(tmp_path, module):
     from training.agents.specs import spec_forms
@@ -318,3 +347,11 @@ def test_games_with_hidden_information_or_chance_are_refused(tmp_path):
     p.write_text(yaml.safe_dump(data))
     with pytest.raises(ConfigError, match="needs a game of perfect information without chance: tantrix_v0"):
         load_config(p)
+
+
+def test_az_prefix_on_a_ppo_zip_says_how_to_give_it(monkeypatch):
+    from training.agents import make_agent
+
+    monkeypatch.chdir(REPO_ROOT)
+    with pytest.raises(FileNotFoundError, match=r"a MaskablePPO \.zip is given without a prefix: training/shipped/"):
+        make_agent("az:training/shipped/ataxx_quick.zip")

@@ -14,9 +14,14 @@ from pathlib import Path
 
 import numpy as np
 
+from envs.core.errors import ParameterError
 from training.agents.base import Agent
 
-__all__ = ["AlphaZeroAgent", "parse_az_spec", "load_checkpoint", "AGENT_FORMAT"]
+__all__ = ["AlphaZeroAgent", "parse_az_spec", "load_checkpoint", "AGENT_FORMAT", "MAX_SIMULATIONS"]
+
+#: The most simulations a move an agent takes: the search holds ``simulations + 1`` nodes of
+#: ``A`` actions per game (about 33 bytes each): 4096 on Ataxx's 834 actions is ~113 MB a game.
+MAX_SIMULATIONS = 4096
 
 #: The ``format`` entry of a stripped checkpoint (:func:`training.agents.shipped.strip_alphazero`):
 #: the run's config and the network's weights, nothing else: it plays, it cannot resume a run.
@@ -130,8 +135,11 @@ class AlphaZeroAgent(Agent):
                 raise ValueError("AlphaZeroAgent of a live network needs trained_on=(env_id, env_kwargs)")
             network = model
         sims = defaults["simulations"] if simulations is None else simulations
-        if isinstance(sims, bool) or not isinstance(sims, (int, np.integer)) or sims < 0:
-            raise ValueError(f"simulations must be an integer >= 0, got {sims!r}")
+        if isinstance(sims, bool) or not isinstance(sims, (int, np.integer)) or not 0 <= sims <= MAX_SIMULATIONS:
+            raise ValueError(
+                f"simulations must be an integer from 0 to {MAX_SIMULATIONS} (the search keeps a tree of "
+                f"simulations x actions per game in memory), got {sims!r}"
+            )
         self.simulations = int(sims)
         self.m = int(defaults["m"] if max_num_considered_actions is None else max_num_considered_actions)
         self.network = network
@@ -141,7 +149,9 @@ class AlphaZeroAgent(Agent):
         self._template = None
 
     def check_env(self, env) -> None:
-        """Refuse an environment of another id or setting than the network's.
+        """Refuse an environment of another id or setting than the network's: other spaces, or the
+        same spaces with other rules (TwixT with swap, Ataxx without the 50-move rule), since the
+        search plays by the rules of the training's setting.
 
         Raises:
             ValueError: naming the agent and its training setting.
@@ -163,6 +173,19 @@ class AlphaZeroAgent(Agent):
                 f"{self.name} was trained on {self.trained_on[0]} {self.trained_on[1]}: its spaces "
                 f"differ from this environment's{f' ({kwargs})' if kwargs else ''}"
             )
+        state = getattr(getattr(env, "unwrapped", env), "state", None)
+        if state is not None:
+            self._batch([state])
+
+    def _batch(self, states):
+        """A vector env of ``states`` for the search, or a ``ValueError`` naming the agent's setting."""
+        try:
+            return self._vec().from_states(list(states))
+        except ParameterError as e:
+            raise ValueError(
+                f"{self.name} was trained on {self.trained_on[0]} {self.trained_on[1]} and searches by "
+                f"that setting's rules; this game's rules differ ({e}): play it on its training setting"
+            ) from None
 
     def _vec(self):
         if self._template is None:
@@ -181,7 +204,7 @@ class AlphaZeroAgent(Agent):
 
         if any(state is None for state in states):
             raise ValueError(f"{self.name} searches from the rules state and needs it, got state=None")
-        vec = self._vec().from_states(list(states))
+        vec = self._batch(states)
         if self.simulations == 0:
             mask = np.asarray(vec.action_mask(), dtype=bool)
             logits, _ = self.evaluate(vec.core.observe(vec.current_player().astype(np.int32)), mask)

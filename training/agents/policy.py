@@ -102,7 +102,13 @@ class PolicyAgent(Agent):
         if isinstance(model, (str, Path)):
             path = Path(model)
             if not path.exists():
-                raise FileNotFoundError(f"checkpoint {path} does not exist")
+                prefix, sep, rest = str(model).partition(":")
+                hint = (
+                    f" (a MaskablePPO .zip is given without a prefix: {rest}; az:PATH is an AlphaZero .pt)"
+                    if sep and prefix in ("az", "rllib") and Path(rest).exists()
+                    else ""
+                )
+                raise FileNotFoundError(f"checkpoint {path} does not exist{hint}")
             if not path.is_file():
                 raise ValueError(f"checkpoint {path} is not a file")
             from training.cli import require_extra
