@@ -127,7 +127,7 @@ def _make_env(env_id: str, env_kwargs: dict | None, max_steps: int | None):
 class _GameLoop:
     """One game's loop as steps: :meth:`next_request` names the agent to move (with the state and
     its observation), :meth:`play` applies its answer. :func:`play_game` drives one such loop,
-    :func:`play_games` several side by side. Resetting it resets the environment and re-seeds the
+    :func:`play_games` several side by side. Making one resets the environment and re-seeds the
     seats' agents (``seed * 1000 + i``); ``rngs`` keeps, per agent object, the generator the game
     gave it, so that games played side by side draw exactly what they would draw alone."""
 
@@ -242,7 +242,11 @@ def play_games(
             while queue and len(running) < concurrency:
                 index, (seats, seed) = queue.pop()
                 env = _make_env(env_id, env_kwargs, max_steps)
-                running.append((index, env, _GameLoop(env_id, env, list(seats), seed, record)))
+                try:
+                    running.append((index, env, _GameLoop(env_id, env, list(seats), seed, record)))
+                except BaseException:
+                    env.close()
+                    raise
             asks: dict[int, list] = {}  # agent object -> the games it moves in, in order
             still = []
             for index, env, game in running:
