@@ -682,6 +682,19 @@ def alphazero_claims() -> list[Claim]:
                     formats=["{:+.0f}"] * (3 * len(ladder)),
                 )
             )
+        for extra in sorted(folder.glob("vs_*/pairs.csv")):  # further tournaments of the same final.pt
+            rel = f"alphazero/{name}/{extra.parent.name}/pairs.csv"
+            for r in _rows(rel):
+                if _is(r["agent"], AZ):
+                    out.append(
+                        Claim(
+                            part,
+                            f"`{config}` seed {seed} against `{r['opponent']}`: {{}} / {{}} / {{}} = {{}} [{{}}, {{}}]",
+                            wdl(rel, AZ, r["opponent"]),
+                            rel,
+                            formats=["{:.0f}"] * 3 + ["{:.3f}"] * 3,
+                        )
+                    )
         curve = folder / "curve.csv"
         if curve.exists():
             with curve.open(newline="") as f:
