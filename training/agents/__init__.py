@@ -24,11 +24,24 @@ Agent specs (:func:`make_agent`):
 from training.agents.base import FRAMES, Agent, RandomAgent
 from training.agents.policy import PolicyAgent, parse_checkpoint_spec, policy_action
 from training.agents.search import AlphaBetaAgent, Evaluator, GreedyAgent, MCTSAgent
-from training.agents.shipped import ShippedAgent, ShippedIndexError, shipped_agents, shipped_for, shipped_spec
 from training.agents.specs import SPECS, AgentSpec, make_agent, spec_forms, specs_markdown, specs_text
 
 if __doc__ is not None:  # python -OO strips docstrings
     __doc__ += specs_text(indent="* ") + "\n"
+
+#: Names of :mod:`training.agents.shipped`, imported on first use (module ``__getattr__``): the
+#: package does not import that module itself, so ``python -m training.agents.shipped`` runs it
+#: as ``__main__`` without a second copy in ``sys.modules`` (runpy's RuntimeWarning).
+_SHIPPED_NAMES = ("ShippedAgent", "ShippedIndexError", "shipped_agents", "shipped_for", "shipped_spec")
+
+
+def __getattr__(name: str):
+    if name in _SHIPPED_NAMES:
+        from training.agents import shipped
+
+        return getattr(shipped, name)
+    raise AttributeError(f"module 'training.agents' has no attribute {name!r}")
+
 
 __all__ = [
     "Agent",
