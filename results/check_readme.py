@@ -648,10 +648,10 @@ def alphazero_claims() -> list[Claim]:
         run = json.loads((folder / "run.json").read_text())
         about = json.loads((folder / "about.json").read_text())
         pairs = f"alphazero/{name}/gauntlet/pairs.csv"
-        ppo = [r["opponent"] for r in _rows(pairs) if _is(r["agent"], AZ) and r["opponent"] not in AZ_OPPONENTS]
+        played = {r["opponent"] for r in _rows(pairs) if _is(r["agent"], AZ)}
+        ppo = sorted(played - set(AZ_OPPONENTS))
         if len(ppo) != 1:
             raise LookupError(f"{pairs}: expected one PPO opponent besides {AZ_OPPONENTS}, got {ppo}")
-        played = {r["opponent"] for r in _rows(pairs) if _is(r["agent"], AZ)}
         values = [run["positions"], run["train_seconds"] / 60, about["simulations"]]
         cells = []
         for opp in [*AZ_OPPONENTS, ppo[0]]:

@@ -99,8 +99,6 @@ class Agent:
                 agent; the message names the agent and the action).
         """
         _check_can_move(self, state, obs)
-        if self.frame == "state" and state is None:
-            raise ValueError(f"{self.name} thinks in the state's frame and needs the state, got state=None")
         return self._legal_answer(state, obs, self._act(state, obs))
 
     def act_batch(self, states: list, observations: list, rngs: list | None = None) -> list[int]:
@@ -139,8 +137,6 @@ class Agent:
             return out
         for state, obs in zip(states, observations):
             _check_can_move(self, state, obs)
-            if self.frame == "state" and state is None:
-                raise ValueError(f"{self.name} thinks in the state's frame and needs the state, got state=None")
         answers = self._act_batch(states, observations)
         return [self._legal_answer(s, o, a) for s, o, a in zip(states, observations, answers)]
 
@@ -181,7 +177,8 @@ class Agent:
 
 
 def _check_can_move(agent: Agent, state: GameState, obs: dict | None) -> None:
-    """Raise ``ValueError`` unless ``state`` has a player to move with at least one legal action."""
+    """Raise ``ValueError`` unless ``state`` has a player to move with at least one legal action,
+    and a state-frame agent has the state."""
     if state is not None and state.current_player < 0:
         raise ValueError(
             f"{agent.name} cannot choose an action: the game is over (state.current_player is {state.current_player})"
@@ -194,6 +191,8 @@ def _check_can_move(agent: Agent, state: GameState, obs: dict | None) -> None:
             f"{agent.name} cannot choose an action: no legal action in this position "
             f"(the game is over, or the action mask is empty)"
         )
+    if agent.frame == "state" and state is None:
+        raise ValueError(f"{agent.name} thinks in the state's frame and needs the state, got state=None")
 
 
 class RandomAgent(Agent):
