@@ -22,7 +22,9 @@ code that takes a config as a dict (the warm start, the RLlib module) reads eith
 
 from __future__ import annotations
 
+import difflib
 import inspect
+from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
@@ -40,8 +42,12 @@ __all__ = [
     "PoolConfig",
     "EvalConfig",
     "FinalEvalConfig",
+    "MeasuredConfig",
     "RunConfig",
     "load_config",
+    "configs_dir",
+    "shipped_configs",
+    "resolve_config",
     "validate_config",
     "config_error",
     "expect_text",
@@ -277,12 +283,36 @@ class FinalEvalConfig(Section):
     opponents: Opponents = Field(default_factory=lambda: ["random", "greedy"], description="agent specs to play")
 
 
+class MeasuredConfig(Section):
+    """``measured``: how long a run of the config took where it was measured, for ``python -m
+    training.train --list``; training never reads it (a run's ``config.yaml`` leaves it out)."""
+
+    minutes: Annotated[PositiveNumber | None, Expect("null (not measured) or a positive number")] = Field(
+        None, description="wall-clock minutes of the measured run (null: not measured)"
+    )
+    what: str = Field(
+        "", description="what the minutes cover and how they were measured (seed, the machine's load, the source)"
+    )
+
+    @model_validator(mode="after")
+    def _minutes_say_what(self):
+        if (self.minutes is None) != (self.what.strip() == ""):
+            raise ConfigError(
+                "config 'measured' must give both minutes and what they cover (what), or neither, got "
+                f"minutes {self.minutes!r} and what {self.what!r}"
+            )
+        return self
+
+
 class RunConfig(Section):
     """The keys of every engine's config; an engine's config model (:mod:`training.engines`)
     subclasses it, adds its sections, and gives :attr:`KEY_ORDER`, :meth:`smoke` and :meth:`budgets`."""
 
-    #: The top-level keys in the order config.yaml writes them (``name`` last).
+    #: The top-level keys in the order config.yaml writes them (``name`` last; ``measured``, which
+    #: describes the config file and not the run, is left out).
     KEY_ORDER: ClassVar[tuple[str, ...]] = ()
+    #: What ``total_timesteps`` counts, as ``--list`` says it.
+    BUDGET_UNIT: ClassVar[str] = "timesteps"
 
     name: Annotated[str, Field(min_length=1), Expect("a non-empty string")] = Field(
         "config", description="the run's name (default: the config file's stem)"
@@ -304,6 +334,10 @@ class RunConfig(Section):
     eval: EvalConfig = Field(default_factory=EvalConfig, description="the periodic evaluation")
     checkpoint_every: PositiveInt = Field(50_000, description="timesteps between checkpoints")
     final_eval: FinalEvalConfig = Field(default_factory=FinalEvalConfig, description="the final tournament")
+    measured: MeasuredConfig = Field(
+        default_factory=MeasuredConfig,
+        description="how long a run of this config took where it was measured (shown by --list; not used to train)",
+    )
     if TYPE_CHECKING:
         # every engine's model adds its ``pool`` section (a PoolConfig subclass) where its KEY_ORDER puts it
         pool: PoolConfig
@@ -409,8 +443,72 @@ def config_error(error: ValidationError, data: dict, model: type[Section], prefi
 # loading and the checks against the game
 
 
+#: The suffix of the shipped configs' files (``configs/<name>.yaml``).
+CONFIG_SUFFIX = ".yaml"
+
+
+def configs_dir() -> Path:
+    """The folder of the shipped configs.
+
+    An installed wheel has them as package data, ``training/configs/`` (pyproject.toml maps the
+    top-level ``configs/`` folder there), found through :mod:`importlib.resources`. A source
+    checkout (an editable install, or ``PYTHONPATH`` set to the checkout) has no such folder: its
+    configs are the ``configs/`` folder beside the imported ``training`` package.
+
+    Raises:
+        FileNotFoundError: neither folder exists (a broken install).
+    """
+    installed = resources.files("training").joinpath("configs")
+    if isinstance(installed, Path) and installed.is_dir():
+        return installed
+    checkout = Path(__file__).resolve().parents[1] / "configs"
+    if checkout.is_dir():
+        return checkout
+    raise FileNotFoundError(
+        f"the shipped configs are missing: neither {installed} (an installed wheel's package data) nor "
+        f"{checkout} (a source checkout's configs/) is a folder; reinstall tabletop-rl"
+    )
+
+
+def shipped_configs() -> dict[str, Path]:
+    """Every shipped config by its name (the file's stem, ``ataxx_quick``), sorted by name."""
+    return {p.stem: p for p in sorted(configs_dir().iterdir()) if p.suffix == CONFIG_SUFFIX and p.is_file()}
+
+
+def resolve_config(config: str | Path) -> Path:
+    """The YAML file that ``config`` names: a path to a file, or the name of a shipped config.
+
+    A path that exists is taken as it is (as before names existed), so a file of the current
+    folder wins over a shipped config of the same name. Otherwise ``config`` is a name (no folder,
+    no ``.yaml``/``.yml`` suffix): one of :func:`shipped_configs`.
+
+    Raises:
+        FileNotFoundError: a path that does not exist (naming the shipped config of that stem when
+        there is one), or a name that is not a shipped config (the message lists the names, the
+        closest matches first).
+    """
+    p = Path(config)
+    if p.exists():
+        return p
+    text = str(config)
+    shipped = shipped_configs()
+    if isinstance(config, Path) or "/" in text or "\\" in text or p.suffix in (".yaml", ".yml"):
+        hint = f" (a shipped config has its name: give {p.stem} instead of the path)" if p.stem in shipped else ""
+        raise FileNotFoundError(f"config file {p} does not exist{hint}")
+    if text in shipped:
+        return shipped[text]
+    close = difflib.get_close_matches(text, list(shipped), n=3, cutoff=0.6)
+    names = close + [n for n in shipped if n not in close]
+    raise FileNotFoundError(
+        f"config {text!r} is neither a file nor the name of a shipped config; the shipped configs"
+        f"{', closest first' if close else ''}: {', '.join(names)} (their budgets: --list)"
+    )
+
+
 def load_config(path: str | Path, *, validate: bool = True, check_teacher: bool = True, **overrides) -> RunConfig:
     """Read a YAML config into its engine's config model (every key checked, the defaults filled in).
+
+    ``path`` is a YAML file or the name of a shipped config (``"ataxx_quick"``; :func:`resolve_config`).
 
     ``overrides`` (e.g. ``total_timesteps=...``, ``seed=...``) replace top-level keys when not
     ``None``. The config is then checked against the game by :func:`validate_config` unless
@@ -422,13 +520,12 @@ def load_config(path: str | Path, *, validate: bool = True, check_teacher: bool 
         The engine's :class:`RunConfig` (``training.engines.<engine>``'s ``config_model``).
 
     Raises:
-        FileNotFoundError: no such file. ValueError: not a YAML mapping, an empty config (no key, or
-        only ``name``), an unknown engine; :class:`ConfigError` (a ``ValueError``): an unknown key,
-        a section that is not a mapping, a bad value; with ``validate``, a value the game refuses.
+        FileNotFoundError: no such file, nor a shipped config of that name. ValueError: not a YAML
+        mapping, an empty config (no key, or only ``name``), an unknown engine;
+        :class:`ConfigError` (a ``ValueError``): an unknown key, a section that is not a mapping, a
+        bad value; with ``validate``, a value the game refuses.
     """
-    p = Path(path)
-    if not p.exists():
-        raise FileNotFoundError(f"config file {p} does not exist")
+    p = resolve_config(path)
     if not p.is_file():
         raise ValueError(f"config path {p} is not a file")
     try:

@@ -2,8 +2,12 @@
 
 Usage::
 
-    python -m training.train configs/ataxx_quick.yaml [--timesteps N] [--seed S] [--out DIR] [--resume CKPT.zip]
+    python -m training.train CONFIG [--timesteps N] [--seed S] [--out DIR] [--resume CKPT.zip]
         [--final-games N] [--overwrite] [--no-progress] [--smoke]
+
+    python -m training.train ataxx_quick            # a shipped config by its name
+    python -m training.train configs/ataxx_quick.yaml   # a YAML file by its path
+    python -m training.train --list                 # the shipped configs, their budgets and measured times
 
     python -m training.train configs/tantrix_4p_quick.yaml --smoke   # every budget shrunk: seconds
 
@@ -11,14 +15,16 @@ Usage::
 
     python -m training.train configs/ataxx_az.yaml [--address HOST:PORT|auto|local]   # self-play actors on Ray
 
-The YAML config holds every hyperparameter (see ``configs/ataxx_quick.yaml``, each key commented,
-and ``docs/config.md``); unknown keys are an error (:func:`training.config.load_config`). Its
-``engine`` (:mod:`training.engines`) trains: ``sb3`` (the default, MaskablePPO:
-:mod:`training.engines.sb3`), ``rllib`` (Ray RLlib's PPO: :mod:`training.engines.rllib`;
-``--resume`` then takes a checkpoint directory) or ``alphazero`` (Gumbel AlphaZero self-play:
-:mod:`training.engines.alphazero`, ``configs/*_az.yaml``; ``--timesteps`` counts self-play positions
-and ``--resume`` takes a ``.pt`` checkpoint). Both write the same run directory (default
-``runs/<config name>-<seed>``; what it holds: :mod:`training.runs`).
+``CONFIG`` is a YAML file's path or the name of a shipped config (the file's stem: ``configs/`` of a
+checkout, installed with the package as ``training/configs/``; a path that exists wins;
+:func:`training.config.resolve_config`). The YAML config holds every hyperparameter (see
+``configs/ataxx_quick.yaml``, each key commented, and ``docs/config.md``); unknown keys are an error
+(:func:`training.config.load_config`). Its ``engine`` (:mod:`training.engines`) trains: ``sb3`` (the
+default, MaskablePPO: :mod:`training.engines.sb3`), ``rllib`` (Ray RLlib's PPO:
+:mod:`training.engines.rllib`; ``--resume`` then takes a checkpoint directory) or ``alphazero``
+(Gumbel AlphaZero self-play: :mod:`training.engines.alphazero`, ``configs/*_az.yaml``;
+``--timesteps`` counts self-play positions and ``--resume`` takes a ``.pt`` checkpoint). Both write
+the same run directory (default ``runs/<config name>-<seed>``; what it holds: :mod:`training.runs`).
 
 ``--smoke`` (:meth:`training.config.RunConfig.smoke`) shrinks every budget — for the SB3 engine
 one rollout of 64 timesteps, two warm-start games, two games per periodic evaluation, one per
@@ -37,11 +43,63 @@ from training.cli import TRAIN_COMMON_MODULES, require_extra
 # What every engine needs; the config's engine checks its own libraries (SB3's, Ray) once known.
 require_extra("train", "training.train", TRAIN_COMMON_MODULES, as_command=__name__ == "__main__")
 
-from training.config import ConfigError, load_config, validate_config  # noqa: E402  (after the extra's check)
+from training.config import (  # noqa: E402  (after the extra's check)
+    ConfigError,
+    load_config,
+    shipped_configs,
+    validate_config,
+)
 from training.engines import get_engine  # noqa: E402
 from training.runs import check_run_options, train  # noqa: E402
 
-__all__ = ["main", "load_config", "train", "ConfigError"]
+__all__ = ["main", "load_config", "train", "ConfigError", "list_configs"]
+
+
+def list_configs(console=None) -> None:
+    """Print the shipped configs (``--list``): a table of each one's name, engine, environment id,
+    budget (``total_timesteps`` and what it counts: timesteps, or self-play positions for
+    AlphaZero) and measured time (its ``measured`` section; "not measured" where it has none),
+    then how each time was measured.
+
+    Args:
+        console: a ``rich.console.Console`` (default: a new one on standard output).
+
+    Raises:
+        FileNotFoundError, ValueError: a shipped config that does not load (a broken install).
+    """
+    from rich import box
+    from rich.console import Console
+    from rich.table import Table
+
+    # a terminal's own width; elsewhere (a pipe, a file, a test) a fixed 120 columns, wide enough for
+    # the table, so that the output does not depend on $COLUMNS
+    if console is None:
+        console = Console()
+        if not console.is_terminal:
+            console = Console(width=120)
+    table = Table(
+        title="Shipped configs: python -m training.train NAME (configs/NAME.yaml in a checkout)",
+        box=box.SIMPLE_HEAD,
+        title_justify="left",
+    )
+    table.add_column("config")
+    table.add_column("engine")
+    table.add_column("env id")
+    table.add_column("budget (total_timesteps)", justify="right")
+    table.add_column("measured", justify="right")
+    notes = Table.grid(padding=(0, 2))
+    notes.add_column(no_wrap=True)
+    notes.add_column()
+    for name, path in shipped_configs().items():
+        cfg = load_config(path, validate=False)
+        m = cfg.measured
+        measured = "not measured" if m.minutes is None else f"{m.minutes:g} min"
+        table.add_row(name, cfg.engine, cfg.env_id, f"{cfg.total_timesteps:,} {cfg.BUDGET_UNIT}", measured)
+        if m.minutes is not None:
+            notes.add_row(name, m.what)
+    console.print(table, highlight=False)
+    console.print("What each measured time covers:", highlight=False)
+    console.print(notes, highlight=False)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -51,7 +109,17 @@ def main(argv: list[str] | None = None) -> int:
     from training.ray_cluster import address_arg  # (an argparse type: no Ray import)
 
     parser = argparse.ArgumentParser(prog="python -m training.train", description=__doc__.split("\n\n")[0])
-    parser.add_argument("config", help="YAML config, e.g. configs/ataxx_quick.yaml")
+    parser.add_argument(
+        "config",
+        nargs="?",
+        help="a shipped config's name (e.g. ataxx_quick; --list shows them) or a YAML file's path "
+        "(e.g. configs/ataxx_quick.yaml)",
+    )
+    parser.add_argument(
+        "--list",
+        action="store_true",
+        help="list the shipped configs (engine, environment, budget, measured time) and exit",
+    )
     parser.add_argument("--timesteps", type=positive_int, default=None, help="override total_timesteps")
     parser.add_argument("--seed", type=non_negative_int, default=None, help="override seed (an integer >= 0)")
     parser.add_argument("--out", default=None, help="run directory (default runs/<config>-<seed>)")
@@ -92,6 +160,13 @@ def main(argv: list[str] | None = None) -> int:
         "runs/<config>-<seed>-smoke",
     )
     args = parser.parse_args(argv)
+    if args.list:
+        if args.config is not None:
+            parser.error(f"--list takes no config, got {args.config!r}")
+        list_configs()
+        return 0
+    if args.config is None:
+        parser.error("give a config: a shipped config's name (e.g. ataxx_quick; --list shows them) or a YAML path")
     try:
         cfg = load_config(args.config, validate=False, seed=args.seed)  # every value checked, not yet the game
     except (FileNotFoundError, ValueError) as e:

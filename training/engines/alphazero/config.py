@@ -131,6 +131,7 @@ class AlphaZeroConfig(RunConfig):
         "final_eval",
         "name",
     )
+    BUDGET_UNIT: ClassVar[str] = "self-play positions"
 
     engine: Annotated[Literal["alphazero"], Expect("'alphazero'")] = Field(
         "alphazero", description="the trainer: Gumbel AlphaZero self-play (training.engines.alphazero)"
