@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from conftest import pyproject
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,3 +36,53 @@ def test_project_urls_and_classifiers():
     assert all(url.startswith("https://") for url in project["urls"].values())
     assert "License :: OSI Approved :: MIT License" not in project["classifiers"]  # PEP 639: the expression says it
     assert any(c.startswith("Programming Language :: Python :: 3.1") for c in project["classifiers"])
+
+
+def test_the_package_list_is_every_package_folder_and_the_configs():
+    """pyproject.toml lists the packages (a `find` could not add training.configs): the list is every
+    folder of envs and training (namespace folders of data included, as `find` gave) plus the
+    top-level configs/ folder installed as training.configs, its YAML files as package data."""
+    from setuptools import find_namespace_packages
+
+    tool = _project()["tool"]["setuptools"]
+    found = find_namespace_packages(where=str(ROOT), include=["envs*", "training*"])
+    found = [p for p in found if not p.endswith("__pycache__") and "__pycache__." not in p]
+    assert sorted(tool["packages"]) == sorted([*found, "training.configs"])
+    assert tool["package-dir"] == {"training.configs": "configs"}
+    assert tool["package-data"]["training.configs"] == ["*.yaml"]
+    assert not (ROOT / "training" / "configs").exists()  # else the checkout would read two folders
+
+
+@pytest.mark.slow
+def test_a_wheel_carries_every_config(tmp_path):
+    import shutil
+    import subprocess
+    import sys
+    import zipfile
+
+    src = tmp_path / "src"
+    shutil.copytree(
+        ROOT,
+        src,
+        ignore=shutil.ignore_patterns(".git", ".venv", "runs", "build", "*.egg-info", "__pycache__", "results"),
+    )
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            str(src),
+            "-w",
+            str(tmp_path / "whl"),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    names = set(zipfile.ZipFile(next((tmp_path / "whl").glob("*.whl"))).namelist())
+    configs = {f"training/configs/{p.name}" for p in (ROOT / "configs").glob("*.yaml")}
+    assert len(configs) >= 20 and configs == {n for n in names if n.startswith("training/configs/")}
+    assert not any(n.startswith("configs/") for n in names)  # no top-level package named configs
