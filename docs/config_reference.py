@@ -102,7 +102,9 @@ def reference() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="compare with docs/training/config.md instead of writing it")
+    parser.add_argument(
+        "--check", action="store_true", help="compare with docs/training/config.md instead of writing it"
+    )
     args = parser.parse_args(argv)
     text = reference()
     if args.check:

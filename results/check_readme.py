@@ -1,24 +1,28 @@
-"""Check the figures of the README's Results section against the files in ``results/``.
+"""Check the figures of the documentation's Results page against the files in ``results/``.
 
 Usage::
 
     python results/check_readme.py              # one line per claim; exit status 1 on any mismatch
-    python results/check_readme.py --unchecked  # also list the numbers of the section no claim covers
+    python results/check_readme.py --unchecked  # also list the numbers of the page no claim covers
+
+The Results page is ``docs/results.md`` (the site's "Results"; it was the README's ``## Results``
+section until the README became a front page, and a Markdown file with such a section is still read
+as before: ``--page README.md`` of an old checkout).
 
 Each entry of :func:`claims` is one passage of the Results section written as a template, ``{}``
 standing for a number, and the values that the files in ``results/`` give for those numbers, in
 order. The template is looked for in one part of the section (the text from the part's bold
 heading, e.g. ``**Ataxx**``, to the next one; the summary table's part starts at "In short"), with
-any run of whitespace matching any other (the README wraps its lines). A printed number matches
+any run of whitespace matching any other (the page wraps its lines). A printed number matches
 its file's value when they differ by at most half a unit of the printed number's last decimal
 (``0.90`` stands for 0.9025, ``+1605`` for 1604.96, ``9.7 min`` for 579.0 s / 60). A passage that
 is not found, or a number that does not match, is a mismatch.
 
 The figures of the section that have no file (durations of whole runs, the quick configs of
 Ataxx and TwixT, earlier versions of a config and the variants that were tried, a few baseline
-measurements) are not claims; ``--unchecked`` lists every number left over, and the README says
+measurements) are not claims; ``--unchecked`` lists every number left over, and the page says
 which figures have no file. The files themselves were written by the code of their day, not
-necessarily by the current code (README, Results).
+necessarily by the current code (docs/results.md).
 
 ``tests/test_results_files.py`` runs this check.
 """
@@ -35,9 +39,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 RESULTS = Path(__file__).resolve().parent
-README = RESULTS.parent / "README.md"
+#: The page whose figures are checked (the site's Results page).
+PAGE = RESULTS.parent / "docs" / "results.md"
 
-#: A number as the README prints it: an optional sign, digits with optional thousands commas,
+#: A number as the page prints it: an optional sign, digits with optional thousands commas,
 #: optional decimals.
 NUMBER = r"[+-]?\d[\d,]*(?:\.\d+)?"
 
@@ -175,7 +180,7 @@ def over_seeds(config: str) -> list[float]:
 
 # --------------------------------------------------------------------------- the claims
 
-#: The shipped agents (training/shipped/index.json) and their setting as the README's table writes it.
+#: The shipped agents (training/shipped/index.json) and their setting as the Results page's table writes it.
 SHIPPED = [
     ("ataxx_quick", "`ataxx_v0`"),
     ("twixt_quick", "`twixt_v0` 8x8"),
@@ -631,14 +636,14 @@ def claims() -> list[Claim]:
     return out
 
 
-#: The opponents of the AlphaZero runs' final tournaments, in the README table's column order.
+#: The opponents of the AlphaZero runs' final tournaments, in the Results table's column order.
 AZ_OPPONENTS = ["random", "greedy", "alphabeta:1", "alphabeta:2", "mcts:1000"]
 
 
 def alphazero_claims() -> list[Claim]:
     """The **Gumbel AlphaZero** part: one table row per run folder of ``results/alphazero/`` (its
     gauntlet's scores with intervals, its positions and training minutes), the Elo ladder of each
-    run that has one in the README, and the learning curve's points against the PPO agent."""
+    run that has one in the Results page, and the learning curve's points against the PPO agent."""
     out: list[Claim] = []
     part = "**Gumbel AlphaZero**"
     root = RESULTS / "alphazero"
@@ -722,10 +727,17 @@ def alphazero_claims() -> list[Claim]:
 
 
 def results_section(text: str) -> str:
-    """The README's ``## Results`` section (to the next ``## `` heading)."""
+    """The Results page's text: a page titled ``# Results`` whole, or else a ``## Results`` section
+    (to the next ``## `` heading) of a longer Markdown file.
+
+    Raises:
+        ValueError: the text has neither.
+    """
+    if text.startswith("# Results\n"):
+        return "\n" + text
     start = text.find("\n## Results\n")
     if start < 0:
-        raise ValueError("README.md has no '## Results' section")
+        raise ValueError("the page has no '# Results' title and no '## Results' section")
     end = text.find("\n## ", start + 1)
     return text[start : end if end >= 0 else len(text)]
 
@@ -749,7 +761,7 @@ def template_regex(template: str) -> re.Pattern:
 
 
 def matches(printed: str, value: float) -> bool:
-    """``printed`` (as in the README) equals ``value`` to the printed precision."""
+    """``printed`` (as on the page) equals ``value`` to the printed precision."""
     text = printed.replace(",", "")
     decimals = len(text.split(".")[1]) if "." in text else 0
     return abs(float(text) - value) <= 0.5 * 10**-decimals + 1e-9
@@ -819,14 +831,20 @@ def unchecked_numbers(readme_text: str, spans: list[tuple[int, int]]) -> list[st
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python results/check_readme.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--readme", default=str(README), help="the README to check (default: the repository's)")
+    parser.add_argument(
+        "--page",
+        "--readme",
+        dest="page",
+        default=str(PAGE),
+        help="the Markdown page to check (default: docs/results.md)",
+    )
     parser.add_argument("--unchecked", action="store_true", help="list the section's numbers that no claim covers")
     parser.add_argument("--quiet", action="store_true", help="print only the mismatches")
     args = parser.parse_args(argv)
     try:
-        text = Path(args.readme).read_text()
+        text = Path(args.page).read_text()
         passed, problems, spans = check(text)
-    except (OSError, ValueError, LookupError, KeyError) as e:  # a README or results file missing or unreadable
+    except (OSError, ValueError, LookupError, KeyError) as e:  # the page or a results file missing or unreadable
         print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
         return 2
     if not args.quiet:

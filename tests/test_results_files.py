@@ -1,4 +1,4 @@
-"""The README's Results figures equal the files in results/ (results/check_readme.py)."""
+"""The Results page's figures (docs/results.md) equal the files in results/ (results/check_readme.py)."""
 
 import importlib.util
 import json
@@ -14,7 +14,7 @@ check_readme = importlib.util.module_from_spec(_spec)
 sys.modules["check_readme"] = check_readme  # (dataclasses look their module up there)
 _spec.loader.exec_module(check_readme)
 
-README = (REPO_ROOT / "README.md").read_text()
+README = (REPO_ROOT / "docs" / "results.md").read_text()  # the Results page
 
 #: The passages: 91 of the PPO runs, the baselines and the shipped agents, and per folder of
 #: results/alphazero/ a table row, an Elo line where it played random and a curve line where it has one.
@@ -268,7 +268,9 @@ def test_a_missing_readme_or_results_file_is_one_line_not_a_traceback(tmp_path):
         text=True,
         timeout=120,
     )
-    assert run.returncode == 2 and run.stderr == "error: ValueError: README.md has no '## Results' section\n"
+    assert run.returncode == 2 and run.stderr == (
+        "error: ValueError: the page has no '# Results' title and no '## Results' section\n"
+    )
 
 
 def test_runs_alone_go_to_alone_and_are_compared_with_seed_0(tmp_path):

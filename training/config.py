@@ -3,7 +3,7 @@
 A config is a YAML file (``configs/*.yaml``, each key commented there) read by :func:`load_config`
 into the config model of its engine (``engine:``, default ``sb3``; :mod:`training.engines`). Each
 section is a pydantic model: every key has its type, its default, its bounds and a one-line
-description (``docs/config.md`` is generated from them: ``python docs/config_reference.py``).
+description (``docs/training/config.md`` is generated from them: ``python docs/config_reference.py``).
 Unknown keys and bad values are errors (:class:`ConfigError`) that name the key, what was
 expected and what was given.
 

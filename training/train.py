@@ -12,7 +12,7 @@ Usage::
     python -m training.train configs/ataxx_az.yaml [--address HOST:PORT|auto|local]   # self-play actors on Ray
 
 The YAML config holds every hyperparameter (see ``configs/ataxx_quick.yaml``, each key commented,
-and ``docs/config.md``); unknown keys are an error (:func:`training.config.load_config`). Its
+and ``docs/training/config.md``); unknown keys are an error (:func:`training.config.load_config`). Its
 ``engine`` (:mod:`training.engines`) trains: ``sb3`` (the default, MaskablePPO:
 :mod:`training.engines.sb3`), ``rllib`` (Ray RLlib's PPO: :mod:`training.engines.rllib`;
 ``--resume`` then takes a checkpoint directory) or ``alphazero`` (Gumbel AlphaZero self-play:
