@@ -1,4 +1,4 @@
-"""Pictures of the play room's game page for every environment id (the README's screenshots).
+"""Pictures of the play room's game page for every environment id (the screenshots of the README and docs/room.md).
 
     python benchmarks/room_screenshots.py [--out results/pictures] [--moves 6]
 
