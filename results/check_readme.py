@@ -5,6 +5,9 @@ Usage::
     python results/check_readme.py              # one line per claim; exit status 1 on any mismatch
     python results/check_readme.py --unchecked  # also list the numbers of the page no claim covers
 
+The figures of other pages that a file backs (:func:`page_claims`: the RLlib page's run) are
+checked too, when the page checked is the repository's own.
+
 The Results page is ``docs/results.md`` (the site's "Results"; it was the README's ``## Results``
 section until the README became a front page, and a Markdown file with such a section is still read
 as before: ``--page README.md`` of an old checkout).
@@ -723,6 +726,57 @@ def alphazero_claims() -> list[Claim]:
     return out
 
 
+def _report(path: str, *keys: str) -> float:
+    """The number at ``keys`` (nested) of a JSON file under ``results/``."""
+    d = json.loads((RESULTS / path).read_text())
+    for k in keys:
+        d = d[k]
+    return float(d)
+
+
+def page_claims() -> dict[str, list[Claim]]:
+    """The figures of the site's other pages that a file in ``results/`` backs, by page (its path
+    from the repository root). The part of such a claim is a text at the start of a line of the
+    page, and the passage is looked for from there to the next line that starts in bold."""
+    quiet, busy = "rllib/ataxx_rllib_quiet/report.json", "rllib/ataxx_rllib/report.json"
+    part = "The quick Ataxx config"
+
+    def vs(path: str, opponent: str) -> list[float]:
+        return [_report(path, "vs", opponent, k) for k in ("score", "score_ci95_low", "score_ci95_high")]
+
+    return {
+        "docs/training/rllib.md": [
+            Claim(
+                part,
+                "({} s of training for {} timesteps",
+                [_report(quiet, "train_seconds"), _report(quiet, "timesteps")],
+                quiet,
+            ),
+            Claim(
+                part,
+                "{} env steps/s sampling, {} with the PPO updates",
+                [
+                    _report(quiet, "throughput", "sampling_env_steps_per_s"),
+                    _report(quiet, "throughput", "env_steps_per_s"),
+                ],
+                quiet,
+            ),
+            Claim(
+                part,
+                "scoring **{} [{}, {}] against random** and {} [{}, {}] against greedy",
+                vs(quiet, "random") + vs(quiet, "greedy"),
+                quiet,
+            ),
+            Claim(
+                part,
+                "and scored {} and {} [{}, {}] (`results/rllib/ataxx_rllib/`)",
+                vs(busy, "random")[:1] + vs(busy, "greedy"),
+                busy,
+            ),
+        ],
+    }
+
+
 # --------------------------------------------------------------------------- checking
 
 
@@ -767,16 +821,18 @@ def matches(printed: str, value: float) -> bool:
     return abs(float(text) - value) <= 0.5 * 10**-decimals + 1e-9
 
 
-def check(readme_text: str) -> tuple[list[str], list[str], list[tuple[int, int]]]:
-    """Check every claim.
+def check(
+    readme_text: str, page_claims_: list[Claim] | None = None
+) -> tuple[list[str], list[str], list[tuple[int, int]]]:
+    """Check every claim of the Results page (or ``page_claims_`` against another page's whole text).
 
     Returns:
         ``(passed, problems, spans)``: one line per claim that matched, one per mismatch (the
         passage, the number, the file), and the checked spans of the section (for ``--unchecked``).
     """
-    section = results_section(readme_text)
+    section = results_section(readme_text) if page_claims_ is None else "\n" + readme_text
     passed, problems, spans = [], [], []
-    for c in claims():
+    for c in claims() if page_claims_ is None else page_claims_:
         if c.template.count("{}") != len(c.values):
             problems.append(
                 f"{c.source}: the template has {c.template.count('{}')} numbers, the claim "
@@ -844,6 +900,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         text = Path(args.page).read_text()
         passed, problems, spans = check(text)
+        if Path(args.page).resolve() == PAGE:  # the repository's own pages: the other pages too
+            for page, page_list in page_claims().items():
+                more_passed, more_problems, _ = check((RESULTS.parent / page).read_text(), page_list)
+                passed += [f"{line}  ({page})" for line in more_passed]
+                problems += [f"{line}  ({page})" for line in more_problems]
     except (OSError, ValueError, LookupError, KeyError) as e:  # the page or a results file missing or unreadable
         print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
         return 2

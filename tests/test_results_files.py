@@ -19,6 +19,8 @@ README = (REPO_ROOT / "docs" / "results.md").read_text()  # the Results page
 #: The passages: 91 of the PPO runs, the baselines and the shipped agents, and per folder of
 #: results/alphazero/ a table row, an Elo line where it played random and a curve line where it has one.
 PASSAGES = 91 + len(check_readme.alphazero_claims())
+#: The figures other pages cite (the RLlib page's quick run): checked by the script with the Results page.
+PAGE_PASSAGES = sum(len(v) for v in check_readme.page_claims().values())
 
 
 def test_every_claim_of_the_results_section_matches_its_file():
@@ -37,7 +39,20 @@ def test_the_script_exits_0_and_counts_the_passages():
         timeout=120,
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.strip().splitlines()[-1] == f"{PASSAGES} of {PASSAGES} passages match their files"
+    total = PASSAGES + PAGE_PASSAGES
+    assert run.stdout.strip().splitlines()[-1] == f"{total} of {total} passages match their files"
+
+
+def test_the_rllib_page_figures_match_their_reports():
+    page = (REPO_ROOT / "docs" / "training" / "rllib.md").read_text()
+    claims = check_readme.page_claims()["docs/training/rllib.md"]
+    passed, problems, _ = check_readme.check(page, claims)
+    assert problems == [] and len(passed) == len(claims) == PAGE_PASSAGES == 4
+    # the quiet run scored 89 / 0 / 111 against greedy: 0.445 (results/rllib/ataxx_rllib_quiet/report.json)
+    wrong = page.replace("0.445 [0.378, 0.514] against greedy", "0.455 [0.378, 0.514] against greedy")
+    assert wrong != page
+    _, problems, _ = check_readme.check(wrong, claims)
+    assert len(problems) == 1 and "0.455 where rllib/ataxx_rllib_quiet/report.json gives 0.445" in problems[0]
 
 
 def test_every_alphazero_results_folder_has_its_row():
