@@ -152,3 +152,16 @@ def test_the_examples_state_values(monkeypatch, tmp_path):
 )
 def test_stated_value(comment, expected):
     assert stated_value(comment) == expected
+
+
+_LINK = re.compile(r"\]\(([^)\s]+)\)|<img src=\"([^\"]+)\"")
+
+
+def test_the_readme_links_to_files_that_exist():
+    """Every relative link and picture of the README names a file of the repository (the site's
+    pages are checked by ``mkdocs build --strict``)."""
+    text = README.read_text(encoding="utf-8")
+    targets = [a or b for a, b in _LINK.findall(text)]
+    local = [t.split("#")[0] for t in targets if not t.startswith(("http://", "https://", "#"))]
+    assert len(local) >= 15 and any(t.startswith("docs/") for t in local)
+    assert [t for t in local if not (REPO_ROOT / t).is_file()] == []
