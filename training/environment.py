@@ -34,7 +34,16 @@ import sys
 from pathlib import Path
 from typing import Any, TypedDict
 
-__all__ = ["PACKAGES", "SIMD_FLAGS", "Environment", "environment", "package_versions", "processor", "git_commit"]
+__all__ = [
+    "PACKAGES",
+    "SIMD_FLAGS",
+    "Environment",
+    "Processor",
+    "environment",
+    "package_versions",
+    "processor",
+    "git_commit",
+]
 
 #: The distributions whose versions decide a run's numbers (the learning libraries, the arrays,
 #: the environments' APIs and their compiled vector cores) and this project itself.
