@@ -1,9 +1,10 @@
 """The software and machine a run ran on: the ``environment`` block of every run's ``report.json``.
 
-A run is bit-reproducible from its seed only with the same library versions and the same
-processor (``tests/training/test_determinism.py``; ``docs/reproducibility.md``): torch picks its
-kernels by the processor's vector instructions (``torch.backends.cpu.get_cpu_capability()``), and
-another kernel or thread count sums in another order. :func:`environment` records what decides
+A run is bit-reproducible from its seed with the same library versions, processor and thread
+count (``tests/training/test_determinism.py``); on another processor it need not be
+(``docs/reproducibility.md``): torch picks its kernels by the processor's vector instructions
+(``torch.backends.cpu.get_cpu_capability()``), and another kernel or thread count sums in another
+order. :func:`environment` records what decides
 that, so that a reader of a report can tell whether a rerun should give the same weights:
 
 * ``packages``: the installed version of each library of :data:`PACKAGES` (``importlib.metadata``;
