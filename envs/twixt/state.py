@@ -306,8 +306,8 @@ class TwixtState(ManualLinkRules, GameState):
         commas) from the start, with the constructor's keyword ``settings``.
 
         Raises:
-            ParameterError: bad settings. IllegalActionError: a malformed or illegal move (the
-            message gives its number).
+            ParameterError: bad settings.
+            IllegalActionError: a malformed or illegal move (the message gives its number).
         """
         st = cls(**settings)
         if isinstance(moves, str):
