@@ -479,13 +479,17 @@ def env_page(env_id: str) -> str:
     out += ["", "## Rules", "", rules_summary(env_id)]
     out += ["", "## Agents", "", "### Baselines", ""]
     out += [
-        "Built by name (`--agents`, `--opponent`, `make_agent`); each was asked "
-        "(`agent.check_env`) about the start of every variant:",
+        "Built by name (`--agents`, `--opponent`, `make_agent`); each was asked (`agent.check_env`) "
+        "about the start of every variant, and made one move at the start of the defaults:",
         "",
         "| Spec | What it does | Plays here |",
         "|---|---|---|",
     ]
-    out += [f"| {a} | {cell(b)} | {cell(c)} |" for a, b, c in baseline_table(env_id)]
+    rows = baseline_table(env_id)
+    out += [f"| {a} | {cell(b)} | {cell(c)} |" for a, b, c in rows if not c.startswith("no: ")]
+    refused = [f"{a} ({c[4:]})" for a, _, c in rows if c.startswith("no: ")]
+    if refused:
+        out += ["", "Not here: " + "; ".join(refused) + "."]
     out += ["", "### Trained agents shipped with the package", ""]
     rows = shipped_rows(env_id)
     if rows:
