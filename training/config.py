@@ -422,9 +422,10 @@ def load_config(path: str | Path, *, validate: bool = True, check_teacher: bool 
         The engine's :class:`RunConfig` (``training.engines.<engine>``'s ``config_model``).
 
     Raises:
-        FileNotFoundError: no such file. ValueError: not a YAML mapping, an empty config (no key, or
-        only ``name``), an unknown engine; :class:`ConfigError` (a ``ValueError``): an unknown key,
-        a section that is not a mapping, a bad value; with ``validate``, a value the game refuses.
+        FileNotFoundError: no such file.
+        ValueError: not a YAML mapping, an empty config (no key, or only ``name``), an unknown
+            engine; :class:`ConfigError` (a ``ValueError``): an unknown key, a section that is not
+            a mapping, a bad value; with ``validate``, a value the game refuses.
     """
     p = Path(path)
     if not p.exists():
