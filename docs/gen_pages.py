@@ -11,7 +11,8 @@ checkout.
 * ``environments/index.md``: every id with its picture;
 * ``api/<module>.md``: one mkdocstrings page (``::: module``) per public module of :data:`API_MODULES`
   and each registered game's rules-state module; ``api/index.md`` lists them;
-* ``assets/pictures/*``: the pictures of ``results/pictures/`` that the hand-written pages show.
+* ``assets/pictures/*``: the pictures of ``results/pictures/`` that the hand-written pages show, and
+  ``results-files/**.png``: the published runs' plots (the Results page).
 
 Every game comes from the registry (``envs.registry.env_ids()``): no game is named here. The nav
 entries of the generated pages are added by :func:`on_config`, an mkdocs hook (``hooks:`` in
@@ -298,8 +299,14 @@ def env_svg(env_id: str) -> str:
 
 
 def picture_files() -> dict[str, Path]:
-    """``{site path: file}``: the pictures of ``results/pictures/`` as ``assets/pictures/<name>``."""
-    return {f"assets/pictures/{p.name}": p for p in sorted(PICTURES.iterdir()) if p.is_file()}
+    """``{site path: file}``: the pictures of ``results/pictures/`` as ``assets/pictures/<name>``,
+    and the plots of the published runs (every PNG under ``results/`` elsewhere) as
+    ``results-files/<path under results/>`` (the Results page shows them)."""
+    out = {f"assets/pictures/{p.name}": p for p in sorted(PICTURES.iterdir()) if p.is_file()}
+    for p in sorted((ROOT / "results").rglob("*.png")):
+        if PICTURES not in p.parents:
+            out[f"results-files/{p.relative_to(ROOT / 'results').as_posix()}"] = p
+    return out
 
 
 # ----------------------------------------------------------------------------------- rules

@@ -163,6 +163,11 @@ def test_pictures_the_pages_link_are_generated():
         linked |= set(re.findall(r"assets/pictures/([\w.-]+)", md.read_text(encoding="utf-8")))
     assert linked, "no page links a picture: the pattern is stale"
     assert {f"assets/pictures/{name}" for name in linked} <= set(files)
+    plots = set()
+    for md in DOCS.rglob("*.md"):
+        plots |= set(re.findall(r"\((results-files/[\w./-]+\.png)\)", md.read_text(encoding="utf-8")))
+    assert "results-files/alphazero/ataxx_az-0/curve.png" in plots
+    assert plots <= set(files) and all(files[p] == ROOT / "results" / p.removeprefix("results-files/") for p in plots)
 
 
 def test_env_svg_is_drawn_by_the_game():
