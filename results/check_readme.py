@@ -755,7 +755,21 @@ def page_claims() -> dict[str, list[Claim]]:
                 seeds,
             ),
         ],
+        "docs/getting-started.md": [
+            Claim(
+                "[final_eval] 200 games",
+                "vs greedy score {} [95% {}, {}] (W {} / D {} / L {} of 200)",
+                wdl(seeds, TRAINED, "greedy")[3:] + wdl(seeds, TRAINED, "greedy")[:3],
+                f"{seeds} (the main job of 5 December trained the same weights)",
+            ),
+        ],
         "docs/reproducibility.md": [
+            Claim(
+                "And on the project's machine of 5 December",
+                "({} / {} / {} against greedy: {})",
+                wdl(seeds, TRAINED, "greedy")[:4],
+                seeds,
+            ),
             Claim(
                 "**Another processor need not.**",
                 "where the published run scored **{}**",
