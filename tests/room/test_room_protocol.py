@@ -28,8 +28,8 @@ from room_helpers import FailingAgent, Page, SlowAgent, agents_with, hidden_card
 from conftest import REPO_ROOT  # noqa: E402
 from envs.core.records import import_formats, import_record, record_from_state, replay  # noqa: E402
 from envs.registry import spec  # noqa: E402
-from training.room.journal import read_journal  # noqa: E402
-from training.room.server import MAX_MESSAGE, create_app  # noqa: E402
+from room.journal import read_journal  # noqa: E402
+from room.server import MAX_MESSAGE, create_app  # noqa: E402
 
 _OPEN: list = []
 
@@ -217,7 +217,7 @@ def test_only_the_holder_gives_away_a_persons_seat_and_invitation_links_work_onc
 
 
 def game_token_digest(token: str) -> str:
-    from training.room.game import token_digest
+    from room.game import token_digest
 
     return token_digest(token)
 

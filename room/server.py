@@ -1,6 +1,6 @@
 """The room's server: HTTP pages, the WebSocket protocol, agents off the event loop, journals.
 
-See :mod:`training.room` for the protocol. :func:`create_app` builds the Starlette application
+See :mod:`room` for the protocol. :func:`create_app` builds the Starlette application
 of one :class:`Room` (one process; games live in memory and in their journals).
 """
 
@@ -29,13 +29,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from envs.core.records import import_formats, import_record
 from envs.core.state import IllegalActionError, InvalidPositionError, ParameterError
 from envs.registry import UnknownEnvError, env_ids, spec
-from training.room.agents import RoomAgents
-from training.room.game import RoomError, RoomGame, Seat, action_index, token_digest
-from training.room.journal import FORMAT, VERSION, Journal, read_journal
+from room.agents import RoomAgents
+from room.game import RoomError, RoomGame, Seat, action_index, token_digest
+from room.journal import FORMAT, VERSION, Journal, read_journal
 
 __all__ = ["Room", "create_app", "serve_in_thread", "MAX_MESSAGE", "MAX_UPLOAD", "SCHEMA"]
 
-log = logging.getLogger("training.room")
+log = logging.getLogger("room")
 
 #: The largest WebSocket message the room reads (bytes of UTF-8); larger ones get an ``error``.
 MAX_MESSAGE = 64 * 1024
@@ -170,7 +170,7 @@ class Room:
     Args:
         records: the records folder (created if missing); its journals are read now: unfinished
             games resume (their agents reattach when the server starts), finished ones are listed.
-        agents: the room's agents (:class:`~training.room.agents.RoomAgents`).
+        agents: the room's agents (:class:`~room.agents.RoomAgents`).
         agent_delay: seconds an agent waits before moving in a game without a human seat (so
             people can watch); games with a person are answered at once.
         threads: how many agents may think at once (worker threads).
@@ -201,7 +201,7 @@ class Room:
 
     # ------------------------------------------------------------------ records folder
     def load(self) -> None:
-        """Read every journal of the records folder (see :mod:`training.room.journal`)."""
+        """Read every journal of the records folder (see :mod:`room.journal`)."""
         for path in sorted(self.records.glob("*.jsonl")):
             try:
                 self._load_one(path)
@@ -842,7 +842,7 @@ def create_app(
 
     room = Room(records, agents, agent_delay=agent_delay, threads=threads)
     templates = jinja2.Environment(
-        loader=jinja2.PackageLoader("training.room", "templates"), autoescape=jinja2.select_autoescape(["html"])
+        loader=jinja2.PackageLoader("room", "templates"), autoescape=jinja2.select_autoescape(["html"])
     )
 
     def page(name: str, **context) -> HTMLResponse:
@@ -949,7 +949,7 @@ def create_app(
             Route("/game/{gid}/record.json", download),
             Route("/upload", upload, methods=["POST"]),
             WebSocketRoute("/ws", websocket),
-            Mount("/static", StaticFiles(packages=[("training.room", "static")]), name="static"),
+            Mount("/static", StaticFiles(packages=[("room", "static")]), name="static"),
         ],
         lifespan=lifespan,
     )

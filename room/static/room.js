@@ -1,5 +1,5 @@
 // The play room's page script: the lobby and the game page. Plain JavaScript, no build step.
-// Everything about a game comes from the room's frames (see training/room/__init__.py for the
+// Everything about a game comes from the room's frames (see room/__init__.py for the
 // protocol): the board is the SVG the library draws; moves are chosen along the click paths of
 // the legal actions, whose keys are the data-key of the SVG's hit shapes or, when no shape has
 // them, buttons. Nothing here names a game.
@@ -551,7 +551,7 @@ function gamePage() {
       if (s.error) bits.push(el("div", { class: "seat-error", text: s.error }));
       if (s.open && !frame.over) bits.push(el("button", { class: "join", "data-seat": s.seat, text: "Join",
         onclick: () => sock.send({ type: "join", game: gid, seat: s.seat }) }));
-      if ((frame.can_seat || []).includes(s.seat)) {  // the room's rule: see training/room/__init__.py
+      if ((frame.can_seat || []).includes(s.seat)) {  // the room's rule: see room/__init__.py
         const select = el("select", { class: "seat-change", "data-seat": s.seat, "aria-label": `give ${s.label} to` },
           el("option", { value: "", text: "Give seat to…" }),
           el("option", { value: "me", text: "me" }),
