@@ -132,7 +132,7 @@ def main(argv=None) -> int:
 
     from playwright.sync_api import sync_playwright
 
-    from room.server import create_app, serve_in_thread
+    from room.app import create_app, serve_in_thread
 
     with tempfile.TemporaryDirectory() as records:
         app = create_app(records, agent_delay=args.agent_delay)

@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     import uvicorn
 
     from room.agents import RoomAgents, parse_agent_option
-    from room.server import create_app
+    from room.app import create_app
 
     try:
         named = dict(parse_agent_option(a) for a in args.agent)

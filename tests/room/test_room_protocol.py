@@ -28,8 +28,9 @@ from room_helpers import FailingAgent, Page, SlowAgent, agents_with, hidden_card
 from conftest import REPO_ROOT  # noqa: E402
 from envs.core.records import import_formats, import_record, record_from_state, replay  # noqa: E402
 from envs.registry import spec  # noqa: E402
+from room.app import create_app  # noqa: E402
 from room.journal import read_journal  # noqa: E402
-from room.server import MAX_MESSAGE, create_app  # noqa: E402
+from room.protocol import MAX_MESSAGE  # noqa: E402
 
 _OPEN: list = []
 
