@@ -10,6 +10,7 @@ and uploaded.
 from __future__ import annotations
 
 import json
+import re
 import time
 import warnings
 
@@ -644,9 +645,17 @@ def test_pages_and_static_files_are_served_with_a_content_security_policy(room):
     r = client.get("/")
     assert r.status_code == 200 and 'data-page="lobby"' in r.text
     assert "script-src 'self'" in r.headers["content-security-policy"]
-    assert client.get("/static/room.js").status_code == 200
     assert client.get("/static/room.css").status_code == 200
     assert "No game" in client.get("/game/zzz").text
+    # each page loads the shared script and its own only, all from the room itself ('self')
+    c = create(connect(client), "ataxx_v0", ["me", "random"])
+    game_page = client.get(f"/game/{c['game']}")
+    assert "script-src 'self'" in game_page.headers["content-security-policy"]
+    for text, own, other in ((r.text, "lobby.js", "game.js"), (game_page.text, "game.js", "lobby.js")):
+        scripts = re.findall(r'<script src="([^"]+)"', text)
+        assert scripts == ["/static/common.js", f"/static/{own}"] and other not in text, scripts
+        for src in scripts:
+            assert client.get(src).status_code == 200, src
 
 
 def test_a_forced_move_without_a_click_path_plays_itself(room):
