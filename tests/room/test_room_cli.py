@@ -102,3 +102,23 @@ def test_the_page_files_ship_with_the_package():
         "python-multipart",
         "pydantic",
     }
+
+
+def test_the_deprecated_alias_training_room_runs_the_same_command(tmp_path):
+    """``python -m training.room`` (the room's former home, kept one release) is ``python -m room``."""
+    pytest.importorskip("starlette")
+    proc = subprocess.run(
+        [sys.executable, "-m", "training.room", "--records", str(tmp_path / "r"), "--port", "70000"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == "error: --port must be from 0 to 65535, got 70000\n", proc.stderr
+    import room
+    import training.room
+
+    assert training.room.create_app is room.create_app and training.room.Room is room.Room
+    with pytest.raises(AttributeError, match="no attribute 'server'"):
+        training.room.server  # noqa: B018
