@@ -109,10 +109,6 @@ class Room:
         self.games.update(games)
         self.problems.extend(problems)
 
-    def kick(self, game: RoomGame) -> None:
-        """Start the agent of the seat to move, if it is an agent's turn and none is thinking."""
-        self.scheduler.kick(game)
-
     # ------------------------------------------------------------------ lobby data
     def envs(self) -> list[dict]:
         """Every env id with its name, constructor arguments (name, default) and variants."""
@@ -227,6 +223,12 @@ class Room:
                     "ply": game.ply,
                 },
             )
+
+    # ------------------------------------------------------------------ agents (room.scheduler)
+    def kick(self, game: RoomGame) -> None:
+        """Start the agent of the seat to move, if it is an agent's turn and none is thinking
+        (:meth:`room.scheduler.AgentScheduler.kick`)."""
+        self.scheduler.kick(game)
 
     def start(self) -> None:
         """Start the agents of the unfinished games (called once the event loop runs)."""

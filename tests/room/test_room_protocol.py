@@ -696,3 +696,13 @@ def test_unreadable_journals_are_listed_as_problems_and_left_alone(tmp_path):
     assert "aaaa0002.jsonl line 1: not a tabletop-room-journal version 1 header" in problems
     assert "aaaa0003.jsonl is empty" in problems
     assert (records / "aaaa0001.jsonl").read_bytes() == b"\xff\xfe not json\n"  # nothing rewritten
+
+
+def test_the_protocol_module_documents_every_message_it_accepts():
+    """room.protocol: each message of the schema is named, with its type, in the module's documentation."""
+    from room import protocol
+
+    doc = " ".join((protocol.__doc__ or "").split())
+    for kind, cls in protocol.MESSAGES.items():
+        assert f':class:`{cls.__name__}` ``{{"type": "{kind}"' in doc, kind
+        assert (cls.__doc__ or "").strip(), cls.__name__
