@@ -48,9 +48,9 @@ def create_app(
     agent_delay: float = 0.5,
     threads: int = 16,
 ) -> Starlette:
-    """The Starlette application of a new :class:`Room` (``app.state.room``).
+    """The Starlette application of a new :class:`~room.games.Room` (``app.state.room``).
 
-    Args: as :class:`Room`.
+    Args: as :class:`~room.games.Room`.
 
     Raises:
         ValueError: the records folder cannot be created or written.
