@@ -59,6 +59,8 @@ API_MODULES: tuple[str, ...] = (
     "training.search",
     "training.evaluate",
     "training.tournament",
+    "room",
+    "room.protocol",
 )
 
 #: Plies of random legal moves (seeded) before an environment's picture is drawn.

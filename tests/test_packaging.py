@@ -22,10 +22,10 @@ def test_license_file_is_mit_and_declared():
 
 
 def test_packages_are_marked_typed_and_ship_the_marker():
-    for package in ("envs", "training"):
-        assert (ROOT / package / "py.typed").is_file()
     data = _project()["tool"]["setuptools"]["package-data"]
-    assert "py.typed" in data["envs"] and "py.typed" in data["training"]
+    for package in ("envs", "training", "room"):
+        assert (ROOT / package / "py.typed").is_file()
+        assert "py.typed" in data[package], package
     assert "Typing :: Typed" in _project()["project"]["classifiers"]
 
 

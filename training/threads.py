@@ -9,7 +9,7 @@ it from one setting, default 1:
 
 * ``python -m training.train``: the config's ``torch_threads``;
 * ``python -m training.evaluate``, ``python -m training.play`` and the play room
-  (``python -m training.room``): the ``--threads N`` option (:func:`add_threads_argument`).
+  (``python -m room``): the ``--threads N`` option (:func:`add_threads_argument`).
 
 The setting holds for the whole process: every thread that runs torch afterwards (the room's
 agent threads, the tournament's games) uses it.

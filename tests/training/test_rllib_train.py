@@ -262,7 +262,7 @@ def test_training_play_takes_an_rllib_opponent(ataxx_run, tmp_path):
 
 
 def test_the_room_takes_an_rllib_agent(ataxx_run):
-    from training.room.agents import RoomAgents
+    from room.agents import RoomAgents
 
     final = ataxx_run / "checkpoints" / "final"
     room = RoomAgents({"rl": f"rllib:{final}"})

@@ -667,8 +667,8 @@ def test_a_shipped_alphazero_file_of_another_setting_than_its_entry_is_refused(a
 
 
 def test_the_room_offers_a_shipped_alphazero_agent_on_its_setting_only(monkeypatch, az_index):
+    from room.agents import RoomAgents
     from training.agents.alphazero import AlphaZeroAgent
-    from training.room.agents import RoomAgents
 
     monkeypatch.setattr(shipped_module, "INDEX", az_index)
     room = RoomAgents()

@@ -23,7 +23,7 @@ carries them. Each entry of the index says which environment setting the agent w
   generators and the games in progress, for ``--resume``);
 * ``summary``: one line for people;
 * ``room_simulations`` (alphazero entries only): the simulations a move of the agent the play room
-  offers (``training.room``), a search that answers within about a second on a 2-core CPU: by
+  offers (:mod:`room`), a search that answers within about a second on a 2-core CPU: by
   default :data:`ROOM_SIMULATIONS`.
 
 No game is named in this module: every name comes from ``index.json``.
