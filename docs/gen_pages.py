@@ -403,7 +403,7 @@ def env_page(env_id: str) -> str:
         "",
         "## Overview",
         "",
-        "| | |",
+        "| Property | Value |",
         "|---|---|",
         f'| Import | `envs.make("{env_id}")` (wrapped AEC env), `envs.make_raw("{env_id}")` (illegal actions raise)'
         + (f', `envs.make_vec("{env_id}", B)`' if d["batched"] else "")
@@ -460,7 +460,7 @@ def env_page(env_id: str) -> str:
             "`env.unwrapped.action_layout()` (an `envs.core.observation.ActionLayout`), what spatial and "
             "factored policy heads (`training.features`) read:",
             "",
-            "| | |",
+            "| Property | Value |",
             "|---|---|",
             f"| Planes x height x width | {layout.planes} x {layout.height} x {layout.width} |",
             "| Spatial map | "
