@@ -3,14 +3,15 @@
     python benchmarks/room_latency.py [--env ataxx_v0] [--moves 200] [--load 20] [--load-agent random]
 
 A room is served in-process; headless Chromium (``/usr/bin/chromium``) plays seat 0 of games
-against ``random`` by clicks along the moves' click paths (a new game when one ends). The page
-itself times each move (``window.roomStats``): from the click that completes a move to the new
-position drawn on the page (the server has checked the move, journaled and fsynced it, built the
-frame and sent it). Two rounds of ``--moves`` moves: the room alone, then with ``--load``
-agent-vs-agent games running at once (``--load-agent`` in every seat, no pause between their
-moves by default, the worst case; ``--agent-delay 0.5`` is the server's default pacing; a finished
-one is replaced). Prints the median (and 90th percentile) of
-both rounds and their ratio.
+against ``random`` by clicks along the moves' click paths (a new game when one ends). The benchmark
+times each move in the page from outside the room's code (:data:`INSTRUMENT`, an init script that
+wraps the page's WebSocket): from the ``move`` message the click that completes a move sends to the
+end of the page's handler of the first ``state`` frame with another ply, the new position drawn
+(the server has checked the move, journaled and fsynced it, built the frame and sent it). Two
+rounds of ``--moves`` moves: the room alone, then with ``--load`` agent-vs-agent games running at
+once (``--load-agent`` in every seat, no pause between their moves by default, the worst case;
+``--agent-delay 0.5`` is the server's default pacing; a finished one is replaced). Prints the
+median (and 90th percentile) of both rounds and their ratio.
 """
 
 from __future__ import annotations
@@ -27,6 +28,46 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+
+#: Run in every page before its own scripts (``page.add_init_script``): times each move from the
+#: ``move`` message sent to the end of the page's handler of the first ``state`` frame with another
+#: ply (the handler draws the position synchronously); a refused move is not timed. The latencies
+#: (ms) are ``window.__roomLatency.latencies``.
+INSTRUMENT = """
+(() => {
+  const stats = { sentAt: null, sentPly: null, lastPly: null, latencies: [] };
+  window.__roomLatency = stats;
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    let m = null;
+    try { m = JSON.parse(data); } catch (e) { /* not JSON: not a move */ }
+    if (m && m.type === "move") { stats.sentAt = performance.now(); stats.sentPly = stats.lastPly; }
+    return send.call(this, data);
+  };
+  const onmessage = Object.getOwnPropertyDescriptor(WebSocket.prototype, "onmessage");
+  Object.defineProperty(WebSocket.prototype, "onmessage", {
+    configurable: true,
+    get() { return onmessage.get.call(this); },
+    set(handler) {
+      onmessage.set.call(this, function (ev) {
+        const result = handler.call(this, ev);
+        const now = performance.now();
+        let m = null;
+        try { m = JSON.parse(ev.data); } catch (e) { return result; }
+        if (m.type === "state") {
+          if (stats.sentAt !== null && m.ply !== stats.sentPly) {
+            stats.latencies.push(now - stats.sentAt);
+            stats.sentAt = null;
+          }
+          stats.lastPly = m.ply;
+        } else if (m.type === "error" && m.request === "move") stats.sentAt = null;
+        return result;
+      });
+    },
+  });
+})();
+"""
 
 
 def wait(predicate, seconds: float = 30.0) -> None:
@@ -84,12 +125,13 @@ def round_of(browser, url: str, app, env_id: str, moves: int, seed: int) -> list
     n_players = None
     latencies: list[float] = []
     page = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True).new_page()
+    page.add_init_script(INSTRUMENT)
     game = None
     g = 0
     while len(latencies) < moves:
         if game is None or game.over:
             if game is not None:
-                latencies += page.evaluate("window.roomStats.latencies")
+                latencies += page.evaluate("window.__roomLatency.latencies")
             if n_players is None:
                 from envs.registry import spec
 
@@ -109,7 +151,7 @@ def round_of(browser, url: str, app, env_id: str, moves: int, seed: int) -> list
         page.wait_for_function(f"document.querySelector('#board').dataset.ply > {ply}")
         done += 1
         if len(latencies) + done >= moves:
-            latencies += page.evaluate("window.roomStats.latencies")
+            latencies += page.evaluate("window.__roomLatency.latencies")
             break
     page.close()
     return latencies[:moves]
@@ -132,7 +174,7 @@ def main(argv=None) -> int:
 
     from playwright.sync_api import sync_playwright
 
-    from training.room.server import create_app, serve_in_thread
+    from room.app import create_app, serve_in_thread
 
     with tempfile.TemporaryDirectory() as records:
         app = create_app(records, agent_delay=args.agent_delay)

@@ -1,4 +1,4 @@
-"""Pictures of the play room's game page for every environment id (the README's screenshots).
+"""Pictures of the play room's game page for every environment id (the screenshots of the README and docs/room.md).
 
     python benchmarks/room_screenshots.py [--out results/pictures] [--moves 6]
 
@@ -42,7 +42,7 @@ def main(argv=None) -> int:
     from websockets.sync.client import connect
 
     from envs.registry import env_ids, spec
-    from training.room.server import create_app, serve_in_thread
+    from room.app import create_app, serve_in_thread
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -1,9 +1,9 @@
-"""Write ``docs/config.md``, the run config's reference, from the config models.
+"""Write ``docs/training/config.md``, the run config's reference, from the config models.
 
 Usage::
 
-    python docs/config_reference.py          # rewrite docs/config.md
-    python docs/config_reference.py --check  # exit 1 if docs/config.md differs from the models
+    python docs/config_reference.py          # rewrite docs/training/config.md
+    python docs/config_reference.py --check  # exit 1 if docs/training/config.md differs from the models
 
 Every engine of :data:`training.engines.ENGINES` is documented from its ``config_model``: each
 key with what it must be, its default and its description (the models' ``Field(description=...)``),
@@ -25,7 +25,7 @@ if str(ROOT) not in sys.path:
 from training.config import Section, expect_text  # noqa: E402
 from training.engines import ENGINES, get_engine  # noqa: E402
 
-OUT = ROOT / "docs" / "config.md"
+OUT = ROOT / "docs" / "training" / "config.md"
 
 
 def _md(doc: str | None) -> str:
@@ -63,7 +63,7 @@ def _table(model: type[Section], defaults: dict, prefix: str) -> tuple[list[str]
 
 
 def reference() -> str:
-    """The text of ``docs/config.md``."""
+    """The text of ``docs/training/config.md``."""
     out = [
         "# Run config reference",
         "",
@@ -102,7 +102,9 @@ def reference() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="compare with docs/config.md instead of writing it")
+    parser.add_argument(
+        "--check", action="store_true", help="compare with docs/training/config.md instead of writing it"
+    )
     args = parser.parse_args(argv)
     text = reference()
     if args.check:

@@ -23,7 +23,9 @@ it runs, and kept in ``about.json``):
    modification time less that of the run's ``config.yaml`` (written when the run starts).
 3. **The run** (``run.json``): config name, seed, positions, training wall time (periodic
    evaluations included), self-play positions/s and network evaluations/s, and its own final
-   evaluation, from the run's ``report.json``; ``about.json``: the commands, their seconds and the
+   evaluation and its software and machine (``environment``; ``python results/environment.py`` then
+   writes the folder's ``environment.json`` from it), from the run's ``report.json``; ``about.json``:
+   the commands, their seconds and the
    ``sha256`` of ``final.pt``.
 
 The files are what ``results/check_readme.py`` checks the README against.
@@ -226,6 +228,7 @@ def main(argv: list[str] | None = None) -> int:
         "final_eval_seconds": report.get("eval_seconds"),
         "throughput": report.get("throughput"),
         "final_eval": report.get("vs"),
+        "environment": report.get("environment"),  # the run's software and machine (results/environment.py)
     }
     (out / "run.json").write_text(json.dumps(run_json, indent=1) + "\n")
     (out / "about.json").write_text(json.dumps(about, indent=1) + "\n")

@@ -1,24 +1,31 @@
-"""Check the figures of the README's Results section against the files in ``results/``.
+"""Check the figures of the documentation's Results page against the files in ``results/``.
 
 Usage::
 
     python results/check_readme.py              # one line per claim; exit status 1 on any mismatch
-    python results/check_readme.py --unchecked  # also list the numbers of the section no claim covers
+    python results/check_readme.py --unchecked  # also list the numbers of the page no claim covers
+
+The figures of other pages that a file backs (:func:`page_claims`: the RLlib page's run) are
+checked too, when the page checked is the repository's own.
+
+The Results page is ``docs/results.md`` (the site's "Results"; it was the README's ``## Results``
+section until the README became a front page, and a Markdown file with such a section is still read
+as before: ``--page README.md`` of an old checkout).
 
 Each entry of :func:`claims` is one passage of the Results section written as a template, ``{}``
 standing for a number, and the values that the files in ``results/`` give for those numbers, in
 order. The template is looked for in one part of the section (the text from the part's bold
 heading, e.g. ``**Ataxx**``, to the next one; the summary table's part starts at "In short"), with
-any run of whitespace matching any other (the README wraps its lines). A printed number matches
+any run of whitespace matching any other (the page wraps its lines). A printed number matches
 its file's value when they differ by at most half a unit of the printed number's last decimal
 (``0.90`` stands for 0.9025, ``+1605`` for 1604.96, ``9.7 min`` for 579.0 s / 60). A passage that
 is not found, or a number that does not match, is a mismatch.
 
 The figures of the section that have no file (durations of whole runs, the quick configs of
 Ataxx and TwixT, earlier versions of a config and the variants that were tried, a few baseline
-measurements) are not claims; ``--unchecked`` lists every number left over, and the README says
+measurements) are not claims; ``--unchecked`` lists every number left over, and the page says
 which figures have no file. The files themselves were written by the code of their day, not
-necessarily by the current code (README, Results).
+necessarily by the current code (docs/results.md).
 
 ``tests/test_results_files.py`` runs this check.
 """
@@ -35,9 +42,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 RESULTS = Path(__file__).resolve().parent
-README = RESULTS.parent / "README.md"
+#: The page whose figures are checked (the site's Results page).
+PAGE = RESULTS.parent / "docs" / "results.md"
 
-#: A number as the README prints it: an optional sign, digits with optional thousands commas,
+#: A number as the page prints it: an optional sign, digits with optional thousands commas,
 #: optional decimals.
 NUMBER = r"[+-]?\d[\d,]*(?:\.\d+)?"
 
@@ -175,7 +183,7 @@ def over_seeds(config: str) -> list[float]:
 
 # --------------------------------------------------------------------------- the claims
 
-#: The shipped agents (training/shipped/index.json) and their setting as the README's table writes it.
+#: The shipped agents (training/shipped/index.json) and their setting as the Results page's table writes it.
 SHIPPED = [
     ("ataxx_quick", "`ataxx_v0`"),
     ("twixt_quick", "`twixt_v0` 8x8"),
@@ -631,14 +639,14 @@ def claims() -> list[Claim]:
     return out
 
 
-#: The opponents of the AlphaZero runs' final tournaments, in the README table's column order.
+#: The opponents of the AlphaZero runs' final tournaments, in the Results table's column order.
 AZ_OPPONENTS = ["random", "greedy", "alphabeta:1", "alphabeta:2", "mcts:1000"]
 
 
 def alphazero_claims() -> list[Claim]:
     """The **Gumbel AlphaZero** part: one table row per run folder of ``results/alphazero/`` (its
     gauntlet's scores with intervals, its positions and training minutes), the Elo ladder of each
-    run that has one in the README, and the learning curve's points against the PPO agent."""
+    run that has one in the Results page, and the learning curve's points against the PPO agent."""
     out: list[Claim] = []
     part = "**Gumbel AlphaZero**"
     root = RESULTS / "alphazero"
@@ -718,14 +726,110 @@ def alphazero_claims() -> list[Claim]:
     return out
 
 
+def _report(path: str, *keys: str) -> float:
+    """The number at ``keys`` (nested) of a JSON file under ``results/``."""
+    d = json.loads((RESULTS / path).read_text())
+    for k in keys:
+        d = d[k]
+    return float(d)
+
+
+def page_claims() -> dict[str, list[Claim]]:
+    """The figures of the site's other pages that a file in ``results/`` backs, by page (its path
+    from the repository root). The part of such a claim is a text at the start of a line of the
+    page, and the passage is looked for from there to the next line that starts in bold."""
+    quiet, busy = "rllib/ataxx_rllib_quiet/report.json", "rllib/ataxx_rllib/report.json"
+    part = "The quick Ataxx config"
+
+    def vs(path: str, opponent: str) -> list[float]:
+        return [_report(path, "vs", opponent, k) for k in ("score", "score_ci95_low", "score_ci95_high")]
+
+    seeds = "seeds/ataxx_quick/seed0/pairs.csv"
+    over = over_seeds("ataxx_quick")  # greedy: mean, min, max at 3, 4, 5
+    return {
+        "README.md": [
+            Claim(
+                "## Reproducibility",
+                "(0.580 against greedy, published {})",
+                wdl(seeds, TRAINED, "greedy")[3:4],
+                seeds,
+            ),
+        ],
+        "docs/getting-started.md": [
+            Claim(
+                "[final_eval] 200 games",
+                "vs greedy score {} [95% {}, {}] (W {} / D {} / L {} of 200)",
+                wdl(seeds, TRAINED, "greedy")[3:] + wdl(seeds, TRAINED, "greedy")[:3],
+                f"{seeds} (the main job of 5 December trained the same weights)",
+            ),
+        ],
+        "docs/reproducibility.md": [
+            Claim(
+                "And on the project's machine of 5 December",
+                "({} / {} / {} against greedy: {})",
+                wdl(seeds, TRAINED, "greedy")[:4],
+                seeds,
+            ),
+            Claim(
+                "**Another processor need not.**",
+                "where the published run scored **{}**",
+                wdl(seeds, TRAINED, "greedy")[3:4],
+                seeds,
+            ),
+            Claim(
+                "**Hence results over seeds.**",
+                "interval ({} [{}, {}], {} games), though below the three seeds' range ({} to {})",
+                wdl(seeds, TRAINED, "greedy")[3:] + [float(_pair(seeds, TRAINED, "greedy")["games"]), over[4], over[5]],
+                f"{seeds}, seeds/ataxx_quick/seed*/",
+            ),
+        ],
+        "docs/training/rllib.md": [
+            Claim(
+                part,
+                "({} s of training for {} timesteps",
+                [_report(quiet, "train_seconds"), _report(quiet, "timesteps")],
+                quiet,
+            ),
+            Claim(
+                part,
+                "{} env steps/s sampling, {} with the PPO updates",
+                [
+                    _report(quiet, "throughput", "sampling_env_steps_per_s"),
+                    _report(quiet, "throughput", "env_steps_per_s"),
+                ],
+                quiet,
+            ),
+            Claim(
+                part,
+                "scoring **{} [{}, {}] against random** and {} [{}, {}] against greedy",
+                vs(quiet, "random") + vs(quiet, "greedy"),
+                quiet,
+            ),
+            Claim(
+                part,
+                "and scored {} and {} [{}, {}] (`results/rllib/ataxx_rllib/`)",
+                vs(busy, "random")[:1] + vs(busy, "greedy"),
+                busy,
+            ),
+        ],
+    }
+
+
 # --------------------------------------------------------------------------- checking
 
 
 def results_section(text: str) -> str:
-    """The README's ``## Results`` section (to the next ``## `` heading)."""
+    """The Results page's text: a page titled ``# Results`` whole, or else a ``## Results`` section
+    (to the next ``## `` heading) of a longer Markdown file.
+
+    Raises:
+        ValueError: the text has neither.
+    """
+    if text.startswith("# Results\n"):
+        return "\n" + text
     start = text.find("\n## Results\n")
     if start < 0:
-        raise ValueError("README.md has no '## Results' section")
+        raise ValueError("the page has no '# Results' title and no '## Results' section")
     end = text.find("\n## ", start + 1)
     return text[start : end if end >= 0 else len(text)]
 
@@ -749,22 +853,24 @@ def template_regex(template: str) -> re.Pattern:
 
 
 def matches(printed: str, value: float) -> bool:
-    """``printed`` (as in the README) equals ``value`` to the printed precision."""
+    """``printed`` (as on the page) equals ``value`` to the printed precision."""
     text = printed.replace(",", "")
     decimals = len(text.split(".")[1]) if "." in text else 0
     return abs(float(text) - value) <= 0.5 * 10**-decimals + 1e-9
 
 
-def check(readme_text: str) -> tuple[list[str], list[str], list[tuple[int, int]]]:
-    """Check every claim.
+def check(
+    readme_text: str, page_claims_: list[Claim] | None = None
+) -> tuple[list[str], list[str], list[tuple[int, int]]]:
+    """Check every claim of the Results page (or ``page_claims_`` against another page's whole text).
 
     Returns:
         ``(passed, problems, spans)``: one line per claim that matched, one per mismatch (the
         passage, the number, the file), and the checked spans of the section (for ``--unchecked``).
     """
-    section = results_section(readme_text)
+    section = results_section(readme_text) if page_claims_ is None else "\n" + readme_text
     passed, problems, spans = [], [], []
-    for c in claims():
+    for c in claims() if page_claims_ is None else page_claims_:
         if c.template.count("{}") != len(c.values):
             problems.append(
                 f"{c.source}: the template has {c.template.count('{}')} numbers, the claim "
@@ -819,14 +925,25 @@ def unchecked_numbers(readme_text: str, spans: list[tuple[int, int]]) -> list[st
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python results/check_readme.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--readme", default=str(README), help="the README to check (default: the repository's)")
+    parser.add_argument(
+        "--page",
+        "--readme",
+        dest="page",
+        default=str(PAGE),
+        help="the Markdown page to check (default: docs/results.md)",
+    )
     parser.add_argument("--unchecked", action="store_true", help="list the section's numbers that no claim covers")
     parser.add_argument("--quiet", action="store_true", help="print only the mismatches")
     args = parser.parse_args(argv)
     try:
-        text = Path(args.readme).read_text()
+        text = Path(args.page).read_text()
         passed, problems, spans = check(text)
-    except (OSError, ValueError, LookupError, KeyError) as e:  # a README or results file missing or unreadable
+        if Path(args.page).resolve() == PAGE:  # the repository's own pages: the other pages too
+            for page, page_list in page_claims().items():
+                more_passed, more_problems, _ = check((RESULTS.parent / page).read_text(), page_list)
+                passed += [f"{line}  ({page})" for line in more_passed]
+                problems += [f"{line}  ({page})" for line in more_problems]
+    except (OSError, ValueError, LookupError, KeyError) as e:  # the page or a results file missing or unreadable
         print(f"error: {type(e).__name__}: {e}", file=sys.stderr)
         return 2
     if not args.quiet:

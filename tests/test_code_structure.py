@@ -4,7 +4,7 @@ A private name is a module's own business; importing it from elsewhere ties the 
 behind the name's back (``training/train.py`` and the RLlib trainer once imported each other's
 helpers in a cycle). What several modules need is public in one place (e.g.
 :mod:`training.runs`, the bitboard tables of ``envs/ataxx/state.py`` that its batched core
-uses). Checked on the source, by its syntax tree, in ``training/`` and ``envs/``: every
+uses). Checked on the source, by its syntax tree, in ``training/``, ``envs/`` and ``room/``: every
 ``from X import _name``, and every ``module._name`` on a module the file imports
 (``import x.y as m`` / ``from x import m`` then ``m._name``).
 """
@@ -67,6 +67,10 @@ def test_no_private_name_is_imported_across_modules_in_training():
 
 def test_no_private_name_is_imported_across_modules_in_envs():
     assert _private_imports("envs") == []
+
+
+def test_no_private_name_is_imported_across_modules_in_room():
+    assert _private_imports("room") == []
 
 
 def test_the_check_finds_a_private_import(tmp_path):

@@ -24,10 +24,10 @@ def test_license_file_is_mit_and_declared():
 
 
 def test_packages_are_marked_typed_and_ship_the_marker():
-    for package in ("envs", "training"):
-        assert (ROOT / package / "py.typed").is_file()
     data = _project()["tool"]["setuptools"]["package-data"]
-    assert "py.typed" in data["envs"] and "py.typed" in data["training"]
+    for package in ("envs", "training", "room"):
+        assert (ROOT / package / "py.typed").is_file()
+        assert "py.typed" in data[package], package
     assert "Typing :: Typed" in _project()["project"]["classifiers"]
 
 
@@ -40,12 +40,12 @@ def test_project_urls_and_classifiers():
 
 def test_the_package_list_is_every_package_folder_and_the_configs():
     """pyproject.toml lists the packages (a `find` could not add training.configs): the list is every
-    folder of envs and training (namespace folders of data included, as `find` gave) plus the
+    folder of envs, training and room (namespace folders of data included, as `find` gave) plus the
     top-level configs/ folder installed as training.configs, its YAML files as package data."""
     from setuptools import find_namespace_packages
 
     tool = _project()["tool"]["setuptools"]
-    found = find_namespace_packages(where=str(ROOT), include=["envs*", "training*"])
+    found = find_namespace_packages(where=str(ROOT), include=["envs*", "training*", "room*"])
     found = [p for p in found if not p.endswith("__pycache__") and "__pycache__." not in p]
     assert sorted(tool["packages"]) == sorted([*found, "training.configs"])
     assert tool["package-dir"] == {"training.configs": "configs"}

@@ -1,8 +1,8 @@
-"""The README's Python examples run, and say what they compute.
+"""The Python examples of the README and of the documentation site run, and say what they compute.
 
-Every ```python block of README.md is executed (each block in a fresh namespace, in the repository
-root). Where a statement's line ends in a comment that starts with a value, the statement's value is
-checked against it:
+Every ```python block of README.md and of the site's pages (``docs/**/*.md``) is executed (each block
+in a fresh namespace, in a scratch folder). Where a statement's line ends in a comment that starts
+with a value, the statement's value is checked against it:
 
 * a Python literal, up to the first ``:``, ``;`` or ``,`` after which the rest no longer parses
   (``# 155888, the community's reference count``, ``# ([13, 750], ['g2', 'a1b3']): action ints``,
@@ -27,6 +27,8 @@ import pytest
 from conftest import REPO_ROOT
 
 README = REPO_ROOT / "README.md"
+#: The Markdown files whose examples run: the README and every page of the site.
+PAGES = [README, *sorted((REPO_ROOT / "docs").rglob("*.md"))]
 _ARRAY = re.compile(r"^(?P<dtype>[a-z]+\d*) \((?P<shape>[\d, ]*)\)")
 
 
@@ -105,24 +107,30 @@ def run_block(code: str, where: str) -> int:
     return checked
 
 
-BLOCKS = python_blocks(README.read_text(encoding="utf-8"))
+#: ``(page, first line number, code)`` of every example.
+BLOCKS = [
+    (page.relative_to(REPO_ROOT).as_posix(), start, code)
+    for page in PAGES
+    for start, code in python_blocks(page.read_text(encoding="utf-8"))
+]
 
 
-def test_readme_has_python_examples():
-    assert len(BLOCKS) >= 5
+def test_readme_and_pages_have_python_examples():
+    assert sum(page == "README.md" for page, _, _ in BLOCKS) >= 2
+    assert sum(page.startswith("docs/") for page, _, _ in BLOCKS) >= 8
 
 
-@pytest.mark.parametrize("start, code", BLOCKS, ids=[f"line{start}" for start, _ in BLOCKS])
-def test_readme_example_runs_and_states_true_values(start, code, monkeypatch, tmp_path):
+@pytest.mark.parametrize("page, start, code", BLOCKS, ids=[f"{page}:{start}" for page, start, _ in BLOCKS])
+def test_example_runs_and_states_true_values(page, start, code, monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)  # files an example writes (game.json, ...) land here, not in the clone
     with contextlib.redirect_stdout(io.StringIO()):
-        run_block(code, f"README.md block at line {start}")
+        run_block(code, f"{page} block at line {start}")
 
 
 def test_the_examples_state_values(monkeypatch, tmp_path):
-    """The checker does check: the README states at least a dozen values, and a wrong one fails."""
+    """The checker does check: the README and the pages state dozens of values, and a wrong one fails."""
     monkeypatch.chdir(tmp_path)
-    assert sum(run_block(code, "README") for _, code in BLOCKS) >= 12
+    assert sum(run_block(code, page) for page, _, code in BLOCKS) >= 12
     assert run_block("x = 2 + 2  # 4: four\nx * 2  # 8, twice\n'ab'  # prose\n", "sample") == 2
     with pytest.raises(AssertionError, match="got 5"):
         run_block("2 + 3  # 6, wrong\n", "sample")
@@ -144,3 +152,16 @@ def test_the_examples_state_values(monkeypatch, tmp_path):
 )
 def test_stated_value(comment, expected):
     assert stated_value(comment) == expected
+
+
+_LINK = re.compile(r"\]\(([^)\s]+)\)|<img src=\"([^\"]+)\"")
+
+
+def test_the_readme_links_to_files_that_exist():
+    """Every relative link and picture of the README names a file of the repository (the site's
+    pages are checked by ``mkdocs build --strict``)."""
+    text = README.read_text(encoding="utf-8")
+    targets = [a or b for a, b in _LINK.findall(text)]
+    local = [t.split("#")[0] for t in targets if not t.startswith(("http://", "https://", "#"))]
+    assert len(local) >= 15 and any(t.startswith("docs/") for t in local)
+    assert [t for t in local if not (REPO_ROOT / t).is_file()] == []

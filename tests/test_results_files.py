@@ -1,4 +1,4 @@
-"""The README's Results figures equal the files in results/ (results/check_readme.py)."""
+"""The Results page's figures (docs/results.md) equal the files in results/ (results/check_readme.py)."""
 
 import importlib.util
 import json
@@ -14,11 +14,14 @@ check_readme = importlib.util.module_from_spec(_spec)
 sys.modules["check_readme"] = check_readme  # (dataclasses look their module up there)
 _spec.loader.exec_module(check_readme)
 
-README = (REPO_ROOT / "README.md").read_text()
+README = (REPO_ROOT / "docs" / "results.md").read_text()  # the Results page
 
 #: The passages: 91 of the PPO runs, the baselines and the shipped agents, and per folder of
 #: results/alphazero/ a table row, an Elo line where it played random and a curve line where it has one.
 PASSAGES = 91 + len(check_readme.alphazero_claims())
+#: The figures other pages cite (the RLlib page's quick run; the seed-0 Ataxx run that the README, Getting
+#: started and Reproducibility cite): checked by the script with the Results page.
+PAGE_PASSAGES = sum(len(v) for v in check_readme.page_claims().values())
 
 
 def test_every_claim_of_the_results_section_matches_its_file():
@@ -37,7 +40,20 @@ def test_the_script_exits_0_and_counts_the_passages():
         timeout=120,
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    assert run.stdout.strip().splitlines()[-1] == f"{PASSAGES} of {PASSAGES} passages match their files"
+    total = PASSAGES + PAGE_PASSAGES
+    assert run.stdout.strip().splitlines()[-1] == f"{total} of {total} passages match their files"
+
+
+def test_the_rllib_page_figures_match_their_reports():
+    page = (REPO_ROOT / "docs" / "training" / "rllib.md").read_text()
+    claims = check_readme.page_claims()["docs/training/rllib.md"]
+    passed, problems, _ = check_readme.check(page, claims)
+    assert problems == [] and len(passed) == len(claims) == 4 and PAGE_PASSAGES == 9
+    # the quiet run scored 89 / 0 / 111 against greedy: 0.445 (results/rllib/ataxx_rllib_quiet/report.json)
+    wrong = page.replace("0.445 [0.378, 0.514] against greedy", "0.455 [0.378, 0.514] against greedy")
+    assert wrong != page
+    _, problems, _ = check_readme.check(wrong, claims)
+    assert len(problems) == 1 and "0.455 where rllib/ataxx_rllib_quiet/report.json gives 0.445" in problems[0]
 
 
 def test_every_alphazero_results_folder_has_its_row():
@@ -268,7 +284,9 @@ def test_a_missing_readme_or_results_file_is_one_line_not_a_traceback(tmp_path):
         text=True,
         timeout=120,
     )
-    assert run.returncode == 2 and run.stderr == "error: ValueError: README.md has no '## Results' section\n"
+    assert run.returncode == 2 and run.stderr == (
+        "error: ValueError: the page has no '# Results' title and no '## Results' section\n"
+    )
 
 
 def test_runs_alone_go_to_alone_and_are_compared_with_seed_0(tmp_path):

@@ -14,7 +14,7 @@ SCRIPTS = {
     "tabletop-train": ("training.train:main", "python -m training.train"),
     "tabletop-evaluate": ("training.evaluate:main", "python -m training.evaluate"),
     "tabletop-play": ("training.play:main", "python -m training.play"),
-    "tabletop-room": ("training.room.cli:main", "python -m training.room"),
+    "tabletop-room": ("room.cli:main", "python -m room"),
 }
 
 

@@ -3,7 +3,7 @@
 A config is a YAML file (``configs/*.yaml``, each key commented there) read by :func:`load_config`
 into the config model of its engine (``engine:``, default ``sb3``; :mod:`training.engines`). Each
 section is a pydantic model: every key has its type, its default, its bounds and a one-line
-description (``docs/config.md`` is generated from them: ``python docs/config_reference.py``).
+description (``docs/training/config.md`` is generated from them: ``python docs/config_reference.py``).
 Unknown keys and bad values are errors (:class:`ConfigError`) that name the key, what was
 expected and what was given.
 
@@ -484,8 +484,8 @@ def resolve_config(config: str | Path) -> Path:
 
     Raises:
         FileNotFoundError: a path that does not exist (naming the shipped config of that stem when
-        there is one), or a name that is not a shipped config (the message lists the names, the
-        closest matches first).
+            there is one), or a name that is not a shipped config (the message lists the names, the
+            closest matches first).
     """
     p = Path(config)
     if p.exists():
@@ -520,10 +520,10 @@ def load_config(path: str | Path, *, validate: bool = True, check_teacher: bool 
         The engine's :class:`RunConfig` (``training.engines.<engine>``'s ``config_model``).
 
     Raises:
-        FileNotFoundError: no such file, nor a shipped config of that name. ValueError: not a YAML
-        mapping, an empty config (no key, or only ``name``), an unknown engine;
-        :class:`ConfigError` (a ``ValueError``): an unknown key, a section that is not a mapping, a
-        bad value; with ``validate``, a value the game refuses.
+        FileNotFoundError: no such file, nor a shipped config of that name.
+        ValueError: not a YAML mapping, an empty config (no key, or only ``name``), an unknown
+            engine; :class:`ConfigError` (a ``ValueError``): an unknown key, a section that is not
+            a mapping, a bad value; with ``validate``, a value the game refuses.
     """
     p = resolve_config(path)
     if not p.is_file():

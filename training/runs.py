@@ -20,8 +20,10 @@ tournament, the plots and ``report.json``; and :func:`train`, which runs a confi
   periodic evaluation ran: :func:`plot_learning_curve`);
 * ``report.json`` — the trained agent's score against each opponent with 95% intervals, the
   ratings, the periodic evaluations, timings, the seed, and the run's budgets (``budgets``;
-  ``smoke``: whether ``--smoke`` shrank them); an engine adds its own keys (RLlib: ``engine``,
-  ``pool``, ``throughput``, ``ray``).
+  ``smoke``: whether ``--smoke`` shrank them), the software and machine it ran on
+  (``environment``: library versions, code commit, Python, OS, processor model and vector
+  flags, thread counts; :func:`training.environment.environment`); an engine adds its own keys
+  (RLlib: ``engine``, ``pool``, ``throughput``, ``ray``).
 """
 
 from __future__ import annotations
@@ -131,7 +133,9 @@ def train(
         :func:`final_evaluation`), ``config``, ``env_id``, ``seed``, ``timesteps``,
         ``timesteps_this_run``, ``resumed_from``, ``train_seconds``, ``eval_seconds``,
         ``checkpoint``, ``pretrain``, ``periodic_eval``, ``smoke`` and ``budgets``
-        (:meth:`~training.config.RunConfig.budgets`), and the engine's own keys.
+        (:meth:`~training.config.RunConfig.budgets`), ``environment``
+        (:func:`training.environment.environment`, added by :func:`write_report`), and the engine's
+        own keys.
 
     A start that fails (a checkpoint that cannot be resumed, an error in the warm start, an
     interrupt before training proper begins) leaves nothing behind: the run directory is
@@ -298,7 +302,14 @@ def final_report(
 
 
 def write_report(cfg: RunConfig, out: Path, report: dict, history: list[dict]) -> dict:
-    """Write ``out/report.json`` and, with periodic evaluations, ``out/learning_curve.png``."""
+    """Write ``out/report.json`` and, with periodic evaluations, ``out/learning_curve.png``.
+
+    Every engine ends here: the report gains ``environment``, the library versions, code commit,
+    Python, OS, processor and thread counts of this process (:func:`training.environment.environment`,
+    with the config's ``torch_threads``), and is returned."""
+    from training.environment import environment
+
+    report["environment"] = environment(torch_threads=cfg["torch_threads"])
     (out / "report.json").write_text(json.dumps(report, indent=2))
     if history:
         plot_learning_curve(history, out / "learning_curve.png", title=f"{cfg['name']} (seed {cfg['seed']})")

@@ -4,12 +4,12 @@ Torch starts with one intra-op thread per core. The networks here are small: one
 fastest on a CPU, and it stays fast when other jobs share the cores, where torch's default
 (every core) makes each process wait for the others (the games of ``python -m training.evaluate
 ataxx_v0 --agents ataxx_quick random --games 20`` took 15 to 80 times as long with the default
-as with one thread on a busy 2-core machine: README, Evaluation and play). So every command sets
+as with one thread on a busy 2-core machine: docs/evaluation.md). So every command sets
 it from one setting, default 1:
 
 * ``python -m training.train``: the config's ``torch_threads``;
 * ``python -m training.evaluate``, ``python -m training.play`` and the play room
-  (``python -m training.room``): the ``--threads N`` option (:func:`add_threads_argument`).
+  (``python -m room``): the ``--threads N`` option (:func:`add_threads_argument`).
 
 The setting holds for the whole process: every thread that runs torch afterwards (the room's
 agent threads, the tournament's games) uses it.

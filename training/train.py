@@ -18,7 +18,7 @@ Usage::
 ``CONFIG`` is a YAML file's path or the name of a shipped config (the file's stem: ``configs/`` of a
 checkout, installed with the package as ``training/configs/``; a path that exists wins;
 :func:`training.config.resolve_config`). The YAML config holds every hyperparameter (see
-``configs/ataxx_quick.yaml``, each key commented, and ``docs/config.md``); unknown keys are an error
+``configs/ataxx_quick.yaml``, each key commented, and ``docs/training/config.md``); unknown keys are an error
 (:func:`training.config.load_config`). Its ``engine`` (:mod:`training.engines`) trains: ``sb3`` (the
 default, MaskablePPO: :mod:`training.engines.sb3`), ``rllib`` (Ray RLlib's PPO:
 :mod:`training.engines.rllib`; ``--resume`` then takes a checkpoint directory) or ``alphazero``
@@ -65,7 +65,8 @@ def list_configs(console=None) -> None:
         console: a ``rich.console.Console`` (default: a new one on standard output).
 
     Raises:
-        FileNotFoundError, ValueError: a shipped config that does not load (a broken install).
+        FileNotFoundError: the shipped configs' folder is missing (a broken install).
+        ValueError: a shipped config that does not load (:class:`training.config.ConfigError` included).
     """
     from rich import box
     from rich.console import Console

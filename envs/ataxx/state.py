@@ -536,8 +536,8 @@ class AtaxxState(GameState):
         moves of distance 1 are rejected).
 
         Raises:
-            InvalidMoveError: not a well-formed Ataxx move (legality in the position is checked by
-            :meth:`apply` / :meth:`push`).
+            InvalidMoveError: not a well-formed Ataxx move (legality in the position is checked
+                by :meth:`apply` / :meth:`push`).
         """
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move must be a string, got {type(text).__name__}")

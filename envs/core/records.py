@@ -63,7 +63,7 @@ naming the key (or the move number) and what was expected.
   ``import_tsgf`` and ``import_t1``).
 
 ``envs.twixt.records.read_record`` remains as the former name of ``read_twixt_file`` (the
-README's figure command uses it).
+figure command of docs/usage/aec.md uses it).
 """
 
 from __future__ import annotations

@@ -200,8 +200,8 @@ class GameState(ABC):
         """Play a move given in notation: ``apply(string_to_action(text))``.
 
         Raises:
-            InvalidMoveError: malformed text. IllegalActionError: not legal here (with the
-            reason). The state is unchanged either way.
+            InvalidMoveError: malformed text.
+            IllegalActionError: not legal here (with the reason). The state is unchanged either way.
         """
         self.apply(self.string_to_action(text))
 

@@ -4,7 +4,7 @@ Every game draws itself for people in a module ``envs/<game>/svg.py`` (its path 
 ``GameInfo.board``) that exports:
 
 * ``to_svg(state, viewer=None, *, pending=None) -> str``: the position as one standalone SVG
-  document (the play room shows it, the README's pictures are made with it).
+  document (the play room shows it, the documentation's pictures are made with it).
 
   - ``viewer``: ``None`` is a spectator, who sees only what is public until the game is over
     (unlike ``to_text(None)``, which may print every hand for logs); a seat number draws exactly

@@ -52,7 +52,7 @@ from envs.tantrix.tiles import NUM_TILES, fit_table
 
 __all__ = ["predict_scores", "line_prospects", "robot_value", "TantrixRobot", "make_robot", "robot_agent"]
 
-#: Growth per own turn of a line with two live ends / one live end (fitted by play, see README).
+#: Growth per own turn of a line with two live ends / one live end (fitted by play, see docs/results.md).
 GROWTH_TWO = 0.75
 GROWTH_ONE = 0.45
 #: Weight of an end whose space only a few tiles left can fill: ``min(1, fits / FIT_FULL)``.
@@ -316,7 +316,7 @@ class TantrixRobot:
 
     The defaults (one sampled bag, width 2, 4 answers, budget 300) measured a median of 0.10 s
     a decision (0.17 s where there is a choice; longest 0.46 s) on the loaded 2-core machine
-    (``benchmarks/bench_tantrix_robot.py``; README, Results, **Tantrix robot**).
+    (``benchmarks/bench_tantrix_robot.py``; docs/results.md, **Tantrix robot**).
 
     Raises:
         ValueError: a parameter outside its domain.
@@ -409,8 +409,8 @@ def robot_agent(width: int = 2) -> TantrixRobot:
     forced spaces, tiles left), looks through whole turns and answers, bag orders sampled.
 
     ``width`` (spec ``robot:W``, default 2): the placements searched a turn deeper, against the
-    next opponent's answers; 0 keeps the whole-turn lookahead alone (much faster, weaker; README,
-    Results, **Tantrix robot**), and 1 plays as 0. Raises ``ValueError`` below 0.
+    next opponent's answers; 0 keeps the whole-turn lookahead alone (much faster, weaker;
+    docs/results.md, **Tantrix robot**), and 1 plays as 0. Raises ``ValueError`` below 0.
     """
     return TantrixRobot(width=width)
 

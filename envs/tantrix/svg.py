@@ -1,4 +1,4 @@
-"""Tantrix positions as SVG for people (the play room and the README), and how a move is chosen
+"""Tantrix positions as SVG for people (the play room and the documentation), and how a move is chosen
 with clicks: the board contract of :mod:`envs.core.svg`.
 
 **The drawing** (user units; a board hexagon has circumradius :data:`SIDE` = 28):

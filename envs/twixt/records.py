@@ -598,7 +598,7 @@ def import_t1(text: str) -> dict:
     return to_common_record(parse_t1(text), "T1j")
 
 
-#: Former name of :func:`read_twixt_file` (the README's figure command uses it); ``read_record`` is
+#: Former name of :func:`read_twixt_file` (the figure command of docs/usage/aec.md uses it); ``read_record`` is
 #: otherwise the common format's reader, :func:`envs.core.records.read_record`.
 read_record = read_twixt_file
 

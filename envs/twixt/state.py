@@ -306,8 +306,8 @@ class TwixtState(ManualLinkRules, GameState):
         commas) from the start, with the constructor's keyword ``settings``.
 
         Raises:
-            ParameterError: bad settings. IllegalActionError: a malformed or illegal move (the
-            message gives its number).
+            ParameterError: bad settings.
+            IllegalActionError: a malformed or illegal move (the message gives its number).
         """
         st = cls(**settings)
         if isinstance(moves, str):
@@ -764,7 +764,7 @@ class TwixtState(ManualLinkRules, GameState):
 
         Raises:
             InvalidMoveError: not a well-formed move on this board (``c5!`` with two players,
-            a hole off the board, ...). Legality in the position is checked by :meth:`apply`.
+                a hole off the board, ...). Legality in the position is checked by :meth:`apply`.
         """
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move must be a string, got {type(text).__name__}")

@@ -11,9 +11,9 @@ from envs.registry import game_agent_names, game_agents, spec
 from envs.tantrix.heuristics import tantrix_greedy_action
 from envs.tantrix.robot import GROWTH_ONE, GROWTH_TWO, TantrixRobot, line_prospects, predict_scores, robot_value
 from envs.tantrix.state import NUM_TILES, TILES, TantrixState
+from room.agents import RoomAgents
 from training.agents import make_agent
 from training.agents.game import GameAgent
-from training.room.agents import RoomAgents
 
 RED, YELLOW = 1, 2
 # Tile 2 on (0, 0) turned 1 and tile 3 on (1, 0) turned 5 make a red sharp curve whose two ends

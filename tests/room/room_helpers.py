@@ -75,8 +75,8 @@ class SlowAgent(Agent):
 
 
 def agents_with(**extra):
-    """A :class:`training.room.agents.RoomAgents` that also offers ``name=AgentClass`` agents."""
-    from training.room.agents import RoomAgents
+    """A :class:`room.agents.RoomAgents` that also offers ``name=AgentClass`` agents."""
+    from room.agents import RoomAgents
 
     class TestAgents(RoomAgents):
         def spec_of(self, name, env_id, env_kwargs):

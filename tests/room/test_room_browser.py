@@ -25,7 +25,7 @@ playwright_api = pytest.importorskip(
 
 from room_helpers import hidden_cards_in  # noqa: E402
 
-from training.room.server import create_app, serve_in_thread  # noqa: E402
+from room.app import create_app, serve_in_thread  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():

@@ -1,4 +1,4 @@
-"""``python -m training.room``: it prints its URL and serves; a missing extra and bad arguments are
+"""``python -m room``: it prints its URL and serves; a missing extra and bad arguments are
 named; the page files ship with the package."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from test_install import _run_without
 
 
 def test_without_the_room_extra_the_command_names_it():
-    proc = _run_without("training.room", ["starlette", "uvicorn"], [])
+    proc = _run_without("room", ["starlette", "uvicorn"], [])
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert proc.stderr.startswith("error: python -m training.room needs the 'room' extra")
+    assert proc.stderr.startswith("error: python -m room needs the 'room' extra")
     assert "missing starlette, uvicorn." in proc.stderr and 'pip install -e ".[room]"' in proc.stderr
     # the room needs no torch: its hint points to the README's Play room, not to torch
     assert proc.stderr.strip().endswith("(README, Play room: no torch needed, except for the trained agents)")
@@ -26,7 +26,7 @@ def test_a_checkpoint_agent_without_the_train_extra_is_one_error_line(tmp_path):
     pytest.importorskip("starlette")
     checkpoint = tmp_path / "some.zip"
     checkpoint.write_bytes(b"PK\x05\x06" + b"\x00" * 18)  # an empty zip: never read, torch is missing first
-    proc = _run_without("training.room", ["torch"], ["--records", str(tmp_path / "r"), "--agent", f"x={checkpoint}"])
+    proc = _run_without("room", ["torch"], ["--records", str(tmp_path / "r"), "--agent", f"x={checkpoint}"])
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: the checkpoint agent "), lines
@@ -50,7 +50,7 @@ def test_a_checkpoint_agent_without_the_train_extra_is_one_error_line(tmp_path):
 def test_bad_arguments_are_refused_with_a_reason(tmp_path, args, expected):
     pytest.importorskip("starlette")
     proc = subprocess.run(
-        [sys.executable, "-m", "training.room", "--records", str(tmp_path / "r"), *args],
+        [sys.executable, "-m", "room", "--records", str(tmp_path / "r"), *args],
         cwd=REPO_ROOT,
         capture_output=True,
         text=True,
@@ -64,7 +64,7 @@ def test_the_command_prints_its_url_and_serves(tmp_path):
     pytest.importorskip("starlette")
     httpx = pytest.importorskip("httpx")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "training.room", "--port", "0", "--records", str(tmp_path / "r")],
+        [sys.executable, "-m", "room", "--port", "0", "--records", str(tmp_path / "r")],
         cwd=REPO_ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -90,14 +90,35 @@ def test_the_command_prints_its_url_and_serves(tmp_path):
 
 
 def test_the_page_files_ship_with_the_package():
-    data = pyproject()["tool"]["setuptools"]["package-data"]["training"]
-    for pattern in ("room/templates/*.html", "room/static/*.js", "room/static/*.css"):
+    data = pyproject()["tool"]["setuptools"]["package-data"]["room"]
+    for pattern in ("templates/*.html", "static/*.js", "static/*.css"):
         assert pattern in data
-        assert list((REPO_ROOT / "training").glob(pattern)), pattern
+        assert list((REPO_ROOT / "room").glob(pattern)), pattern
     extras = pyproject()["project"]["optional-dependencies"]
     assert {r.split(">")[0].split("[")[0] for r in extras["room"]} == {
         "starlette",
         "uvicorn",
         "jinja2",
         "python-multipart",
+        "pydantic",
     }
+
+
+def test_the_deprecated_alias_training_room_runs_the_same_command(tmp_path):
+    """``python -m training.room`` (the room's former home, kept one release) is ``python -m room``."""
+    pytest.importorskip("starlette")
+    proc = subprocess.run(
+        [sys.executable, "-m", "training.room", "--records", str(tmp_path / "r"), "--port", "70000"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr == "error: --port must be from 0 to 65535, got 70000\n", proc.stderr
+    import room
+    import training.room
+
+    assert training.room.create_app is room.create_app and training.room.Room is room.Room
+    with pytest.raises(AttributeError, match="no attribute 'server'"):
+        training.room.server  # noqa: B018

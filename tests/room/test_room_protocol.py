@@ -10,6 +10,7 @@ and uploaded.
 from __future__ import annotations
 
 import json
+import re
 import time
 import warnings
 
@@ -28,8 +29,9 @@ from room_helpers import FailingAgent, Page, SlowAgent, agents_with, hidden_card
 from conftest import REPO_ROOT  # noqa: E402
 from envs.core.records import import_formats, import_record, record_from_state, replay  # noqa: E402
 from envs.registry import spec  # noqa: E402
-from training.room.journal import read_journal  # noqa: E402
-from training.room.server import MAX_MESSAGE, create_app  # noqa: E402
+from room.app import create_app  # noqa: E402
+from room.journal import read_journal  # noqa: E402
+from room.protocol import MAX_MESSAGE  # noqa: E402
 
 _OPEN: list = []
 
@@ -217,7 +219,7 @@ def test_only_the_holder_gives_away_a_persons_seat_and_invitation_links_work_onc
 
 
 def game_token_digest(token: str) -> str:
-    from training.room.game import token_digest
+    from room.game import token_digest
 
     return token_digest(token)
 
@@ -643,9 +645,17 @@ def test_pages_and_static_files_are_served_with_a_content_security_policy(room):
     r = client.get("/")
     assert r.status_code == 200 and 'data-page="lobby"' in r.text
     assert "script-src 'self'" in r.headers["content-security-policy"]
-    assert client.get("/static/room.js").status_code == 200
     assert client.get("/static/room.css").status_code == 200
     assert "No game" in client.get("/game/zzz").text
+    # each page loads the shared script and its own only, all from the room itself ('self')
+    c = create(connect(client), "ataxx_v0", ["me", "random"])
+    game_page = client.get(f"/game/{c['game']}")
+    assert "script-src 'self'" in game_page.headers["content-security-policy"]
+    for text, own, other in ((r.text, "lobby.js", "game.js"), (game_page.text, "game.js", "lobby.js")):
+        scripts = re.findall(r'<script src="([^"]+)"', text)
+        assert scripts == ["/static/common.js", f"/static/{own}"] and other not in text, scripts
+        for src in scripts:
+            assert client.get(src).status_code == 200, src
 
 
 def test_a_forced_move_without_a_click_path_plays_itself(room):
@@ -686,3 +696,13 @@ def test_unreadable_journals_are_listed_as_problems_and_left_alone(tmp_path):
     assert "aaaa0002.jsonl line 1: not a tabletop-room-journal version 1 header" in problems
     assert "aaaa0003.jsonl is empty" in problems
     assert (records / "aaaa0001.jsonl").read_bytes() == b"\xff\xfe not json\n"  # nothing rewritten
+
+
+def test_the_protocol_module_documents_every_message_it_accepts():
+    """room.protocol: each message of the schema is named, with its type, in the module's documentation."""
+    from room import protocol
+
+    doc = " ".join((protocol.__doc__ or "").split())
+    for kind, cls in protocol.MESSAGES.items():
+        assert f':class:`{cls.__name__}` ``{{"type": "{kind}"' in doc, kind
+        assert (cls.__doc__ or "").strip(), cls.__name__

@@ -4,6 +4,7 @@ config, same config + seed = same weights, a run in two parts = the run in one g
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 
 import numpy as np
@@ -14,6 +15,7 @@ torch = pytest.importorskip("torch")
 
 from conftest import REPO_ROOT  # noqa: E402
 from training.config import ConfigError  # noqa: E402
+from training.environment import Environment  # noqa: E402
 from training.train import load_config, main, train  # noqa: E402
 
 AZ_CONFIGS = sorted(
@@ -58,6 +60,9 @@ def test_every_alphazero_config_smoke_runs_end_to_end(tmp_path, config, monkeypa
     cfg = load_config(config)
     report = json.loads((out / "report.json").read_text())
     assert report["smoke"] is True and report["engine"] == "alphazero" and report["env_id"] == cfg.env_id
+    assert set(report["environment"]) == Environment.__required_keys__
+    assert report["environment"]["packages"]["torch"] == importlib.metadata.version("torch")
+    assert report["environment"]["threads"]["config"] == cfg.torch_threads
     assert report["timesteps"] == report["timesteps_this_run"] == SMOKE["positions"]
     assert report["train_steps"] > 0 and report["episodes"] > 0  # games ended, were labelled and learnt from
     assert sorted(p.name for p in (out / "checkpoints").iterdir()) == ["final.pt", f"step_{SMOKE['positions']}.pt"]

@@ -12,12 +12,12 @@ from training.config import ConfigError, load_config  # noqa: E402
 
 
 def test_docs_config_md_is_generated_from_the_models():
-    """docs/config.md is what docs/config_reference.py writes from the models (rerun it after a change)."""
+    """docs/training/config.md is what docs/config_reference.py writes from the models (rerun it after a change)."""
     proc = subprocess.run(
         [sys.executable, "docs/config_reference.py", "--check"], cwd=REPO_ROOT, capture_output=True, text=True
     )
     assert proc.returncode == 0, proc.stderr
-    text = (REPO_ROOT / "docs" / "config.md").read_text()
+    text = (REPO_ROOT / "docs" / "training" / "config.md").read_text()
     for key in ("`ppo.batch_size`", "`pool.baseline_prob`", "`rllib.lambda`", "`pool.win_rate`", "`pretrain.teacher`"):
         assert key in text, key
 
@@ -25,7 +25,7 @@ def test_docs_config_md_is_generated_from_the_models():
 def test_every_engine_is_documented_and_looked_up_by_name():
     from training.engines import ENGINES, get_engine
 
-    text = (REPO_ROOT / "docs" / "config.md").read_text()
+    text = (REPO_ROOT / "docs" / "training" / "config.md").read_text()
     for name in ENGINES:
         engine = get_engine(name)
         assert engine.name == name and engine.config_model().engine == name

@@ -3,6 +3,7 @@ the self-play pool's snapshots and ``rllib:PATH`` agents. One local Ray instance
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import shutil
 from pathlib import Path
@@ -12,12 +13,14 @@ import pytest
 pytest.importorskip("ray.rllib")
 pytest.importorskip("torch")
 
+from training.environment import Environment  # noqa: E402
 from training.train import load_config, main  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 RLLIB_CONFIGS = [f"configs/{g}_rllib.yaml" for g in ("ataxx", "twixt", "double_twixt", "tantrix", "smartrix")]
 REPORT_KEYS = {
     "vs",
+    "environment",  # the software and machine: training.environment
     "ratings",
     "engine",
     "config",
@@ -82,6 +85,8 @@ def test_every_rllib_config_smoke_runs_end_to_end(ray_local, tmp_path, config, m
     report = json.loads((out / "report.json").read_text())
     assert set(report) == REPORT_KEYS
     assert report["engine"] == "rllib" and report["smoke"] is True and report["env_id"] == cfg["env_id"]
+    assert set(report["environment"]) == Environment.__required_keys__
+    assert report["environment"]["packages"]["ray"] == importlib.metadata.version("ray")
     one = SMOKE["train_batch_size"]
     assert report["budgets"]["total_timesteps"] == one and report["budgets"]["train_batch_size"] == one
     # one iteration of about 64 env steps; main's module steps as RLlib counts them (baselines' moves excluded)
@@ -257,7 +262,7 @@ def test_training_play_takes_an_rllib_opponent(ataxx_run, tmp_path):
 
 
 def test_the_room_takes_an_rllib_agent(ataxx_run):
-    from training.room.agents import RoomAgents
+    from room.agents import RoomAgents
 
     final = ataxx_run / "checkpoints" / "final"
     room = RoomAgents({"rl": f"rllib:{final}"})

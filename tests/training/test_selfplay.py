@@ -358,12 +358,11 @@ def test_gymnasium_check_env_fails_only_on_an_unmasked_action():
 
 
 def test_readme_single_agent_example_trains_and_plays():
-    """The README's single-agent example, run as written."""
+    """The single-agent example of the site's "Single-agent use" page, run as written."""
     pytest.importorskip("sb3_contrib")
     from conftest import REPO_ROOT
 
-    text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
-    section = text[text.index("### Single-agent use") :]
+    section = (REPO_ROOT / "docs" / "usage" / "single-agent.md").read_text(encoding="utf-8")
     code = section[section.index("```python\n") + len("```python\n") :]
     code = code[: code.index("```")]
     assert 'SelfPlayEnv("ataxx_v0", ["greedy"], seat=0)' in code and "model.learn(256)" in code
@@ -372,7 +371,7 @@ def test_readme_single_agent_example_trains_and_plays():
     threads = torch.get_num_threads()
     scope: dict = {}
     try:
-        exec(compile(code, "README.md (single-agent example)", "exec"), scope)
+        exec(compile(code, "docs/usage/single-agent.md (single-agent example)", "exec"), scope)
     finally:
         torch.set_num_threads(threads)
     env, model = scope["env"], scope["model"]

@@ -179,10 +179,10 @@ def test_each_shipped_agent_plays_a_legal_game_on_its_setting(name):
     assert len(result.returns) == raw.num_players
 
 
-def test_the_readme_lists_the_shipped_agents():
-    readme = (ROOT / "README.md").read_text()
+def test_the_docs_list_the_shipped_agents():
+    readme = (ROOT / "docs" / "evaluation.md").read_text()  # the site's "Evaluation and play" page
     m = re.search(r"<!-- shipped-agents:begin.*?-->\n(.*?)\n<!-- shipped-agents:end -->", readme, re.S)
-    assert m, "README.md lacks the <!-- shipped-agents:begin --> ... <!-- shipped-agents:end --> block"
+    assert m, "docs/evaluation.md lacks the <!-- shipped-agents:begin --> ... <!-- shipped-agents:end --> block"
     assert m.group(1) == shipped_markdown(), "regenerate with: python -m training.agents.shipped"
 
 
@@ -667,8 +667,8 @@ def test_a_shipped_alphazero_file_of_another_setting_than_its_entry_is_refused(a
 
 
 def test_the_room_offers_a_shipped_alphazero_agent_on_its_setting_only(monkeypatch, az_index):
+    from room.agents import RoomAgents
     from training.agents.alphazero import AlphaZeroAgent
-    from training.room.agents import RoomAgents
 
     monkeypatch.setattr(shipped_module, "INDEX", az_index)
     room = RoomAgents()

@@ -90,7 +90,7 @@ def _play_parser():
 
 
 def _room_parser():
-    from training.room.cli import _parser
+    from room.cli import _parser
 
     return _parser(), []
 
@@ -152,7 +152,7 @@ def test_the_room_sets_the_threads_before_serving(tmp_path, monkeypatch):
     pytest.importorskip("starlette")
     import uvicorn
 
-    from training.room.cli import main
+    from room.cli import main
 
     seen = []
     monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: seen.append(torch.get_num_threads()))

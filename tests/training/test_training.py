@@ -1,5 +1,6 @@
 """End-to-end smoke test of the main job: self-play training, checkpoints, evaluation report."""
 
+import importlib.metadata
 import json
 import re
 
@@ -8,6 +9,7 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 from conftest import REPO_ROOT  # noqa: E402
+from training.environment import Environment  # noqa: E402
 from training.train import load_config, main, train  # noqa: E402
 
 
@@ -302,6 +304,10 @@ def test_every_config_smoke_runs_end_to_end(tmp_path, config, monkeypatch, capsy
     cfg = load_config(config)
     report = json.loads((out / "report.json").read_text())
     assert report["smoke"] is True and report["env_id"] == cfg["env_id"] and report["seed"] == cfg["seed"]
+    # the software and machine (training.environment; tests/training/test_environment.py)
+    assert set(report["environment"]) == Environment.__required_keys__
+    assert report["environment"]["packages"]["stable-baselines3"] == importlib.metadata.version("stable-baselines3")
+    assert report["environment"]["threads"]["config"] == cfg["torch_threads"]
     teacher = cfg["pretrain"]["teacher"]
     assert report["budgets"] == {
         "total_timesteps": 64,

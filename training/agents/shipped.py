@@ -23,7 +23,7 @@ carries them. Each entry of the index says which environment setting the agent w
   generators and the games in progress, for ``--resume``);
 * ``summary``: one line for people;
 * ``room_simulations`` (alphazero entries only): the simulations a move of the agent the play room
-  offers (``training.room``), a search that answers within about a second on a 2-core CPU: by
+  offers (:mod:`room`), a search that answers within about a second on a 2-core CPU: by
   default :data:`ROOM_SIMULATIONS`.
 
 No game is named in this module: every name comes from ``index.json``.
@@ -33,7 +33,7 @@ No game is named in this module: every name comes from ``index.json``.
 ['twixt_quick']
 
 ``python -m training.agents.shipped`` prints the Markdown table of the shipped agents that the
-README carries (a test checks that the two agree); ``python -m training.agents.shipped add RUN_DIR``
+docs carry (docs/evaluation.md; a test checks that the two agree); ``python -m training.agents.shipped add RUN_DIR``
 adds (or replaces) the entry of a finished ``training.train`` run.
 """
 
@@ -459,7 +459,7 @@ def shipped_for(env_id: str, env_kwargs: dict | None = None, index: str | Path |
 
 
 def shipped_markdown(index: str | Path | None = None) -> str:
-    """The Markdown table of the shipped agents that the README carries."""
+    """The Markdown table of the shipped agents that the docs carry (docs/evaluation.md)."""
     rows = [
         "| Name | Engine | Env id | Setting (`--env-kwargs`) | Trained | Summary |",
         "|---|---|---|---|---|---|",
@@ -634,7 +634,7 @@ def add_run(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m training.agents.shipped [list]`` prints the README's table;
+    """``python -m training.agents.shipped [list]`` prints the docs' table (docs/evaluation.md);
     ``python -m training.agents.shipped add RUN_DIR --commit SHA`` adds a run's agent."""
     import argparse
 

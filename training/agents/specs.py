@@ -1,8 +1,8 @@
 """The one table of agent specs: :func:`make_agent`'s parser, its error message and every list of
 specs in the documentation and the command-line help are generated from :data:`SPECS`.
 
-``python -m training.agents.specs`` prints the Markdown list that the README carries (a test
-checks that the two agree).
+``python -m training.agents.specs`` prints the Markdown list that the docs carry
+(docs/evaluation.md; a test checks that the two agree).
 """
 
 from __future__ import annotations
@@ -229,7 +229,7 @@ def specs_text(indent: str = "") -> str:
 
 
 def specs_markdown() -> str:
-    """The Markdown bullet list of the specs that the README carries."""
+    """The Markdown bullet list of the specs that the docs carry (docs/evaluation.md)."""
     return "\n".join(f"- `{s.form}`: {s.summary}" for s in SPECS)
 
 

@@ -26,7 +26,7 @@ Its ``train_in`` writes the run directory as the others do: ``config.yaml``
 (:func:`training.runs.write_config`), ``logs/`` (:class:`training.progress_log.ProgressLogger`, or
 SB3's :func:`training.runs.make_logger`),
 ``checkpoints/``, then the final tournament and ``report.json`` (:func:`training.runs.final_report`,
-:func:`training.runs.write_report`). The configs, docs (``docs/config.md``) and tests pick the new
+:func:`training.runs.write_report`). The configs, docs (``docs/training/config.md``) and tests pick the new
 engine up from the registry.
 """
 

@@ -1,6 +1,6 @@
-"""``python -m training.room``: serve the play room (see :mod:`training.room`)."""
+"""Deprecated alias of ``python -m room`` (the same :func:`room.cli.main`), kept for one release."""
 
-from training.room.cli import main
+from room.cli import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -2,7 +2,7 @@
 
 Importing this module does not import Ray: ``training.train`` reads, checks and shrinks configs
 with it before anything starts. The meaning of each key is in ``configs/ataxx_rllib.yaml`` and
-``docs/config.md``.
+``docs/training/config.md``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The config of the SB3 engine (``engine: sb3``, the default): MaskablePPO's sections and the smoke budgets.
 
 Importing this module does not import stable-baselines3. The meaning of each key is in
-``configs/ataxx_quick.yaml`` and ``docs/config.md``.
+``configs/ataxx_quick.yaml`` and ``docs/training/config.md``.
 """
 
 from __future__ import annotations

@@ -1,248 +1,9 @@
-// The play room's page script: the lobby and the game page. Plain JavaScript, no build step.
-// Everything about a game comes from the room's frames (see training/room/__init__.py for the
-// protocol): the board is the SVG the library draws; moves are chosen along the click paths of
-// the legal actions, whose keys are the data-key of the SVG's hit shapes or, when no shape has
-// them, buttons. Nothing here names a game.
+// The play room's game page. Needs common.js (loaded before it). Everything about a game comes from
+// the room's frames (see room/protocol.py for the protocol): the board is the SVG the library draws;
+// moves are chosen along the click paths of the legal actions, whose keys are the data-key of the
+// SVG's hit shapes or, when no shape has them, buttons. Nothing here names a game.
 "use strict";
 
-const $ = (sel, root = document) => root.querySelector(sel);
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "text") node.textContent = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children) if (c !== null && c !== undefined) node.append(c);
-  return node;
-}
-
-// ------------------------------------------------------------------ seat tokens (this browser)
-const Tokens = {
-  key: (gid) => "room:" + gid,
-  get(gid) {
-    try { return JSON.parse(localStorage.getItem(this.key(gid)) || "{}"); } catch (e) { return {}; }
-  },
-  put(gid, data) { localStorage.setItem(this.key(gid), JSON.stringify(data)); },
-  addSeat(gid, seat, token) {
-    const d = this.get(gid); d.seats = d.seats || {}; d.seats[seat] = token; this.put(gid, d);
-  },
-  setOwner(gid, token) { const d = this.get(gid); d.owner = token; this.put(gid, d); },
-  setInvites(gid, invites) { const d = this.get(gid); d.invites = invites; this.put(gid, d); },
-  all(gid) {
-    const d = this.get(gid);
-    return [...Object.values(d.seats || {}), ...(d.owner ? [d.owner] : [])];
-  },
-};
-
-// ------------------------------------------------------------------ one WebSocket, reconnecting
-class Socket {
-  constructor(onOpen, onMessage) {
-    this.onOpen = onOpen; this.onMessage = onMessage; this.delay = 250; this.ws = null;
-    this.connect();
-  }
-  connect() {
-    const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${proto}//${location.host}/ws`);
-    this.ws = ws;
-    ws.onopen = () => { this.delay = 250; setConn("connected"); this.onOpen(); };
-    ws.onmessage = (ev) => { let m; try { m = JSON.parse(ev.data); } catch (e) { return; } this.onMessage(m); };
-    ws.onclose = () => {
-      setConn("reconnecting…");
-      setTimeout(() => this.connect(), this.delay);
-      this.delay = Math.min(this.delay * 2, 3000);
-    };
-  }
-  send(msg) {
-    if (this.ws && this.ws.readyState === WebSocket.OPEN) { this.ws.send(JSON.stringify(msg)); return true; }
-    showError("not connected to the room; retrying…");
-    return false;
-  }
-}
-
-function setConn(text) { const c = $("#conn"); if (c) { c.textContent = text; c.dataset.state = text; } }
-
-let errorTimer = null;
-function showError(message) {
-  const box = $("#error");
-  box.textContent = message; box.hidden = false;
-  clearTimeout(errorTimer);
-  errorTimer = setTimeout(() => { box.hidden = true; }, 6000);
-}
-
-function describeSeat(s) {
-  if (s.kind === "agent") return s.agent;
-  return s.open ? "open seat" : s.invited ? "invited (link not yet opened)" : "person";
-}
-
-// ================================================================== lobby
-function lobbyPage() {
-  let envs = [], agents = [], setupTimer = null, lastSetup = null;
-  const sock = new Socket(() => sock.send({ type: "lobby" }), onMessage);
-
-  function onMessage(m) {
-    if (m.type === "lobby") renderLobby(m);
-    else if (m.type === "setup") renderSeats(m);
-    else if (m.type === "created") created(m);
-    else if (m.type === "joined") { Tokens.addSeat(m.game, m.seat, m.token); location.href = `/game/${m.game}`; }
-    else if (m.type === "error") showError(m.message);
-  }
-
-  function renderLobby(m) {
-    if (!envs.length && m.envs.length) {
-      envs = m.envs;
-      const sel = $("#env");
-      sel.replaceChildren(...envs.map((e) => el("option", { value: e.id, text: `${e.name} (${e.id})` })));
-      sel.onchange = envChanged;
-      $("#variant").onchange = variantChanged;
-      envChanged();
-    }
-    $("#formats").textContent = "Readable formats: " + Object.entries(m.formats).map(([k, v]) => `${k} (${v})`).join(", ");
-    $("#upload-file").setAttribute("accept", Object.keys(m.formats).join(","));
-    const box = $("#games");
-    if (!m.games.length) { box.replaceChildren(el("p", { class: "hint", text: "No games yet." })); }
-    else {
-      const rows = m.games.map((g) => {
-        const mine = Tokens.all(g.game).length > 0;
-        const seats = el("ul", { class: "seat-summary" }, ...g.seats.map((s) => el("li", {},
-          `${s.label}: ${describeSeat(s)}`,
-          s.open && !g.over ? el("button", { class: "join", "data-game": g.game, "data-seat": s.seat,
-            text: "Join", onclick: () => sock.send({ type: "join", game: g.game, seat: s.seat }) }) : null)));
-        let state;
-        if (g.kind === "record") state = "uploaded record";
-        else if (g.over) state = `over: ${g.outcome ? g.outcome.result : ""}`;
-        else state = `${g.to_move} to move`;
-        const open = el("a", { href: `/game/${g.game}`, class: "open-game",
-          text: g.kind === "record" || g.over ? "Replay" : mine ? "Resume" : "Watch" });
-        return el("tr", { "data-game": g.game, class: g.over ? "over" : "running" },
-          el("td", {}, el("strong", { text: g.name }), el("div", { class: "hint", text: `${g.game} · ${g.env_id} ${Object.keys(g.env_kwargs).length ? JSON.stringify(g.env_kwargs) : ""}` })),
-          el("td", {}, seats),
-          el("td", { text: String(g.ply) }),
-          el("td", { text: state + (g.problem ? " ⚠" : ""), title: g.problem || "" }),
-          el("td", {}, open));
-      });
-      box.replaceChildren(el("table", { class: "games" },
-        el("thead", {}, el("tr", {}, ...["Game", "Seats", "Moves", "State", ""].map((t) => el("th", { text: t })))),
-        el("tbody", {}, ...rows)));
-    }
-    $("#problems").replaceChildren(...(m.problems || []).map((p) => el("p", { class: "problem", text: p })));
-  }
-
-  function currentEnv() { return envs.find((e) => e.id === $("#env").value); }
-
-  function envChanged() {
-    const env = currentEnv();
-    $("#variant").replaceChildren(...Object.keys(env.variants).map((v) => el("option", { value: v, text: v })));
-    const opts = $("#options");
-    opts.replaceChildren(...env.arguments.map((a) => {
-      const id = `opt-${a.name}`;
-      let input;
-      if (typeof a.default === "boolean") input = el("input", { id, type: "checkbox", "data-arg": a.name });
-      else if (typeof a.default === "number") input = el("input", { id, type: "number", "data-arg": a.name });
-      else input = el("input", { id, type: "text", "data-arg": a.name, placeholder: a.default === null ? "default" : "" });
-      input.addEventListener("change", askSetup);
-      return el("div", { class: "row" }, el("label", { for: id, text: a.name }), input);
-    }));
-    $("#notation-help") && $("#notation-help").remove();
-    variantChanged();
-  }
-
-  function variantChanged() {
-    const env = currentEnv();
-    const values = { ...Object.fromEntries(env.arguments.map((a) => [a.name, a.default])), ...env.variants[$("#variant").value] };
-    for (const input of document.querySelectorAll("#options [data-arg]")) {
-      const v = values[input.dataset.arg];
-      if (input.type === "checkbox") input.checked = !!v;
-      else input.value = v === null || v === undefined ? "" : (typeof v === "object" ? JSON.stringify(v) : String(v));
-    }
-    askSetup();
-  }
-
-  function kwargs() {
-    const env = currentEnv(), out = {};
-    for (const a of env.arguments) {
-      const input = document.getElementById(`opt-${a.name}`);
-      let v;
-      if (input.type === "checkbox") v = input.checked;
-      else if (input.value.trim() === "") continue;
-      else if (input.type === "number") v = Number(input.value);
-      else if (typeof a.default === "string") v = input.value;
-      else { try { v = JSON.parse(input.value); } catch (e) { v = input.value; } }
-      if (JSON.stringify(v) !== JSON.stringify(a.default)) out[a.name] = v;
-    }
-    return out;
-  }
-
-  function askSetup() {
-    clearTimeout(setupTimer);
-    setupTimer = setTimeout(() => {
-      lastSetup = { type: "setup", env_id: $("#env").value, env_kwargs: kwargs() };
-      sock.send(lastSetup);
-    }, 50);
-  }
-
-  function renderSeats(m) {
-    agents = m.agents;
-    const box = $("#seats");
-    const before = [...box.querySelectorAll("select")].map((x) => x.value);
-    const rows = m.seats.map((s) => {
-      const sel = el("select", { id: `seat-${s.seat}`, "data-seat": s.seat, "aria-label": `${s.label}` },
-        el("option", { value: "me", text: "Me (this browser)" }),
-        el("option", { value: "invite", text: "A person, by a link" }),
-        el("option", { value: "open", text: "Open seat (join from the lobby)" }),
-        ...agents.map((a) => el("option", { value: a.name, text: `Agent: ${a.name} — ${a.summary}` })));
-      sel.value = s.seat === 0 ? "me" : (agents.length ? agents[0].name : "open");
-      if (before[s.seat] !== undefined) sel.value = before[s.seat];  // keep what was chosen
-      if (!sel.value) sel.value = "open";
-      return el("div", { class: "row" }, el("label", { for: `seat-${s.seat}`, text: s.label }), sel);
-    });
-    const teams = m.teams.some((t) => t.length > 1) ? el("p", { class: "hint", text: "Teams: " + m.teams.map((t) => t.join("+")).join(" vs ") }) : null;
-    box.replaceChildren(...[el("legend", { text: "Seats" }), ...rows, teams,
-      el("p", { class: "hint", id: "notation-help", text: "Notation: " + m.notation })].filter((x) => x));
-  }
-
-  $("#create-form").addEventListener("submit", (ev) => {
-    ev.preventDefault();
-    const seats = [...document.querySelectorAll("#seats select")].map((s) => s.value);
-    const msg = { type: "create", env_id: $("#env").value, env_kwargs: kwargs(), seats };
-    const seed = $("#seed").value.trim();
-    if (seed !== "") msg.seed = Number(seed);
-    sock.send(msg);
-  });
-
-  function created(m) {
-    Tokens.setOwner(m.game, m.owner);
-    for (const s of m.me) Tokens.addSeat(m.game, s, m.tokens[s]);
-    const invites = {};
-    for (const s of m.invite) invites[s] = m.tokens[s];
-    Tokens.setInvites(m.game, invites);
-    if (!m.invite.length) { location.href = `/game/${m.game}`; return; }
-    const box = $("#invites");
-    box.hidden = false;
-    box.replaceChildren(el("h2", { text: "Send these links" }),
-      el("p", { class: "hint", id: "single-use", text: "Each link works once: the first browser that opens it takes the seat (and gets its own key); the link then stops working." }),
-      ...m.invite.map((s) => {
-        const url = `${location.origin}/game/${m.game}#seat=${s}&token=${encodeURIComponent(m.tokens[s])}`;
-        return el("p", {}, `Seat ${s}: `, el("input", { class: "link", readonly: true, value: url, "aria-label": `link for seat ${s}` }));
-      }),
-      el("p", {}, el("a", { href: `/game/${m.game}`, id: "go-game", text: "Go to the game" })));
-  }
-
-  $("#upload-form").addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const file = $("#upload-file").files[0];
-    if (!file) { showError("choose a record file first"); return; }
-    const data = new FormData(); data.append("file", file, file.name);
-    const r = await fetch("/upload", { method: "POST", body: data });
-    const j = await r.json();
-    if (!r.ok) showError(j.error || `upload failed (${r.status})`);
-    else location.href = j.url;
-  });
-}
-
-// ================================================================== game page
 function gamePage() {
   const gid = document.body.dataset.game;
   // a share link: #seat=S&token=T (the fragment never reaches the server)
@@ -251,8 +12,6 @@ function gamePage() {
     Tokens.addSeat(gid, hash.get("seat") || "?", hash.get("token"));
     history.replaceState(null, "", location.pathname);
   }
-  const stats = { sentAt: null, sentPly: null, latencies: [] };
-  window.roomStats = stats;  // read by the latency benchmark
   let frame = null;          // the last state frame
   let viewPly = null;        // a past position shown, or null for the live one
   let sel = [];              // keys selected so far
@@ -279,7 +38,7 @@ function gamePage() {
       sock.send({ type: "watch", game: gid, tokens: Tokens.all(gid) });
     } else if (m.type === "error") {
       showError(m.message);
-      if (m.request === "move") { stats.sentAt = null; clearSelection(); renderLive(); }
+      if (m.request === "move") { clearSelection(); renderLive(); }
     }
   }
 
@@ -303,10 +62,6 @@ function gamePage() {
     if (viewPly === null && !pending && !sameBoard) renderLive();
     else { updateStatus(); if (viewPly === null && !pending) decorate(); }
     renderSide();
-    if (stats.sentAt !== null && m.ply !== stats.sentPly) {
-      stats.latencies.push(performance.now() - stats.sentAt);
-      stats.sentAt = null;
-    }
   }
 
   // ---------------------------------------------------------------- choosing a move
@@ -420,7 +175,6 @@ function gamePage() {
   }
 
   function sendMove(fields) {
-    stats.sentAt = performance.now(); stats.sentPly = frame.ply;
     sock.send({ type: "move", game: gid, ...fields });
     pending = null; sel = [];
     const choices = $("#choices"); choices.replaceChildren();
@@ -551,7 +305,7 @@ function gamePage() {
       if (s.error) bits.push(el("div", { class: "seat-error", text: s.error }));
       if (s.open && !frame.over) bits.push(el("button", { class: "join", "data-seat": s.seat, text: "Join",
         onclick: () => sock.send({ type: "join", game: gid, seat: s.seat }) }));
-      if ((frame.can_seat || []).includes(s.seat)) {  // the room's rule: see training/room/__init__.py
+      if ((frame.can_seat || []).includes(s.seat)) {  // the room's rule: see room/__init__.py
         const select = el("select", { class: "seat-change", "data-seat": s.seat, "aria-label": `give ${s.label} to` },
           el("option", { value: "", text: "Give seat to…" }),
           el("option", { value: "me", text: "me" }),
@@ -635,8 +389,4 @@ function gamePage() {
   });
 }
 
-document.addEventListener("DOMContentLoaded", () => {
-  const page = document.body.dataset.page;
-  if (page === "lobby") lobbyPage();
-  else if (page === "game") gamePage();
-});
+document.addEventListener("DOMContentLoaded", gamePage);

@@ -3,7 +3,7 @@
 A :class:`RoomGame` of kind ``"play"`` holds a raw environment (``envs.spec(env_id).make_raw``,
 reset with the seed chosen when the game was created) and the actions played; positions are kept
 (one clone per ply) for the replay controls. A game of kind ``"record"`` (an uploaded record) has
-only its positions. Nothing here is asynchronous: the server (:mod:`training.room.server`) calls
+only its positions. Nothing here is asynchronous: the server (:mod:`room.server`) calls
 these methods under the game's lock, writes the journal and tells the browsers.
 
 What a browser may see is built here, per viewer (:meth:`RoomGame.view`): the drawing is
@@ -27,7 +27,7 @@ from envs.core.state import GameState, IllegalActionError
 from envs.registry import spec
 
 if TYPE_CHECKING:
-    from training.room.journal import Journal
+    from room.journal import Journal
 
 __all__ = ["Seat", "RoomGame", "RoomError", "token_digest", "action_index"]
 

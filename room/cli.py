@@ -1,6 +1,6 @@
 """The command line of the play room::
 
-    python -m training.room [--host 127.0.0.1] [--port 8000] [--records DIR] [--agent NAME=SPEC ...]
+    python -m room [--host 127.0.0.1] [--port 8000] [--records DIR] [--agent NAME=SPEC ...]
         [--agent-delay SECONDS] [--threads N]
 
 It prints the room's URL and serves until interrupted. ``--records`` (default ``./room_records``)
@@ -23,12 +23,12 @@ from training.threads import add_threads_argument, set_torch_threads
 __all__ = ["main", "ROOM_MODULES"]
 
 #: The modules of the ``room`` extra (pyproject.toml), by import name.
-ROOM_MODULES = ("starlette", "uvicorn", "jinja2", "multipart", "websockets")
+ROOM_MODULES = ("starlette", "uvicorn", "jinja2", "multipart", "websockets", "pydantic")
 
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="python -m training.room",
+        prog="python -m room",
         description=("Serve the play room: play every game in the browser against agents or people, watch, replay."),
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     require_extra(
         "room",
-        "python -m training.room",
+        "python -m room",
         ROOM_MODULES,
         as_command=True,
         hint="README, Play room: no torch needed, except for the trained agents",
@@ -75,8 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     set_torch_threads(args.threads, missing_ok=True)
     import uvicorn
 
-    from training.room.agents import RoomAgents, parse_agent_option
-    from training.room.server import create_app
+    from room.agents import RoomAgents, parse_agent_option
+    from room.app import create_app
 
     try:
         named = dict(parse_agent_option(a) for a in args.agent)

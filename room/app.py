@@ -1,0 +1,207 @@
+"""The room's HTTP and WebSocket routes: the Starlette application of one :class:`~room.games.Room`.
+
+Pages: ``/`` the lobby, ``/game/ID`` a game (a share link adds ``#seat=S&token=T``: the fragment
+never reaches the server's logs), ``/game/ID/record.json`` the library's JSON record (refused with
+409 for a game with hidden information or chance until it is over: the record holds the deal),
+``POST /upload`` (form field ``file``: a record, ``.json`` or a format a game registered, at most
+:data:`~room.games.MAX_UPLOAD` bytes) opens a record as a replay; ``/ws`` the WebSocket of the
+protocol (:mod:`room.protocol`), one per page. Static files (the pages' scripts and style) under
+``/static``. Every page is sent with a Content-Security-Policy that allows only the room's own
+scripts (:data:`CSP`); a request whose ``Origin`` is not the room's host is refused (another
+site's page may not drive the room).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import anyio
+import anyio.to_thread
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from room.agents import RoomAgents
+from room.connection import Connection
+from room.game import RoomError
+from room.games import MAX_UPLOAD, Room
+
+__all__ = ["create_app", "serve_in_thread", "CSP"]
+
+#: The Content-Security-Policy of every page: the room's own scripts and styles, its WebSocket.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "connect-src 'self' ws: wss:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+
+
+def create_app(
+    records: Path | str = "room_records",
+    agents: RoomAgents | None = None,
+    *,
+    agent_delay: float = 0.5,
+    threads: int = 16,
+) -> Starlette:
+    """The Starlette application of a new :class:`~room.games.Room` (``app.state.room``).
+
+    Args: as :class:`~room.games.Room`.
+
+    Raises:
+        ValueError: the records folder cannot be created or written.
+    """
+    import jinja2
+
+    room = Room(records, agents, agent_delay=agent_delay, threads=threads)
+    templates = jinja2.Environment(
+        loader=jinja2.PackageLoader("room", "templates"), autoescape=jinja2.select_autoescape(["html"])
+    )
+
+    def page(name: str, **context) -> HTMLResponse:
+        html = templates.get_template(name).render(**context)
+        return HTMLResponse(
+            html,
+            headers={
+                "Content-Security-Policy": CSP,
+                "X-Content-Type-Options": "nosniff",
+                "Referrer-Policy": "no-referrer",
+            },
+        )
+
+    async def lobby(request: Request):
+        return page("lobby.html", title="Play room")
+
+    async def game_page(request: Request):
+        gid = request.path_params["gid"]
+        game = room.games.get(gid)
+        if game is None:
+            return page("missing.html", title="No such game", gid=gid)
+        return page("game.html", title=f"{game.positions[0].setting_name()} — game {gid}", gid=gid)
+
+    async def download(request: Request):
+        game = room.games.get(request.path_params["gid"])
+        if game is None:
+            return JSONResponse({"error": "unknown game"}, status_code=404)
+        try:
+            rec = game.download()
+        except RoomError as e:
+            return JSONResponse({"error": str(e)}, status_code=409)
+        from envs.core.records import record_to_json
+
+        return Response(
+            record_to_json(rec),
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{game.env_id}-{game.id}.json"'},
+        )
+
+    def foreign(headers) -> bool:
+        """A request sent by another site's page (its Origin is not this room's host)."""
+        origin, host = headers.get("origin"), headers.get("host")
+        return origin is not None and host is not None and origin.split("://", 1)[-1] != host
+
+    async def upload(request: Request):
+        if foreign(request.headers):
+            return JSONResponse({"error": "uploads come from the room's own page"}, status_code=403)
+        length = request.headers.get("content-length")
+        if length is not None and length.isdigit() and int(length) > MAX_UPLOAD + 64 * 1024:
+            return JSONResponse({"error": f"upload too large: at most {MAX_UPLOAD} bytes"}, status_code=413)
+        try:
+            async with request.form(max_files=1, max_fields=4) as form:
+                f = form.get("file")
+                if f is None or isinstance(f, str):
+                    return JSONResponse({"error": "upload a record file in the form field 'file'"}, status_code=400)
+                data = await f.read(MAX_UPLOAD + 1)
+                name = f.filename or ""
+        except Exception as e:  # noqa: BLE001 - a malformed form
+            return JSONResponse({"error": f"not a file upload: {e}"}, status_code=400)
+        try:
+            game = await anyio.to_thread.run_sync(room.add_record, name, data)
+        except RoomError as e:
+            return JSONResponse({"error": str(e)}, status_code=400)
+        room.lobby_changed()
+        return JSONResponse({"game": game.id, "url": f"/game/{game.id}"})
+
+    async def websocket(ws: WebSocket):
+        if foreign(ws.headers):
+            await ws.close(code=1008)  # another site's page may not drive this room
+            return
+        await ws.accept()
+        conn = Connection(ws)
+        room.connections.add(conn)
+        writer = asyncio.get_running_loop().create_task(conn.writer())
+        try:
+            while not conn.closed:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    text = message.get("bytes") or b""
+                await room.handle(conn, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            room.connections.discard(conn)
+            conn.closed = True
+            conn.queue.put_nowait(None)
+            await asyncio.wait([writer], timeout=1)
+
+    @asynccontextmanager
+    async def lifespan(app):
+        room.start()
+        yield
+        await room.stop()
+
+    app = Starlette(
+        routes=[
+            Route("/", lobby),
+            Route("/game/{gid}", game_page),
+            Route("/game/{gid}/record.json", download),
+            Route("/upload", upload, methods=["POST"]),
+            WebSocketRoute("/ws", websocket),
+            Mount("/static", StaticFiles(packages=[("room", "static")]), name="static"),
+        ],
+        lifespan=lifespan,
+    )
+    app.state.room = room
+    return app
+
+
+def serve_in_thread(app, host: str = "127.0.0.1", port: int = 0):
+    """Serve ``app`` with uvicorn in a daemon thread (tests, benchmarks, screenshots).
+
+    Returns:
+        ``(url, stop)``: the base URL (``http://127.0.0.1:PORT``) and a function that stops the
+        server and waits for its thread.
+
+    Raises:
+        RuntimeError: the server did not start within 20 s.
+    """
+    import threading
+
+    import uvicorn
+
+    config = uvicorn.Config(
+        app, host=host, port=port, ws="websockets-sansio", log_level="warning", ws_max_size=1024 * 1024, lifespan="on"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the room's server did not start")
+        time.sleep(0.02)
+    bound = server.servers[0].sockets[0].getsockname()
+    url = f"http://{bound[0]}:{bound[1]}"
+
+    def stop():
+        server.should_exit = True
+        thread.join(timeout=10)
+
+    return url, stop

@@ -1,0 +1,555 @@
+"""The room's games: the game-room logic behind the protocol (:mod:`room.protocol`).
+
+A :class:`Room` holds every game of one server (:class:`~room.game.RoomGame`: seats, moves, what
+each viewer may see), the pages connected to it (:class:`~room.connection.Connection`) and its
+records folder (:mod:`room.records`). It answers each browser message (:meth:`Room.handle`):
+creates games, seats people and agents, plays, previews, undoes and resigns moves, each change
+journaled (flushed and fsynced) before any page hears of it, then told to every page watching the
+game and, at most five times a second, to the lobby. The agents think off the event loop
+(:class:`~room.scheduler.AgentScheduler`). The HTTP and WebSocket routes are :mod:`room.app`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import logging
+import secrets
+from collections.abc import Coroutine
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import anyio
+import anyio.to_thread
+
+from envs.core.records import import_formats, import_record
+from envs.core.state import IllegalActionError, InvalidPositionError, ParameterError
+from envs.registry import UnknownEnvError, env_ids, spec
+from room.agents import RoomAgents
+from room.connection import Connection
+from room.game import RoomError, RoomGame, Seat, action_index, token_digest
+from room.journal import Journal
+from room.protocol import (
+    HUMAN_CHOICES,
+    CreateMessage,
+    JoinMessage,
+    LobbyMessage,
+    MoveMessage,
+    PositionMessage,
+    PreviewMessage,
+    ResignMessage,
+    SeatMessage,
+    SetupMessage,
+    UndoMessage,
+    WatchMessage,
+    check_message,
+    error_frame,
+)
+from room.records import load_records, play_header, record_header
+from room.scheduler import AgentScheduler
+
+__all__ = ["Room", "MAX_UPLOAD"]
+
+log = logging.getLogger("room")
+
+#: The largest record file an upload may send (bytes).
+MAX_UPLOAD = 2 * 1024 * 1024
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class Room:
+    """Every game of one server, its browsers and its records folder.
+
+    Args:
+        records: the records folder (created if missing); its journals are read now: unfinished
+            games resume (their agents reattach when the server starts), finished ones are listed.
+        agents: the room's agents (:class:`~room.agents.RoomAgents`).
+        agent_delay: seconds an agent waits before moving in a game without a human seat (so
+            people can watch); games with a person are answered at once.
+        threads: how many agents may think at once (worker threads).
+
+    Raises:
+        ValueError: the records folder cannot be created or written.
+    """
+
+    def __init__(
+        self, records: Path | str, agents: RoomAgents | None = None, *, agent_delay: float = 0.5, threads: int = 16
+    ):
+        from training.cli import ensure_writable_dir
+
+        self.records = ensure_writable_dir(records, "records folder")
+        self.agents = agents or RoomAgents()
+        self.scheduler = AgentScheduler(
+            self.agents,
+            lock=self.lock,
+            play=self._play,
+            broadcast=self.broadcast,
+            spawn=self._spawn,
+            agent_delay=agent_delay,
+            threads=threads,
+        )
+        self.games: dict[str, RoomGame] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.connections: set[Connection] = set()
+        self.problems: list[str] = []
+        self.tasks: set[asyncio.Task] = set()
+        self._lobby_pending = False
+        self._envs: list[dict] | None = None
+        self.load()
+
+    # ------------------------------------------------------------------ records folder
+    def load(self) -> None:
+        """Read every journal of the records folder (see :mod:`room.records`)."""
+        games, problems = load_records(self.records, self.scheduler.attach)
+        self.games.update(games)
+        self.problems.extend(problems)
+
+    # ------------------------------------------------------------------ lobby data
+    def envs(self) -> list[dict]:
+        """Every env id with its name, constructor arguments (name, default) and variants."""
+        if self._envs is None:
+            out = []
+            for env_id in env_ids():
+                sp = spec(env_id)
+                try:
+                    params = inspect.signature(sp.module().raw_env.__init__).parameters
+                    st = sp.initial_state()
+                except Exception:  # noqa: BLE001 - a broken plug-in is not offered
+                    continue
+                args = []
+                for name, p in params.items():
+                    if name in ("self", "render_mode") or p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL):
+                        continue
+                    d = sp.kwargs.get(name, p.default)
+                    if d is inspect.Parameter.empty:
+                        d = None
+                    try:
+                        json.dumps(d)
+                    except TypeError:
+                        d = None
+                    args.append({"name": name, "default": d})
+                out.append(
+                    {
+                        "id": env_id,
+                        "name": st.setting_name(),
+                        "arguments": args,
+                        "variants": sp.variants,
+                        "notation": st.info.notation,
+                    }
+                )
+            self._envs = out
+        return self._envs
+
+    def lobby_frame(self) -> dict:
+        games = sorted(self.games.values(), key=lambda g: g.created, reverse=True)
+        return {
+            "type": "lobby",
+            "games": [g.summary() for g in games],
+            "envs": self.envs(),
+            "formats": import_formats(),
+            "problems": self.problems,
+        }
+
+    # ------------------------------------------------------------------ telling browsers
+    def broadcast(self, game: RoomGame) -> None:
+        for c in list(self.connections):
+            if c.game == game.id:
+                c.send(game.view(game.seats_held(c.tokens), game.is_owner(c.tokens)))
+        self.lobby_changed()
+
+    def lobby_changed(self) -> None:
+        if self._lobby_pending:
+            return
+        self._lobby_pending = True
+
+        async def later():
+            await asyncio.sleep(0.2)
+            self._lobby_pending = False
+            frame = None
+            for c in list(self.connections):
+                if c.lobby:
+                    frame = frame or self.lobby_frame()
+                    c.send(frame)
+
+        self._spawn(later())
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task:
+        task = asyncio.get_running_loop().create_task(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return task
+
+    # ------------------------------------------------------------------ changes
+    def lock(self, game: RoomGame) -> asyncio.Lock:
+        if game.id not in self.locks:
+            self.locks[game.id] = asyncio.Lock()
+        return self.locks[game.id]
+
+    async def _write(self, game: RoomGame, event: dict) -> None:
+        """Append ``event`` to the game's journal (flushed and fsynced, in a worker thread)."""
+        assert game.journal is not None  # opened when the game was created or loaded
+        await anyio.to_thread.run_sync(game.journal.write, event)
+
+    async def _play(self, game: RoomGame, action, how: str) -> None:
+        """Journal, then play, a move (caller holds the lock); then the forced moves after it."""
+        event = game.move_event(action, how)
+        await self._write(game, event)
+        game.apply(action, how)
+        await self._settle(game)
+
+    async def _settle(self, game: RoomGame) -> None:
+        """After a change (caller holds the lock): play the forced moves the room plays itself,
+        and journal the result of a game that just ended."""
+        while True:
+            a = game.auto_action()
+            if a is None:
+                break
+            event = game.move_event(a, "auto")
+            await self._write(game, event)
+            game.apply(a, "auto")
+        if game.over and game.kind == "play":
+            out = game.outcome() or {}
+            await self._write(
+                game,
+                {
+                    "event": "result",
+                    "result": out.get("result", ""),
+                    "termination": out.get("termination", ""),
+                    "ply": game.ply,
+                },
+            )
+
+    # ------------------------------------------------------------------ agents (room.scheduler)
+    def kick(self, game: RoomGame) -> None:
+        """Start the agent of the seat to move, if it is an agent's turn and none is thinking
+        (:meth:`room.scheduler.AgentScheduler.kick`)."""
+        self.scheduler.kick(game)
+
+    def start(self) -> None:
+        """Start the agents of the unfinished games (called once the event loop runs)."""
+        for game in self.games.values():
+            self.kick(game)
+
+    async def stop(self) -> None:
+        for t in list(self.tasks):
+            t.cancel()
+        for game in self.games.values():
+            if game.journal is not None:
+                game.journal.close()
+
+    # ------------------------------------------------------------------ protocol
+    def _game(self, gid: str) -> RoomGame:
+        game = self.games.get(gid)
+        if game is None:
+            raise RoomError(f"unknown game {gid[:40]!r}")
+        return game
+
+    async def handle(self, conn: Connection, text) -> None:
+        """Answer one browser message; any refusal is an ``error`` frame and changes nothing."""
+        kind = msg = None
+        try:
+            msg = check_message(text)
+            kind = msg["type"]
+            await getattr(self, f"_on_{kind}")(conn, msg)
+        except (RoomError, IllegalActionError, ParameterError, UnknownEnvError, ValueError, TypeError) as e:
+            conn.send(error_frame(kind, str(e), msg if kind else None))
+        except Exception as e:  # noqa: BLE001 - a bug must not end the page's connection
+            log.exception("room: %s message failed", kind)
+            conn.send(
+                error_frame(
+                    kind, f"the room failed on this {kind} message ({type(e).__name__}: {e}); the game is unchanged"
+                )
+            )
+
+    async def _on_lobby(self, conn: Connection, msg: LobbyMessage) -> None:
+        conn.lobby = True
+        conn.send(self.lobby_frame())
+
+    def _new_env(self, env_id: str, env_kwargs: dict):
+        sp = spec(env_id)
+        if "render_mode" in env_kwargs:
+            raise RoomError("env_kwargs must not set render_mode: the room draws the board itself")
+        try:
+            env = sp.make_raw(**env_kwargs)
+            env.reset(seed=0)
+        except (TypeError, ValueError) as e:
+            raise RoomError(f"{env_id}: {e}") from None
+        return sp, env
+
+    async def _on_setup(self, conn: Connection, msg: SetupMessage) -> None:
+        env_id, kwargs = msg["env_id"], msg.get("env_kwargs", {})
+        sp, env = self._new_env(env_id, kwargs)
+        st = env.state
+        menu = await anyio.to_thread.run_sync(self.agents.menu, env, env_id, kwargs)
+        conn.send(
+            {
+                "type": "setup",
+                "env_id": env_id,
+                "env_kwargs": kwargs,
+                "seats": [
+                    {"seat": i, "label": f"player {i}" + (f" ({st.seat_name(i)})" if st.seat_name(i) else "")}
+                    for i in range(st.num_players)
+                ],
+                "teams": st.teams(),
+                "agents": [{"name": m.name, "summary": m.summary} for m in menu],
+                "notation": st.info.notation,
+            }
+        )
+
+    async def _on_create(self, conn: Connection, msg: CreateMessage) -> None:
+        env_id, kwargs = msg["env_id"], msg.get("env_kwargs", {})
+        _, env = self._new_env(env_id, kwargs)
+        n = env.num_players
+        choices = msg["seats"]
+        if len(choices) != n or not all(isinstance(c, str) for c in choices):
+            raise RoomError(
+                f"create: seats must be a list of {n} strings (one per seat of {env_id}: "
+                f"'me', 'invite', 'open' or an agent name), got {json.dumps(choices)[:80]}"
+            )
+        seed = msg.get("seed")
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        elif not 0 <= seed < 2**32:
+            raise RoomError(f"create: seed must be an integer from 0 to 2**32 - 1, got {seed}")
+        gid = secrets.token_hex(4)
+        while gid in self.games or (self.records / f"{gid}.jsonl").exists():
+            gid = secrets.token_hex(4)
+        tokens, seats = {}, []
+        for i, c in enumerate(choices):
+            if c in HUMAN_CHOICES:
+                tok = None if c == "open" else secrets.token_urlsafe(18)
+                if tok:
+                    tokens[str(i)] = tok
+                seats.append(Seat("human", None, None if tok is None else token_digest(tok), claimed=c == "me"))
+            else:
+                self.agents.spec_of(c, env_id, kwargs)  # unknown names: a clear error
+                seats.append(Seat("agent", c))
+        owner = secrets.token_urlsafe(18)
+        game = RoomGame(gid, "play", env_id, kwargs, seed, _now(), seats, owner=token_digest(owner))
+        for i, s in enumerate(seats):
+            if s.kind == "agent":
+                self.scheduler.attach(game, i)
+                if s.error:
+                    raise RoomError(f"seat {i}: {s.error}")
+        header = play_header(game)
+        try:
+            game.journal = await anyio.to_thread.run_sync(Journal.create, self.records / f"{gid}.jsonl", header)
+        except OSError as e:
+            raise RoomError(f"cannot write the game's journal in {self.records}: {e}") from None
+        self.games[gid] = game
+        async with self.lock(game):
+            await self._settle(game)
+        assert game.owner is not None  # a game created here has an owner token
+        conn.tokens.add(game.owner)
+        conn.tokens.update(token_digest(tokens[str(i)]) for i, c in enumerate(choices) if c == "me")
+        conn.send(
+            {
+                "type": "created",
+                "game": gid,
+                "owner": owner,
+                "tokens": tokens,
+                "me": [i for i, c in enumerate(choices) if c == "me"],
+                "invite": [i for i, c in enumerate(choices) if c == "invite"],
+            }
+        )
+        self.broadcast(game)
+        self.kick(game)
+
+    async def _on_watch(self, conn: Connection, msg: WatchMessage) -> None:
+        game = self._game(msg["game"])
+        tokens = msg.get("tokens", [])
+        if len(tokens) > 16 or not all(isinstance(t, str) and 0 < len(t) <= 128 for t in tokens):
+            raise RoomError("watch: tokens must be a list of at most 16 strings (each 1 to 128 characters)")
+        conn.game = game.id
+        digests = {token_digest(t) for t in tokens}
+        conn.tokens.update(digests)
+        await self._claim_invites(conn, game, digests)
+        conn.send(game.view(game.seats_held(conn.tokens), game.is_owner(conn.tokens)))
+
+    async def _claim_invites(self, conn, game: RoomGame, digests: set[str]) -> None:
+        """An invitation link opened (a ``watch`` with the token of a seat not yet claimed): the
+        seat gets a fresh token for this browser (answered with ``joined``) and the link's token
+        stops working (journaled, so a restart keeps it)."""
+        if game.kind != "play" or not any(s.invited and s.token in digests for s in game.seats):
+            return
+        claimed = []
+        async with self.lock(game):
+            for i, s in enumerate(game.seats):
+                if not (s.invited and s.token in digests):
+                    continue
+                tok = await self._new_holder(game, i)
+                conn.tokens.add(token_digest(tok))
+                claimed.append((i, tok))
+        for i, tok in claimed:
+            conn.send({"type": "joined", "game": game.id, "seat": i, "token": tok})
+        if claimed:
+            self.broadcast(game)
+
+    async def _new_holder(self, game: RoomGame, seat: int) -> str:
+        """Give ``seat`` to a person with a fresh token (journaled first, caller holds the lock);
+        returns the token (the room keeps only its digest)."""
+        tok = secrets.token_urlsafe(18)
+        d = token_digest(tok)
+        await self._write(game, {"event": "seat", "seat": seat, "kind": "human", "token": d, "claimed": True})
+        game.seats[seat] = Seat("human", None, d, claimed=True)
+        game.changed()
+        return tok
+
+    def _held(self, conn, game: RoomGame) -> set[int]:
+        return game.seats_held(conn.tokens)
+
+    async def _on_join(self, conn: Connection, msg: JoinMessage) -> None:
+        game = self._game(msg["game"])
+        i = msg["seat"]
+        async with self.lock(game):
+            game.check_live()
+            if not 0 <= i < game.num_players:
+                raise RoomError(f"join: unknown seat {i}; game {game.id} has seats 0 to {game.num_players - 1}")
+            s = game.seats[i]
+            if s.kind != "human" or s.token is not None:
+                raise RoomError(
+                    f"join: seat {i} is not free ({'an agent' if s.kind == 'agent' else 'held by someone'})"
+                )
+            tok = await self._new_holder(game, i)
+        conn.tokens.add(token_digest(tok))
+        conn.game = game.id
+        conn.send({"type": "joined", "game": game.id, "seat": i, "token": tok})
+        self.broadcast(game)
+
+    async def _on_move(self, conn: Connection, msg: MoveMessage) -> None:
+        game = self._game(msg["game"])
+        if ("action" in msg) == ("notation" in msg):
+            raise RoomError("move: give exactly one of 'action' (an integer) and 'notation' (text)")
+        async with self.lock(game):
+            game.check_live()
+            mover = game.to_move()
+            assert mover is not None  # check_live: a game being played has a seat to move
+            held = self._held(conn, game)
+            if not held:
+                raise RoomError(f"move: you hold no seat of game {game.id} (spectators cannot move)")
+            if mover not in held:
+                raise RoomError(f"move: it is not your turn: {game.label(mover)} is to move")
+            action = msg["action"] if "action" in msg else game.state.string_to_action(msg["notation"].strip())
+            await self._play(game, action, "human")
+        self.broadcast(game)
+        self.kick(game)
+
+    async def _on_preview(self, conn: Connection, msg: PreviewMessage) -> None:
+        game = self._game(msg["game"])
+        game.check_live()
+        mover = game.to_move()
+        assert mover is not None  # check_live: a game being played has a seat to move
+        if mover not in self._held(conn, game):
+            raise RoomError(f"preview: only the holder of the seat to move ({game.label(mover)}) may preview")
+        a = action_index(game.state, msg["action"])
+        if not game.state.legal_action_mask()[a]:
+            raise RoomError(f"preview: action {a} is not legal here")
+        conn.send(
+            {
+                "type": "preview",
+                "game": game.id,
+                "action": a,
+                "ply": game.ply,
+                "svg": game.svg(game.ply, mover, pending=a),
+            }
+        )
+
+    async def _on_position(self, conn: Connection, msg: PositionMessage) -> None:
+        game = self._game(msg["game"])
+        conn.send(game.position(msg["ply"], self._held(conn, game)))
+
+    async def _on_undo(self, conn: Connection, msg: UndoMessage) -> None:
+        game = self._game(msg["game"])
+        async with self.lock(game):
+            held = self._held(conn, game)
+            if not held:
+                raise RoomError(f"undo: you hold no seat of game {game.id}")
+            if game.over:
+                raise RoomError(
+                    f"undo: the game is over ({(game.outcome() or {}).get('result', 'finished')}); "
+                    "a finished game is not reopened"
+                )
+            target = game.undo_target(held)
+            if target is None:
+                raise RoomError(
+                    "undo: allowed only when every other seat is an agent, the game was not resigned, "
+                    "and you have a move to take back"
+                )
+            await self._write(game, {"event": "undo", "to": target})
+            game.rebuild(target)
+        self.broadcast(game)
+        self.kick(game)
+
+    async def _on_resign(self, conn: Connection, msg: ResignMessage) -> None:
+        game = self._game(msg["game"])
+        async with self.lock(game):
+            game.check_live()
+            held = self._held(conn, game)
+            seat = msg.get("seat", min(held) if held else None)
+            if seat is None or seat not in held:
+                raise RoomError(
+                    f"resign: you do not hold {'a seat' if seat is None else f'seat {seat}'} of game {game.id}"
+                )
+            await self._write(game, {"event": "resign", "seat": seat})
+            game.resigned = seat
+            game.changed()
+            await self._settle(game)
+        self.broadcast(game)
+
+    async def _on_seat(self, conn: Connection, msg: SeatMessage) -> None:
+        game = self._game(msg["game"])
+        i, to = msg["seat"], msg["to"]
+        async with self.lock(game):
+            game.check_live()
+            if not 0 <= i < game.num_players:
+                raise RoomError(f"seat: unknown seat {i}; game {game.id} has seats 0 to {game.num_players - 1}")
+            why = game.may_change_seat(i, self._held(conn, game), game.is_owner(conn.tokens))
+            if why:
+                raise RoomError(f"seat: {why}")
+            tok = None
+            if to in HUMAN_CHOICES:
+                tok = None if to == "open" else secrets.token_urlsafe(18)
+                new = Seat("human", None, None if tok is None else token_digest(tok), claimed=to == "me")
+            else:
+                self.agents.spec_of(to, game.env_id, game.env_kwargs)
+                new = Seat("agent", to)
+                old = game.seats[i]
+                game.seats[i] = new
+                self.scheduler.attach(game, i)
+                if new.error:
+                    game.seats[i] = old
+                    raise RoomError(f"seat {i}: {new.error}")
+            await self._write(game, {"event": "seat", "seat": i, **new.journal()})
+            game.seats[i] = new
+            game.changed()
+            await self._settle(game)
+        if to == "me":  # an invitation's token is for the link, not for this page
+            assert tok is not None  # "me" gets a token
+            conn.tokens.add(token_digest(tok))
+        conn.send({"type": "seated", "game": game.id, "seat": i, "to": to, "token": tok})
+        self.broadcast(game)
+        self.kick(game)
+
+    # ------------------------------------------------------------------ uploads
+    def add_record(self, filename: str, data: bytes) -> RoomGame:
+        """Open an uploaded record file as a replay (kept in the records folder).
+
+        Raises:
+            RoomError: too large, or not a readable record (the reader's message).
+        """
+        if len(data) > MAX_UPLOAD:
+            raise RoomError(f"record file too large: {len(data)} bytes, at most {MAX_UPLOAD}")
+        try:
+            rec = import_record(filename, data)
+            gid = secrets.token_hex(4)
+            game = RoomGame(gid, "record", rec["env_id"], {}, None, _now(), [], record=rec)
+        except (InvalidPositionError, ParameterError, ValueError) as e:
+            raise RoomError(str(e)) from None
+        Journal.create(self.records / f"{gid}.jsonl", record_header(game, rec, filename)).close()
+        self.games[gid] = game
+        return game

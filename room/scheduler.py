@@ -1,0 +1,139 @@
+"""Agent scheduling: the agents of the room's games think in worker threads, off the event loop.
+
+An agent thinks on a clone of the state in a worker thread (``anyio.to_thread``, at most
+``threads`` at once): the event loop never waits for it, a slow agent slows no other game, and an
+agent that raises is reported in its seat (the seat can then be given to someone else). Its move is
+played through the room (journaled before any browser hears of it) only if the game did not
+change meanwhile (an undo, a seat given away).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+
+import anyio
+import anyio.to_thread
+
+from room.agents import RoomAgents
+from room.game import RoomGame
+
+__all__ = ["AgentScheduler"]
+
+log = logging.getLogger("room")
+
+
+def _think(agent, state, obs, seat: int) -> int:
+    """An agent's move (run in a worker thread), as an action of the state's absolute frame."""
+    return int(state.to_state_action(seat, agent.act(state, obs)))
+
+
+class AgentScheduler:
+    """Starts the agent of the seat to move of a room's games, one turn at a time per game.
+
+    Args:
+        agents: the room's agents (:class:`~room.agents.RoomAgents`), which build a seat's agent.
+        lock: the lock of a game (held while its state is read or changed).
+        play: plays an agent's move in a game (journaled first; called with the game's lock held).
+        broadcast: tells a game's pages that it changed.
+        spawn: runs a coroutine as a task of the room (cancelled when the room stops).
+        agent_delay: seconds an agent waits before moving in a game without a human seat (so
+            people can watch); games with a person are answered at once.
+        threads: how many agents may think at once (worker threads).
+    """
+
+    def __init__(
+        self,
+        agents: RoomAgents,
+        *,
+        lock: Callable[[RoomGame], asyncio.Lock],
+        play: Callable[[RoomGame, int, str], Awaitable[None]],
+        broadcast: Callable[[RoomGame], None],
+        spawn: Callable[[Coroutine[Any, Any, None]], asyncio.Task],
+        agent_delay: float = 0.5,
+        threads: int = 16,
+    ):
+        self.agents = agents
+        self.lock = lock
+        self.play = play
+        self.broadcast = broadcast
+        self.spawn = spawn
+        self.agent_delay = float(agent_delay)
+        self.threads = int(threads)
+        self._turns: dict[str, int] = {}
+        self._limiter: anyio.CapacityLimiter | None = None
+
+    def attach(self, game: RoomGame, seat: int) -> None:
+        """Build the agent of ``seat`` (an agent seat of ``game``); an agent that cannot play the
+        game leaves the seat without a player and with its ``error``."""
+        s = game.seats[seat]
+        try:
+            s.player = self.agents.make(
+                s.agent,
+                game.env,
+                game.env_id,
+                game.env_kwargs,
+                seed=None if game.seed is None else game.seed * 1000 + seat,
+            )
+            s.error = None
+        except Exception as e:  # noqa: BLE001 - reported in the game, the seat can be given to someone else
+            s.player = None
+            s.error = f"agent {s.agent!r} cannot play: {e}"
+
+    def kick(self, game: RoomGame) -> None:
+        """Start the agent of the seat to move, if it is an agent's turn and none is thinking."""
+        if game.kind != "play" or game.over:
+            return
+        seat = game.state.current_player
+        s = game.seats[seat]
+        if s.kind != "agent" or s.player is None or s.error is not None:
+            return
+        if self._turns.get(game.id) == game.version:
+            return
+        self._turns[game.id] = game.version
+        self.spawn(self._turn(game, game.version, seat))
+
+    async def _turn(self, game: RoomGame, version: int, seat: int) -> None:
+        if self.agent_delay > 0 and all(s.kind == "agent" for s in game.seats):
+            await asyncio.sleep(self.agent_delay)
+        lock = self.lock(game)
+        async with lock:
+            if game.version != version or game.over:
+                return
+            agent = game.seats[seat].player
+            assert game.env is not None  # kick: only a game being played has agent turns
+            state = game.env.state.clone()
+            obs = game.env.observe(game.env.possible_agents[seat])
+            obs = {k: (v.copy() if hasattr(v, "copy") else v) for k, v in obs.items()}
+            game.thinking = seat
+            game.touch()
+        self.broadcast(game)
+        if self._limiter is None:
+            self._limiter = anyio.CapacityLimiter(self.threads)
+        try:
+            action = await anyio.to_thread.run_sync(_think, agent, state, obs, seat, limiter=self._limiter)
+            failure = None
+        except Exception as e:  # noqa: BLE001 - any agent failure is reported in its game
+            failure = f"{type(e).__name__}: {e}"
+            log.warning("game %s: agent %s of seat %d failed: %s", game.id, game.seats[seat].agent, seat, failure)
+        async with lock:
+            if game.thinking == seat:
+                game.thinking = None
+                game.touch()
+            if game.version != version:
+                return
+            if failure is None:
+                try:
+                    await self.play(game, action, "agent")
+                except Exception as e:  # noqa: BLE001 - an illegal answer or a journal failure
+                    failure = f"{type(e).__name__}: {e}"
+            if failure is not None:
+                game.seats[seat].error = (
+                    f"the agent {game.seats[seat].agent} failed: {failure}. Give the seat to "
+                    f"someone else (or to the same agent to retry)"
+                )
+                game.touch()
+        self.broadcast(game)
+        self.kick(game)
