@@ -173,7 +173,9 @@ def test_the_measured_times_are_those_of_the_results_they_cite():
         m = load_config(path, validate=False).measured
         if m.minutes is None:
             continue
-        assert re.search(r"\((README, Results|results/[^)]+)\)$", m.what), f"{name}: what cites no source: {m.what}"
+        source = re.search(r"\((docs/results.md|results/[^)]+)\)$", m.what)
+        assert source, f"{name}: what cites no source: {m.what}"
+        assert (REPO_ROOT / source.group(1)).exists(), f"{name}: cites {source.group(1)}, which does not exist"
         minutes = _source_minutes(m.what)
         if minutes is not None:
             assert m.minutes == round(minutes, 1), (name, m.minutes, minutes)
