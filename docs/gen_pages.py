@@ -9,6 +9,7 @@ checkout.
   baseline and shipped agents that play it, and the version history;
 * ``environments/<game>-rules.md``: each game's ``RULES.md`` as a page;
 * ``environments/index.md``: every id with its picture;
+* ``benchmarks-details.md``: ``benchmarks/README.md`` as a page;
 * ``api/<module>.md``: one mkdocstrings page (``::: module``) per public module of :data:`API_MODULES`
   and each registered game's rules-state module; ``api/index.md`` lists them;
 * ``assets/pictures/*``: the pictures of ``results/pictures/`` that the hand-written pages show, and
@@ -598,7 +599,19 @@ def pages() -> dict[str, str]:
     out["api/index.md"] = api_index()
     for module in api_modules():
         out[f"api/{module}.md"] = api_page(module)
+    out["benchmarks-details.md"] = benchmarks_page()
     return out
+
+
+def benchmarks_page() -> str:
+    """``benchmarks/README.md`` (how each benchmark is run, its peer and its figures) as a page."""
+    text = (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8")
+    body = text.split("\n", 1)[1] if text.startswith("# ") else text
+    return (
+        "# Benchmarks in detail\n\n"
+        "*`benchmarks/README.md` of the repository: each script in `benchmarks/`, how to run it, the peer it is "
+        "measured against in the same run, and its figures.*\n" + body
+    )
 
 
 def nav_sections() -> dict[str, list]:
