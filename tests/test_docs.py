@@ -139,7 +139,12 @@ def test_every_generated_page_is_in_the_nav():
                     yield from paths(value) if isinstance(value, list) else [value]
 
     in_nav = set(sections) | {p for entries in sections.values() for p in paths(entries)}
-    assert set(pages) == in_nav
+    # the pages that mkdocs.yml's nav names itself (benchmarks-details.md)
+    import yaml
+
+    static = set(paths(yaml.safe_load((ROOT / "mkdocs.yml").read_text())["nav"]))
+    assert set(pages) - in_nav == {"benchmarks-details.md"} and "benchmarks-details.md" in static
+    assert in_nav <= set(pages)
     assert {f"environments/{env_id}.md" for env_id in env_ids()} <= in_nav
     # the hook appends them after the index page that heads their section
     config = {"nav": [{"Home": "index.md"}, {"Environments": ["environments/index.md"]}]}
