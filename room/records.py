@@ -69,8 +69,9 @@ def load_journal(
     for s in h["seats"]:
         if not isinstance(s, dict) or s.get("kind") not in ("human", "agent"):
             raise InvalidPositionError(f"header seat {s!r} is not a seat")
-        seats.append(Seat(s["kind"], s.get("agent"), s.get("token"), claimed=s.get("claimed", True) is True))
+        seats.append(_seat(s))
     game = RoomGame(gid, "play", h["env_id"], h["env_kwargs"], h["seed"], h["created"], seats, owner=h.get("owner"))
+    game.seed_chosen = h.get("seed_chosen") is True
     problem, good = content.problem, content.good_lines
     for i, ev in enumerate(content.events):
         try:
@@ -123,10 +124,7 @@ def replay_event(game: RoomGame, ev: dict) -> None:
     elif kind == "seat":
         if not 0 <= ev["seat"] < game.num_players or ev["kind"] not in ("human", "agent"):
             raise RoomError(f"bad seat event {ev}")
-        game.seats[ev["seat"]] = Seat(
-            ev["kind"], ev.get("agent"), ev.get("token"), claimed=ev.get("claimed", True) is True
-        )
-        game.changed()
+        game.set_seat(ev["seat"], _seat(ev))
     elif kind == "resign":
         game.check_live()
         game.resigned = ev["seat"]
@@ -134,6 +132,18 @@ def replay_event(game: RoomGame, ev: dict) -> None:
     elif kind == "result":
         if not game.over:
             raise RoomError(f"a result ({ev['result']}) is recorded but the game is not over after {game.ply} moves")
+
+
+def _seat(s: dict) -> Seat:
+    """A seat of a journal (header or seat event); ``holder`` only when it is a string."""
+    holder = s.get("holder")
+    return Seat(
+        s["kind"],
+        s.get("agent"),
+        s.get("token"),
+        claimed=s.get("claimed", True) is True,
+        holder=holder if isinstance(holder, str) else None,
+    )
 
 
 def play_header(game: RoomGame) -> dict:
@@ -146,6 +156,7 @@ def play_header(game: RoomGame) -> dict:
         "env_id": game.env_id,
         "env_kwargs": game.env_kwargs,
         "seed": game.seed,
+        "seed_chosen": game.seed_chosen,
         "created": game.created,
         "seats": [s.journal() for s in game.seats],
         "owner": game.owner,
