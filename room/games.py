@@ -405,6 +405,7 @@ class Room:
                     tok = await self._new_holder(game, i, self._person(conn, game))
                 except RoomError as e:  # a second seat in a game with hidden information
                     refused.append(f"the invitation to {game.label(i)} was not taken: {e}")
+                    conn.tokens.discard(s.token)  # the link's token shows this page nothing of the seat
                     continue
                 conn.tokens.add(token_digest(tok))
                 claimed.append((i, tok))

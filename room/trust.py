@@ -65,9 +65,10 @@ def allowed_host(name: str) -> str:
         ValueError: anything else (the message says what was expected).
     """
     raw = name.strip().lower()
-    bare = raw[1:-1] if raw.startswith("[") and raw.endswith("]") else raw
+    bracketed = raw.startswith("[") and raw.endswith("]")
+    bare = raw[1:-1] if bracketed else raw
     ok = bool(bare) and len(bare) <= 253
-    if ok and ":" in bare:  # IPv6
+    if ok and (":" in bare or bracketed):  # IPv6
         import ipaddress
 
         try:
