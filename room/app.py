@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import time
-from contextlib import asynccontextmanager
 from collections.abc import Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import anyio

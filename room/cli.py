@@ -90,7 +90,6 @@ def main(argv: list[str] | None = None) -> int:
 
     from room.agents import RoomAgents, parse_agent_option
     from room.app import create_app
-
     from room.trust import allowed_host
 
     try:

@@ -359,7 +359,9 @@ class Room:
             game.journal = await anyio.to_thread.run_sync(Journal.create, self.records / f"{gid}.jsonl", header)
         except OSError as e:  # the server's log has the path; the page only the reason
             log.warning("room: cannot create the journal of game %s: %s", gid, e)
-            raise RoomError(f"the room cannot write the new game's journal ({client_text(e)}); no game was created") from None
+            raise RoomError(
+                f"the room cannot write the new game's journal ({client_text(e)}); no game was created"
+            ) from None
         self.games[gid] = game
         async with self.lock(game):
             await self._settle(game)

@@ -16,7 +16,8 @@ The first line is the header, the others are events, in order::
 
 A seat event marks every change of a seat's holder, at ``ply`` (absent in older journals);
 ``holder`` tells persons apart (:mod:`room.trust`), and the header's ``seed_chosen`` says the
-creator gave the seed (absent: false). ``by`` is ``human``, ``agent`` or ``auto`` (a forced move the room played itself). A person's
+creator gave the seed (absent: false). ``by`` is ``human``, ``agent`` or ``auto`` (a forced move
+the room played itself). A person's
 seat has ``claimed`` false while it is an invitation whose link was not yet opened (opening it
 writes a seat event with the fresh token); a journal without ``claimed`` (older) counts as true. Tokens are
 stored only as their SHA-256 digests: a records folder holds no secret, yet a browser that kept

@@ -133,7 +133,9 @@ class HostCheck:
         if origin is not None:
             try:
                 o = urlsplit(origin)
-                same = o.scheme in ("http", "https") and o.netloc.lower() == (host or "").lower() and not o.path.strip("/")
+                same = (
+                    o.scheme in ("http", "https") and o.netloc.lower() == (host or "").lower() and not o.path.strip("/")
+                )
             except ValueError:
                 same = False
             if not same:

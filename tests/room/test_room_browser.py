@@ -93,7 +93,13 @@ def new_page(browser, frames: list | None = None):
 
 
 def create_in_lobby(
-    page, server, env_id: str, seats: list[str], variant: str | None = None, options: dict | None = None, seed: int | None = 1
+    page,
+    server,
+    env_id: str,
+    seats: list[str],
+    variant: str | None = None,
+    options: dict | None = None,
+    seed: int | None = 1,
 ) -> str:
     """Create a game with the lobby's form; return its id (the page ends on the game page,
     unless a seat is ``invite``: then on the lobby with the links)."""

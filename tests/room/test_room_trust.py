@@ -253,7 +253,9 @@ def test_nobody_takes_a_second_seat_while_another_person_plays(room):
     # the creator opens its own invitation link in its own page: not taken, said why
     a.send({"type": "watch", "game": gid, "tokens": [c["tokens"]["0"], c["owner"], c["tokens"]["1"]]})
     err = a.until(lambda f: f["type"] == "error")
-    assert err["request"] == "watch" and "the invitation to player 1" in err["message"] and "two seats" in err["message"]
+    assert (
+        err["request"] == "watch" and "the invitation to player 1" in err["message"] and "two seats" in err["message"]
+    )
     assert a.state(lambda f: f["game"] == gid)["you"] == [0]
     assert game.seats[1].invited and game.journal.path.read_bytes() == before
     # the invitee takes its seat, then may not take the partner's (the open seat) nor an agent's
@@ -308,7 +310,10 @@ def test_the_record_marks_every_change_of_a_seats_holder(room):
     b.send({"type": "watch", "game": gid, "tokens": [invite]})
     b.until(lambda f: f["type"] == "joined")
     seat_events = [e for e in journal(app, gid)[1:] if e["event"] == "seat"]
-    assert [(e["seat"], e["kind"], e["claimed"], e["ply"]) for e in seat_events] == [(1, "human", False, 2), (1, "human", True, 2)]
+    assert [(e["seat"], e["kind"], e["claimed"], e["ply"]) for e in seat_events] == [
+        (1, "human", False, 2),
+        (1, "human", True, 2),
+    ]
     assert seat_events[1]["holder"] != app.state.room.games[gid].owner  # another person
     b.send({"type": "resign", "game": gid})
     b.state(lambda f: f["over"])
