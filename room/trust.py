@@ -262,7 +262,7 @@ def check_encodable(data: Any, what: str) -> None:
     except UnicodeEncodeError as e:
         bad = e.object[e.start : e.end].encode("unicode_escape").decode("ascii")
         raise ValueError(
-            f"{what} holds text that is not valid Unicode ({bad!r}, a lone surrogate): expected text "
+            f"{what} holds text that is not valid Unicode ({bad}, a lone surrogate): expected text "
             "of whole characters; nothing was stored"
         ) from None
     except (TypeError, ValueError) as e:

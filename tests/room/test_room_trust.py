@@ -26,7 +26,7 @@ from envs.core.records import record_from_state  # noqa: E402
 from envs.registry import spec  # noqa: E402
 from room.app import create_app  # noqa: E402
 from room.cli import main as room_main  # noqa: E402
-from room.trust import allowed_host, csp  # noqa: E402
+from room.trust import allowed_host, check_encodable, csp  # noqa: E402
 
 LOCAL = "http://127.0.0.1:8000"
 
@@ -337,7 +337,8 @@ def test_a_lone_surrogate_in_an_upload_is_refused_and_nothing_is_written(room):
     client, app, _ = room
     r = client.post("/upload", files={"file": ("g.json", _record_with_meta('"a\\ud800b"'))})
     assert r.status_code == 400, r.text
-    assert "not valid Unicode" in r.json()["error"] and "nothing was stored" in r.json()["error"]
+    assert "not valid Unicode (\\ud800, a lone surrogate)" in r.json()["error"], r.json()
+    assert "nothing was stored" in r.json()["error"]
     assert records_files(app) == [] and app.state.room.games == {}
     assert create_app(app.state.room.records).state.room.problems == []
     # a surrogate pair written as escapes is a whole character: taken
@@ -350,8 +351,14 @@ def test_a_lone_surrogate_in_a_created_game_is_refused_and_nothing_is_written(ro
     p = connect(room)
     p.send('{"type": "create", "env_id": "ataxx_v0", "seats": ["me", "random"], "env_kwargs": {"fen": "\\ud800"}}')
     err = p.until(lambda f: f["type"] == "error")
-    assert err["request"] == "create", err
+    assert err["request"] == "create" and "the room failed" not in err["message"], err
     assert records_files(app) == [] and app.state.room.games == {}
+    # whatever a game's constructor accepts, a journal line that UTF-8 cannot write is refused first
+    with pytest.raises(
+        ValueError, match=r"settings holds text that is not valid Unicode \(\\ud800, a lone surrogate\)"
+    ):
+        check_encodable({"env_kwargs": {"name": "x\ud800"}}, "the game's settings")
+    check_encodable({"env_kwargs": {"name": "\U0001f600 é"}}, "the game's settings")
 
 
 def test_a_failed_create_shows_no_server_path(room, monkeypatch):
