@@ -19,6 +19,7 @@ from pathlib import Path
 from envs.core.state import InvalidPositionError
 from room.game import RoomError, RoomGame, Seat
 from room.journal import FORMAT, VERSION, Journal, read_journal
+from room.trust import client_text
 
 __all__ = ["load_records", "load_journal", "replay_event", "play_header", "record_header"]
 
@@ -40,7 +41,7 @@ def load_records(records: Path, attach: Callable[[RoomGame, int], None]) -> tupl
         try:
             load_journal(path, games, problems, attach)
         except Exception as e:  # noqa: BLE001 - one bad file must not stop the room
-            problems.append(f"{path.name}: could not be read ({type(e).__name__}: {e})")
+            problems.append(f"{path.name}: could not be read ({client_text(e)})")  # the lobby shows it: no path
     return games, problems
 
 

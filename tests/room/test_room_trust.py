@@ -374,3 +374,17 @@ def test_a_failed_create_shows_no_server_path(room, monkeypatch):
     assert f["type"] == "error" and "Permission denied" in f["message"] and "no game was created" in f["message"]
     assert str(records) not in f["message"] and str(records.resolve()) not in f["message"] and "/" not in f["message"]
     assert app.state.room.games == {}
+
+
+def test_an_unreadable_journal_is_listed_without_its_path(tmp_path, monkeypatch):
+    """The lobby shows every page the problems of the records folder: a file's name, never its path."""
+    records = tmp_path / "records"
+    records.mkdir()
+    (records / "a1b2c3d4.jsonl").write_text("{}\n")
+
+    def refuse(path):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr("room.records.read_journal", refuse)
+    problems = create_app(records).state.room.problems
+    assert problems == ["a1b2c3d4.jsonl: could not be read (PermissionError: Permission denied)"]
