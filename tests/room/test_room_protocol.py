@@ -180,8 +180,9 @@ def test_open_seat_is_joined_from_the_lobby(room):
     assert s["you"] == [1]
 
 
-def test_only_the_holder_gives_away_a_persons_seat_and_invitation_links_work_once(room):
+def test_only_the_holder_gives_away_a_persons_seat_and_invitation_links_work_once(room, monkeypatch):
     client, app = room
+    monkeypatch.setattr(app.state.room, "draw_seed", lambda: 1)  # the room draws the seed (hidden bag)
     a, b, c_page, thief = connect(client), connect(client), connect(client), connect(client)
     c = create(a, "tantrix_v0", ["me", "invite", "open", "random"], seed=None, num_players=4)
     gid = c["game"]
