@@ -11,7 +11,7 @@ browser sends ``Origin``, the origin must be this very host and port (``http://`
 (another site's page) and a one-line text saying why; a refused WebSocket is closed before it is
 accepted (code 1008, the browser sees the handshake fail). :func:`csp` is the
 Content-Security-Policy of a page, whose ``connect-src`` names the room's own origin (``ws://`` and
-``wss://`` of the request's host: not every browser lets ``'self'`` match a WebSocket).
+``wss://`` of the request's host: ``'self'`` matches a WebSocket only since Chrome 71 and Safari 16).
 
 **Fair hidden information** (:func:`seed_refusal`, :func:`seats_refusal`). In a game whose rules
 keep something hidden (``GameInfo.perfect_information`` false: hands, a bag's or pile's order) the
