@@ -19,6 +19,8 @@ Modules:
   back at start;
 * :mod:`room.connection`: one page's WebSocket; :mod:`room.app`: the HTTP and WebSocket routes
   (:func:`~room.app.create_app`, the Starlette application);
+* :mod:`room.trust`: the host names and origins the room answers to, and who may hold which seats
+  of a game with hidden information;
 * :mod:`room.cli`: the command line. The pages' templates are in ``templates/``, their scripts
   (one per page, and ``common.js``) and style in ``static/``.
 
@@ -27,7 +29,8 @@ Modules:
 ``to_svg(None)`` (public until the end); legal actions and paths (which name the mover's cards
 or tiles) go only to the mover's page; scores, which may count cards in hand, only when the game
 has perfect information or is over. Seat tokens are random, kept by the room only as SHA-256
-digests.
+digests. In a game with hidden information and more than one person the room draws the seed and
+nobody holds two seats (:mod:`room.trust`).
 
 **Agents** think in worker threads (``anyio.to_thread``, at most 16 at once), on a clone of the
 state: the event loop never waits for them, a slow agent slows no other game, and an agent that

@@ -7,20 +7,23 @@ never reaches the server's logs), ``/game/ID/record.json`` the library's JSON re
 :data:`~room.games.MAX_UPLOAD` bytes) opens a record as a replay; ``/ws`` the WebSocket of the
 protocol (:mod:`room.protocol`), one per page. Static files (the pages' scripts and style) under
 ``/static``. Every page is sent with a Content-Security-Policy that allows only the room's own
-scripts (:data:`CSP`); a request whose ``Origin`` is not the room's host is refused (another
-site's page may not drive the room).
+scripts and its own WebSocket (:func:`room.trust.csp`). Every request and WebSocket handshake
+whose ``Host`` is not a served host name, or whose ``Origin`` is not the room's own, is refused
+(:class:`room.trust.HostCheck`: DNS rebinding, another site's page).
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
 import anyio
 import anyio.to_thread
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -31,14 +34,13 @@ from room.agents import RoomAgents
 from room.connection import Connection
 from room.game import RoomError
 from room.games import MAX_UPLOAD, Room
+from room.trust import LOOPBACK_HOSTS, HostCheck, allowed_host, csp
 
 __all__ = ["create_app", "serve_in_thread", "CSP"]
 
-#: The Content-Security-Policy of every page: the room's own scripts and styles, its WebSocket.
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-    "connect-src 'self' ws: wss:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-)
+#: The Content-Security-Policy of a page served without a ``Host`` (:func:`room.trust.csp` adds
+#: the room's own ``ws://`` and ``wss://`` origin to ``connect-src``).
+CSP = csp(None)
 
 
 def create_app(
@@ -47,41 +49,47 @@ def create_app(
     *,
     agent_delay: float = 0.5,
     threads: int = 16,
+    allowed_hosts: Sequence[str] = (),
 ) -> Starlette:
     """The Starlette application of a new :class:`~room.games.Room` (``app.state.room``).
 
-    Args: as :class:`~room.games.Room`.
+    Args: as :class:`~room.games.Room`, and
+        allowed_hosts: host names served besides :data:`room.trust.LOOPBACK_HOSTS` (each with
+            any port; ``--allowed-host``).
 
     Raises:
-        ValueError: the records folder cannot be created or written.
+        ValueError: the records folder cannot be created or written, or a name of
+            ``allowed_hosts`` is not a host name.
     """
     import jinja2
+
+    hosts = [*LOOPBACK_HOSTS, *(allowed_host(h) for h in allowed_hosts)]
 
     room = Room(records, agents, agent_delay=agent_delay, threads=threads)
     templates = jinja2.Environment(
         loader=jinja2.PackageLoader("room", "templates"), autoescape=jinja2.select_autoescape(["html"])
     )
 
-    def page(name: str, **context) -> HTMLResponse:
+    def page(request: Request, name: str, **context) -> HTMLResponse:
         html = templates.get_template(name).render(**context)
         return HTMLResponse(
             html,
             headers={
-                "Content-Security-Policy": CSP,
+                "Content-Security-Policy": csp(request.headers.get("host")),
                 "X-Content-Type-Options": "nosniff",
                 "Referrer-Policy": "no-referrer",
             },
         )
 
     async def lobby(request: Request):
-        return page("lobby.html", title="Play room")
+        return page(request, "lobby.html", title="Play room")
 
     async def game_page(request: Request):
         gid = request.path_params["gid"]
         game = room.games.get(gid)
         if game is None:
-            return page("missing.html", title="No such game", gid=gid)
-        return page("game.html", title=f"{game.positions[0].setting_name()} — game {gid}", gid=gid)
+            return page(request, "missing.html", title="No such game", gid=gid)
+        return page(request, "game.html", title=f"{game.positions[0].setting_name()} — game {gid}", gid=gid)
 
     async def download(request: Request):
         game = room.games.get(request.path_params["gid"])
@@ -99,14 +107,7 @@ def create_app(
             headers={"Content-Disposition": f'attachment; filename="{game.env_id}-{game.id}.json"'},
         )
 
-    def foreign(headers) -> bool:
-        """A request sent by another site's page (its Origin is not this room's host)."""
-        origin, host = headers.get("origin"), headers.get("host")
-        return origin is not None and host is not None and origin.split("://", 1)[-1] != host
-
     async def upload(request: Request):
-        if foreign(request.headers):
-            return JSONResponse({"error": "uploads come from the room's own page"}, status_code=403)
         length = request.headers.get("content-length")
         if length is not None and length.isdigit() and int(length) > MAX_UPLOAD + 64 * 1024:
             return JSONResponse({"error": f"upload too large: at most {MAX_UPLOAD} bytes"}, status_code=413)
@@ -127,9 +128,6 @@ def create_app(
         return JSONResponse({"game": game.id, "url": f"/game/{game.id}"})
 
     async def websocket(ws: WebSocket):
-        if foreign(ws.headers):
-            await ws.close(code=1008)  # another site's page may not drive this room
-            return
         await ws.accept()
         conn = Connection(ws)
         room.connections.add(conn)
@@ -167,6 +165,7 @@ def create_app(
             Mount("/static", StaticFiles(packages=[("room", "static")]), name="static"),
         ],
         lifespan=lifespan,
+        middleware=[Middleware(HostCheck, hosts=hosts)],
     )
     app.state.room = room
     return app

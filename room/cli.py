@@ -1,14 +1,17 @@
 """The command line of the play room::
 
     python -m room [--host 127.0.0.1] [--port 8000] [--records DIR] [--agent NAME=SPEC ...]
-        [--agent-delay SECONDS] [--threads N]
+        [--agent-delay SECONDS] [--threads N] [--allowed-host NAME ...]
 
 It prints the room's URL and serves until interrupted. ``--records`` (default ``./room_records``)
 holds one journal per game; ``--agent`` adds a named agent to the seat menus (a checkpoint
 path or any spec of ``training.agents.make_agent``: only the command line names files).
 ``--threads`` (default 1) is torch's thread count for the agents' networks, in every agent thread
 (:func:`training.threads.set_torch_threads`; nothing to set when torch is not installed).
-Exit status 2 for bad arguments, a missing ``room`` extra, or an ``--agent`` checkpoint without
+``--allowed-host`` (repeatable) adds a host name the room answers to: by default only
+127.0.0.1, localhost and [::1] (any port), and the ``--host`` address itself unless it is
+0.0.0.0 or ::; a request naming any other host in ``Host`` is refused (DNS rebinding,
+:mod:`room.trust`). Exit status 2 for bad arguments, a missing ``room`` extra, or an ``--agent`` checkpoint without
 the ``train`` extra (torch), each told in one ``error:`` line.
 """
 
@@ -53,6 +56,16 @@ def _parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="pause before each agent move in games without a person (0 to 60; default 0.5)",
     )
+    p.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help=(
+            "a host name the room answers to besides 127.0.0.1, localhost, [::1] and the --host address, "
+            "e.g. myhost.lan (repeatable; any other Host is refused)"
+        ),
+    )
     add_threads_argument(p)
     return p
 
@@ -77,11 +90,22 @@ def main(argv: list[str] | None = None) -> int:
 
     from room.agents import RoomAgents, parse_agent_option
     from room.app import create_app
+    from room.trust import allowed_host
 
+    try:
+        hosts = [allowed_host(h) for h in args.allowed_host]
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if args.host not in ("0.0.0.0", "::", ""):
+        try:
+            hosts.append(allowed_host(args.host))
+        except ValueError:
+            pass  # not a name a browser sends in Host: the bind below says what is wrong with it
     try:
         named = dict(parse_agent_option(a) for a in args.agent)
         agents = RoomAgents(named)
-        app = create_app(args.records, agents, agent_delay=args.agent_delay)
+        app = create_app(args.records, agents, agent_delay=args.agent_delay, allowed_hosts=hosts)
     except (ValueError, FileNotFoundError, MissingExtraError) as e:  # a checkpoint agent needs the train extra
         print(f"error: {e}", file=sys.stderr)
         return 2

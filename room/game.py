@@ -57,6 +57,10 @@ class Seat:
             opened (the creator or a player may still change the seat).
         error: the last failure of the seat's agent (the seat can be given to someone else).
         player: the built agent (not saved; rebuilt after a restart).
+        holder: who holds a person's seat, to tell persons apart (:mod:`room.trust`): the
+            owner token's digest for the creator's seats, the same value for every seat one
+            page took; ``None`` for an open seat or an invitation not yet opened (and in older
+            journals, where each seat counts as a person of its own).
     """
 
     kind: str
@@ -65,6 +69,7 @@ class Seat:
     claimed: bool = False
     error: str | None = None
     player: object = field(default=None, repr=False)
+    holder: str | None = None
 
     def journal(self) -> dict:
         out: dict[str, object] = {"kind": self.kind}
@@ -73,7 +78,15 @@ class Seat:
         elif self.token is not None:
             out["token"] = self.token
             out["claimed"] = self.claimed
+            if self.holder is not None:
+                out["holder"] = self.holder
         return out
+
+    def public_kind(self) -> str:
+        """What the seat is, for a game's record: ``agent NAME``, ``person``, ``invitation`` or ``open``."""
+        if self.kind == "agent":
+            return f"agent {self.agent}"
+        return "open" if self.token is None else ("person" if self.claimed else "invitation")
 
     @property
     def held(self) -> bool:
@@ -102,6 +115,11 @@ class RoomGame:
         version: bumped at every change (agents' answers for an older version are dropped).
         problem: what went wrong reading the journal, shown to people (``None``: nothing).
         thinking: the seat whose agent is choosing, or ``None``.
+        seed_chosen: the creator gave the seed (:mod:`room.trust`: then no seat of a game with
+            hidden information goes to anyone else).
+        seat_changes: every change of a seat's holder after the start, in order:
+            ``{"ply", "seat", "to"}`` (``to`` as :meth:`Seat.public_kind`; in the downloaded
+            record's ``meta``).
     """
 
     def __init__(
@@ -131,6 +149,8 @@ class RoomGame:
         self.version = 0
         self.problem: str | None = None
         self.thinking: int | None = None
+        self.seed_chosen = False
+        self.seat_changes: list[dict] = []
         self.journal: Journal | None = None
         self.env = None
         self._cache: dict = {}
@@ -183,6 +203,18 @@ class RoomGame:
     def seats_held(self, digests) -> set[int]:
         """The seats whose token digest is among ``digests``."""
         return {i for i, s in enumerate(self.seats) if s.kind == "human" and any(_same(s.token, d) for d in digests)}
+
+    @property
+    def hidden(self) -> bool:
+        """The rules keep something hidden (``not GameInfo.perfect_information``)."""
+        return not self.positions[0].info.perfect_information
+
+    def set_seat(self, seat: int, new: Seat) -> None:
+        """Give ``seat`` to ``new`` (journaled by the caller first): a change of the game, listed
+        in :attr:`seat_changes`."""
+        self.seats[seat] = new
+        self.seat_changes.append({"ply": self.ply, "seat": seat, "to": new.public_kind()})
+        self.changed()
 
     def is_owner(self, digests) -> bool:
         return any(_same(self.owner, d) for d in digests)
@@ -526,6 +558,8 @@ class RoomGame:
                 {"seat": i, "label": self.label(i), "kind": s.kind, "agent": s.agent} for i, s in enumerate(self.seats)
             ],
         }
+        if self.seat_changes:
+            meta["seat_changes"] = [dict(c) for c in self.seat_changes]
         if self.resigned is not None:  # not a rules result: "result" stays the rules' (null)
             meta["resigned"] = self.resigned
             meta["winners"] = (self.outcome() or {}).get("winners", [])

@@ -49,6 +49,7 @@ from room.protocol import (
 )
 from room.records import load_records, play_header, record_header
 from room.scheduler import AgentScheduler
+from room.trust import check_encodable, client_text, seats_refusal, seed_refusal
 
 __all__ = ["Room", "MAX_UPLOAD"]
 
@@ -261,9 +262,7 @@ class Room:
         except Exception as e:  # noqa: BLE001 - a bug must not end the page's connection
             log.exception("room: %s message failed", kind)
             conn.send(
-                error_frame(
-                    kind, f"the room failed on this {kind} message ({type(e).__name__}: {e}); the game is unchanged"
-                )
+                error_frame(kind, f"the room failed on this {kind} message ({client_text(e)}); the game is unchanged")
             )
 
     async def _on_lobby(self, conn: Connection, msg: LobbyMessage) -> None:
@@ -280,6 +279,12 @@ class Room:
         except (TypeError, ValueError) as e:
             raise RoomError(f"{env_id}: {e}") from None
         return sp, env
+
+    def draw_seed(self) -> int:
+        """A seed the room draws for a new game: 63 bits from :mod:`secrets`. Nobody can foresee
+        it, nor find it by trying every seed against the cards one sees (2**31 seeds took about
+        30 core-hours at 50 us a Smartrix shuffle; 2**63 take millions of core-years)."""
+        return secrets.randbits(63)
 
     async def _on_setup(self, conn: Connection, msg: SetupMessage) -> None:
         env_id, kwargs = msg["env_id"], msg.get("env_kwargs", {})
@@ -312,10 +317,14 @@ class Room:
                 f"'me', 'invite', 'open' or an agent name), got {json.dumps(choices)[:80]}"
             )
         seed = msg.get("seed")
+        hidden = not env.state.info.perfect_information
         if seed is None:
-            seed = secrets.randbelow(2**31)
+            seed = self.draw_seed()
         elif not 0 <= seed < 2**32:
             raise RoomError(f"create: seed must be an integer from 0 to 2**32 - 1, got {seed}")
+        elif why := seed_refusal(hidden, choices, HUMAN_CHOICES):
+            raise RoomError(f"create: {why}")
+        owner = secrets.token_urlsafe(18)
         gid = secrets.token_hex(4)
         while gid in self.games or (self.records / f"{gid}.jsonl").exists():
             gid = secrets.token_hex(4)
@@ -325,22 +334,36 @@ class Room:
                 tok = None if c == "open" else secrets.token_urlsafe(18)
                 if tok:
                     tokens[str(i)] = tok
-                seats.append(Seat("human", None, None if tok is None else token_digest(tok), claimed=c == "me"))
+                seats.append(
+                    Seat(
+                        "human",
+                        None,
+                        None if tok is None else token_digest(tok),
+                        claimed=c == "me",
+                        holder=token_digest(owner) if c == "me" else None,
+                    )
+                )
             else:
                 self.agents.spec_of(c, env_id, kwargs)  # unknown names: a clear error
                 seats.append(Seat("agent", c))
-        owner = secrets.token_urlsafe(18)
+        if why := seats_refusal(hidden, seats, token_digest(owner), msg.get("seed") is not None):
+            raise RoomError(f"create: {why}")
         game = RoomGame(gid, "play", env_id, kwargs, seed, _now(), seats, owner=token_digest(owner))
+        game.seed_chosen = msg.get("seed") is not None
         for i, s in enumerate(seats):
             if s.kind == "agent":
                 self.scheduler.attach(game, i)
                 if s.error:
                     raise RoomError(f"seat {i}: {s.error}")
         header = play_header(game)
+        check_encodable(header, "create: the game's settings")
         try:
             game.journal = await anyio.to_thread.run_sync(Journal.create, self.records / f"{gid}.jsonl", header)
-        except OSError as e:
-            raise RoomError(f"cannot write the game's journal in {self.records}: {e}") from None
+        except OSError as e:  # the server's log has the path; the page only the reason
+            log.warning("room: cannot create the journal of game %s: %s", gid, e)
+            raise RoomError(
+                f"the room cannot write the new game's journal ({client_text(e)}); no game was created"
+            ) from None
         self.games[gid] = game
         async with self.lock(game):
             await self._settle(game)
@@ -377,28 +400,57 @@ class Room:
         stops working (journaled, so a restart keeps it)."""
         if game.kind != "play" or not any(s.invited and s.token in digests for s in game.seats):
             return
-        claimed = []
+        claimed, refused = [], []
         async with self.lock(game):
             for i, s in enumerate(game.seats):
                 if not (s.invited and s.token in digests):
                     continue
-                tok = await self._new_holder(game, i)
+                try:
+                    tok = await self._new_holder(game, i, self._person(conn, game))
+                except RoomError as e:  # a second seat in a game with hidden information
+                    refused.append(f"the invitation to {game.label(i)} was not taken: {e}")
+                    conn.tokens.discard(s.token)  # the link's token shows this page nothing of the seat
+                    continue
                 conn.tokens.add(token_digest(tok))
                 claimed.append((i, tok))
         for i, tok in claimed:
             conn.send({"type": "joined", "game": game.id, "seat": i, "token": tok})
+        for why in refused:
+            conn.send(error_frame("watch", why))
         if claimed:
             self.broadcast(game)
 
-    async def _new_holder(self, game: RoomGame, seat: int) -> str:
+    async def _new_holder(self, game: RoomGame, seat: int, holder: str | None) -> str:
         """Give ``seat`` to a person with a fresh token (journaled first, caller holds the lock);
-        returns the token (the room keeps only its digest)."""
+        returns the token (the room keeps only its digest). ``holder``: the page's person
+        (:meth:`_person`), ``None`` for a newcomer.
+
+        Raises:
+            RoomError: a second seat that :func:`room.trust.seats_refusal` refuses (nothing changed).
+        """
         tok = secrets.token_urlsafe(18)
         d = token_digest(tok)
-        await self._write(game, {"event": "seat", "seat": seat, "kind": "human", "token": d, "claimed": True})
-        game.seats[seat] = Seat("human", None, d, claimed=True)
-        game.changed()
+        new = Seat("human", None, d, claimed=True, holder=holder or d)
+        self._check_fair(game, seat, new)
+        await self._write(game, {"event": "seat", "seat": seat, **new.journal(), "ply": game.ply})
+        game.set_seat(seat, new)
         return tok
+
+    def _person(self, conn: Connection, game: RoomGame) -> str | None:
+        """Who the page ``conn`` is in ``game`` (:attr:`room.game.Seat.holder`): the holder of its
+        lowest held seat, else the creator when it has the owner token, else ``None`` (nobody yet)."""
+        held = {i for i in self._held(conn, game) if game.seats[i].held}  # not an invitation being opened
+        if held:
+            s = game.seats[min(held)]
+            return s.holder or s.token
+        return game.owner if game.is_owner(conn.tokens) else None
+
+    def _check_fair(self, game: RoomGame, seat: int, new: Seat) -> None:
+        """Refuse giving ``seat`` to ``new`` where :func:`room.trust.seats_refusal` does."""
+        after = list(game.seats)
+        after[seat] = new
+        if why := seats_refusal(game.hidden, after, game.owner, game.seed_chosen):
+            raise RoomError(why)
 
     def _held(self, conn, game: RoomGame) -> set[int]:
         return game.seats_held(conn.tokens)
@@ -415,7 +467,10 @@ class Room:
                 raise RoomError(
                     f"join: seat {i} is not free ({'an agent' if s.kind == 'agent' else 'held by someone'})"
                 )
-            tok = await self._new_holder(game, i)
+            try:
+                tok = await self._new_holder(game, i, self._person(conn, game))
+            except RoomError as e:
+                raise RoomError(f"join: {e}") from None
         conn.tokens.add(token_digest(tok))
         conn.game = game.id
         conn.send({"type": "joined", "game": game.id, "seat": i, "token": tok})
@@ -514,7 +569,13 @@ class Room:
             tok = None
             if to in HUMAN_CHOICES:
                 tok = None if to == "open" else secrets.token_urlsafe(18)
-                new = Seat("human", None, None if tok is None else token_digest(tok), claimed=to == "me")
+                d = None if tok is None else token_digest(tok)
+                holder = (self._person(conn, game) or d) if to == "me" else None
+                new = Seat("human", None, d, claimed=to == "me", holder=holder)
+                try:
+                    self._check_fair(game, i, new)
+                except RoomError as e:
+                    raise RoomError(f"seat: {e}") from None
             else:
                 self.agents.spec_of(to, game.env_id, game.env_kwargs)
                 new = Seat("agent", to)
@@ -524,9 +585,8 @@ class Room:
                 if new.error:
                     game.seats[i] = old
                     raise RoomError(f"seat {i}: {new.error}")
-            await self._write(game, {"event": "seat", "seat": i, **new.journal()})
-            game.seats[i] = new
-            game.changed()
+            await self._write(game, {"event": "seat", "seat": i, **new.journal(), "ply": game.ply})
+            game.set_seat(i, new)
             await self._settle(game)
         if to == "me":  # an invitation's token is for the link, not for this page
             assert tok is not None  # "me" gets a token
@@ -548,8 +608,14 @@ class Room:
             rec = import_record(filename, data)
             gid = secrets.token_hex(4)
             game = RoomGame(gid, "record", rec["env_id"], {}, None, _now(), [], record=rec)
+            header = record_header(game, rec, filename)
+            check_encodable(header, "the record")
         except (InvalidPositionError, ParameterError, ValueError) as e:
             raise RoomError(str(e)) from None
-        Journal.create(self.records / f"{gid}.jsonl", record_header(game, rec, filename)).close()
+        try:
+            Journal.create(self.records / f"{gid}.jsonl", header).close()
+        except OSError as e:  # the server's log has the path; the page only the reason
+            log.warning("room: cannot store the uploaded record as game %s: %s", gid, e)
+            raise RoomError(f"the room cannot store the record ({client_text(e)}); nothing was stored") from None
         self.games[gid] = game
         return game

@@ -3,18 +3,21 @@
 The first line is the header, the others are events, in order::
 
     {"format": "tabletop-room-journal", "version": 1, "game": "a1b2c3d4", "kind": "play",
-     "env_id": "<env id>", "env_kwargs": {}, "seed": 1234, "created": "2026-12-02T03:00:00Z",
+     "env_id": "<env id>", "env_kwargs": {}, "seed": 1234, "seed_chosen": false, "created": "2026-12-02T03:00:00Z",
      "seats": [{"kind": "human", "token": "<sha256 of the seat's token>", "claimed": true},
                {"kind": "agent", "agent": "random"}],
      "owner": "<sha256 of the owner's token>"}
     {"event": "move", "ply": 0, "action": 831, "notation": "g2", "seat": 0, "by": "human"}
     {"event": "undo", "to": 0}
-    {"event": "seat", "seat": 1, "kind": "agent", "agent": "greedy"}
-    {"event": "seat", "seat": 2, "kind": "human", "token": "<sha256>", "claimed": true}
+    {"event": "seat", "seat": 1, "kind": "agent", "agent": "greedy", "ply": 0}
+    {"event": "seat", "seat": 2, "kind": "human", "token": "<sha256>", "claimed": true, "holder": "<sha256>", "ply": 0}
     {"event": "resign", "seat": 0}
     {"event": "result", "result": "1-0", "termination": "...", "ply": 57}
 
-``by`` is ``human``, ``agent`` or ``auto`` (a forced move the room played itself). A person's
+A seat event marks every change of a seat's holder, at ``ply`` (absent in older journals);
+``holder`` tells persons apart (:mod:`room.trust`), and the header's ``seed_chosen`` says the
+creator gave the seed (absent: false). ``by`` is ``human``, ``agent`` or ``auto`` (a forced move
+the room played itself). A person's
 seat has ``claimed`` false while it is an invitation whose link was not yet opened (opening it
 writes a seat event with the fresh token); a journal without ``claimed`` (older) counts as true. Tokens are
 stored only as their SHA-256 digests: a records folder holds no secret, yet a browser that kept

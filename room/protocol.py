@@ -20,11 +20,13 @@ schema's):
 * :class:`CreateMessage` ``{"type": "create", "env_id", "env_kwargs"?, "seats": [choice per seat],
   "seed"?}``: a new game; a choice is ``"me"`` (this browser), ``"invite"`` (a token for a share
   link), ``"open"`` (anyone may join from the lobby) or an agent name from the menus; answered with
-  ``created``.
+  ``created``. In a game with hidden information a ``seed`` is refused unless every person's seat
+  is ``"me"``, and nobody gets two seats while another person plays (:mod:`room.trust`).
 * :class:`WatchMessage` ``{"type": "watch", "game", "tokens"?: [token...]}``: show this game on this
   page, as the seats the tokens hold (none: a spectator); answered with ``state``, and again after
   every change. An invitation's token opens its seat once: the room answers ``joined`` with a fresh
-  token for this browser and the link's token stops working (journaled).
+  token for this browser and the link's token stops working (journaled); one that would be this
+  page's second seat of a game with hidden information is not taken (an ``error`` says why).
 * :class:`JoinMessage` ``{"type": "join", "game", "seat"}``: take an open seat; answered with
   ``joined``.
 * :class:`MoveMessage` ``{"type": "move", "game", "action"}`` or ``{"type": "move", "game",
@@ -131,7 +133,8 @@ class SetupMessage(TypedDict):
 @with_config(_STRICT)
 class CreateMessage(TypedDict):
     """A new game: ``seats`` holds one choice per seat (``"me"``, ``"invite"``, ``"open"`` or an
-    agent name); ``seed`` (0 to 2**32 - 1) is drawn by the room when absent. Answered with
+    agent name); ``seed`` (0 to 2**32 - 1) is drawn by the room when absent, and may be given in a
+    game with hidden information only when every person's seat is ``"me"``. Answered with
     ``created``."""
 
     type: Literal["create"]

@@ -19,6 +19,7 @@ from pathlib import Path
 from envs.core.state import InvalidPositionError
 from room.game import RoomError, RoomGame, Seat
 from room.journal import FORMAT, VERSION, Journal, read_journal
+from room.trust import client_text
 
 __all__ = ["load_records", "load_journal", "replay_event", "play_header", "record_header"]
 
@@ -40,7 +41,7 @@ def load_records(records: Path, attach: Callable[[RoomGame, int], None]) -> tupl
         try:
             load_journal(path, games, problems, attach)
         except Exception as e:  # noqa: BLE001 - one bad file must not stop the room
-            problems.append(f"{path.name}: could not be read ({type(e).__name__}: {e})")
+            problems.append(f"{path.name}: could not be read ({client_text(e)})")  # the lobby shows it: no path
     return games, problems
 
 
@@ -69,8 +70,9 @@ def load_journal(
     for s in h["seats"]:
         if not isinstance(s, dict) or s.get("kind") not in ("human", "agent"):
             raise InvalidPositionError(f"header seat {s!r} is not a seat")
-        seats.append(Seat(s["kind"], s.get("agent"), s.get("token"), claimed=s.get("claimed", True) is True))
+        seats.append(_seat(s))
     game = RoomGame(gid, "play", h["env_id"], h["env_kwargs"], h["seed"], h["created"], seats, owner=h.get("owner"))
+    game.seed_chosen = h.get("seed_chosen") is True
     problem, good = content.problem, content.good_lines
     for i, ev in enumerate(content.events):
         try:
@@ -123,10 +125,7 @@ def replay_event(game: RoomGame, ev: dict) -> None:
     elif kind == "seat":
         if not 0 <= ev["seat"] < game.num_players or ev["kind"] not in ("human", "agent"):
             raise RoomError(f"bad seat event {ev}")
-        game.seats[ev["seat"]] = Seat(
-            ev["kind"], ev.get("agent"), ev.get("token"), claimed=ev.get("claimed", True) is True
-        )
-        game.changed()
+        game.set_seat(ev["seat"], _seat(ev))
     elif kind == "resign":
         game.check_live()
         game.resigned = ev["seat"]
@@ -134,6 +133,18 @@ def replay_event(game: RoomGame, ev: dict) -> None:
     elif kind == "result":
         if not game.over:
             raise RoomError(f"a result ({ev['result']}) is recorded but the game is not over after {game.ply} moves")
+
+
+def _seat(s: dict) -> Seat:
+    """A seat of a journal (header or seat event); ``holder`` only when it is a string."""
+    holder = s.get("holder")
+    return Seat(
+        s["kind"],
+        s.get("agent"),
+        s.get("token"),
+        claimed=s.get("claimed", True) is True,
+        holder=holder if isinstance(holder, str) else None,
+    )
 
 
 def play_header(game: RoomGame) -> dict:
@@ -146,6 +157,7 @@ def play_header(game: RoomGame) -> dict:
         "env_id": game.env_id,
         "env_kwargs": game.env_kwargs,
         "seed": game.seed,
+        "seed_chosen": game.seed_chosen,
         "created": game.created,
         "seats": [s.journal() for s in game.seats],
         "owner": game.owner,

@@ -21,7 +21,7 @@ pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the 'te
 
 with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 for its TestClient; httpx works
     warnings.simplefilter("ignore", DeprecationWarning)
-    from starlette.testclient import TestClient  # noqa: E402
+    from starlette.testclient import TestClient as _TestClient  # noqa: E402
     from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from room_helpers import FailingAgent, Page, SlowAgent, agents_with, hidden_cards_in  # noqa: E402
@@ -34,6 +34,10 @@ from room.journal import read_journal  # noqa: E402
 from room.protocol import MAX_MESSAGE  # noqa: E402
 
 _OPEN: list = []
+
+
+def TestClient(app) -> _TestClient:  # noqa: N802 - Starlette's, as a browser on loopback sends it (Host 127.0.0.1)
+    return _TestClient(app, base_url="http://127.0.0.1")
 
 
 @pytest.fixture(autouse=True)
@@ -62,13 +66,15 @@ def room(tmp_path):
 
 
 def connect(client) -> Page:
-    ws = client.websocket_connect("/ws").__enter__()
+    ws = client.websocket_connect("ws://127.0.0.1/ws").__enter__()
     _OPEN.append(ws)
     return Page(ws)
 
 
-def create(page: Page, env_id: str, seats: list[str], seed: int = 1, **kwargs) -> dict:
-    msg = {"type": "create", "env_id": env_id, "seats": seats, "seed": seed}
+def create(page: Page, env_id: str, seats: list[str], seed: int | None = 1, **kwargs) -> dict:
+    msg = {"type": "create", "env_id": env_id, "seats": seats}
+    if seed is not None:  # None: the room draws it (a game with hidden information and others)
+        msg["seed"] = seed
     if kwargs:
         msg["env_kwargs"] = kwargs
     page.send(msg)
@@ -174,10 +180,11 @@ def test_open_seat_is_joined_from_the_lobby(room):
     assert s["you"] == [1]
 
 
-def test_only_the_holder_gives_away_a_persons_seat_and_invitation_links_work_once(room):
+def test_only_the_holder_gives_away_a_persons_seat_and_invitation_links_work_once(room, monkeypatch):
     client, app = room
+    monkeypatch.setattr(app.state.room, "draw_seed", lambda: 1)  # the room draws the seed (hidden bag)
     a, b, c_page, thief = connect(client), connect(client), connect(client), connect(client)
-    c = create(a, "tantrix_v0", ["me", "invite", "open", "random"], num_players=4)
+    c = create(a, "tantrix_v0", ["me", "invite", "open", "random"], seed=None, num_players=4)
     gid = c["game"]
     game = app.state.room.games[gid]
     s = watch(a, gid, c["tokens"]["0"], c["owner"])
@@ -215,6 +222,8 @@ def test_only_the_holder_gives_away_a_persons_seat_and_invitation_links_work_onc
         "kind": "human",
         "claimed": True,
         "token": game_token_digest(joined["token"]),
+        "holder": game_token_digest(joined["token"]),  # a person of their own
+        "ply": 0,
     }
 
 
@@ -307,10 +316,11 @@ def test_other_sites_pages_cannot_open_the_websocket(room):
 
 
 # ---------------------------------------------------------------------------------- hidden information
-def test_a_smartrix_seat_never_receives_the_other_seats_cards(room):
+def test_a_smartrix_seat_never_receives_the_other_seats_cards(room, monkeypatch):
     client, app = room
     p0, p1, spectator = connect(client), connect(client), connect(client)
-    c = create(p0, "smartrix_v0", ["me", "invite"], seed=11)
+    monkeypatch.setattr(app.state.room, "draw_seed", lambda: 11)  # the room draws the seed of this deal
+    c = create(p0, "smartrix_v0", ["me", "invite"], seed=None)
     gid = c["game"]
     game = app.state.room.games[gid]
     last = {0: watch(p0, gid, c["tokens"]["0"]), 1: watch(p1, gid, c["tokens"]["1"])}
