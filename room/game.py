@@ -404,6 +404,8 @@ class RoomGame:
                 "env_kwargs": self.env_kwargs,
                 "ply": self.ply,
                 "moves": list(st.moves()),
+                # the seat that played each ply: the mover of the position before it
+                "move_seats": [int(self.positions[i].current_player) for i in range(self.ply)],
                 "seats": self._seats_public(),
                 "to_move": self.to_move(),
                 "over": self.over,
