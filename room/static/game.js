@@ -289,20 +289,20 @@ function gamePage() {
   // phone's finger on a 24x24 board); the box then pans (scroll bars, or a finger).
   function applyZoom() {
     const svg = board.querySelector("svg"), btn = $("#zoom");
+    board.classList.toggle("zoomed", zoomed);
     btn.setAttribute("aria-pressed", String(zoomed));
     btn.textContent = zoomed ? "Fit the board" : "Zoom in";
-    board.classList.toggle("zoomed", zoomed);
     if (!svg) return;
     svg.style.width = "";
-    if (!zoomed) return;
     const width = svg.getBoundingClientRect().width;
-    let least = Infinity;
+    let least = Infinity;  // the smallest hit shape's width or height, in pixels at this size
     for (const n of svg.querySelectorAll(".hit")) {
       const r = n.getBoundingClientRect(), m = Math.min(r.width, r.height);
-      if (m > 0) least = Math.min(least, m / width);  // as a fraction of the drawing's width
+      if (m > 0) least = Math.min(least, m);
     }
-    if (!isFinite(least)) return;
-    svg.style.width = `${Math.max(width, Math.ceil(ZOOM_PX / least))}px`;
+    btn.hidden = !zoomed && !(least < ZOOM_PX);  // offered only where some target is smaller
+    if (!zoomed || !isFinite(least)) return;
+    svg.style.width = `${Math.max(width, Math.ceil((width * ZOOM_PX) / least))}px`;
   }
 
   function renderLive() {
