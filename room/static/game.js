@@ -356,11 +356,12 @@ function gamePage() {
   function renderMoves() {
     const list = $("#moves");
     const cur = shown();
-    const bySeat = frame.move_seats || [];
+    const bySeat = frame.move_seats || [], words = frame.moves_words || [];
     const items = frame.moves.map((mv, i) => el("li", { "data-seat": bySeat[i] },
       bySeat[i] === undefined ? null : el("span", { class: "ply-seat", text: `${seatLabel(bySeat[i])}: ` }),
       el("button", { class: "move", "data-ply": i + 1, "aria-current": i + 1 === cur ? "step" : null, text: mv,
-        onclick: () => show(i + 1) })));
+        onclick: () => show(i + 1) }),
+      words[i] && words[i] !== mv ? el("span", { class: "move-words", text: ` ${words[i]}` }) : null));
     list.replaceChildren(...items);
     // scroll the list (only: scrollIntoView would scroll the page too, to the list, after every move)
     const active = list.querySelector("[aria-current]");
