@@ -22,6 +22,7 @@ function gamePage() {
   let notice = null;         // a word on the last click that chose nothing (shown in the status)
   let focusKey = null;       // the key of the board's tab stop (roving tabindex: one stop, arrows move it)
   let wantFocus = false;     // put the focus back on the board after the next drawing
+  let keepButton = "";       // the id of a move's button that had the focus before a drawing
   let zoomed = false;        // the Zoom button: targets at least ZOOM_PX wide, the box pans
   const ZOOM_PX = 34;
   const board = $("#board");
@@ -104,6 +105,9 @@ function gamePage() {
 
   function decorate() {
     if (focusInPlay()) wantFocus = true;
+    // a move's button with the focus (Next option) is drawn anew: the focus goes to the new one
+    const active = document.activeElement;
+    keepButton = active && active.id && $("#choices").contains(active) ? active.id : "";
     const hits = hitsByKey();
     for (const nodes of hits.values()) for (const n of nodes) {
       n.classList.remove("target", "selected"); [...n.classList].filter((c) => c.startsWith("target-") || c.startsWith("kind-")).forEach((c) => n.classList.remove(c));
@@ -163,6 +167,9 @@ function gamePage() {
 
   function setStops() {
     const list = stops();
+    const again = keepButton && document.getElementById(keepButton);
+    keepButton = "";
+    if (again && $("#choices").contains(again)) { wantFocus = false; again.focus({ preventScroll: true }); }
     for (const n of list) { n.setAttribute("tabindex", "-1"); if (!n.getAttribute("role")) n.setAttribute("role", "button"); }
     const stop = list.find((n) => n.getAttribute("data-key") === focusKey) || list[0];
     if (stop) stop.setAttribute("tabindex", "0");
