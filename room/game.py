@@ -428,6 +428,7 @@ class RoomGame:
             info = st.info
             show_scores = info.perfect_information or self.over
             scores = st.scores() if show_scores else None
+            moves = list(st.moves())
             return {
                 "game": self.id,
                 "kind": self.kind,
@@ -435,7 +436,11 @@ class RoomGame:
                 "name": st.setting_name(),
                 "env_kwargs": self.env_kwargs,
                 "ply": self.ply,
-                "moves": list(st.moves()),
+                "moves": moves,
+                # the seat that played each ply: the mover of the position before it
+                "move_seats": [int(self.positions[i].current_player) for i in range(self.ply)],
+                # each move in players' words (the game's own, see GameState.move_in_words)
+                "moves_words": [st.move_in_words(m) for m in moves],
                 "seats": self._seats_public(),
                 "to_move": self.to_move(),
                 "over": self.over,

@@ -530,6 +530,18 @@ class AtaxxState(GameState):
         src = square_name(r * SIZE + f) if 0 <= f < SIZE and 0 <= r < SIZE else f"<off-board {df:+d},{dr:+d}>"
         return src + square_name(d)
 
+    def move_in_words(self, move: str) -> str:
+        """``g2`` -> ``clone to g2``, ``a1c3`` -> ``jump from a1 to c3``, ``0000`` -> ``pass``
+        (see :meth:`GameState.move_in_words`; a text that is no Ataxx move comes back as it is)."""
+        try:
+            self.string_to_action(move)
+        except InvalidMoveError:
+            return move
+        t = move.strip().lower()
+        if t == "0000":
+            return "pass"
+        return f"clone to {t}" if len(t) == 2 else f"jump from {t[:2]} to {t[2:]}"
+
     @staticmethod
     def string_to_action(text: str) -> int:
         """Parse UAI (``g2``, ``a1c3``, ``0000``; case-insensitive; ``a1b2``-style 4-character

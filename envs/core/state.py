@@ -209,6 +209,16 @@ class GameState(ABC):
         """The legal moves in notation, in the order of :meth:`legal_actions`."""
         return [self.action_to_string(a) for a in self.legal_actions()]
 
+    def move_in_words(self, move: str) -> str:
+        """``move`` (a move of this game in its notation, as :meth:`moves` gives it) in players'
+        words, for a move list that shows both: Ataxx ``"a1c3"`` -> ``"jump from a1 to c3"``.
+
+        Reads only the text (and the game's fixed settings), never the position. The default
+        returns ``move`` unchanged (a notation that reads as it is); so does every game for a
+        text that is not one of its moves: the words only ever add to the notation, never fail.
+        """
+        return move
+
     def moves(self) -> list[str]:
         """The game so far in notation (``list[str]``, one per entry of ``history``).
 

@@ -737,6 +737,19 @@ class SmartrixState(GameState):
         n, k, r, c = d
         return f"{n}r{k}@{r:+d},{c:+d}"
 
+    def move_in_words(self, move: str) -> str:
+        """``17r1@-1,+2`` -> ``card 17 on row -1, column +2, turned 1 quarter clockwise``,
+        ``pass`` -> ``pass`` (see :meth:`GameState.move_in_words`; a text that is no Smartrix
+        move comes back as it is)."""
+        m = _MOVE_RE.match(move) if isinstance(move, str) else None
+        if not m:
+            return move
+        n, k, r, c = (int(x) for x in m.groups())
+        if not (1 <= n <= NUM_CARDS and 0 <= k <= 3):
+            return move
+        turned = "not turned" if k == 0 else f"turned {k} quarter{'s' if k > 1 else ''} clockwise"
+        return f"card {n} on row {r:+d}, column {c:+d}, {turned}"
+
     def string_to_action(self, text: str) -> int:
         if not isinstance(text, str):
             raise InvalidMoveError(f"a move must be a string, got {text!r}")

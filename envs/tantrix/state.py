@@ -979,6 +979,16 @@ class TantrixState(GameState):
             raise IllegalActionError(f"action {a}: hand slot {slot} of the player to move is empty")
         return format_move(t, q, r, rot)
 
+    def move_in_words(self, move: str) -> str:
+        """``t23@0,-1r2`` -> ``tile 23 on hex 0,-1, turned 2 sixths clockwise`` (see
+        :meth:`GameState.move_in_words`; a text that is no Tantrix move comes back as it is)."""
+        try:
+            t, q, r, k = parse_move(move)
+        except InvalidMoveError:
+            return move
+        turned = "not turned" if k == 0 else f"turned {k} sixth{'s' if k > 1 else ''} clockwise"
+        return f"tile {t} on hex {q},{r}, {turned}"
+
     def string_to_action(self, text: str) -> int:
         t, q, r, k = parse_move(text)
         if self._over:

@@ -758,6 +758,30 @@ class TwixtState(ManualLinkRules, GameState):
         r, c = divmod(a, s)
         return hole_name(r, c)
 
+    def move_in_words(self, move: str) -> str:
+        """``c5`` -> ``peg on c5``, ``c5!`` -> ``peg on c5, claiming the Privilege``, ``swap`` ->
+        ``swap (the pie rule)``, ``+c5e6`` -> ``link c5-e6``, ``-c5e6`` -> ``remove the link
+        c5-e6``, ``end`` -> ``end of the turn``, ``end!`` -> ``end of the turn, claiming the
+        Privilege`` (see :meth:`GameState.move_in_words`; a text that is no move of this board
+        comes back as it is)."""
+        t = move.strip().lower() if isinstance(move, str) else ""
+        fixed = {
+            "swap": "swap (the pie rule)",
+            "end": "end of the turn",
+            "end!": "end of the turn, claiming the Privilege",
+        }
+        if t in fixed:
+            return fixed[t]
+        m = LINK_RE.fullmatch(t)
+        if m:
+            return f"{'link' if m.group(1) == '+' else 'remove the link'} {m.group(2)}-{m.group(3)}"
+        hole, claim = (t[:-1], True) if t.endswith("!") else (t, False)
+        try:
+            parse_hole(hole, self.board_size)
+        except (IllegalActionError, InvalidMoveError):
+            return move
+        return f"peg on {hole}" + (", claiming the Privilege" if claim else "")
+
     def string_to_action(self, text: str) -> int:
         """Parse ``c5`` / ``swap`` / ``c5!`` (case-insensitive) into an action index; with
         ``links="manual"``: ``c5``, ``swap``, ``+c5e6`` (add), ``-c5e6`` (remove), ``end``, ``end!``.

@@ -19,6 +19,12 @@ function gamePage() {
   let autoTimer = null;
   let agentMenu = [];
   let resignArmed = false;
+  let notice = null;         // a word on the last click that chose nothing (shown in the status)
+  let focusKey = null;       // the key of the board's tab stop (roving tabindex: one stop, arrows move it)
+  let wantFocus = false;     // put the focus back on the board after the next drawing
+  let keepButton = "";       // the id of a move's button that had the focus before a drawing
+  let zoomed = false;        // the Zoom button: targets at least ZOOM_PX wide, the box pans
+  const ZOOM_PX = 34;
   const board = $("#board");
   const sock = new Socket(() => {
     sock.send({ type: "watch", game: gid, tokens: Tokens.all(gid) });
@@ -56,7 +62,7 @@ function gamePage() {
       $("#notation").textContent = m.notation_help;
       sock.send({ type: "setup", env_id: m.env_id, env_kwargs: m.env_kwargs });
     }
-    if (moved || first) { sel = []; pending = null; }
+    if (moved || first) { sel = []; pending = null; notice = null; }
     // a pending move keeps its preview drawn; a frame about the seats only (an agent thinking)
     // keeps the board and the selection as they are
     if (viewPly === null && !pending && !sameBoard) renderLive();
@@ -94,7 +100,14 @@ function gamePage() {
     return map;
   }
 
+  // focus on the board, or on a move's button that a drawing is about to replace: keep it on the board
+  const focusInPlay = () => { const a = document.activeElement; return !!a && (board.contains(a) || $("#dock").contains(a)); };
+
   function decorate() {
+    if (focusInPlay()) wantFocus = true;
+    // a move's button with the focus (Next option) is drawn anew: the focus goes to the new one
+    const active = document.activeElement;
+    keepButton = active && active.id && $("#choices").contains(active) ? active.id : "";
     const hits = hitsByKey();
     for (const nodes of hits.values()) for (const n of nodes) {
       n.classList.remove("target", "selected"); [...n.classList].filter((c) => c.startsWith("target-") || c.startsWith("kind-")).forEach((c) => n.classList.remove(c));
@@ -102,16 +115,17 @@ function gamePage() {
     }
     const choices = $("#choices");
     choices.replaceChildren();
-    if (!myTurn()) return;
+    if (!myTurn()) { restoreFocus(); return; }
     for (const k of sel) for (const n of hits.get(k) || []) n.classList.add("selected");
     if (pending) {
       const act = pending.actions[pending.i];
       choices.append(
-        el("button", { id: "confirm", class: "primary", text: `Confirm ${act.n}`, onclick: confirmPending }),
-        el("button", { id: "cancel", text: "Cancel", onclick: () => { clearSelection(); renderLive(); } }));
+        el("button", { id: "confirm", class: "primary", text: `Confirm ${act.n}`, title: "Enter", "aria-keyshortcuts": "Enter", onclick: confirmPending }),
+        el("button", { id: "cancel", text: "Cancel", title: "Esc", "aria-keyshortcuts": "Escape", onclick: () => { clearSelection(); renderLive(); } }));
       if (pending.actions.length > 1) {
-        choices.append(el("button", { id: "cycle", text: `Next option (R) ${pending.i + 1}/${pending.actions.length}`, onclick: cycle }));
+        choices.append(el("button", { id: "cycle", text: `Next option (R) ${pending.i + 1}/${pending.actions.length}`, "aria-keyshortcuts": "R", onclick: cycle }));
       }
+      setStops(hits);
       return;
     }
     const { next, done } = analyze(sel);
@@ -134,12 +148,85 @@ function gamePage() {
       }
     } else {
       if (done.length) choices.append(el("button", { id: "as-is", text: "Play as is", onclick: () => complete(done) }));
-      choices.append(el("button", { id: "clear", text: "Clear (Esc)", onclick: () => { clearSelection(); decorate(); } }));
+      choices.append(el("button", { id: "clear", text: "Clear (Esc)", onclick: () => { clearSelection(); decorate(); updateStatus(); } }));
     }
+    setStops(hits);
+  }
+
+  // ---------------------------------------------------------------- keyboard: one tab stop on the board
+  // The targets (and the selected keys) are focusable with tabindex -1; one of them, the last
+  // focused, has tabindex 0: Tab enters the board once, the arrow keys move between the targets.
+  function stops() {
+    const seen = new Set(), out = [];
+    for (const n of board.querySelectorAll(".hit.target[data-key], .hit.selected[data-key]")) {
+      const k = n.getAttribute("data-key");
+      if (!seen.has(k)) { seen.add(k); out.push(n); }
+    }
+    return out;
+  }
+
+  function setStops() {
+    const list = stops();
+    const again = keepButton && document.getElementById(keepButton);
+    keepButton = "";
+    if (again && $("#choices").contains(again)) { wantFocus = false; again.focus({ preventScroll: true }); }
+    for (const n of list) { n.setAttribute("tabindex", "-1"); if (!n.getAttribute("role")) n.setAttribute("role", "button"); }
+    const stop = list.find((n) => n.getAttribute("data-key") === focusKey) || list[0];
+    if (stop) stop.setAttribute("tabindex", "0");
+    restoreFocus();
+  }
+
+  function focusStop(node, scroll) {
+    for (const n of board.querySelectorAll('[tabindex="0"]')) n.setAttribute("tabindex", "-1");
+    node.setAttribute("tabindex", "0");
+    focusKey = node.getAttribute("data-key");
+    node.focus({ preventScroll: !scroll });
+  }
+
+  function restoreFocus() {
+    if (!wantFocus) return;
+    wantFocus = false;
+    const stop = board.querySelector('[data-key][tabindex="0"]');
+    if (stop) focusStop(stop, false);
+    else board.focus({ preventScroll: true });
+  }
+
+  // the nearest stop from `from` in the direction (dx, dy), on the screen (the drawing may be turned)
+  function nearestStop(from, dx, dy) {
+    const c = (n) => { const r = n.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
+    const [x0, y0] = c(from);
+    let best = null, bestScore = Infinity;
+    for (const n of stops()) {
+      if (n === from) continue;
+      const [x, y] = c(n);
+      const along = (x - x0) * dx + (y - y0) * dy, across = Math.abs((x - x0) * dy - (y - y0) * dx);
+      if (along < 1) continue;
+      const score = along + 2 * across;
+      if (score < bestScore) { bestScore = score; best = n; }
+    }
+    return best;
+  }
+
+  function keyWords(key) {
+    const n = board.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    return (n && n.getAttribute("aria-label")) || key;
+  }
+
+  function flash(key) {
+    const nodes = board.querySelectorAll(`[data-key="${CSS.escape(key)}"]`);
+    for (const n of nodes) n.classList.add("illegal");
+    setTimeout(() => { for (const n of nodes) n.classList.remove("illegal"); }, 700);
   }
 
   function onKey(key) {
-    if (!myTurn()) return;
+    notice = null;
+    if (!myTurn()) {
+      if (frame && !frame.over && frame.kind === "play" && frame.you.length) {
+        notice = viewPly !== null ? "This is a past position: End returns to the game." : "It is not your move yet.";
+        updateStatus();
+      }
+      return;
+    }
     if (pending) {
       if (key === sel[sel.length - 1]) { cycle(); return; }
       pending = null; renderBoard(frame.svg);
@@ -148,7 +235,12 @@ function gamePage() {
     if (cur.next.has(key)) sel = [...sel, key];
     else if (sel.length && key === sel[sel.length - 1]) sel = sel.slice(0, -1);
     else if (analyze([]).next.has(key)) sel = [key];
-    else { sel = []; decorate(); return; }
+    else {
+      // not a legal choice: say so (the status would otherwise still show an older selection)
+      notice = `${keyWords(key)}: not a legal choice now${sel.length ? "; the selection is cleared" : ""}.`;
+      flash(key);
+      sel = []; decorate(); updateStatus(); return;
+    }
     const { next, done } = analyze(sel);
     if (done.length && next.size === 0) complete(done);
     else decorate();
@@ -175,6 +267,7 @@ function gamePage() {
   }
 
   function sendMove(fields) {
+    if (focusInPlay()) wantFocus = true;
     sock.send({ type: "move", game: gid, ...fields });
     pending = null; sel = [];
     const choices = $("#choices"); choices.replaceChildren();
@@ -191,8 +284,32 @@ function gamePage() {
 
   // ---------------------------------------------------------------- drawing
   function renderBoard(svg) {
+    if (focusInPlay()) wantFocus = true;
+    const left = board.scrollLeft, top = board.scrollTop;
     board.innerHTML = svg;  // the library's SVG: no script, every text escaped (envs/core/svg.py)
     board.classList.remove("previewing");
+    applyZoom();
+    board.scrollLeft = left; board.scrollTop = top;  // a zoomed board stays where it was panned
+  }
+
+  // Zoom: the drawing made wide enough that its smallest hit shape is ZOOM_PX wide and high (a
+  // phone's finger on a 24x24 board); the box then pans (scroll bars, or a finger).
+  function applyZoom() {
+    const svg = board.querySelector("svg"), btn = $("#zoom");
+    board.classList.toggle("zoomed", zoomed);
+    btn.setAttribute("aria-pressed", String(zoomed));
+    btn.textContent = zoomed ? "Fit the board" : "Zoom in";
+    if (!svg) return;
+    svg.style.width = "";
+    const width = svg.getBoundingClientRect().width;
+    let least = Infinity;  // the smallest hit shape's width or height, in pixels at this size
+    for (const n of svg.querySelectorAll(".hit")) {
+      const r = n.getBoundingClientRect(), m = Math.min(r.width, r.height);
+      if (m > 0) least = Math.min(least, m);
+    }
+    btn.hidden = !zoomed && !(least < ZOOM_PX);  // offered only where some target is smaller
+    if (!zoomed || !isFinite(least)) return;
+    svg.style.width = `${Math.max(width, Math.ceil((width * ZOOM_PX) / least))}px`;
   }
 
   function renderLive() {
@@ -214,6 +331,7 @@ function gamePage() {
     $("#choices").replaceChildren();
     renderMoves();
     updateStatus();
+    restoreFocus();
   }
 
   function show(ply) {
@@ -240,15 +358,25 @@ function gamePage() {
     }, 700);
   }
 
+  const seatLabel = (s) => (frame.seats[s] ? frame.seats[s].label : `player ${s}`);
+
   function renderMoves() {
     const list = $("#moves");
     const cur = shown();
-    const items = frame.moves.map((mv, i) => el("li", {}, el("button", {
-      class: "move", "data-ply": i + 1, "aria-current": i + 1 === cur ? "step" : null, text: mv,
-      onclick: () => show(i + 1) })));
+    const bySeat = frame.move_seats || [], words = frame.moves_words || [];
+    const items = frame.moves.map((mv, i) => el("li", { "data-seat": bySeat[i] },
+      bySeat[i] === undefined ? null : el("span", { class: "ply-seat", text: `${seatLabel(bySeat[i])}: ` }),
+      el("button", { class: "move", "data-ply": i + 1, "aria-current": i + 1 === cur ? "step" : null, text: mv,
+        onclick: () => show(i + 1) }),
+      words[i] && words[i] !== mv ? el("span", { class: "move-words", text: ` ${words[i]}` }) : null));
     list.replaceChildren(...items);
+    // scroll the list (only: scrollIntoView would scroll the page too, to the list, after every move)
     const active = list.querySelector("[aria-current]");
-    if (active && active.scrollIntoView) active.scrollIntoView({ block: "nearest" });
+    if (active) {
+      const li = active.parentElement, top = li.offsetTop, bottom = top + li.offsetHeight;
+      if (top < list.scrollTop) list.scrollTop = top;
+      else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
+    }
   }
 
   function winnersText() {
@@ -267,14 +395,14 @@ function gamePage() {
     else if (frame.over) text = `Game over: ${frame.outcome ? frame.outcome.result + " (" + frame.outcome.termination + ")" : "finished"}.${winnersText()}`;
     else if (frame.legal) {
       text = `Your move (${seat.label}).`;
-      if (pending) text += ` ${pending.actions[pending.i].n}: confirm${pending.actions.length > 1 ? ", or R for the next option" : ""}.`;
+      if (pending) text += ` ${pending.actions[pending.i].n}: press Enter (or Confirm) to play it${pending.actions.length > 1 ? ", R for the next option" : ""}, Esc to cancel.`;
       else if (sel.length) text += ` Selected ${sel.join(" ")}.`;
     } else if (seat && seat.error) text = `${seat.label}: ${seat.error}`;
     else if (seat && seat.thinking) text = `${seat.label} (${seat.agent}) is thinking…`;
     else if (seat && seat.kind === "agent") text = `${seat.label} (${seat.agent}) to move.`;
     else if (seat && seat.open) text = `${seat.label} is an open seat: waiting for someone to join.`;
     else text = frame.you.length ? `Waiting for ${seat.label}.` : `Watching: ${seat.label} to move.`;
-    $("#status").textContent = text;
+    $("#status").replaceChildren(text, notice ? el("span", { class: "notice", text: ` ${notice}` }) : "");
   }
 
   function renderSide() {
@@ -353,23 +481,44 @@ function gamePage() {
   });
   board.addEventListener("keydown", (ev) => {
     const hit = ev.target.closest && ev.target.closest("[data-key]");
-    if (hit && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); onKey(hit.getAttribute("data-key")); }
+    if (ev.key === "Enter" && pending) { ev.preventDefault(); ev.stopPropagation(); wantFocus = true; confirmPending(); return; }
+    if (hit && (ev.key === "Enter" || ev.key === " ")) {
+      ev.preventDefault(); ev.stopPropagation(); wantFocus = true; focusKey = hit.getAttribute("data-key");
+      onKey(focusKey); return;
+    }
+    const dir = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[ev.key];
+    const list = dir ? stops() : [];
+    if (!list.length) return;  // no target: the arrows step through the game (the page's keys)
+    ev.preventDefault(); ev.stopPropagation();
+    const from = hit && list.includes(hit) ? hit : null;
+    const to = from ? nearestStop(from, dir[0], dir[1]) : list.find((n) => n.getAttribute("tabindex") === "0") || list[0];
+    if (to) focusStop(to, true);
+  });
+  board.addEventListener("focusin", (ev) => {
+    const hit = ev.target.closest && ev.target.closest("[data-key]");
+    if (hit && hit.hasAttribute("tabindex")) {
+      for (const n of board.querySelectorAll('[tabindex="0"]')) if (n !== hit) n.setAttribute("tabindex", "-1");
+      hit.setAttribute("tabindex", "0"); focusKey = hit.getAttribute("data-key");
+    }
   });
   document.addEventListener("keydown", (ev) => {
     if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+    // Enter confirms a pending move, unless a button or link has the focus (Enter presses it)
+    if (ev.key === "Enter" && pending && !(ev.target.closest && ev.target.closest("button, a"))) { ev.preventDefault(); confirmPending(); return; }
     if (ev.key === "ArrowLeft") { ev.preventDefault(); toggleAuto(false); show(shown() - 1); }
     else if (ev.key === "ArrowRight") { ev.preventDefault(); toggleAuto(false); show(shown() + 1); }
     else if (ev.key === "Home") { ev.preventDefault(); toggleAuto(false); show(0); }
     else if (ev.key === "End") { ev.preventDefault(); toggleAuto(false); show(frame ? frame.ply : 0); }
-    else if (ev.key === "Escape") { clearSelection(); if (frame && viewPly === null) renderLive(); }
+    else if (ev.key === "Escape") { notice = null; clearSelection(); if (frame && viewPly === null) renderLive(); }
     else if (ev.key === "r" || ev.key === "R") cycle();
-    else if (ev.key === "Enter" && pending) confirmPending();
   });
   $("#first").onclick = () => { toggleAuto(false); show(0); };
   $("#prev").onclick = () => { toggleAuto(false); show(shown() - 1); };
   $("#next").onclick = () => { toggleAuto(false); show(shown() + 1); };
   $("#last").onclick = () => { toggleAuto(false); show(frame ? frame.ply : 0); };
   $("#auto").onclick = () => toggleAuto();
+  $("#zoom").onclick = () => { zoomed = !zoomed; applyZoom(); };
+  window.addEventListener("resize", () => { if (zoomed) applyZoom(); });
   $("#move-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const text = $("#move-text").value.trim();

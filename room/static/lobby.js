@@ -43,8 +43,8 @@ function lobbyPage() {
         return el("tr", { "data-game": g.game, class: g.over ? "over" : "running" },
           el("td", {}, el("strong", { text: g.name }), el("div", { class: "hint", text: `${g.game} · ${g.env_id} ${Object.keys(g.env_kwargs).length ? JSON.stringify(g.env_kwargs) : ""}` })),
           el("td", {}, seats),
-          el("td", { text: String(g.ply) }),
-          el("td", { text: state + (g.problem ? " ⚠" : ""), title: g.problem || "" }),
+          el("td", { text: String(g.ply), "data-label": "Moves" }),
+          el("td", { text: state + (g.problem ? " ⚠" : ""), title: g.problem || "", "data-label": "State" }),
           el("td", {}, open));
       });
       box.replaceChildren(el("table", { class: "games" },

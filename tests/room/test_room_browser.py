@@ -254,7 +254,7 @@ def test_a_twixt_game_with_a_swap(browser, server):
     wait_turn(page, game, 1)  # the agent's answer
     play(page, game, game.state.legal_actions()[0])
     wait_turn(page, game, 1)
-    items = page.locator("#moves li").all_inner_texts()
+    items = page.locator("#moves li button.move").all_inner_texts()
     assert items[1] == "swap" and len(items) >= 4
     assert page.errors == []
 
@@ -387,7 +387,7 @@ def test_a_spectator_sees_the_moves_live_and_two_browsers_play(browser, server):
         play(page, game, game.state.legal_actions()[0])
         wait_ply(spectator, game.ply)
         assert spectator.locator("#moves li").count() == game.ply
-    assert spectator.locator("#moves li").all_inner_texts() == game.state.moves()
+    assert spectator.locator("#moves li button.move").all_inner_texts() == game.state.moves()
     assert spectator.locator("#choices button").count() == 0
     # no Move box for a spectator; the seat menus only where the rule allows: a holds seat 0 (and
     # the owner token) but b took seat 1 by the link: a may give away seat 0 only
