@@ -4,13 +4,20 @@ Every game draws itself for people in a module ``envs/<game>/svg.py`` (its path 
 ``GameInfo.board``) that exports:
 
 * ``to_svg(state, viewer=None, *, pending=None) -> str``: the position as one standalone SVG
-  document (the play room shows it, the documentation's pictures are made with it).
+  document (the play room shows it, the documentation's pictures are made with it). A drawing
+  that turns with the viewer (TwixT) also takes ``perspective=None`` (see below).
 
   - ``viewer``: ``None`` is a spectator, who sees only what is public until the game is over
     (unlike ``to_text(None)``, which may print every hand for logs); a seat number draws exactly
     what that seat may see (as ``to_text(seat)``): a hidden hand is drawn as its size only, the
     order of a bag or pile never. Perspective belongs to the viewer too (TwixT turns the board so
     the viewer's colour is at the bottom).
+  - ``perspective`` (optional keyword, only for a drawing that turns with the viewer): the seat
+    whose side of the table the board is drawn from, ``None`` for the viewer's. A person holding
+    several seats sees each mover's hand (``viewer``) but keeps one orientation (their first
+    seat's), so the board does not turn under the pointer between their moves. A module whose
+    ``to_svg`` lacks the keyword draws the same board for every seat (:attr:`BoardUI.perspective`
+    is ``False``), and :meth:`GameState.to_svg` ignores the argument for it.
   - ``pending``: a legal action (state's absolute frame) drawn as if played, with the class
     ``pending``, for the room's preview before a confirmation. It reveals nothing that playing the
     move would reveal later (no card or tile drawn from a bag).
@@ -48,6 +55,7 @@ game's package names the module.
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -97,6 +105,8 @@ class BoardUI:
         confirm: whether a completed path waits for a confirmation.
         status: ``f(state, viewer) -> str``.
         module: the module's dotted path (``""`` for the plain text drawing).
+        perspective: whether ``to_svg`` takes the ``perspective`` keyword (a drawing that turns
+            with the viewer).
     """
 
     to_svg: Callable[..., str]
@@ -104,6 +114,7 @@ class BoardUI:
     confirm: bool
     status: Callable[[GameState, int | None], str]
     module: str = ""
+    perspective: bool = False
 
 
 _CACHE: dict[str, BoardUI] = {}
@@ -131,7 +142,11 @@ def load_board_ui(module: str) -> BoardUI:
             f"board module {module}: to_svg, action_paths and status must be functions and CONFIRM "
             f"a bool, got CONFIRM={mod.CONFIRM!r}"
         )
-    ui = BoardUI(mod.to_svg, mod.action_paths, mod.CONFIRM, mod.status, module)
+    try:
+        takes_perspective = "perspective" in inspect.signature(mod.to_svg).parameters
+    except (TypeError, ValueError):  # a builtin without a signature
+        takes_perspective = False
+    ui = BoardUI(mod.to_svg, mod.action_paths, mod.CONFIRM, mod.status, module, takes_perspective)
     _CACHE[module] = ui
     return ui
 

@@ -220,7 +220,7 @@ def status(state, viewer: int | None) -> str:
 
 
 # ---------------------------------------------------------------------------------- drawing
-def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> str:
+def to_svg(state, viewer: int | None = None, *, pending: int | None = None, perspective: int | None = None) -> str:
     """The position as one standalone SVG document (see the module docstring for what is drawn).
 
     Args:
@@ -228,16 +228,22 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
         viewer: ``None`` (a spectator) or a seat; a black seat sees the board turned (black's
             borders at top and bottom). TwixT hides nothing, so only the perspective depends on it.
         pending: a legal action drawn as if played (class ``pending``), or ``None``.
+        perspective: the seat whose side of the table the board is drawn from (a black seat:
+            turned), ``None`` for the viewer's; a person holding several seats keeps their first
+            seat's, so the board does not turn between their moves.
 
     Returns:
         SVG text, ``(S + 1) * cell`` user units wide (:func:`cell_size`; 600 for 24x24) and as
         high plus the caption; the same arguments give the same text.
 
     Raises:
-        ValueError: ``viewer`` is neither ``None`` nor a seat; ``pending`` is not an int.
+        ValueError: ``viewer`` or ``perspective`` is neither ``None`` nor a seat; ``pending`` is
+            not an int.
         IllegalActionError (a ``ValueError``): ``pending`` is out of range or not legal.
     """
     _check_viewer(state, viewer)
+    _check_viewer(state, perspective)
+    side = viewer if perspective is None else int(perspective)
     s = state.board_size
     n = s * s
     shown = state
@@ -245,7 +251,7 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
         pending = _check_legal(state, pending, "pending action")
         shown = state.clone()
         shown.apply(pending)
-    turned = is_turned(viewer)
+    turned = is_turned(side)
     cell = cell_size(s)
     half = cell // 2
     margin = cell
@@ -389,7 +395,7 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
     if pending is not None:
         caption.append(f"pending: {state.action_to_string(pending)} (not played yet)")
     if turned:
-        caption.append(f"board turned for {state.seat_name(viewer)}: black connects top to bottom")
+        caption.append(f"board turned for {state.seat_name(side)}: black connects top to bottom")
     cf = max(12.0, min(16.0, cell * 0.55))
     chars = max(20, int(width / (0.56 * cf)))
     lines = [w for line in caption for w in textwrap.wrap(line, chars)]
@@ -417,7 +423,7 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
     name = "Double TwixT" if four else "TwixT"
     label = f"{name} {s}x{s} position"
     if turned:
-        label += f", seen by {state.seat_name(viewer)} (turned: black connects top to bottom)"
+        label += f", seen by {state.seat_name(side)} (turned: black connects top to bottom)"
     return svg_document(width, float(_f(height)), body, f"{label}. {state.status_line()}", "board-twixt")
 
 
