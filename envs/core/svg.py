@@ -28,6 +28,17 @@ Every game draws itself for people in a module ``envs/<game>/svg.py`` (its path 
     shapes are drawn on top, filled but invisible (``fill="#fff" fill-opacity="0"``) so the whole
     area takes clicks; the room's stylesheet marks them (classes ``target``, ``target-KIND``,
     ``selected`` added by the page), nothing in the SVG depends on those classes;
+  - a hit shape whose key can be a target is followed at once (its next sibling) by its *mark*
+    (:func:`mark`): a group drawn hidden (``visibility="hidden"``, no pointer events) holding a
+    small target marker (a dot on an empty place, a ring around a piece or tile: never a box,
+    never a tint, never over a border line or a piece) and the ring that marks it selected. The
+    room's stylesheet shows the marker of a target and the ring of a selected key (``+ .mark``),
+    so a static picture shows neither. Each marker's colour has a contrast of at least
+    :data:`MIN_CONTRAST` (3:1, WCAG) against what it is drawn on: the module declares the pairs
+    in ``MARK_COLOURS`` (``{place: (marker colour, background colour)}``), the tests check them
+    (:func:`contrast_ratio`). A mark with the class ``quiet`` shows its marker on hover and focus
+    only, and all at once while something is selected (TwixT's hundreds of empty holes, Ataxx's
+    movable stones);
   - no script, no external reference, no ``foreignObject``; every text goes through :func:`esc`;
     the same state and arguments give the same text (deterministic, so it can be tested).
 
@@ -64,7 +75,23 @@ from xml.sax.saxutils import escape
 if TYPE_CHECKING:
     from envs.core.state import GameState
 
-__all__ = ["BoardUI", "MovePaths", "load_board_ui", "text_board", "esc", "svg_document", "hit", "HIT_ATTRIBUTES"]
+__all__ = [
+    "BoardUI",
+    "MovePaths",
+    "load_board_ui",
+    "text_board",
+    "esc",
+    "svg_document",
+    "hit",
+    "mark",
+    "mark_dot",
+    "mark_ring",
+    "HIT_ATTRIBUTES",
+    "MIN_CONTRAST",
+    "contrast_ratio",
+    "relative_luminance",
+    "blend",
+]
 
 #: Attributes of every hit shape: filled (so the whole area takes clicks) but invisible.
 HIT_ATTRIBUTES = 'class="hit" fill="#fff" fill-opacity="0" pointer-events="all"'
@@ -177,6 +204,110 @@ def hit(shape: str, key: str, label: str, **attributes) -> str:
         f'{k.replace("_", "-")}="{esc(_num(v) if isinstance(v, float) else v)}"' for k, v in attributes.items()
     )
     return f'<{shape} {HIT_ATTRIBUTES} data-key="{esc(key)}" aria-label="{esc(label)}" {geometry}/>'
+
+
+#: The least contrast ratio (WCAG 2, non-text graphics) between a target marker and what it is
+#: drawn on.
+MIN_CONTRAST = 3.0
+
+
+def mark(target: str, selected: str = "", *, quiet: bool = False) -> str:
+    """The mark of the hit shape drawn just before it (its next sibling): ``target``, SVG
+    elements shown while its key is a target (the room adds the class ``target`` to the hit
+    shape), and ``selected``, shown instead while its key is selected; hidden otherwise, and never
+    taking a click. ``quiet``: the target marker shows on hover and focus only, and all at once
+    while something is selected (for a board with many targets at once). Use :func:`mark_dot` and
+    :func:`mark_ring` for the elements; one element gets the class ``tgt`` (``sel``) itself,
+    several are grouped in a ``<g class="tgt">`` (``sel``). A lone target element without
+    ``selected`` is the mark itself (``class="mark tgt ..."``: a key that is never selected, on a
+    board with hundreds of them)."""
+    cls = "mark quiet" if quiet else "mark"
+    hidden = ' display="none"'
+    if not selected and _single(target):
+        return target.replace(' class="', f' visibility="hidden" pointer-events="none" class="{cls} tgt ', 1)
+    return (
+        f'<g class="{cls}" visibility="hidden" pointer-events="none">'
+        f'{_part(target, "tgt", "")}{_part(selected, "sel", hidden)}</g>'
+    )
+
+
+def _single(elements: str) -> bool:
+    return elements.count("<") == 1 and elements.startswith("<") and ' class="' in elements
+
+
+def _part(elements: str, cls: str, extra: str) -> str:
+    if not elements:
+        return ""
+    if _single(elements):
+        return elements.replace(' class="', f'{extra} class="{cls} ', 1)
+    return f'<g class="{cls}"{extra}>{elements}</g>'
+
+
+def mark_dot(cx: float, cy: float, r: float, colour: str) -> str:
+    """A target dot (a circle of radius ``r`` filled and outlined in ``colour``; the room's
+    stylesheet hollows it for a second kind of target)."""
+    w = _num(max(1.0, r / 2.5))
+    return (
+        f'<circle class="dot" cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(r)}" fill="{colour}" '
+        f'stroke="{colour}" stroke-width="{w}"/>'
+    )
+
+
+def mark_ring(shape: str, colour: str, line: float, /, **geometry) -> str:
+    """An outline ``<shape>`` (``"circle"``, ``"polygon"``, ``"rect"``) in ``colour``,
+    ``line`` units wide, geometry in ``geometry`` (``cx=, cy=, r=``; ``x=, y=, width=, height=``), around a piece or a tile, or inside an empty place (the room's
+    stylesheet dashes it for a second kind of target)."""
+    attrs = " ".join(
+        f'{k.replace("_", "-")}="{_num(v) if isinstance(v, (int, float)) else esc(v)}"' for k, v in geometry.items()
+    )
+    return f'<{shape} class="ring" {attrs} fill="none" stroke="{colour}" stroke-width="{_num(line)}"/>'
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    text = colour.strip().lower()
+    if not (text.startswith("#") and len(text) in (4, 7) and all(c in "0123456789abcdef" for c in text[1:])):
+        raise ValueError(f"a colour must be CSS hex, '#rgb' or '#rrggbb', got {colour!r}")
+    if len(text) == 4:
+        text = "#" + "".join(c * 2 for c in text[1:])
+    return int(text[1:3], 16), int(text[3:5], 16), int(text[5:7], 16)
+
+
+def relative_luminance(colour: str) -> float:
+    """WCAG 2 relative luminance of a CSS hex colour (``"#c82828"``, ``"#fff"``), in [0, 1].
+
+    Raises:
+        ValueError: not a CSS hex colour.
+    """
+
+    def channel(v: int) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(v) for v in _rgb(colour))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(a: str, b: str) -> float:
+    """WCAG 2 contrast ratio of two CSS hex colours, from 1 (the same) to 21 (black on white).
+
+    Raises:
+        ValueError: either is not a CSS hex colour.
+    """
+    la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def blend(top: str, bottom: str, opacity: float) -> str:
+    """The colour seen where ``top`` is painted with ``opacity`` (0-1) over ``bottom`` (CSS hex):
+    what a translucent layer sits on, for :func:`contrast_ratio`.
+
+    Raises:
+        ValueError: a colour is not CSS hex, or ``opacity`` is not in [0, 1].
+    """
+    if not 0 <= opacity <= 1:
+        raise ValueError(f"opacity must be in [0, 1], got {opacity!r}")
+    mixed = (round(t * opacity + u * (1 - opacity)) for t, u in zip(_rgb(top), _rgb(bottom)))
+    return "#{:02x}{:02x}{:02x}".format(*mixed)
 
 
 def _num(x) -> str:

@@ -19,6 +19,11 @@ The drawing (user units; one square of the table is :data:`CELL` = 60 units):
   every hand;
 * one line per player: cards in hand, cards and points collected, out, the final score at the end.
 
+Marks (:func:`envs.core.svg.mark`, shown by the room): a white ring around each card of the hand
+that can be played (thicker around the selected card), and a white dot with a dark halo on each
+empty square where the selected card fits (hollow for a card that collects nothing). Colours in
+:data:`MARK_COLOURS`.
+
 Keys (``data-key`` of the hit shapes): ``card:<n>`` a card of the viewer's hand (card number
 ``1..70``), ``cell:<row>,<col>`` a square of the table (absolute, e.g. ``cell:-1,2``). A placement
 is chosen with the path ``("card:<n>", "cell:<row>,<col>")``; the distinct rotations of that card
@@ -35,11 +40,11 @@ from __future__ import annotations
 
 from envs.core.checks import is_int
 from envs.core.errors import IllegalActionError
-from envs.core.svg import MovePaths, esc, hit, svg_document
+from envs.core.svg import MovePaths, blend, esc, hit, mark, mark_ring, svg_document
 from envs.smartrix.cards import CARD_PATTERNS, CARD_VALUES
 from envs.smartrix.state import HAND_SIZE, SmartrixState
 
-__all__ = ["to_svg", "action_paths", "CONFIRM", "status", "CELL"]
+__all__ = ["to_svg", "action_paths", "CONFIRM", "status", "CELL", "MARK_COLOURS"]
 
 #: A completed path waits for a confirmation (the page cycles the rotations first).
 CONFIRM = True
@@ -63,6 +68,18 @@ _LABEL = "#dce6dc"
 _SPOTS = ("#cd2828", "#285ac8", "#e6aa14", "#28a03c", "#963caa", "#e66e1e", "#1ea0aa", "#c83c78")
 _LAST = "#ffd54a"
 _PENDING = "#4fc3f7"
+_TABLE = "#1c4a2c"  # around the board and behind the hands
+_GHOST_OPACITY = 0.55  # a card the last move collected, drawn faded where it lay
+_MARK = "#ffffff"
+_HALO = "#1a1a1a"
+#: Each target marker's colour and what it is drawn on (``envs.core.svg`` contract; at least 3:1):
+#: a white dot on an empty square (with a dark halo, which carries the contrast on the faded card
+#: of a square the last move emptied), a white ring around a card of the hand.
+MARK_COLOURS = {
+    "dot on an empty square": (_MARK, _BACKGROUND),
+    "halo on a collected card's square": (_HALO, blend(_CARD, _BACKGROUND, _GHOST_OPACITY)),
+    "ring around a hand card": (_MARK, _TABLE),
+}
 _SQUARE_RC = ((0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (1, 0))
 _PATTERNS = CARD_PATTERNS.tolist()
 _VALUES = CARD_VALUES.tolist()
@@ -249,7 +266,7 @@ def to_svg(state: SmartrixState, viewer: int | None = None, *, pending: int | No
             )
     for (r, c), (n, k) in sorted(ghosts.items()):
         x, y0 = bx + (c - clo) * CELL, by + (r - rlo) * CELL
-        out.append(_card(x, y0, CELL, n, k, "card last collected", opacity=0.55))
+        out.append(_card(x, y0, CELL, n, k, "card last collected", opacity=_GHOST_OPACITY))
         dash = "" if (r, c) == last_rc else ' stroke-dasharray="7 4"'
         out.append(
             f'<rect class="last collected" x="{_n(x + 2)}" y="{_n(y0 + 2)}" width="{CELL - 4}" '
@@ -273,6 +290,15 @@ def to_svg(state: SmartrixState, viewer: int | None = None, *, pending: int | No
                     height=CELL,
                 )
             )
+            if viewer is not None and (r, c) not in on_table and not over:  # a seat's targets: empty squares
+                cx, cy = _n(x + CELL / 2), _n(y0 + CELL / 2)
+                hits.append(
+                    mark(
+                        f'<g><circle class="halo" cx="{cx}" cy="{cy}" r="9" fill="{_HALO}"/>'
+                        f'<circle class="dot" cx="{cx}" cy="{cy}" r="6.5" fill="{_MARK}" stroke="{_MARK}" '
+                        f'stroke-width="2"/></g>'
+                    )
+                )
     y = by + rows * CELL + _PAD
 
     # hands
@@ -309,6 +335,12 @@ def to_svg(state: SmartrixState, viewer: int | None = None, *, pending: int | No
                         height=_HAND_CELL,
                     )
                 )
+                hits.append(
+                    mark(
+                        mark_ring("rect", _MARK, 2.5, x=x - 4, y=y0 - 4, width=_HAND_CELL + 8, height=_HAND_CELL + 8, rx=8),
+                        mark_ring("rect", _MARK, 4.5, x=x - 4, y=y0 - 4, width=_HAND_CELL + 8, height=_HAND_CELL + 8, rx=8),
+                    )
+                )
         y += 4 + max(1, -(-len(hand) // per_row)) * (size + _GAP)
 
     # players
@@ -321,7 +353,7 @@ def to_svg(state: SmartrixState, viewer: int | None = None, *, pending: int | No
             f"{esc(_player_line(state, p, viewer, over))}</text>"
         )
     height = y + _PAD
-    body = f'<rect width="{_n(width)}" height="{height}" fill="#1c4a2c"/>' + "".join(out) + "".join(hits)
+    body = f'<rect width="{_n(width)}" height="{height}" fill="{_TABLE}"/>' + "".join(out) + "".join(hits)
     label = "Smartrix table" + ("" if viewer is None else f", seen by player {viewer}")
     return svg_document(width, height, body, label, "board-smartrix")
 

@@ -21,6 +21,10 @@ with clicks: the board contract of :mod:`envs.core.svg`.
   hand; a spectator's drawing equals a seat's, except that a seat's row says "(you)" and only
   the player to move gets hit shapes.
 
+**Marks** (:func:`envs.core.svg.mark`, shown by the room): a purple ring around each hand tile
+that can be played, a thicker one around the selected tile, and a purple dot in each space where
+the selected tile fits (above a forced space's dots). Colours in :data:`MARK_COLOURS`.
+
 **Keys** (``data-key`` of the hit shapes, only in the drawing for the seat to move):
 ``tile:<n>`` on each tile of the mover's hand, ``hex:<q>,<r>`` on each empty hex touching the
 table. Every legal action has one path ``("tile:<n>", "hex:<q>,<r>")``, shared by the legal
@@ -38,12 +42,12 @@ from __future__ import annotations
 
 import math
 
-from envs.core.svg import MovePaths, esc, hit, svg_document
+from envs.core.svg import MovePaths, blend, esc, hit, mark, mark_dot, mark_ring, svg_document
 from envs.tantrix.render import LINE_COLOURS
 from envs.tantrix.state import PHASES
 from envs.tantrix.tiles import COLOUR_NAMES, TR_SEG
 
-__all__ = ["to_svg", "action_paths", "status", "CONFIRM", "SIDE", "tile_label"]
+__all__ = ["to_svg", "action_paths", "status", "CONFIRM", "SIDE", "MARK_COLOURS", "tile_label"]
 
 #: The page previews a completed path (the tile turned on its hex) and waits for a confirmation.
 CONFIRM = True
@@ -57,6 +61,15 @@ _TILE_EDGE = "#5a5a5a"
 _OUTLINE = "#a0916f"
 _BLOCKED = "#b3a27e"
 _TEXT = "#2a2418"
+_MARK = "#6a1b9a"  # purple: no tile line has it
+_TO_MOVE = "#ffffff"  # the light band on the mover's hand row, at _TO_MOVE_OPACITY
+_TO_MOVE_OPACITY = 0.35
+#: Each target marker's colour and what it is drawn on (``envs.core.svg`` contract; at least 3:1):
+#: a dot in an empty space of the table, a ring around a tile of the mover's hand.
+MARK_COLOURS = {
+    "on the table": (_MARK, _BACKGROUND),
+    "on the mover's hand row": (_MARK, blend(_TO_MOVE, _BACKGROUND, _TO_MOVE_OPACITY)),
+}
 _FONT = 'font-family="sans-serif"'
 _HEX = {
     1: "#{:02x}{:02x}{:02x}".format(*LINE_COLOURS[1]),
@@ -304,6 +317,9 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
             elif (q, r) in blocked:
                 words += ", controlled: no tile may go here"
             hits.append(hit("polygon", f"hex:{q},{r}", words, points=_corners(ox + x, oy + y, SIDE)))
+            # the marker: a dot at the centre, above the forced space's dots when it has some
+            my = oy + y - (0.5 * SIDE if (q, r) in fillers else 0)
+            hits.append(mark(mark_dot(ox + x, my, 0.13 * SIDE, _MARK), mark_dot(ox + x, my, 0.18 * SIDE, _MARK)))
     body.append("</g>")
 
     # ---- the hands
@@ -314,7 +330,7 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
         if p == mover:
             body.append(
                 f'<rect class="to-move" x="{_n(pad / 2)}" y="{_n(y0)}" width="{_n(width - pad)}" '
-                f'height="{_n(row_h)}" rx="{_n(4 * k)}" fill="#ffffff" fill-opacity="0.35"/>'
+                f'height="{_n(row_h)}" rx="{_n(4 * k)}" fill="{_TO_MOVE}" fill-opacity="{_TO_MOVE_OPACITY}"/>'
             )
             body.append(
                 f'<text x="{_n(pad)}" y="{_n(cy + font * 0.35)}" font-size="{_n(font)}" {_FONT} fill="{_TEXT}">▶</text>'
@@ -354,6 +370,12 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
                 )
             if active and p == mover and t != -1:
                 hits.append(hit("polygon", f"tile:{t}", f"{tile_label(t)}, in your hand", points=_corners(x, cy, hs)))
+                hits.append(
+                    mark(
+                        mark_ring("polygon", _MARK, 2 * k, points=_corners(x, cy, hs + 2 * k)),
+                        mark_ring("polygon", _MARK, 4 * k, points=_corners(x, cy, hs + 2.5 * k)),
+                    )
+                )
 
     body.extend(hits)
     label = f"Tantrix position: {caption}"
