@@ -22,7 +22,12 @@ Every game draws itself for people in a module ``envs/<game>/svg.py`` (its path 
     ``pending``, for the room's preview before a confirmation. It reveals nothing that playing the
     move would reveal later (no card or tile drawn from a bag).
   - the last move is drawn highlighted (class ``last``), with inline attributes so that a
-    static picture shows it too;
+    static picture shows it too; a game where several plies pass between a seat's turns (more
+    than two seats, or several plies a turn) also marks, more lightly (class ``recent``), the
+    other plies of the last turn of every seat but the one to move (:func:`recent_plies` for the
+    seat to move: what its player has not seen played since their last turn; one round once the
+    game is over), the same for every viewer (a drawing differs between viewers only by what
+    they may see and by perspective);
   - every element a person can click to choose a move is a *hit shape* (``class="hit"``) with a
     ``data-key`` attribute (the *key*, see below) and an ``aria-label`` saying what it is. Hit
     shapes are drawn on top, filled but invisible (``fill="#fff" fill-opacity="0"``) so the whole
@@ -91,6 +96,8 @@ __all__ = [
     "contrast_ratio",
     "relative_luminance",
     "blend",
+    "ply_movers",
+    "recent_plies",
 ]
 
 #: Attributes of every hit shape: filled (so the whole area takes clicks) but invisible.
@@ -308,6 +315,58 @@ def blend(top: str, bottom: str, opacity: float) -> str:
         raise ValueError(f"opacity must be in [0, 1], got {opacity!r}")
     mixed = (round(t * opacity + u * (1 - opacity)) for t, u in zip(_rgb(top), _rgb(bottom)))
     return "#{:02x}{:02x}{:02x}".format(*mixed)
+
+
+def ply_movers(state: GameState) -> list[int] | None:
+    """The seat that played each action of ``state.history``, found by replaying the history
+    from the start of the same deal (``state.with_deal(state.deal())``); ``None`` when that start
+    cannot be rebuilt (a position set up by hand, a game without chance whose start is not kept)
+    or the replay does not reach ``state``.
+
+    O(plies) applies: for a drawing, which the room caches.
+    """
+    try:
+        start = state.with_deal(state.deal())
+    except Exception:  # noqa: BLE001 - no start to replay from: the caller falls back to the last ply
+        return None
+    out = []
+    try:
+        for a in state.history:
+            out.append(int(start.current_player))
+            start.apply(a)
+    except Exception:  # noqa: BLE001 - the history does not replay from this start
+        return None
+    return out if start == state else None
+
+
+def recent_plies(movers: list[int], viewer: int | None) -> list[int]:
+    """Indices (ascending) of the plies of the last turn of every seat other than ``viewer``,
+    given ``movers[i]``, the seat that played ply ``i``:
+
+    * a seat: the plies of the other seats since the viewer's last turn (when the viewer played
+      the last ply, those before that turn, back to the turn before it);
+    * a spectator (``None``): one round, the plies since the last mover's previous turn.
+
+    With ``movers = [1, 0, 1, 2, 0]``: viewer 0 gets ``[2, 3]``, viewer 1 ``[3, 4]``, viewer 2
+    ``[4]``, a spectator ``[2, 3, 4]``.
+    """
+    n = len(movers)
+    if viewer is None:
+        if not n:
+            return []
+        last, i = movers[-1], n - 1
+        while i >= 0 and movers[i] == last:
+            i -= 1
+        while i >= 0 and movers[i] != last:
+            i -= 1
+        return list(range(i + 1, n))
+    j = n - 1
+    while j >= 0 and movers[j] == viewer:
+        j -= 1
+    end = j + 1
+    while j >= 0 and movers[j] != viewer:
+        j -= 1
+    return list(range(j + 1, end))
 
 
 def _num(x) -> str:

@@ -12,7 +12,9 @@ The drawing (user units; one square of the table is :data:`CELL` = 60 units):
   :mod:`envs.smartrix.render`: decoration only, the rules compare spot with no spot);
 * with the 5x5 rule, the *5x5 box*: a dashed frame round the squares the rule still allows (rows
   ``rmax - 4 .. rmin + 4`` within one square of the table, columns alike);
-* the last card put down outlined in gold (class ``last``); when the last move collected sets, the
+* the last card put down outlined in gold (class ``last``), the other cards put down in the last
+  turn of every seat but the one to move (since the mover's last turn; one round once the game is
+  over) in dashed gold (class ``recent``), the same for every viewer; when the last move collected sets, the
   collected cards are drawn faded where they lay, framed in gold (class ``last collected``);
 * the viewer's hand (seat viewers only) as cards in rotation 0; every other hand as its size. A
   spectator (``viewer=None``) sees no hand before the end; once the game is over everybody sees
@@ -40,7 +42,7 @@ from __future__ import annotations
 
 from envs.core.checks import is_int
 from envs.core.errors import IllegalActionError
-from envs.core.svg import MovePaths, blend, esc, hit, mark, mark_ring, svg_document
+from envs.core.svg import MovePaths, blend, esc, hit, mark, mark_ring, ply_movers, recent_plies, svg_document
 from envs.smartrix.cards import CARD_PATTERNS, CARD_VALUES
 from envs.smartrix.state import HAND_SIZE, SmartrixState
 
@@ -272,6 +274,14 @@ def to_svg(state: SmartrixState, viewer: int | None = None, *, pending: int | No
             f'<rect class="last collected" x="{_n(x + 2)}" y="{_n(y0 + 2)}" width="{CELL - 4}" '
             f'height="{CELL - 4}" rx="6" fill="none" stroke="{_LAST}" stroke-width="4"{dash}/>'
         )
+    for r, c in _recent_cells(state, on_table):
+        if (r, c) == last_rc:
+            continue
+        x, y0 = bx + (c - clo) * CELL, by + (r - rlo) * CELL
+        out.append(
+            f'<rect class="recent" x="{_n(x + 3)}" y="{_n(y0 + 3)}" width="{CELL - 6}" height="{CELL - 6}" rx="6" '
+            f'fill="none" stroke="{_LAST}" stroke-width="2" stroke-dasharray="6 4"/>'
+        )
     if pend is not None:
         n, k, r, c = pend
         x, y0 = bx + (c - clo) * CELL, by + (r - rlo) * CELL
@@ -356,6 +366,26 @@ def to_svg(state: SmartrixState, viewer: int | None = None, *, pending: int | No
     body = f'<rect width="{_n(width)}" height="{height}" fill="{_TABLE}"/>' + "".join(out) + "".join(hits)
     label = "Smartrix table" + ("" if viewer is None else f", seen by player {viewer}")
     return svg_document(width, height, body, label, "board-smartrix")
+
+
+def _recent_cells(state: SmartrixState, on_table) -> list[tuple[int, int]]:
+    """The squares of the cards put down in the last turn of every seat but the one to move
+    (:func:`envs.core.svg.recent_plies`: since the mover's last turn; one round once the game is
+    over) that still lie there; none when the history cannot be replayed. The same for every
+    viewer."""
+    history = state._history
+    if len(history) < 2:
+        return []
+    movers = ply_movers(state)
+    if movers is None:
+        return []
+    out = []
+    seat = None if state.is_terminal() else int(state.current_player)
+    for i in recent_plies(movers, seat):
+        h = history[i]
+        if h is not None and on_table.get((h[2], h[3]), (None,))[0] == h[0]:
+            out.append((h[2], h[3]))
+    return out
 
 
 # ---------------------------------------------------------------------------------- pieces

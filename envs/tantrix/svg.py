@@ -10,7 +10,9 @@ with clicks: the board contract of :mod:`envs.core.svg`.
   (adjacent edges) is an arc of radius ``SIDE / 2`` around the shared corner, a gentle curve
   (edges two apart) an arc of radius ``1.5 * SIDE`` around the centre of the hex across the edge
   between them, a straight line joins opposite edges. The last move's tile is outlined in white
-  (class ``last``). Empty hexes touching the table (inside the window) are faint outlines;
+  (class ``last``), the other tiles of the last turn of every seat but the one to move (all the
+  tiles since the mover's last turn, up to 13 in four-player Tantrix; one round once the game is
+  over) in dashed white (class ``recent``), the same for every viewer. Empty hexes touching the table (inside the window) are faint outlines;
   those where no tile may go while the bag has tiles (restrictions 2 and 3: the controlled
   sides) are shaded (class ``blocked``); each forced space carries one dot per player holding a
   tile that may fill it, in that player's colour (a white dot when nobody can: class
@@ -42,7 +44,7 @@ from __future__ import annotations
 
 import math
 
-from envs.core.svg import MovePaths, blend, esc, hit, mark, mark_dot, mark_ring, svg_document
+from envs.core.svg import MovePaths, blend, esc, hit, mark, mark_dot, mark_ring, ply_movers, recent_plies, svg_document
 from envs.tantrix.render import LINE_COLOURS
 from envs.tantrix.state import PHASES
 from envs.tantrix.tiles import COLOUR_NAMES, TR_SEG
@@ -271,6 +273,12 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
             f'<g class="tile" aria-label="t{t} at {q},{r}" transform="translate({_n(x)} {_n(y)})">'
             f"{_BODIES[t * 6 + rot]}</g>"
         )
+    for t, q, r, _rot in _recent_tiles(state):
+        x, y = _centre(q, r)
+        body.append(
+            f'<polygon class="recent" points="{_corners(x, y, SIDE - 2.5)}" fill="none" stroke="#ffffff" '
+            f'stroke-width="2" stroke-dasharray="5 3"/>'
+        )
     if last is not None:
         x, y = _centre(last[1], last[2])
         body.append(
@@ -380,6 +388,23 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
     body.extend(hits)
     label = f"Tantrix position: {caption}"
     return svg_document(round(width, 2), round(height, 2), "".join(body), label, "board-tantrix")
+
+
+def _recent_tiles(state) -> list[tuple[int, int, int, int]]:
+    """The tiles placed in the last turn of every seat but the one to move
+    (:func:`envs.core.svg.recent_plies`: since the mover's last turn; one round once the game is
+    over), the last tile excluded (it is drawn as ``last``); none when the history cannot be
+    replayed (a position set up by hand). The same for every viewer."""
+    h = len(state.history)
+    placed = state.placed
+    if h < 2 or len(placed) < h:
+        return []
+    movers = ply_movers(state)
+    if movers is None:
+        return []
+    first = len(placed) - h  # tiles on the table before the history began
+    seat = None if state.is_terminal() else int(state.current_player)
+    return [placed[first + i] for i in recent_plies(movers, seat) if i != h - 1]
 
 
 def action_paths(state, action: int) -> MovePaths:

@@ -15,7 +15,10 @@ is turned for. Target marks (:func:`envs.core.svg.mark`, shown by the room): a q
 green ring around the hole under the pointer (hundreds of holes are targets at once), around a
 peg with ``links="manual"``; never reaching a border line. The last peg placed has a yellow ring (class ``last``); with ``links="manual"`` a
 last action that added a link draws a yellow band under that link, one that removed a link a
-dashed yellow line where it was (both class ``last``).
+dashed yellow line where it was (both class ``last``). In Double TwixT the other pegs of the last
+turn of every seat but the one to move (the pegs since the mover's last peg: what the player to
+move has not seen played; one round once the game is over) have a dashed yellow ring (class
+``recent``), the same for every viewer.
 
 **Perspective** (decision). Every viewer sees its own colour connecting top to bottom, as its
 observation does: a spectator (``viewer=None``) and a red seat (0, 2) see the board as it is (row
@@ -63,7 +66,7 @@ import textwrap
 
 from envs.core.checks import is_int
 from envs.core.errors import IllegalActionError
-from envs.core.svg import HIT_ATTRIBUTES, MovePaths, esc, mark, mark_ring, svg_document
+from envs.core.svg import HIT_ATTRIBUTES, MovePaths, esc, mark, mark_ring, recent_plies, svg_document
 from envs.twixt.geometry import COLOUR_NAMES
 from envs.twixt.notation import column_label, hole_name, parse_hole
 from envs.twixt.render import BACKGROUND_RGB, BLACK_RGB, HOLE_RGB, LAST_RGB, RED_RGB, last_peg_hole
@@ -173,6 +176,16 @@ def _peg_owners(state) -> dict[int, int]:
             owners[a - n - 1] = p
             p = (p + 2) % 4
     return owners
+
+
+def _recent_pegs(state) -> set[int]:
+    """Double TwixT: the holes of the pegs placed in the last turn of every seat but the one to
+    move (:func:`envs.core.svg.recent_plies` over the pegs: since the mover's last peg; one round
+    once the game is over). The same for every viewer."""
+    owners = _peg_owners(state)
+    holes = list(owners)
+    seat = None if state.is_terminal() else int(state.current_player)
+    return {holes[i] for i in recent_plies(list(owners.values()), seat)}
 
 
 # ---------------------------------------------------------------------------------- clicks
@@ -372,6 +385,7 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None, pers
     owners = _peg_owners(shown) if four else {}
     last_rc = last_peg_hole(state)
     last_hole = None if last_rc is None else last_rc[0] * s + last_rc[1]
+    recent = _recent_pegs(state) - {last_hole} if four else set()
     pr = cell * 0.3
     prs = _f(pr)
     letter = _f(pr * 1.15)
@@ -382,6 +396,11 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None, pers
             out.append(
                 f'<circle class="last" cx="{x}" cy="{y}" r="{_f(pr + max(2, cell * 0.12))}" fill="none" '
                 f'stroke="{_C_LAST}" stroke-width="{_f(max(2, cell * 0.1))}"/>'
+            )
+        if p in recent and pegs_before[p]:
+            out.append(
+                f'<circle class="recent" cx="{x}" cy="{y}" r="{_f(pr + cell * 0.1)}" fill="none" '
+                f'stroke="{_C_LAST}" stroke-width="{_f(cell * 0.05)}" stroke-dasharray="{_f(cell / 8)} {_f(cell / 12)}"/>'
             )
         new = pegs[p] != pegs_before[p]
         extra = (
