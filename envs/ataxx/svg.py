@@ -298,7 +298,7 @@ def to_svg(state: AtaxxState, viewer: int | None = None, *, pending: int | None 
             body.append(
                 mark(
                     mark_ring("circle", c["mark"], 3, cx=cx, cy=cy, r=ring),
-                    mark_ring("circle", c["mark"], 5, cx=cx, cy=cy, r=ring + 1),
+                    mark_ring("circle", c["mark"], 4, cx=cx, cy=cy, r=ring + 0.5),
                     quiet=True,
                 )
             )

@@ -380,8 +380,8 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
                 hits.append(hit("polygon", f"tile:{t}", f"{tile_label(t)}, in your hand", points=_corners(x, cy, hs)))
                 hits.append(
                     mark(
-                        mark_ring("polygon", _MARK, 2 * k, points=_corners(x, cy, hs + 2 * k)),
-                        mark_ring("polygon", _MARK, 4 * k, points=_corners(x, cy, hs + 2.5 * k)),
+                        mark_ring("polygon", _MARK, 1.6 * k, points=_corners(x, cy, hs + 1.2 * k), stroke_linejoin="round"),
+                        mark_ring("polygon", _MARK, 2.6 * k, points=_corners(x, cy, hs + 1.6 * k), stroke_linejoin="round"),
                     )
                 )
 
