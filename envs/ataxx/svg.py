@@ -292,7 +292,12 @@ def to_svg(state: AtaxxState, viewer: int | None = None, *, pending: int | None 
         if not marks:
             continue
         if what == ".":
-            body.append(mark(mark_dot(cx, cy, CELL * 0.12, c["mark"]), mark_ring("circle", c["mark"], 4, cx=cx, cy=cy, r=CELL * 0.3)))
+            body.append(
+                mark(
+                    mark_dot(cx, cy, CELL * 0.12, c["mark"]),
+                    mark_ring("circle", c["mark"], 4, cx=cx, cy=cy, r=CELL * 0.3),
+                )
+            )
         elif what != "-":
             ring = _RADIUS + 4
             body.append(

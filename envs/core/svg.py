@@ -234,7 +234,7 @@ def mark(target: str, selected: str = "", *, quiet: bool = False) -> str:
         return target.replace(' class="', f' visibility="hidden" pointer-events="none" class="{cls} tgt ', 1)
     return (
         f'<g class="{cls}" visibility="hidden" pointer-events="none">'
-        f'{_part(target, "tgt", "")}{_part(selected, "sel", hidden)}</g>'
+        f"{_part(target, 'tgt', '')}{_part(selected, 'sel', hidden)}</g>"
     )
 
 
@@ -261,9 +261,10 @@ def mark_dot(cx: float, cy: float, r: float, colour: str) -> str:
 
 
 def mark_ring(shape: str, colour: str, line: float, /, **geometry) -> str:
-    """An outline ``<shape>`` (``"circle"``, ``"polygon"``, ``"rect"``) in ``colour``,
-    ``line`` units wide, geometry in ``geometry`` (``cx=, cy=, r=``; ``x=, y=, width=, height=``), around a piece or a tile, or inside an empty place (the room's
-    stylesheet dashes it for a second kind of target)."""
+    """An outline ``<shape>`` (``"circle"``, ``"polygon"``, ``"rect"``) in ``colour``, ``line``
+    units wide, around a piece or a tile, or inside an empty place (the room's stylesheet dashes
+    it for a second kind of target). ``geometry``: its attributes (``cx=, cy=, r=``; ``x=, y=,
+    width=, height=``; an underscore in a name becomes ``-``: ``stroke_linejoin="round"``)."""
     attrs = " ".join(
         f'{k.replace("_", "-")}="{_num(v) if isinstance(v, (int, float)) else esc(v)}"' for k, v in geometry.items()
     )

@@ -347,8 +347,12 @@ def to_svg(state: SmartrixState, viewer: int | None = None, *, pending: int | No
                 )
                 hits.append(
                     mark(
-                        mark_ring("rect", _MARK, 2.5, x=x - 4, y=y0 - 4, width=_HAND_CELL + 8, height=_HAND_CELL + 8, rx=8),
-                        mark_ring("rect", _MARK, 4.5, x=x - 4, y=y0 - 4, width=_HAND_CELL + 8, height=_HAND_CELL + 8, rx=8),
+                        mark_ring(
+                            "rect", _MARK, 2.5, x=x - 4, y=y0 - 4, width=_HAND_CELL + 8, height=_HAND_CELL + 8, rx=8
+                        ),
+                        mark_ring(
+                            "rect", _MARK, 4.5, x=x - 4, y=y0 - 4, width=_HAND_CELL + 8, height=_HAND_CELL + 8, rx=8
+                        ),
                     )
                 )
         y += 4 + max(1, -(-len(hand) // per_row)) * (size + _GAP)

@@ -5,18 +5,18 @@ with clicks: the board contract of :mod:`envs.core.svg`.
 
 * the caption: whose turn and the turn's phase (or the result), tiles placed, the bag's size
   (never its order) and whether the three restrictions still apply;
-* the table: every placed tile as a black hexagon (pointy-top, as :mod:`envs.tantrix.state`
-  numbers edges) carrying its three coloured lines, each drawn over a dark stroke: a sharp curve
-  (adjacent edges) is an arc of radius ``SIDE / 2`` around the shared corner, a gentle curve
-  (edges two apart) an arc of radius ``1.5 * SIDE`` around the centre of the hex across the edge
-  between them, a straight line joins opposite edges. The last move's tile is outlined in white
-  (class ``last``), the other tiles of the last turn of every seat but the one to move (all the
-  tiles since the mover's last turn, up to 13 in four-player Tantrix; one round once the game is
-  over) in dashed white (class ``recent``), the same for every viewer. Empty hexes touching the table (inside the window) are faint outlines;
-  those where no tile may go while the bag has tiles (restrictions 2 and 3: the controlled
-  sides) are shaded (class ``blocked``); each forced space carries one dot per player holding a
-  tile that may fill it, in that player's colour (a white dot when nobody can: class
-  ``forced``). The view fits the tiles and their empty neighbours, not the whole window;
+* the table: every placed tile as a black hexagon (pointy-top, as :mod:`envs.tantrix.state` numbers
+  edges) carrying its three coloured lines, each drawn over a dark stroke: a sharp curve (adjacent
+  edges) is an arc of radius ``SIDE / 2`` around the shared corner, a gentle curve (edges two apart)
+  an arc of radius ``1.5 * SIDE`` around the centre of the hex across the edge between them, a
+  straight line joins opposite edges. The last move's tile is outlined in white (class ``last``),
+  the other tiles of the last turn of every seat but the one to move (all the tiles since the
+  mover's last turn, up to 13 in four-player Tantrix; one round once the game is over) in dashed
+  white (class ``recent``), the same for every viewer. Empty hexes touching the table (inside the
+  window) are faint outlines; those where no tile may go while the bag has tiles (restrictions 2 and
+  3: the controlled sides) are shaded (class ``blocked``); each forced space carries one dot per
+  player holding a tile that may fill it, in that player's colour (a white dot when nobody can:
+  class ``forced``). The view fits the tiles and their empty neighbours, not the whole window;
 * the hands, one row per seat: a ``▶`` and a light band on the player to move, each player's
   colour, score (the larger of the longest line and twice the largest loop, in tiles, their
   colour's) and six slots. Hands are open in Tantrix (RULES.md), so every viewer sees every
@@ -273,7 +273,7 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
             f'<g class="tile" aria-label="t{t} at {q},{r}" transform="translate({_n(x)} {_n(y)})">'
             f"{_BODIES[t * 6 + rot]}</g>"
         )
-    for t, q, r, _rot in _recent_tiles(state):
+    for _t, q, r, _rot in _recent_tiles(state):
         x, y = _centre(q, r)
         body.append(
             f'<polygon class="recent" points="{_corners(x, y, SIDE - 2.5)}" fill="none" stroke="#ffffff" '
@@ -380,8 +380,12 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
                 hits.append(hit("polygon", f"tile:{t}", f"{tile_label(t)}, in your hand", points=_corners(x, cy, hs)))
                 hits.append(
                     mark(
-                        mark_ring("polygon", _MARK, 1.6 * k, points=_corners(x, cy, hs + 1.2 * k), stroke_linejoin="round"),
-                        mark_ring("polygon", _MARK, 2.6 * k, points=_corners(x, cy, hs + 1.6 * k), stroke_linejoin="round"),
+                        mark_ring(
+                            "polygon", _MARK, 1.6 * k, points=_corners(x, cy, hs + 1.2 * k), stroke_linejoin="round"
+                        ),
+                        mark_ring(
+                            "polygon", _MARK, 2.6 * k, points=_corners(x, cy, hs + 1.6 * k), stroke_linejoin="round"
+                        ),
                     )
                 )
 

@@ -6,19 +6,19 @@ The board contract of :mod:`envs.core.svg` (``to_svg``, ``action_paths``, ``CONF
 (:mod:`envs.twixt.render`).
 
 **What is drawn** (following twixtbot-ui's board): the holes as dots (the four corners do not
-exist), each colour's two border lines in its colour between its border row (column) and the
-playing area, the row and column labels of the notation on all four sides, the links under the
-pegs, the pegs (Double TwixT: each peg carries its seat's letter, ``A`` for players 0 and 1,
-``B`` for 2 and 3, as the Pillow picture does), and under the board a caption: the status line
-(whose turn, or the result), in Double TwixT the last peg's owner, and for a turned board whom it
-is turned for. Target marks (:func:`envs.core.svg.mark`, shown by the room): a quiet dark
-green ring around the hole under the pointer (hundreds of holes are targets at once), around a
-peg with ``links="manual"``; never reaching a border line. The last peg placed has a yellow ring (class ``last``); with ``links="manual"`` a
-last action that added a link draws a yellow band under that link, one that removed a link a
-dashed yellow line where it was (both class ``last``). In Double TwixT the other pegs of the last
-turn of every seat but the one to move (the pegs since the mover's last peg: what the player to
-move has not seen played; one round once the game is over) have a dashed yellow ring (class
-``recent``), the same for every viewer.
+exist), each colour's two border lines in its colour between its border row (column) and the playing
+area, the row and column labels of the notation on all four sides, the links under the pegs, the
+pegs (Double TwixT: each peg carries its seat's letter, ``A`` for players 0 and 1, ``B`` for 2 and
+3, as the Pillow picture does), and under the board a caption: the status line (whose turn, or the
+result), in Double TwixT the last peg's owner, and for a turned board whom it is turned for. Target
+marks (:func:`envs.core.svg.mark`, shown by the room): a quiet dark green ring around the hole under
+the pointer (hundreds of holes are targets at once), around a peg with ``links="manual"``; never
+reaching a border line. The last peg placed has a yellow ring (class ``last``); with
+``links="manual"`` a last action that added a link draws a yellow band under that link, one that
+removed a link a dashed yellow line where it was (both class ``last``). In Double TwixT the other
+pegs of the last turn of every seat but the one to move (the pegs since the mover's last peg: what
+the player to move has not seen played; one round once the game is over) have a dashed yellow ring
+(class ``recent``), the same for every viewer.
 
 **Perspective** (decision). Every viewer sees its own colour connecting top to bottom, as its
 observation does: a spectator (``viewer=None``) and a red seat (0, 2) see the board as it is (row
@@ -400,7 +400,8 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None, pers
         if p in recent and pegs_before[p]:
             out.append(
                 f'<circle class="recent" cx="{x}" cy="{y}" r="{_f(pr + cell * 0.1)}" fill="none" '
-                f'stroke="{_C_LAST}" stroke-width="{_f(cell * 0.05)}" stroke-dasharray="{_f(cell / 8)} {_f(cell / 12)}"/>'
+                f'stroke="{_C_LAST}" stroke-width="{_f(cell * 0.05)}" '
+                f'stroke-dasharray="{_f(cell / 8)} {_f(cell / 12)}"/>'
             )
         new = pegs[p] != pegs_before[p]
         extra = (

@@ -8,9 +8,12 @@ import pytest
 pytest.importorskip("starlette", reason="the play room needs the 'room' extra: pip install -e '.[room]'")
 pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the 'test' extra)")
 
-from test_room_protocol import _close_pages, connect, create, room, watch  # noqa: E402,F401 - fixtures
+import test_room_protocol as rp  # noqa: E402
 
 from envs.twixt.state import TwixtState  # noqa: E402
+
+room, _close_pages = rp.room, rp._close_pages  # the protocol tests' fixtures
+connect, create, watch = rp.connect, rp.create, rp.watch
 
 
 def _turned(svg: str) -> bool:

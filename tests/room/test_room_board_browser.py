@@ -9,9 +9,12 @@ import pytest
 pytest.importorskip("starlette", reason="the play room needs the 'room' extra: pip install -e '.[room]'")
 pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (the 'test' extra)")
 
-from test_room_browser import browser, create_in_lobby, new_page, server, wait_turn  # noqa: E402,F401 - fixtures
+import test_room_browser as rb  # noqa: E402
 
 from envs.core.svg import MIN_CONTRAST, contrast_ratio  # noqa: E402
+
+browser, server = rb.browser, rb.server  # the browser tests' fixtures
+create_in_lobby, new_page, wait_turn = rb.create_in_lobby, rb.new_page, rb.wait_turn
 
 #: For each square's hit shape: its key, the computed visibility of its mark's target and
 #: selection parts, the target's box (px) and colour, and the hit shape's computed fill-opacity.
