@@ -18,7 +18,9 @@ reaching a border line. The last peg placed has a yellow ring (class ``last``); 
 removed a link a dashed yellow line where it was (both class ``last``). In Double TwixT the other
 pegs of the last turn of every seat but the one to move (the pegs since the mover's last peg: what
 the player to move has not seen played; one round once the game is over) have a dashed yellow ring
-(class ``recent``), the same for every viewer.
+(class ``recent``), the same for every viewer. With ``links="manual"`` a turn is several actions:
+the peg and the link changes of the last completed turn (the other side's, while a turn is under
+way) are marked too (class ``recent``: a dashed ring, a dashed band or a dashed line).
 
 **Perspective** (decision). Every viewer sees its own colour connecting top to bottom, as its
 observation does: a spectator (``viewer=None``) and a red seat (0, 2) see the board as it is (row
@@ -176,6 +178,27 @@ def _peg_owners(state) -> dict[int, int]:
             owners[a - n - 1] = p
             p = (p + 2) % 4
     return owners
+
+
+def _last_turn(state) -> tuple[set[int], list[tuple[tuple, str]]]:
+    """``links="manual"``: the peg holes and the link changes (``((end, end), "+" or "-")``) of the
+    last completed turn (up to its ``end turn``), the other side's while a turn is under way."""
+    s = state.board_size
+    texts = [state.action_to_string(a) for a in state.history]
+    ends = [i for i, t in enumerate(texts) if t in ("end", "end!", END, END_CLAIM)]
+    if not ends:
+        return set(), []
+    first = ends[-2] + 1 if len(ends) > 1 else 0
+    pegs, changes = set(), []
+    for i in range(first, ends[-1]):
+        a, m = state.history[i], _LINK_TEXT.fullmatch(texts[i])
+        if m:
+            changes.append((tuple(sorted(parse_hole(h, s) for h in m.group(2, 3))), m.group(1)))
+        elif a < s * s:
+            pegs.add(a)
+        elif a > s * s and not m and texts[i].endswith("!"):  # a placement claiming the Privilege
+            pegs.add(a - s * s - 1)
+    return pegs, changes
 
 
 def _recent_pegs(state) -> set[int]:
@@ -363,6 +386,19 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None, pers
                 f'stroke-width="{lw}" stroke-dasharray="{_f(cell / 6)} {_f(cell / 6)}" '
                 f'stroke-linecap="round"/>'
             )
+    turn_pegs: set[int] = set()
+    if state.linking == "manual":  # the links of the last completed turn (the other side's)
+        turn_pegs, changes = _last_turn(state)
+        for (a, b), sign in changes:
+            if (a, b) == (last_link[0] if last_link else None) or (sign == "+") != ((a, b) in before):
+                continue  # drawn as the last action, or undone since
+            (x1, y1), (x2, y2) = xy(*a), xy(*b)
+            dash = f'stroke-dasharray="{_f(cell / 4)} {_f(cell / 8)}"'
+            width_ = _f(max(2, cell / 6) + max(4, cell / 6)) if sign == "+" else lw
+            out.append(
+                f'<line class="recent{" removed" if sign == "-" else ""}" x1="{x1}" y1="{y1}" x2="{x2}" '
+                f'y2="{y2}" stroke="{_C_LAST}" stroke-width="{width_}" {dash} stroke-linecap="round"/>'
+            )
     for (a, b), col in after.items():
         (x1, y1), (x2, y2) = xy(*a), xy(*b)
         new = (a, b) not in before
@@ -385,7 +421,8 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None, pers
     owners = _peg_owners(shown) if four else {}
     last_rc = last_peg_hole(state)
     last_hole = None if last_rc is None else last_rc[0] * s + last_rc[1]
-    recent = _recent_pegs(state) - {last_hole} if four else set()
+    recent = (_recent_pegs(state) if four else set()) | turn_pegs
+    recent.discard(last_hole)
     pr = cell * 0.3
     prs = _f(pr)
     letter = _f(pr * 1.15)

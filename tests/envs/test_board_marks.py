@@ -240,3 +240,18 @@ def test_double_twixt_rings_the_pegs_of_the_other_seats_last_turns():
 
 def test_ply_movers_is_none_for_a_position_without_a_replayable_start():
     assert ply_movers(AtaxxState()) is None or ply_movers(AtaxxState()) == []
+
+
+def test_twixt_manual_links_mark_the_other_sides_whole_last_turn():
+    s = TwixtState(board_size=8, links="manual")
+    for m in ["c3", "end", "h3", "end", "d5", "+c3d5", "end", "f4"]:
+        s.push(m)
+    # seat 1 is in the middle of its turn (f4): seat 0's last turn, d5 and the link c3-d5, is marked
+    root = ET.fromstring(s.to_svg(1))
+    recent = [e for e in root.iter() if _classes(e) == ["recent"]]
+    assert sorted(e.tag.replace(SVG, "") for e in recent) == ["circle", "line"]
+    s.push("end")  # the turn just ended: its peg is the last one, its link marked as recent
+    recent = [e.tag.replace(SVG, "") for e in ET.fromstring(s.to_svg()).iter() if _classes(e) == ["recent"]]
+    assert recent == []  # f4's turn added no link; its peg has the last ring
+    auto = TwixtState.from_moves("c3 e4 f6", board_size=8)
+    assert "recent" not in auto.to_svg()
