@@ -255,3 +255,54 @@ def test_twixt_manual_links_mark_the_other_sides_whole_last_turn():
     assert recent == []  # f4's turn added no link; its peg has the last ring
     auto = TwixtState.from_moves("c3 e4 f6", board_size=8)
     assert "recent" not in auto.to_svg()
+
+
+def _points(el) -> list[tuple[float, float]]:
+    nums = [float(v) for v in re.split(r"[ ,]+", el.get("points").strip())]
+    return list(zip(nums[::2], nums[1::2]))
+
+
+def test_tantrix_rings_lie_outside_the_hand_tiles_and_dots_off_the_forced_dots():
+    checked_tiles = checked_forced = 0
+    for seed in range(6):
+        st = play_random(start_state("tantrix_v0", {"num_players": 4}, seed=seed), seed=seed, moves=12 + seed)
+        if st.is_terminal():
+            continue
+        root = ET.fromstring(st.to_svg(st.current_player))
+        forced = [e for e in root.iter(f"{SVG}circle") if _classes(e) == ["forced"]]
+        table = next(e for e in root.iter(f"{SVG}g") if _classes(e) == ["table"])
+        tx, ty = (float(v) for v in re.findall(r"-?[\d.]+", table.get("transform")))
+        for h, m in _marks(root):
+            if h.get("data-key").startswith("tile:"):
+                tile = _points(h)
+                cx, cy = sum(x for x, _ in tile) / 6, sum(y for _, y in tile) / 6
+                for ring in m.iter(f"{SVG}polygon"):
+                    half = float(ring.get("stroke-width")) / 2
+                    inner = min(((x - cx) ** 2 + (y - cy) ** 2) ** 0.5 for x, y in _points(ring)) - half
+                    assert inner > max(((x - cx) ** 2 + (y - cy) ** 2) ** 0.5 for x, y in tile) - 0.01
+                    checked_tiles += 1
+            else:
+                for dot in m.iter(f"{SVG}circle"):
+                    r = float(dot.get("r")) + float(dot.get("stroke-width")) / 2
+                    dx, dy = float(dot.get("cx")), float(dot.get("cy"))
+                    for f in forced:
+                        fx, fy = float(f.get("cx")) + tx, float(f.get("cy")) + ty
+                        fr = float(f.get("r")) + float(f.get("stroke-width")) / 2
+                        assert ((dx - fx) ** 2 + (dy - fy) ** 2) ** 0.5 > r + fr, "a target dot covers a forced dot"
+                        checked_forced += 1
+    assert checked_tiles and checked_forced
+
+
+def test_smartrix_rings_lie_outside_the_hand_cards():
+    st = play_random(start_state("smartrix_v0", {"num_players": 2}, seed=2), seed=2, moves=6)
+    root = ET.fromstring(st.to_svg(st.current_player))
+    rings = 0
+    for h, m in _marks(root):
+        if h.get("data-key").startswith("card:"):
+            x, y, w = (float(h.get(k)) for k in ("x", "y", "width"))
+            for ring in m.iter(f"{SVG}rect"):
+                half = float(ring.get("stroke-width")) / 2
+                assert float(ring.get("x")) + half < x and float(ring.get("y")) + half < y
+                assert float(ring.get("x")) + float(ring.get("width")) - half > x + w
+                rings += 1
+    assert rings == 2 * len(st.hand(st.current_player))
