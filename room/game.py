@@ -455,9 +455,14 @@ class RoomGame:
 
         return self._cached("public", make)
 
-    def svg(self, ply: int, viewer: int | None, pending: int | None = None) -> str:
+    def svg(self, ply: int, viewer: int | None, pending: int | None = None, perspective: int | None = None) -> str:
+        """Position ``ply`` drawn for ``viewer`` (cached); ``perspective``: the seat whose side of
+        the table a turning board is drawn from (a holder of several seats keeps their first)."""
         st = self.positions[ply]
-        return self._cached(("svg", ply, viewer, pending), lambda: st.to_svg(viewer, pending=pending))
+        return self._cached(
+            ("svg", ply, viewer, pending, perspective),
+            lambda: st.to_svg(viewer, pending=pending, perspective=perspective),
+        )
 
     def legal(self) -> list[dict]:
         """The legal actions of the seat to move with their notation and click paths."""
@@ -478,7 +483,8 @@ class RoomGame:
         when ``owner``, the game's owner token (``can_seat``: the seats it may give away, see
         :meth:`may_change_seat`).
 
-        The viewer is the held seat to move, else the lowest held seat, else ``None``.
+        The viewer is the held seat to move, else the lowest held seat, else ``None``; the board
+        is drawn from the lowest held seat's side (one orientation for several seats).
         """
         mover = self.to_move()
         viewer = mover if mover in held else (min(held) if held else None)
@@ -488,7 +494,7 @@ class RoomGame:
                 "type": "state",
                 "you": sorted(held),
                 "viewer": viewer,
-                "svg": self.svg(self.ply, viewer),
+                "svg": self.svg(self.ply, viewer, perspective=min(held) if held else None),
                 "phase": self._phase(viewer),
                 "legal": self.legal() if mover is not None and mover in held else None,
                 "can_undo": self.undo_target(held) is not None,
@@ -524,7 +530,7 @@ class RoomGame:
             "type": "position",
             "game": self.id,
             "ply": ply,
-            "svg": self.svg(ply, viewer),
+            "svg": self.svg(ply, viewer, perspective=min(held) if held else None),
             "phase": st.board_ui().status(st, viewer),
         }
 

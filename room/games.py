@@ -510,7 +510,7 @@ class Room:
                 "game": game.id,
                 "action": a,
                 "ply": game.ply,
-                "svg": game.svg(game.ply, mover, pending=a),
+                "svg": game.svg(game.ply, mover, pending=a, perspective=min(self._held(conn, game))),
             }
         )
 

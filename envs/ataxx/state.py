@@ -223,7 +223,7 @@ class AtaxxState(GameState):
     num_players = 2
     num_actions = NUM_ACTIONS
 
-    __slots__ = ("_bb", "_gaps", "_turn", "_clock", "_fullmove", "_clock_rule", "history", "_st")
+    __slots__ = ("_bb", "_gaps", "_turn", "_clock", "_fullmove", "_clock_rule", "history", "_st", "_cap")
 
     def __init__(self, fen: str | None = None, *, halfmove_clock: bool = True):
         require_bool("halfmove_clock", halfmove_clock, numpy=False)
@@ -305,6 +305,7 @@ class AtaxxState(GameState):
         self._turn = 0 if side == "x" else 1
         self._clock = clock
         self._fullmove = fullmove
+        self._cap = 0
         self._st = self._compute_status()
 
     def fen(self) -> str:
@@ -354,6 +355,16 @@ class AtaxxState(GameState):
     def bitboards(self) -> tuple[int, int, int]:
         """``(x stones, o stones, gaps)`` as 49-bit ints, bit ``rank * 7 + file``."""
         return self._bb[0], self._bb[1], self._gaps
+
+    @property
+    def last_converted(self) -> int:
+        """The stones the last action turned (a 49-bit int, bit ``rank * 7 + file``), ``0`` after a
+        pass, in a position set from a FEN, or one copied from a vectorised environment (no last
+        action); they now belong to the side that moved."""
+        try:
+            return self._cap
+        except AttributeError:  # a state built without a last action (envs.ataxx.vector.to_state)
+            return 0
 
     def stone_counts(self) -> tuple[int, int]:
         return self._bb[0].bit_count(), self._bb[1].bit_count()
@@ -497,8 +508,10 @@ class AtaxxState(GameState):
                 self._clock = 0
             self._bb[t] = own | b | cap
             self._bb[1 - t] = opp ^ cap
+            self._cap = cap
         else:
             self._clock += 1
+            self._cap = 0
         if t == 1:
             self._fullmove += 1
         self._turn = 1 - t
@@ -591,10 +604,11 @@ class AtaxxState(GameState):
         c._clock_rule = self._clock_rule
         c.history = list(self.history)
         c._st = self._st
+        c._cap = self.last_converted
         return c
 
     def __getstate__(self):
-        return {k: getattr(self, k) for k in self.__slots__}
+        return {k: getattr(self, k) for k in self.__slots__ if hasattr(self, k)}
 
     def __setstate__(self, d):
         for k, v in d.items():

@@ -13,8 +13,13 @@ names the last move (and the pending one).
 
 * **Last move** (class ``last``, yellow): a clone highlights its square only (a clone has no
   source in notation, and any adjacent stone could have been its source); a jump highlights its
-  source and its target and joins them with a line; a pass (``0000``) highlights nothing.
-  Ataxx states keep no earlier position, so the stones the last move converted are not marked.
+  source and its target and joins them with a line; a pass (``0000``) highlights nothing. The
+  stones it converted (:attr:`~envs.ataxx.state.AtaxxState.last_converted`) carry a yellow ring
+  inside the stone (class ``last converted``). With two sides taking turns, the last ply is the
+  whole of the other side's last turn.
+* **Marks** (:func:`envs.core.svg.mark`, shown by the room): a dark green dot in an empty target
+  square; a ring around a movable stone (quiet: on hover, focus, or once a stone is selected),
+  a thicker ring around the selected stone. Colours in :data:`MARK_COLOURS`.
 * **Pending** (``pending=action``, class ``pending``, green): the position after the action,
   drawn over the current one: the new stone and the stones it would convert in the mover's
   colour with a dashed outline, a jump's emptied source as a dashed ring.
@@ -46,9 +51,9 @@ from envs.ataxx.state import (
 )
 from envs.core.checks import is_int
 from envs.core.errors import IllegalActionError
-from envs.core.svg import MovePaths, esc, hit, svg_document
+from envs.core.svg import MovePaths, blend, esc, hit, mark, mark_dot, mark_ring, svg_document
 
-__all__ = ["to_svg", "action_paths", "status", "CONFIRM", "COLOURS", "CELL", "WIDTH", "HEIGHT"]
+__all__ = ["to_svg", "action_paths", "status", "CONFIRM", "COLOURS", "MARK_COLOURS", "CELL", "WIDTH", "HEIGHT"]
 
 #: A completed path plays at once: no preview, no confirmation.
 CONFIRM = False
@@ -76,6 +81,13 @@ COLOURS = {
     "last-line": "#d9a21b",
     "pending": "#7fc98a",
     "pending-line": "#3f9a4d",
+    "mark": "#1d5e34",
+}
+#: Each target marker's colour and what it is drawn on (``envs.core.svg`` contract; at least 3:1):
+#: a dot in an empty square or a ring around a stone, on the board or on the last move's square.
+MARK_COLOURS = {
+    "on the board": (COLOURS["mark"], COLOURS["board"]),
+    "on the last move's square": (COLOURS["mark"], blend(COLOURS["last"], COLOURS["board"], 0.8)),
 }
 _SIDE = "xo"
 _WON = {"1-0": "x won", "0-1": "o won"}
@@ -236,6 +248,13 @@ def to_svg(state: AtaxxState, viewer: int | None = None, *, pending: int | None 
     for side, bb in enumerate((x_bb, o_bb)):
         for sq in iter_bits(bb):
             body.append(_stone(sq, side))
+    if last is not None:
+        for sq in iter_bits(state.last_converted):
+            cx, cy = _centre(sq)
+            body.append(
+                f'<circle class="last converted" cx="{cx:g}" cy="{cy:g}" r="{_RADIUS * 0.55:g}" fill="none" '
+                f'stroke="{c["last"]}" stroke-width="4"/>'
+            )
     if pending is not None and pending != PASS_ACTION:
         mover = state.turn
         d, s = pending % NUM_SQUARES, _source(pending)
@@ -261,16 +280,39 @@ def to_svg(state: AtaxxState, viewer: int | None = None, *, pending: int | None 
         f'<text x="{_MARGIN + 95}" y="{cy + 6}" {cap}>o {no}</text>'
         f'<text x="{_MARGIN + _BOARD}" y="{cy + 6}" text-anchor="end" {cap}>{esc(text)}</text></g>'
     )
-    # hit shapes, on top
+    # hit shapes, on top, each followed by its mark (the same for every viewer)
+    marks = not state.is_terminal()
     for sq in range(NUM_SQUARES):
         x, y = _xy(sq)
         name = square_name(sq)
         what = state.piece_at(sq)
         desc = {"x": "x stone", "o": "o stone", "-": "gap", ".": "empty"}[what]
         body.append(hit("rect", name, f"{name}, {desc}", x=x, y=y, width=CELL, height=CELL))
+        cx, cy = _centre(sq)
+        if not marks:
+            continue
+        if what == ".":
+            body.append(
+                mark(
+                    mark_dot(cx, cy, CELL * 0.12, c["mark"]),
+                    mark_ring("circle", c["mark"], 4, cx=cx, cy=cy, r=CELL * 0.3),
+                )
+            )
+        elif what != "-":
+            ring = _RADIUS + 4
+            body.append(
+                mark(
+                    mark_ring("circle", c["mark"], 3, cx=cx, cy=cy, r=ring),
+                    mark_ring("circle", c["mark"], 4, cx=cx, cy=cy, r=ring + 0.5),
+                    quiet=True,
+                )
+            )
     label = f"Ataxx position: x {nx} stones, o {no} stones; {text}"
     if last is not None:
         label += f"; last move {state.action_to_string(last)}"
+        turned = state.last_converted.bit_count()
+        if turned:
+            label += f", {turned} stone{'s' if turned != 1 else ''} converted"
     if pending is not None:
         label += f"; pending {state.action_to_string(pending)}"
     view = "spectator" if viewer is None else f"viewer-{_SIDE[viewer]}"

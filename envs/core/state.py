@@ -383,19 +383,25 @@ class GameState(ABC):
         module = getattr(self.info, "board", "")
         return load_board_ui(module) if module else text_board
 
-    def to_svg(self, viewer: int | None = None, *, pending: int | None = None) -> str:
+    def to_svg(self, viewer: int | None = None, *, pending: int | None = None, perspective: int | None = None) -> str:
         """The position as a standalone SVG document, drawn by the game's board module (see
         :mod:`envs.core.svg`): ``viewer=None`` is a spectator (only what is public, until the game
         is over), a seat sees what it may see;
-        ``pending`` (a legal action, state's frame) is drawn as if played.
+        ``pending`` (a legal action, state's frame) is drawn as if played;
+        ``perspective`` (``None`` or a seat) is the seat whose side of the table a drawing that
+        turns with the viewer is drawn from (``None``: the viewer's), ignored by a drawing that
+        does not turn.
 
         Raises:
-            ValueError: ``viewer`` is neither ``None`` nor a seat; ``pending`` is not a legal action
-                (``IllegalActionError``), or is given in a game with hidden information for another
-                viewer than the player to move (it would show that player's hidden pieces).
+            ValueError: ``viewer`` or ``perspective`` is neither ``None`` nor a seat; ``pending`` is
+                not a legal action (``IllegalActionError``), or is given in a game with hidden
+                information for another viewer than the player to move (it would show that
+                player's hidden pieces).
         """
         if viewer is not None:
             self._check_seat(viewer, "viewer")
+        if perspective is not None:
+            self._check_seat(perspective, "perspective")
         if pending is not None:
             a = self._check_action_index(pending)
             if not self.legal_action_mask()[a]:
@@ -406,7 +412,10 @@ class GameState(ABC):
                     f"in {self.info.long_name} it shows that player's hidden pieces, got viewer={viewer!r}"
                 )
             pending = a
-        return self.board_ui().to_svg(self, viewer, pending=pending)
+        ui = self.board_ui()
+        if perspective is not None and ui.perspective:
+            return ui.to_svg(self, viewer, pending=pending, perspective=int(perspective))
+        return ui.to_svg(self, viewer, pending=pending)
 
     def sample_determinization(self, player: int, rng: np.random.Generator) -> GameState:
         """A full state consistent with what ``player`` knows (for search without peeking).

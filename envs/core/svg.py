@@ -4,23 +4,46 @@ Every game draws itself for people in a module ``envs/<game>/svg.py`` (its path 
 ``GameInfo.board``) that exports:
 
 * ``to_svg(state, viewer=None, *, pending=None) -> str``: the position as one standalone SVG
-  document (the play room shows it, the documentation's pictures are made with it).
+  document (the play room shows it, the documentation's pictures are made with it). A drawing
+  that turns with the viewer (TwixT) also takes ``perspective=None`` (see below).
 
   - ``viewer``: ``None`` is a spectator, who sees only what is public until the game is over
     (unlike ``to_text(None)``, which may print every hand for logs); a seat number draws exactly
     what that seat may see (as ``to_text(seat)``): a hidden hand is drawn as its size only, the
     order of a bag or pile never. Perspective belongs to the viewer too (TwixT turns the board so
     the viewer's colour is at the bottom).
+  - ``perspective`` (optional keyword, only for a drawing that turns with the viewer): the seat
+    whose side of the table the board is drawn from, ``None`` for the viewer's. A person holding
+    several seats sees each mover's hand (``viewer``) but keeps one orientation (their first
+    seat's), so the board does not turn under the pointer between their moves. A module whose
+    ``to_svg`` lacks the keyword draws the same board for every seat (:attr:`BoardUI.perspective`
+    is ``False``), and :meth:`GameState.to_svg` ignores the argument for it.
   - ``pending``: a legal action (state's absolute frame) drawn as if played, with the class
     ``pending``, for the room's preview before a confirmation. It reveals nothing that playing the
     move would reveal later (no card or tile drawn from a bag).
   - the last move is drawn highlighted (class ``last``), with inline attributes so that a
-    static picture shows it too;
+    static picture shows it too; a game where several plies pass between a seat's turns (more
+    than two seats, or several plies a turn) also marks, more lightly (class ``recent``), the
+    other plies of the last turn of every seat but the one to move (:func:`recent_plies` for the
+    seat to move: what its player has not seen played since their last turn; one round once the
+    game is over), the same for every viewer (a drawing differs between viewers only by what
+    they may see and by perspective);
   - every element a person can click to choose a move is a *hit shape* (``class="hit"``) with a
     ``data-key`` attribute (the *key*, see below) and an ``aria-label`` saying what it is. Hit
     shapes are drawn on top, filled but invisible (``fill="#fff" fill-opacity="0"``) so the whole
     area takes clicks; the room's stylesheet marks them (classes ``target``, ``target-KIND``,
     ``selected`` added by the page), nothing in the SVG depends on those classes;
+  - a hit shape whose key can be a target is followed at once (its next sibling) by its *mark*
+    (:func:`mark`): a group drawn hidden (``visibility="hidden"``, no pointer events) holding a
+    small target marker (a dot on an empty place, a ring around a piece or tile: never a box,
+    never a tint, never over a border line or a piece) and the ring that marks it selected. The
+    room's stylesheet shows the marker of a target and the ring of a selected key (``+ .mark``),
+    so a static picture shows neither. Each marker's colour has a contrast of at least
+    :data:`MIN_CONTRAST` (3:1, WCAG) against what it is drawn on: the module declares the pairs
+    in ``MARK_COLOURS`` (``{place: (marker colour, background colour)}``), the tests check them
+    (:func:`contrast_ratio`). A mark with the class ``quiet`` shows its marker on hover and focus
+    only, and all at once while something is selected (TwixT's hundreds of empty holes, Ataxx's
+    movable stones);
   - no script, no external reference, no ``foreignObject``; every text goes through :func:`esc`;
     the same state and arguments give the same text (deterministic, so it can be tested).
 
@@ -48,6 +71,7 @@ game's package names the module.
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -56,7 +80,25 @@ from xml.sax.saxutils import escape
 if TYPE_CHECKING:
     from envs.core.state import GameState
 
-__all__ = ["BoardUI", "MovePaths", "load_board_ui", "text_board", "esc", "svg_document", "hit", "HIT_ATTRIBUTES"]
+__all__ = [
+    "BoardUI",
+    "MovePaths",
+    "load_board_ui",
+    "text_board",
+    "esc",
+    "svg_document",
+    "hit",
+    "mark",
+    "mark_dot",
+    "mark_ring",
+    "HIT_ATTRIBUTES",
+    "MIN_CONTRAST",
+    "contrast_ratio",
+    "relative_luminance",
+    "blend",
+    "ply_movers",
+    "recent_plies",
+]
 
 #: Attributes of every hit shape: filled (so the whole area takes clicks) but invisible.
 HIT_ATTRIBUTES = 'class="hit" fill="#fff" fill-opacity="0" pointer-events="all"'
@@ -97,6 +139,8 @@ class BoardUI:
         confirm: whether a completed path waits for a confirmation.
         status: ``f(state, viewer) -> str``.
         module: the module's dotted path (``""`` for the plain text drawing).
+        perspective: whether ``to_svg`` takes the ``perspective`` keyword (a drawing that turns
+            with the viewer).
     """
 
     to_svg: Callable[..., str]
@@ -104,6 +148,7 @@ class BoardUI:
     confirm: bool
     status: Callable[[GameState, int | None], str]
     module: str = ""
+    perspective: bool = False
 
 
 _CACHE: dict[str, BoardUI] = {}
@@ -131,7 +176,11 @@ def load_board_ui(module: str) -> BoardUI:
             f"board module {module}: to_svg, action_paths and status must be functions and CONFIRM "
             f"a bool, got CONFIRM={mod.CONFIRM!r}"
         )
-    ui = BoardUI(mod.to_svg, mod.action_paths, mod.CONFIRM, mod.status, module)
+    try:
+        takes_perspective = "perspective" in inspect.signature(mod.to_svg).parameters
+    except (TypeError, ValueError):  # a builtin without a signature
+        takes_perspective = False
+    ui = BoardUI(mod.to_svg, mod.action_paths, mod.CONFIRM, mod.status, module, takes_perspective)
     _CACHE[module] = ui
     return ui
 
@@ -162,6 +211,163 @@ def hit(shape: str, key: str, label: str, **attributes) -> str:
         f'{k.replace("_", "-")}="{esc(_num(v) if isinstance(v, float) else v)}"' for k, v in attributes.items()
     )
     return f'<{shape} {HIT_ATTRIBUTES} data-key="{esc(key)}" aria-label="{esc(label)}" {geometry}/>'
+
+
+#: The least contrast ratio (WCAG 2, non-text graphics) between a target marker and what it is
+#: drawn on.
+MIN_CONTRAST = 3.0
+
+
+def mark(target: str, selected: str = "", *, quiet: bool = False) -> str:
+    """The mark of the hit shape drawn just before it (its next sibling): ``target``, SVG
+    elements shown while its key is a target (the room adds the class ``target`` to the hit
+    shape), and ``selected``, shown instead while its key is selected; hidden otherwise, and never
+    taking a click. ``quiet``: the target marker shows on hover and focus only, and all at once
+    while something is selected (for a board with many targets at once). Use :func:`mark_dot` and
+    :func:`mark_ring` for the elements; one element gets the class ``tgt`` (``sel``) itself,
+    several are grouped in a ``<g class="tgt">`` (``sel``). A lone target element without
+    ``selected`` is the mark itself (``class="mark tgt ..."``: a key that is never selected, on a
+    board with hundreds of them)."""
+    cls = "mark quiet" if quiet else "mark"
+    hidden = ' display="none"'
+    if not selected and _single(target):
+        return target.replace(' class="', f' visibility="hidden" pointer-events="none" class="{cls} tgt ', 1)
+    return (
+        f'<g class="{cls}" visibility="hidden" pointer-events="none">'
+        f"{_part(target, 'tgt', '')}{_part(selected, 'sel', hidden)}</g>"
+    )
+
+
+def _single(elements: str) -> bool:
+    return elements.count("<") == 1 and elements.startswith("<") and ' class="' in elements
+
+
+def _part(elements: str, cls: str, extra: str) -> str:
+    if not elements:
+        return ""
+    if _single(elements):
+        return elements.replace(' class="', f'{extra} class="{cls} ', 1)
+    return f'<g class="{cls}"{extra}>{elements}</g>'
+
+
+def mark_dot(cx: float, cy: float, r: float, colour: str) -> str:
+    """A target dot (a circle of radius ``r`` filled and outlined in ``colour``; the room's
+    stylesheet hollows it for a second kind of target)."""
+    w = _num(max(1.0, r / 2.5))
+    return (
+        f'<circle class="dot" cx="{_num(cx)}" cy="{_num(cy)}" r="{_num(r)}" fill="{colour}" '
+        f'stroke="{colour}" stroke-width="{w}"/>'
+    )
+
+
+def mark_ring(shape: str, colour: str, line: float, /, **geometry) -> str:
+    """An outline ``<shape>`` (``"circle"``, ``"polygon"``, ``"rect"``) in ``colour``, ``line``
+    units wide, around a piece or a tile, or inside an empty place (the room's stylesheet dashes
+    it for a second kind of target). ``geometry``: its attributes (``cx=, cy=, r=``; ``x=, y=,
+    width=, height=``; an underscore in a name becomes ``-``: ``stroke_linejoin="round"``)."""
+    attrs = " ".join(
+        f'{k.replace("_", "-")}="{_num(v) if isinstance(v, (int, float)) else esc(v)}"' for k, v in geometry.items()
+    )
+    return f'<{shape} class="ring" {attrs} fill="none" stroke="{colour}" stroke-width="{_num(line)}"/>'
+
+
+def _rgb(colour: str) -> tuple[int, int, int]:
+    text = colour.strip().lower()
+    if not (text.startswith("#") and len(text) in (4, 7) and all(c in "0123456789abcdef" for c in text[1:])):
+        raise ValueError(f"a colour must be CSS hex, '#rgb' or '#rrggbb', got {colour!r}")
+    if len(text) == 4:
+        text = "#" + "".join(c * 2 for c in text[1:])
+    return int(text[1:3], 16), int(text[3:5], 16), int(text[5:7], 16)
+
+
+def relative_luminance(colour: str) -> float:
+    """WCAG 2 relative luminance of a CSS hex colour (``"#c82828"``, ``"#fff"``), in [0, 1].
+
+    Raises:
+        ValueError: not a CSS hex colour.
+    """
+
+    def channel(v: int) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(v) for v in _rgb(colour))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(a: str, b: str) -> float:
+    """WCAG 2 contrast ratio of two CSS hex colours, from 1 (the same) to 21 (black on white).
+
+    Raises:
+        ValueError: either is not a CSS hex colour.
+    """
+    la, lb = sorted((relative_luminance(a), relative_luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def blend(top: str, bottom: str, opacity: float) -> str:
+    """The colour seen where ``top`` is painted with ``opacity`` (0-1) over ``bottom`` (CSS hex):
+    what a translucent layer sits on, for :func:`contrast_ratio`.
+
+    Raises:
+        ValueError: a colour is not CSS hex, or ``opacity`` is not in [0, 1].
+    """
+    if not 0 <= opacity <= 1:
+        raise ValueError(f"opacity must be in [0, 1], got {opacity!r}")
+    mixed = (round(t * opacity + u * (1 - opacity)) for t, u in zip(_rgb(top), _rgb(bottom)))
+    return "#{:02x}{:02x}{:02x}".format(*mixed)
+
+
+def ply_movers(state: GameState) -> list[int] | None:
+    """The seat that played each action of ``state.history``, found by replaying the history
+    from the start of the same deal (``state.with_deal(state.deal())``); ``None`` when that start
+    cannot be rebuilt (a position set up by hand, a game without chance whose start is not kept)
+    or the replay does not reach ``state``.
+
+    O(plies) applies: for a drawing, which the room caches.
+    """
+    try:
+        start = state.with_deal(state.deal())
+    except Exception:  # noqa: BLE001 - no start to replay from: the caller falls back to the last ply
+        return None
+    out = []
+    try:
+        for a in state.history:
+            out.append(int(start.current_player))
+            start.apply(a)
+    except Exception:  # noqa: BLE001 - the history does not replay from this start
+        return None
+    return out if start == state else None
+
+
+def recent_plies(movers: list[int], viewer: int | None) -> list[int]:
+    """Indices (ascending) of the plies of the last turn of every seat other than ``viewer``,
+    given ``movers[i]``, the seat that played ply ``i``:
+
+    * a seat: the plies of the other seats since the viewer's last turn (when the viewer played
+      the last ply, those before that turn, back to the turn before it);
+    * a spectator (``None``): one round, the plies since the last mover's previous turn.
+
+    With ``movers = [1, 0, 1, 2, 0]``: viewer 0 gets ``[2, 3]``, viewer 1 ``[3, 4]``, viewer 2
+    ``[4]``, a spectator ``[2, 3, 4]``.
+    """
+    n = len(movers)
+    if viewer is None:
+        if not n:
+            return []
+        last, i = movers[-1], n - 1
+        while i >= 0 and movers[i] == last:
+            i -= 1
+        while i >= 0 and movers[i] != last:
+            i -= 1
+        return list(range(i + 1, n))
+    j = n - 1
+    while j >= 0 and movers[j] == viewer:
+        j -= 1
+    end = j + 1
+    while j >= 0 and movers[j] != viewer:
+        j -= 1
+    return list(range(j + 1, end))
 
 
 def _num(x) -> str:

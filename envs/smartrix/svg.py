@@ -12,12 +12,19 @@ The drawing (user units; one square of the table is :data:`CELL` = 60 units):
   :mod:`envs.smartrix.render`: decoration only, the rules compare spot with no spot);
 * with the 5x5 rule, the *5x5 box*: a dashed frame round the squares the rule still allows (rows
   ``rmax - 4 .. rmin + 4`` within one square of the table, columns alike);
-* the last card put down outlined in gold (class ``last``); when the last move collected sets, the
+* the last card put down outlined in gold (class ``last``), the other cards put down in the last
+  turn of every seat but the one to move (since the mover's last turn; one round once the game is
+  over) in dashed gold (class ``recent``), the same for every viewer; when the last move collected sets, the
   collected cards are drawn faded where they lay, framed in gold (class ``last collected``);
 * the viewer's hand (seat viewers only) as cards in rotation 0; every other hand as its size. A
   spectator (``viewer=None``) sees no hand before the end; once the game is over everybody sees
   every hand;
 * one line per player: cards in hand, cards and points collected, out, the final score at the end.
+
+Marks (:func:`envs.core.svg.mark`, shown by the room): a white ring around each card of the hand
+that can be played (thicker around the selected card), and a white dot with a dark halo on each
+empty square where the selected card fits (hollow for a card that collects nothing). Colours in
+:data:`MARK_COLOURS`.
 
 Keys (``data-key`` of the hit shapes): ``card:<n>`` a card of the viewer's hand (card number
 ``1..70``), ``cell:<row>,<col>`` a square of the table (absolute, e.g. ``cell:-1,2``). A placement
@@ -35,11 +42,11 @@ from __future__ import annotations
 
 from envs.core.checks import is_int
 from envs.core.errors import IllegalActionError
-from envs.core.svg import MovePaths, esc, hit, svg_document
+from envs.core.svg import MovePaths, blend, esc, hit, mark, mark_ring, ply_movers, recent_plies, svg_document
 from envs.smartrix.cards import CARD_PATTERNS, CARD_VALUES
 from envs.smartrix.state import HAND_SIZE, SmartrixState
 
-__all__ = ["to_svg", "action_paths", "CONFIRM", "status", "CELL"]
+__all__ = ["to_svg", "action_paths", "CONFIRM", "status", "CELL", "MARK_COLOURS"]
 
 #: A completed path waits for a confirmation (the page cycles the rotations first).
 CONFIRM = True
@@ -63,6 +70,18 @@ _LABEL = "#dce6dc"
 _SPOTS = ("#cd2828", "#285ac8", "#e6aa14", "#28a03c", "#963caa", "#e66e1e", "#1ea0aa", "#c83c78")
 _LAST = "#ffd54a"
 _PENDING = "#4fc3f7"
+_TABLE = "#1c4a2c"  # around the board and behind the hands
+_GHOST_OPACITY = 0.55  # a card the last move collected, drawn faded where it lay
+_MARK = "#ffffff"
+_HALO = "#1a1a1a"
+#: Each target marker's colour and what it is drawn on (``envs.core.svg`` contract; at least 3:1):
+#: a white dot on an empty square (with a dark halo, which carries the contrast on the faded card
+#: of a square the last move emptied), a white ring around a card of the hand.
+MARK_COLOURS = {
+    "dot on an empty square": (_MARK, _BACKGROUND),
+    "halo on a collected card's square": (_HALO, blend(_CARD, _BACKGROUND, _GHOST_OPACITY)),
+    "ring around a hand card": (_MARK, _TABLE),
+}
 _SQUARE_RC = ((0, 0), (0, 1), (0, 2), (1, 2), (2, 2), (2, 1), (2, 0), (1, 0))
 _PATTERNS = CARD_PATTERNS.tolist()
 _VALUES = CARD_VALUES.tolist()
@@ -249,11 +268,19 @@ def to_svg(state: SmartrixState, viewer: int | None = None, *, pending: int | No
             )
     for (r, c), (n, k) in sorted(ghosts.items()):
         x, y0 = bx + (c - clo) * CELL, by + (r - rlo) * CELL
-        out.append(_card(x, y0, CELL, n, k, "card last collected", opacity=0.55))
+        out.append(_card(x, y0, CELL, n, k, "card last collected", opacity=_GHOST_OPACITY))
         dash = "" if (r, c) == last_rc else ' stroke-dasharray="7 4"'
         out.append(
             f'<rect class="last collected" x="{_n(x + 2)}" y="{_n(y0 + 2)}" width="{CELL - 4}" '
             f'height="{CELL - 4}" rx="6" fill="none" stroke="{_LAST}" stroke-width="4"{dash}/>'
+        )
+    for r, c in _recent_cells(state, on_table):
+        if (r, c) == last_rc:
+            continue
+        x, y0 = bx + (c - clo) * CELL, by + (r - rlo) * CELL
+        out.append(
+            f'<rect class="recent" x="{_n(x + 3)}" y="{_n(y0 + 3)}" width="{CELL - 6}" height="{CELL - 6}" rx="6" '
+            f'fill="none" stroke="{_LAST}" stroke-width="2" stroke-dasharray="6 4"/>'
         )
     if pend is not None:
         n, k, r, c = pend
@@ -273,6 +300,15 @@ def to_svg(state: SmartrixState, viewer: int | None = None, *, pending: int | No
                     height=CELL,
                 )
             )
+            if viewer is not None and (r, c) not in on_table and not over:  # a seat's targets: empty squares
+                cx, cy = _n(x + CELL / 2), _n(y0 + CELL / 2)
+                hits.append(
+                    mark(
+                        f'<g><circle class="halo" cx="{cx}" cy="{cy}" r="9" fill="{_HALO}"/>'
+                        f'<circle class="dot" cx="{cx}" cy="{cy}" r="6.5" fill="{_MARK}" stroke="{_MARK}" '
+                        f'stroke-width="2"/></g>'
+                    )
+                )
     y = by + rows * CELL + _PAD
 
     # hands
@@ -309,6 +345,16 @@ def to_svg(state: SmartrixState, viewer: int | None = None, *, pending: int | No
                         height=_HAND_CELL,
                     )
                 )
+                hits.append(
+                    mark(
+                        mark_ring(
+                            "rect", _MARK, 2.5, x=x - 4, y=y0 - 4, width=_HAND_CELL + 8, height=_HAND_CELL + 8, rx=8
+                        ),
+                        mark_ring(
+                            "rect", _MARK, 4.5, x=x - 4, y=y0 - 4, width=_HAND_CELL + 8, height=_HAND_CELL + 8, rx=8
+                        ),
+                    )
+                )
         y += 4 + max(1, -(-len(hand) // per_row)) * (size + _GAP)
 
     # players
@@ -321,9 +367,29 @@ def to_svg(state: SmartrixState, viewer: int | None = None, *, pending: int | No
             f"{esc(_player_line(state, p, viewer, over))}</text>"
         )
     height = y + _PAD
-    body = f'<rect width="{_n(width)}" height="{height}" fill="#1c4a2c"/>' + "".join(out) + "".join(hits)
+    body = f'<rect width="{_n(width)}" height="{height}" fill="{_TABLE}"/>' + "".join(out) + "".join(hits)
     label = "Smartrix table" + ("" if viewer is None else f", seen by player {viewer}")
     return svg_document(width, height, body, label, "board-smartrix")
+
+
+def _recent_cells(state: SmartrixState, on_table) -> list[tuple[int, int]]:
+    """The squares of the cards put down in the last turn of every seat but the one to move
+    (:func:`envs.core.svg.recent_plies`: since the mover's last turn; one round once the game is
+    over) that still lie there; none when the history cannot be replayed. The same for every
+    viewer."""
+    history = state._history
+    if len(history) < 2:
+        return []
+    movers = ply_movers(state)
+    if movers is None:
+        return []
+    out = []
+    seat = None if state.is_terminal() else int(state.current_player)
+    for i in recent_plies(movers, seat):
+        h = history[i]
+        if h is not None and on_table.get((h[2], h[3]), (None,))[0] == h[0]:
+            out.append((h[2], h[3]))
+    return out
 
 
 # ---------------------------------------------------------------------------------- pieces

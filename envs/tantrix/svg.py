@@ -5,21 +5,27 @@ with clicks: the board contract of :mod:`envs.core.svg`.
 
 * the caption: whose turn and the turn's phase (or the result), tiles placed, the bag's size
   (never its order) and whether the three restrictions still apply;
-* the table: every placed tile as a black hexagon (pointy-top, as :mod:`envs.tantrix.state`
-  numbers edges) carrying its three coloured lines, each drawn over a dark stroke: a sharp curve
-  (adjacent edges) is an arc of radius ``SIDE / 2`` around the shared corner, a gentle curve
-  (edges two apart) an arc of radius ``1.5 * SIDE`` around the centre of the hex across the edge
-  between them, a straight line joins opposite edges. The last move's tile is outlined in white
-  (class ``last``). Empty hexes touching the table (inside the window) are faint outlines;
-  those where no tile may go while the bag has tiles (restrictions 2 and 3: the controlled
-  sides) are shaded (class ``blocked``); each forced space carries one dot per player holding a
-  tile that may fill it, in that player's colour (a white dot when nobody can: class
-  ``forced``). The view fits the tiles and their empty neighbours, not the whole window;
+* the table: every placed tile as a black hexagon (pointy-top, as :mod:`envs.tantrix.state` numbers
+  edges) carrying its three coloured lines, each drawn over a dark stroke: a sharp curve (adjacent
+  edges) is an arc of radius ``SIDE / 2`` around the shared corner, a gentle curve (edges two apart)
+  an arc of radius ``1.5 * SIDE`` around the centre of the hex across the edge between them, a
+  straight line joins opposite edges. The last move's tile is outlined in white (class ``last``),
+  the other tiles of the last turn of every seat but the one to move (all the tiles since the
+  mover's last turn, up to 13 in four-player Tantrix; one round once the game is over) in dashed
+  white (class ``recent``), the same for every viewer. Empty hexes touching the table (inside the
+  window) are faint outlines; those where no tile may go while the bag has tiles (restrictions 2 and
+  3: the controlled sides) are shaded (class ``blocked``); each forced space carries one dot per
+  player holding a tile that may fill it, in that player's colour (a white dot when nobody can:
+  class ``forced``). The view fits the tiles and their empty neighbours, not the whole window;
 * the hands, one row per seat: a ``▶`` and a light band on the player to move, each player's
   colour, score (the larger of the longest line and twice the largest loop, in tiles, their
   colour's) and six slots. Hands are open in Tantrix (RULES.md), so every viewer sees every
   hand; a spectator's drawing equals a seat's, except that a seat's row says "(you)" and only
   the player to move gets hit shapes.
+
+**Marks** (:func:`envs.core.svg.mark`, shown by the room): a purple ring around each hand tile
+that can be played, a thicker one around the selected tile, and a purple dot in each space where
+the selected tile fits (above a forced space's dots). Colours in :data:`MARK_COLOURS`.
 
 **Keys** (``data-key`` of the hit shapes, only in the drawing for the seat to move):
 ``tile:<n>`` on each tile of the mover's hand, ``hex:<q>,<r>`` on each empty hex touching the
@@ -38,12 +44,12 @@ from __future__ import annotations
 
 import math
 
-from envs.core.svg import MovePaths, esc, hit, svg_document
+from envs.core.svg import MovePaths, blend, esc, hit, mark, mark_dot, mark_ring, ply_movers, recent_plies, svg_document
 from envs.tantrix.render import LINE_COLOURS
 from envs.tantrix.state import PHASES
 from envs.tantrix.tiles import COLOUR_NAMES, TR_SEG
 
-__all__ = ["to_svg", "action_paths", "status", "CONFIRM", "SIDE", "tile_label"]
+__all__ = ["to_svg", "action_paths", "status", "CONFIRM", "SIDE", "MARK_COLOURS", "tile_label"]
 
 #: The page previews a completed path (the tile turned on its hex) and waits for a confirmation.
 CONFIRM = True
@@ -57,6 +63,15 @@ _TILE_EDGE = "#5a5a5a"
 _OUTLINE = "#a0916f"
 _BLOCKED = "#b3a27e"
 _TEXT = "#2a2418"
+_MARK = "#6a1b9a"  # purple: no tile line has it
+_TO_MOVE = "#ffffff"  # the light band on the mover's hand row, at _TO_MOVE_OPACITY
+_TO_MOVE_OPACITY = 0.35
+#: Each target marker's colour and what it is drawn on (``envs.core.svg`` contract; at least 3:1):
+#: a dot in an empty space of the table, a ring around a tile of the mover's hand.
+MARK_COLOURS = {
+    "on the table": (_MARK, _BACKGROUND),
+    "on the mover's hand row": (_MARK, blend(_TO_MOVE, _BACKGROUND, _TO_MOVE_OPACITY)),
+}
 _FONT = 'font-family="sans-serif"'
 _HEX = {
     1: "#{:02x}{:02x}{:02x}".format(*LINE_COLOURS[1]),
@@ -258,6 +273,12 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
             f'<g class="tile" aria-label="t{t} at {q},{r}" transform="translate({_n(x)} {_n(y)})">'
             f"{_BODIES[t * 6 + rot]}</g>"
         )
+    for _t, q, r, _rot in _recent_tiles(state):
+        x, y = _centre(q, r)
+        body.append(
+            f'<polygon class="recent" points="{_corners(x, y, SIDE - 2.5)}" fill="none" stroke="#ffffff" '
+            f'stroke-width="2" stroke-dasharray="5 3"/>'
+        )
     if last is not None:
         x, y = _centre(last[1], last[2])
         body.append(
@@ -304,6 +325,9 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
             elif (q, r) in blocked:
                 words += ", controlled: no tile may go here"
             hits.append(hit("polygon", f"hex:{q},{r}", words, points=_corners(ox + x, oy + y, SIDE)))
+            # the marker: a dot at the centre, above the forced space's dots when it has some
+            my = oy + y - (0.5 * SIDE if (q, r) in fillers else 0)
+            hits.append(mark(mark_dot(ox + x, my, 0.13 * SIDE, _MARK), mark_dot(ox + x, my, 0.18 * SIDE, _MARK)))
     body.append("</g>")
 
     # ---- the hands
@@ -314,7 +338,7 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
         if p == mover:
             body.append(
                 f'<rect class="to-move" x="{_n(pad / 2)}" y="{_n(y0)}" width="{_n(width - pad)}" '
-                f'height="{_n(row_h)}" rx="{_n(4 * k)}" fill="#ffffff" fill-opacity="0.35"/>'
+                f'height="{_n(row_h)}" rx="{_n(4 * k)}" fill="{_TO_MOVE}" fill-opacity="{_TO_MOVE_OPACITY}"/>'
             )
             body.append(
                 f'<text x="{_n(pad)}" y="{_n(cy + font * 0.35)}" font-size="{_n(font)}" {_FONT} fill="{_TEXT}">▶</text>'
@@ -354,10 +378,37 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
                 )
             if active and p == mover and t != -1:
                 hits.append(hit("polygon", f"tile:{t}", f"{tile_label(t)}, in your hand", points=_corners(x, cy, hs)))
+                hits.append(
+                    mark(
+                        mark_ring(
+                            "polygon", _MARK, 1.6 * k, points=_corners(x, cy, hs + 1.2 * k), stroke_linejoin="round"
+                        ),
+                        mark_ring(
+                            "polygon", _MARK, 2.6 * k, points=_corners(x, cy, hs + 1.6 * k), stroke_linejoin="round"
+                        ),
+                    )
+                )
 
     body.extend(hits)
     label = f"Tantrix position: {caption}"
     return svg_document(round(width, 2), round(height, 2), "".join(body), label, "board-tantrix")
+
+
+def _recent_tiles(state) -> list[tuple[int, int, int, int]]:
+    """The tiles placed in the last turn of every seat but the one to move
+    (:func:`envs.core.svg.recent_plies`: since the mover's last turn; one round once the game is
+    over), the last tile excluded (it is drawn as ``last``); none when the history cannot be
+    replayed (a position set up by hand). The same for every viewer."""
+    h = len(state.history)
+    placed = state.placed
+    if h < 2 or len(placed) < h:
+        return []
+    movers = ply_movers(state)
+    if movers is None:
+        return []
+    first = len(placed) - h  # tiles on the table before the history began
+    seat = None if state.is_terminal() else int(state.current_player)
+    return [placed[first + i] for i in recent_plies(movers, seat) if i != h - 1]
 
 
 def action_paths(state, action: int) -> MovePaths:

@@ -6,14 +6,21 @@ The board contract of :mod:`envs.core.svg` (``to_svg``, ``action_paths``, ``CONF
 (:mod:`envs.twixt.render`).
 
 **What is drawn** (following twixtbot-ui's board): the holes as dots (the four corners do not
-exist), each colour's two border lines in its colour between its border row (column) and the
-playing area, the row and column labels of the notation on all four sides, the links under the
-pegs, the pegs (Double TwixT: each peg carries its seat's letter, ``A`` for players 0 and 1,
-``B`` for 2 and 3, as the Pillow picture does), and under the board a caption: the status line
-(whose turn, or the result), in Double TwixT the last peg's owner, and for a turned board whom it
-is turned for. The last peg placed has a yellow ring (class ``last``); with ``links="manual"`` a
-last action that added a link draws a yellow band under that link, one that removed a link a
-dashed yellow line where it was (both class ``last``).
+exist), each colour's two border lines in its colour between its border row (column) and the playing
+area, the row and column labels of the notation on all four sides, the links under the pegs, the
+pegs (Double TwixT: each peg carries its seat's letter, ``A`` for players 0 and 1, ``B`` for 2 and
+3, as the Pillow picture does), and under the board a caption: the status line (whose turn, or the
+result), in Double TwixT the last peg's owner, and for a turned board whom it is turned for. Target
+marks (:func:`envs.core.svg.mark`, shown by the room): a quiet dark green ring around the hole under
+the pointer (hundreds of holes are targets at once), around a peg with ``links="manual"``; never
+reaching a border line. The last peg placed has a yellow ring (class ``last``); with
+``links="manual"`` a last action that added a link draws a yellow band under that link, one that
+removed a link a dashed yellow line where it was (both class ``last``). In Double TwixT the other
+pegs of the last turn of every seat but the one to move (the pegs since the mover's last peg: what
+the player to move has not seen played; one round once the game is over) have a dashed yellow ring
+(class ``recent``), the same for every viewer. With ``links="manual"`` a turn is several actions:
+the peg and the link changes of the last completed turn (the other side's, while a turn is under
+way) are marked too (class ``recent``: a dashed ring, a dashed band or a dashed line).
 
 **Perspective** (decision). Every viewer sees its own colour connecting top to bottom, as its
 observation does: a spectator (``viewer=None``) and a red seat (0, 2) see the board as it is (row
@@ -61,12 +68,24 @@ import textwrap
 
 from envs.core.checks import is_int
 from envs.core.errors import IllegalActionError
-from envs.core.svg import HIT_ATTRIBUTES, MovePaths, esc, svg_document
+from envs.core.svg import HIT_ATTRIBUTES, MovePaths, esc, mark, mark_ring, recent_plies, svg_document
 from envs.twixt.geometry import COLOUR_NAMES
 from envs.twixt.notation import column_label, hole_name, parse_hole
 from envs.twixt.render import BACKGROUND_RGB, BLACK_RGB, HOLE_RGB, LAST_RGB, RED_RGB, last_peg_hole
 
-__all__ = ["to_svg", "action_paths", "CONFIRM", "status", "SWAP", "CLAIM", "END", "END_CLAIM", "is_turned", "cell_size"]
+__all__ = [
+    "to_svg",
+    "action_paths",
+    "CONFIRM",
+    "status",
+    "SWAP",
+    "CLAIM",
+    "END",
+    "END_CLAIM",
+    "MARK_COLOURS",
+    "is_turned",
+    "cell_size",
+]
 
 #: A click plays at once: every legal action has a path of its own (see the module docstring).
 CONFIRM = False
@@ -88,6 +107,10 @@ def _hex(rgb: tuple[int, int, int]) -> str:
 
 _C_RED, _C_BLACK, _C_BG, _C_HOLE, _C_LAST = (_hex(c) for c in (RED_RGB, BLACK_RGB, BACKGROUND_RGB, HOLE_RGB, LAST_RGB))
 _C_PEG = (_C_RED, _C_BLACK)
+_C_MARK = "#1d5e34"
+#: Each target marker's colour and what it is drawn on (``envs.core.svg`` contract; at least 3:1):
+#: a ring around an empty hole or a peg (links="manual"), on the board or the last peg's ring.
+MARK_COLOURS = {"on the board": (_C_MARK, _C_BG), "on the last peg's ring": (_C_MARK, _C_LAST)}
 _PENDING_LINK = ' stroke-opacity="0.55"'  # a link the pending action adds
 
 
@@ -157,6 +180,37 @@ def _peg_owners(state) -> dict[int, int]:
     return owners
 
 
+def _last_turn(state) -> tuple[set[int], list[tuple[tuple, str]]]:
+    """``links="manual"``: the peg holes and the link changes (``((end, end), "+" or "-")``) of the
+    last completed turn (up to its ``end turn``), the other side's while a turn is under way."""
+    s = state.board_size
+    texts = [state.action_to_string(a) for a in state.history]
+    ends = [i for i, t in enumerate(texts) if t in ("end", "end!", END, END_CLAIM)]
+    if not ends:
+        return set(), []
+    first = ends[-2] + 1 if len(ends) > 1 else 0
+    pegs, changes = set(), []
+    for i in range(first, ends[-1]):
+        a, m = state.history[i], _LINK_TEXT.fullmatch(texts[i])
+        if m:
+            changes.append((tuple(sorted(parse_hole(h, s) for h in m.group(2, 3))), m.group(1)))
+        elif a < s * s:
+            pegs.add(a)
+        elif a > s * s and not m and texts[i].endswith("!"):  # a placement claiming the Privilege
+            pegs.add(a - s * s - 1)
+    return pegs, changes
+
+
+def _recent_pegs(state) -> set[int]:
+    """Double TwixT: the holes of the pegs placed in the last turn of every seat but the one to
+    move (:func:`envs.core.svg.recent_plies` over the pegs: since the mover's last peg; one round
+    once the game is over). The same for every viewer."""
+    owners = _peg_owners(state)
+    holes = list(owners)
+    seat = None if state.is_terminal() else int(state.current_player)
+    return {holes[i] for i in recent_plies(list(owners.values()), seat)}
+
+
 # ---------------------------------------------------------------------------------- clicks
 def action_paths(state, action: int) -> MovePaths:
     """How the legal ``action`` (state's absolute frame) is chosen with clicks (module docstring).
@@ -220,7 +274,7 @@ def status(state, viewer: int | None) -> str:
 
 
 # ---------------------------------------------------------------------------------- drawing
-def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> str:
+def to_svg(state, viewer: int | None = None, *, pending: int | None = None, perspective: int | None = None) -> str:
     """The position as one standalone SVG document (see the module docstring for what is drawn).
 
     Args:
@@ -228,16 +282,22 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
         viewer: ``None`` (a spectator) or a seat; a black seat sees the board turned (black's
             borders at top and bottom). TwixT hides nothing, so only the perspective depends on it.
         pending: a legal action drawn as if played (class ``pending``), or ``None``.
+        perspective: the seat whose side of the table the board is drawn from (a black seat:
+            turned), ``None`` for the viewer's; a person holding several seats keeps their first
+            seat's, so the board does not turn between their moves.
 
     Returns:
         SVG text, ``(S + 1) * cell`` user units wide (:func:`cell_size`; 600 for 24x24) and as
         high plus the caption; the same arguments give the same text.
 
     Raises:
-        ValueError: ``viewer`` is neither ``None`` nor a seat; ``pending`` is not an int.
+        ValueError: ``viewer`` or ``perspective`` is neither ``None`` nor a seat; ``pending`` is
+            not an int.
         IllegalActionError (a ``ValueError``): ``pending`` is out of range or not legal.
     """
     _check_viewer(state, viewer)
+    _check_viewer(state, perspective)
+    side = viewer if perspective is None else int(perspective)
     s = state.board_size
     n = s * s
     shown = state
@@ -245,7 +305,7 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
         pending = _check_legal(state, pending, "pending action")
         shown = state.clone()
         shown.apply(pending)
-    turned = is_turned(viewer)
+    turned = is_turned(side)
     cell = cell_size(s)
     half = cell // 2
     margin = cell
@@ -326,6 +386,19 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
                 f'stroke-width="{lw}" stroke-dasharray="{_f(cell / 6)} {_f(cell / 6)}" '
                 f'stroke-linecap="round"/>'
             )
+    turn_pegs: set[int] = set()
+    if state.linking == "manual":  # the links of the last completed turn (the other side's)
+        turn_pegs, changes = _last_turn(state)
+        for (a, b), sign in changes:
+            if (a, b) == (last_link[0] if last_link else None) or (sign == "+") != ((a, b) in before):
+                continue  # drawn as the last action, or undone since
+            (x1, y1), (x2, y2) = xy(*a), xy(*b)
+            dash = f'stroke-dasharray="{_f(cell / 4)} {_f(cell / 8)}"'
+            width_ = _f(max(2, cell / 6) + max(4, cell / 6)) if sign == "+" else lw
+            out.append(
+                f'<line class="recent{" removed" if sign == "-" else ""}" x1="{x1}" y1="{y1}" x2="{x2}" '
+                f'y2="{y2}" stroke="{_C_LAST}" stroke-width="{width_}" {dash} stroke-linecap="round"/>'
+            )
     for (a, b), col in after.items():
         (x1, y1), (x2, y2) = xy(*a), xy(*b)
         new = (a, b) not in before
@@ -348,6 +421,8 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
     owners = _peg_owners(shown) if four else {}
     last_rc = last_peg_hole(state)
     last_hole = None if last_rc is None else last_rc[0] * s + last_rc[1]
+    recent = (_recent_pegs(state) if four else set()) | turn_pegs
+    recent.discard(last_hole)
     pr = cell * 0.3
     prs = _f(pr)
     letter = _f(pr * 1.15)
@@ -358,6 +433,12 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
             out.append(
                 f'<circle class="last" cx="{x}" cy="{y}" r="{_f(pr + max(2, cell * 0.12))}" fill="none" '
                 f'stroke="{_C_LAST}" stroke-width="{_f(max(2, cell * 0.1))}"/>'
+            )
+        if p in recent and pegs_before[p]:
+            out.append(
+                f'<circle class="recent" cx="{x}" cy="{y}" r="{_f(pr + cell * 0.1)}" fill="none" '
+                f'stroke="{_C_LAST}" stroke-width="{_f(cell * 0.05)}" '
+                f'stroke-dasharray="{_f(cell / 8)} {_f(cell / 12)}"/>'
             )
         new = pegs[p] != pegs_before[p]
         extra = (
@@ -389,7 +470,7 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
     if pending is not None:
         caption.append(f"pending: {state.action_to_string(pending)} (not played yet)")
     if turned:
-        caption.append(f"board turned for {state.seat_name(viewer)}: black connects top to bottom")
+        caption.append(f"board turned for {state.seat_name(side)}: black connects top to bottom")
     cf = max(12.0, min(16.0, cell * 0.55))
     chars = max(20, int(width / (0.56 * cf)))
     lines = [w for line in caption for w in textwrap.wrap(line, chars)]
@@ -399,7 +480,10 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
     for i, line in enumerate(lines):
         out.append(f'<text x="{_f(width / 2)}" y="{_f(board_h + (i + 0.8) * step)}">{esc(line)}</text>')
     out.append("</g>")
-    # Hit shapes on top: one square per hole, centred on it.
+    # Hit shapes on top: one square per hole, centred on it, each followed by its mark (a ring
+    # inside the hole's square, clear of the border lines; the same for every viewer).
+    marks = not state.is_terminal()
+    manual = state.linking == "manual"
     out.append('<g class="hits">')
     for p in range(n):
         if p in corners:
@@ -412,12 +496,23 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
             f'aria-label="{esc(_hole_label(s, pegs, pegs_before, p, owners, last_hole))}" '
             f'x="{x - half}" y="{y - half}" width="{cell}" height="{cell}"/>'
         )
+        if marks and (pegs[p] and manual or not pegs[p]):
+            if pegs[p]:  # links="manual": a peg is clicked to add or remove a link
+                out.append(
+                    mark(
+                        mark_ring("circle", _C_MARK, cell * 0.06, cx=x, cy=y, r=cell * 0.38),
+                        mark_ring("circle", _C_MARK, cell * 0.07, cx=x, cy=y, r=cell * 0.4),
+                        quiet=True,
+                    )
+                )
+            else:  # an empty hole is never selected: a placement is one click
+                out.append(mark(mark_ring("circle", _C_MARK, cell * 0.08, cx=x, cy=y, r=cell * 0.24), quiet=True))
     out.append("</g>")
     body = "".join(out).replace("{HEIGHT}", _f(height), 1)
     name = "Double TwixT" if four else "TwixT"
     label = f"{name} {s}x{s} position"
     if turned:
-        label += f", seen by {state.seat_name(viewer)} (turned: black connects top to bottom)"
+        label += f", seen by {state.seat_name(side)} (turned: black connects top to bottom)"
     return svg_document(width, float(_f(height)), body, f"{label}. {state.status_line()}", "board-twixt")
 
 
