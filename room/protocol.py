@@ -58,8 +58,9 @@ schema's):
   ``me`` and ``invite`` seats, ``me``, ``invite`` (seat lists).
 * ``joined`` / ``seated``: ``game``, ``seat``, ``token`` (``null`` for an agent or open seat).
 * ``state``: ``game``, ``kind``, ``env_id``, ``name``, ``env_kwargs``, ``ply``, ``moves`` (the
-  game in notation, public), ``move_seats`` (the seat that played each of ``moves``), ``moves_words`` (each of
-  ``moves`` in players' words, ``GameState.move_in_words``), ``seats`` [{seat, label, kind, agent, open, invited, error, thinking}],
+  game in notation, public), ``move_seats`` (the seat that played each of ``moves``),
+  ``moves_words`` (each of ``moves`` in players' words, ``GameState.move_in_words``),
+  ``seats`` [{seat, label, kind, agent, open, invited, error, thinking}],
   ``to_move``, ``over``, ``outcome`` ({result, termination, winners, scores} or null),
   ``scores`` (only in games of perfect information or once over), ``confirm``,
   ``notation_help``, ``problem``, ``version``, ``downloadable`` (null, or why not), and for
