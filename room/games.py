@@ -207,7 +207,9 @@ class Room:
             await anyio.to_thread.run_sync(game.journal.write, events)
         except JournalWriteError as e:
             self._journal_failed(game, e)
-            raise RoomError(f"{_what(events[0])} was not saved and the game is unchanged: {game.journal_error}") from None
+            raise RoomError(
+                f"{_what(events[0])} was not saved and the game is unchanged: {game.journal_error}"
+            ) from None
         if game.journal_error is not None:
             game.journal_error = None
             game.touch()
@@ -366,9 +368,7 @@ class Room:
         header = play_header(game)
         first = game.trial().settle()  # forced moves at the start: journaled with the header
         try:
-            game.journal = await anyio.to_thread.run_sync(
-                Journal.create, self.records / f"{gid}.jsonl", header, first
-            )
+            game.journal = await anyio.to_thread.run_sync(Journal.create, self.records / f"{gid}.jsonl", header, first)
         except (OSError, JournalWriteError) as e:
             why = e.reason if isinstance(e, JournalWriteError) else (e.strerror or type(e).__name__)
             raise RoomError(f"the game was not created: the records folder refused its journal ({why})") from None

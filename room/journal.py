@@ -47,7 +47,16 @@ from pathlib import Path
 
 from envs.core.checks import is_plain_int
 
-__all__ = ["FORMAT", "VERSION", "Journal", "JournalContent", "JournalWriteError", "read_journal", "EVENTS", "THEN_EVENTS"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "Journal",
+    "JournalContent",
+    "JournalWriteError",
+    "read_journal",
+    "EVENTS",
+    "THEN_EVENTS",
+]
 
 FORMAT = "tabletop-room-journal"
 VERSION = 1
@@ -317,8 +326,8 @@ def read_journal(path: Path) -> JournalContent:
     """Read a journal, stopping at the first bad line.
 
     A line is bad when it is not UTF-8 JSON, lacks its newline (a write cut short), or is not a
-    well-formed header / event (with its ``then`` list, if any). Whether the events are legal moves is checked by the room when
-    it replays them.
+    well-formed header / event (with its ``then`` list, if any). Whether the events are legal
+    moves is checked by the room when it replays them.
 
     Raises:
         OSError: the file cannot be read.

@@ -128,9 +128,7 @@ class AgentScheduler:
                 try:
                     await self.play(game, action, "agent")
                 except RoomError as e:  # its move was not journaled (the records folder refused it)
-                    game.seats[seat].error = (
-                        f"{e} Give the seat to the same agent (or someone else) to try again."
-                    )
+                    game.seats[seat].error = f"{e} Give the seat to the same agent (or someone else) to try again."
                     game.touch()
                 except Exception as e:  # noqa: BLE001 - an illegal answer
                     failure = f"{type(e).__name__}: {e}"
