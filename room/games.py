@@ -516,7 +516,6 @@ class Room:
                     "undo: allowed only when every other seat is an agent, the game was not resigned, "
                     "and you have a move to take back"
                 )
-            game.check_writable()
             await self._write(game, [{"event": "undo", "to": target}])
             game.rebuild(target)
         self.broadcast(game)
