@@ -16,6 +16,7 @@ table, or ``pass``).
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import hmac
 from dataclasses import dataclass, field
@@ -114,6 +115,10 @@ class RoomGame:
         resigned: the seat that resigned, or ``None``.
         version: bumped at every change (agents' answers for an older version are dropped).
         problem: what went wrong reading the journal, shown to people (``None``: nothing).
+        journal_error: ``None``, or why the last change could not be journaled (shown to people
+            with :attr:`problem` until a change is journaled again).
+        read_only: the journal cannot be written any more (a failed write could not be taken
+            back): every change is refused until the room restarts.
         thinking: the seat whose agent is choosing, or ``None``.
         seed_chosen: the creator gave the seed (:mod:`room.trust`: then no seat of a game with
             hidden information goes to anyone else).
@@ -148,6 +153,8 @@ class RoomGame:
         self.resigned: int | None = None
         self.version = 0
         self.problem: str | None = None
+        self.journal_error: str | None = None
+        self.read_only = False
         self.thinking: int | None = None
         self.seed_chosen = False
         self.seat_changes: list[dict] = []
@@ -276,6 +283,55 @@ class RoomGame:
             raise RoomError(f"game {self.id} is an uploaded record: it can be replayed, not played")
         if self.over:
             raise RoomError(f"game {self.id} is over ({(self.outcome() or {}).get('result', 'finished')})")
+        self.check_writable()
+
+    def check_writable(self) -> None:
+        """Refuse any change of a game whose journal can no longer be written (:attr:`read_only`)."""
+        if self.read_only:
+            raise RoomError(f"game {self.id} is read-only: {self.journal_error}")
+
+    def trial(self) -> RoomGame:
+        """A copy of this game to try a change on, so that the change's consequences
+        (:meth:`settle`) are known before anything is journaled; the game itself is untouched.
+
+        The copy shares the positions played so far (never changed once played) and the
+        :class:`Seat` objects; it has its own lists and a stand-in for the environment (the
+        state's clone and the step limit: what :meth:`apply` and :attr:`over` need). It cannot
+        :meth:`rebuild` (no undo) nor be observed by an agent.
+        """
+        t = copy.copy(self)
+        if self.env is not None:
+            t.env = _TrialEnv(self.env)
+        t.positions = list(self.positions)
+        t.actions = list(self.actions)
+        t.played_by = list(self.played_by)
+        t.seats = list(self.seats)
+        t.seat_changes = list(self.seat_changes)
+        t.journal = None
+        t._cache = {}
+        return t
+
+    def settle(self) -> list[dict]:
+        """After a change: play the forced moves the room plays itself (:meth:`auto_action`)
+        and return their events, then the ``result`` event if the game is over (what the room
+        journals in the change's line, see :mod:`room.journal`)."""
+        out = []
+        while True:
+            a = self.auto_action()
+            if a is None:
+                break
+            out.append(self.apply(a, "auto"))
+        if self.over and self.kind == "play":
+            res = self.outcome() or {}
+            out.append(
+                {
+                    "event": "result",
+                    "result": res.get("result", ""),
+                    "termination": res.get("termination", ""),
+                    "ply": self.ply,
+                }
+            )
+        return out
 
     def move_event(self, action, how: str) -> dict:
         """The journal event of playing ``action`` (state's absolute frame) for the seat to move,
@@ -397,10 +453,16 @@ class RoomGame:
                 "to_move": None if mover is None else self.label(mover),
                 "outcome": self.outcome(),
                 "seats": self._seats_public(),
-                "problem": self.problem,
+                "problem": self.problems(),
             }
 
         return self._cached("summary", make)
+
+    def problems(self) -> str | None:
+        """What people are told of the game's journal: :attr:`problem` (reading it) and
+        :attr:`journal_error` (writing it), or ``None``."""
+        both = [p for p in (self.problem, self.journal_error) if p]
+        return " ".join(both) if both else None
 
     def _seats_public(self) -> list[dict]:
         out = []
@@ -448,7 +510,7 @@ class RoomGame:
                 "scores": None if scores is None else [int(x) for x in scores],
                 "confirm": bool(st.board_ui().confirm),
                 "notation_help": info.notation,
-                "problem": self.problem,
+                "problem": self.problems(),
                 "version": self.version,
                 "downloadable": self.downloadable(),
             }
@@ -488,6 +550,7 @@ class RoomGame:
         """
         mover = self.to_move()
         viewer = mover if mover in held else (min(held) if held else None)
+        live = not self.read_only
         frame = dict(self.public())
         frame.update(
             {
@@ -496,11 +559,13 @@ class RoomGame:
                 "viewer": viewer,
                 "svg": self.svg(self.ply, viewer, perspective=min(held) if held else None),
                 "phase": self._phase(viewer),
-                "legal": self.legal() if mover is not None and mover in held else None,
-                "can_undo": self.undo_target(held) is not None,
-                "can_resign": bool(held) and not self.over,
+                "legal": self.legal() if live and mover is not None and mover in held else None,
+                "can_undo": live and self.undo_target(held) is not None,
+                "can_resign": live and bool(held) and not self.over,
                 "owner": bool(owner),
-                "can_seat": [i for i in range(len(self.seats)) if self.may_change_seat(i, held, owner) is None],
+                "can_seat": [
+                    i for i in range(len(self.seats)) if live and self.may_change_seat(i, held, owner) is None
+                ],
             }
         )
         return frame
@@ -577,6 +642,25 @@ class RoomGame:
         if self.truncated:
             meta["truncated"] = True
         return record_from_state(self.env.state, self.env_id, self.env_kwargs, self.seed, meta=meta)
+
+
+class _TrialEnv:
+    """What :meth:`RoomGame.trial` keeps of an environment: a clone of its state, its step count
+    and limit, stepped as :meth:`envs.core.aec.TabletopAECEnv.step` steps a live game (the state
+    plays the move; reaching ``max_steps`` plies truncates a game the rules did not end)."""
+
+    def __init__(self, env):
+        self.state = env.state.clone()
+        self.max_steps = env.max_steps
+        self.num_steps = env.num_steps
+        self.truncations = dict(env.truncations)
+
+    def step(self, action) -> None:
+        st = self.state
+        st.apply(st.to_state_action(st.current_player, int(action)))
+        self.num_steps += 1
+        if not st.is_terminal() and self.max_steps is not None and self.num_steps >= self.max_steps:
+            self.truncations = {a: True for a in self.truncations}
 
 
 def action_index(state: GameState, action) -> int:

@@ -4,8 +4,10 @@ A :class:`Room` holds every game of one server (:class:`~room.game.RoomGame`: se
 each viewer may see), the pages connected to it (:class:`~room.connection.Connection`) and its
 records folder (:mod:`room.records`). It answers each browser message (:meth:`Room.handle`):
 creates games, seats people and agents, plays, previews, undoes and resigns moves, each change
-journaled (flushed and fsynced) before any page hears of it, then told to every page watching the
-game and, at most five times a second, to the lobby. The agents think off the event loop
+journaled with what follows from it (forced moves, the result: one line, fsynced; see
+:meth:`Room._commit`) before the game changes and any page hears of it, then told to every page
+watching the game and, at most five times a second, to the lobby. A change the disk refuses is
+refused as a whole, the game unchanged, and the game's page says why. The agents think off the event loop
 (:class:`~room.scheduler.AgentScheduler`). The HTTP and WebSocket routes are :mod:`room.app`.
 """
 
@@ -16,7 +18,7 @@ import inspect
 import json
 import logging
 import secrets
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -30,7 +32,7 @@ from envs.registry import UnknownEnvError, env_ids, spec
 from room.agents import RoomAgents
 from room.connection import Connection
 from room.game import RoomError, RoomGame, Seat, action_index, token_digest
-from room.journal import Journal
+from room.journal import Journal, JournalWriteError
 from room.protocol import (
     HUMAN_CHOICES,
     CreateMessage,
@@ -47,7 +49,7 @@ from room.protocol import (
     check_message,
     error_frame,
 )
-from room.records import load_records, play_header, record_header
+from room.records import load_records, play_header, record_header, replay_event
 from room.scheduler import AgentScheduler
 from room.trust import check_encodable, client_text, seats_refusal, seed_refusal
 
@@ -191,39 +193,66 @@ class Room:
             self.locks[game.id] = asyncio.Lock()
         return self.locks[game.id]
 
-    async def _write(self, game: RoomGame, event: dict) -> None:
-        """Append ``event`` to the game's journal (flushed and fsynced, in a worker thread)."""
+    async def _write(self, game: RoomGame, events: list[dict]) -> None:
+        """Append ``events`` (a change, then what follows from it) to the game's journal as one
+        line, fsynced, in a worker thread (caller holds the lock).
+
+        Raises:
+            RoomError: the disk refused it: nothing of it is in the journal and the caller
+                changes nothing. The game's page is told (:attr:`RoomGame.journal_error`); a
+                journal whose failed write could not be taken back makes the game read-only.
+        """
         assert game.journal is not None  # opened when the game was created or loaded
-        await anyio.to_thread.run_sync(game.journal.write, event)
+        game.check_writable()
+        try:
+            await anyio.to_thread.run_sync(game.journal.write, events)
+        except JournalWriteError as e:
+            self._journal_failed(game, e)
+            raise RoomError(
+                f"{_what(events[0])} was not saved and the game is unchanged: {game.journal_error}"
+            ) from None
+        if game.journal_error is not None:
+            game.journal_error = None
+            game.touch()
+
+    def _journal_failed(self, game: RoomGame, e: JournalWriteError) -> None:
+        """Record a refused journal write in the game (shown in its page and the lobby)."""
+        log.error("game %s: the journal could not be written: %s", game.id, e.reason)
+        if e.rolled_back:
+            game.journal_error = (
+                f"The records folder refused to write the game's journal ({e.reason}) at {_now()}. "
+                "The room tries again at the next move or change."
+            )
+        else:
+            game.read_only = True
+            game.journal_error = (
+                f"The records folder refused to write the game's journal ({e.reason}). The game is "
+                "read-only until the room restarts (it then resumes from the journal's last complete line)."
+            )
+        game.touch()
+        self.broadcast(game)
+
+    async def _commit(self, game: RoomGame, event: dict, change: Callable[[RoomGame], object]) -> None:
+        """Make a change (caller holds the lock): ``change`` applies ``event`` to a game. It is
+        tried on :meth:`RoomGame.trial` first, to know what follows from it (the forced moves
+        the room plays itself, the result of a game it ends: :meth:`RoomGame.settle`); the
+        change and those events are journaled as one line; only then is the game changed.
+
+        Raises:
+            RoomError: the journal refused it (the game unchanged, see :meth:`_write`).
+        """
+        trial = game.trial()
+        change(trial)
+        events = [event, *trial.settle()]
+        await self._write(game, events)
+        change(game)
+        for ev in events[1:]:
+            replay_event(game, ev)
 
     async def _play(self, game: RoomGame, action, how: str) -> None:
-        """Journal, then play, a move (caller holds the lock); then the forced moves after it."""
+        """Journal, then play, a move and the forced moves after it (caller holds the lock)."""
         event = game.move_event(action, how)
-        await self._write(game, event)
-        game.apply(action, how)
-        await self._settle(game)
-
-    async def _settle(self, game: RoomGame) -> None:
-        """After a change (caller holds the lock): play the forced moves the room plays itself,
-        and journal the result of a game that just ended."""
-        while True:
-            a = game.auto_action()
-            if a is None:
-                break
-            event = game.move_event(a, "auto")
-            await self._write(game, event)
-            game.apply(a, "auto")
-        if game.over and game.kind == "play":
-            out = game.outcome() or {}
-            await self._write(
-                game,
-                {
-                    "event": "result",
-                    "result": out.get("result", ""),
-                    "termination": out.get("termination", ""),
-                    "ply": game.ply,
-                },
-            )
+        await self._commit(game, event, lambda g: g.apply(action, how))
 
     # ------------------------------------------------------------------ agents (room.scheduler)
     def kick(self, game: RoomGame) -> None:
@@ -357,16 +386,16 @@ class Room:
                     raise RoomError(f"seat {i}: {s.error}")
         header = play_header(game)
         check_encodable(header, "create: the game's settings")
+        first = game.trial().settle()  # forced moves at the start: journaled with the header
         try:
-            game.journal = await anyio.to_thread.run_sync(Journal.create, self.records / f"{gid}.jsonl", header)
-        except OSError as e:  # the server's log has the path; the page only the reason
+            game.journal = await anyio.to_thread.run_sync(Journal.create, self.records / f"{gid}.jsonl", header, first)
+        except (OSError, JournalWriteError) as e:  # the server's log has the path; the page only the reason
             log.warning("room: cannot create the journal of game %s: %s", gid, e)
-            raise RoomError(
-                f"the room cannot write the new game's journal ({client_text(e)}); no game was created"
-            ) from None
+            why = e.reason if isinstance(e, JournalWriteError) else client_text(e)
+            raise RoomError(f"the room cannot write the new game's journal ({why}); no game was created") from None
+        for ev in first:
+            replay_event(game, ev)
         self.games[gid] = game
-        async with self.lock(game):
-            await self._settle(game)
         assert game.owner is not None  # a game created here has an owner token
         conn.tokens.add(game.owner)
         conn.tokens.update(token_digest(tokens[str(i)]) for i, c in enumerate(choices) if c == "me")
@@ -391,14 +420,17 @@ class Room:
         conn.game = game.id
         digests = {token_digest(t) for t in tokens}
         conn.tokens.update(digests)
-        await self._claim_invites(conn, game, digests)
+        try:
+            await self._claim_invites(conn, game, digests)
+        except RoomError as e:  # the claim could not be journaled: the page still sees the game
+            conn.send(error_frame("watch", str(e)))
         conn.send(game.view(game.seats_held(conn.tokens), game.is_owner(conn.tokens)))
 
     async def _claim_invites(self, conn, game: RoomGame, digests: set[str]) -> None:
         """An invitation link opened (a ``watch`` with the token of a seat not yet claimed): the
         seat gets a fresh token for this browser (answered with ``joined``) and the link's token
         stops working (journaled, so a restart keeps it)."""
-        if game.kind != "play" or not any(s.invited and s.token in digests for s in game.seats):
+        if game.kind != "play" or game.read_only or not any(s.invited and s.token in digests for s in game.seats):
             return
         claimed, refused = [], []
         async with self.lock(game):
@@ -432,8 +464,11 @@ class Room:
         d = token_digest(tok)
         new = Seat("human", None, d, claimed=True, holder=holder or d)
         self._check_fair(game, seat, new)
-        await self._write(game, {"event": "seat", "seat": seat, **new.journal(), "ply": game.ply})
-        game.set_seat(seat, new)
+        await self._commit(
+            game,
+            {"event": "seat", "seat": seat, **new.journal(), "ply": game.ply},
+            lambda g: g.set_seat(seat, new),
+        )
         return tok
 
     def _person(self, conn: Connection, game: RoomGame) -> str | None:
@@ -535,7 +570,7 @@ class Room:
                     "undo: allowed only when every other seat is an agent, the game was not resigned, "
                     "and you have a move to take back"
                 )
-            await self._write(game, {"event": "undo", "to": target})
+            await self._write(game, [{"event": "undo", "to": target}])
             game.rebuild(target)
         self.broadcast(game)
         self.kick(game)
@@ -550,10 +585,7 @@ class Room:
                 raise RoomError(
                     f"resign: you do not hold {'a seat' if seat is None else f'seat {seat}'} of game {game.id}"
                 )
-            await self._write(game, {"event": "resign", "seat": seat})
-            game.resigned = seat
-            game.changed()
-            await self._settle(game)
+            await self._commit(game, {"event": "resign", "seat": seat}, lambda g: _resign(g, seat))
         self.broadcast(game)
 
     async def _on_seat(self, conn: Connection, msg: SeatMessage) -> None:
@@ -582,12 +614,12 @@ class Room:
                 old = game.seats[i]
                 game.seats[i] = new
                 self.scheduler.attach(game, i)
+                game.seats[i] = old  # the seat changes once journaled (_commit)
                 if new.error:
-                    game.seats[i] = old
                     raise RoomError(f"seat {i}: {new.error}")
-            await self._write(game, {"event": "seat", "seat": i, **new.journal(), "ply": game.ply})
-            game.set_seat(i, new)
-            await self._settle(game)
+            await self._commit(
+                game, {"event": "seat", "seat": i, **new.journal(), "ply": game.ply}, lambda g: g.set_seat(i, new)
+            )
         if to == "me":  # an invitation's token is for the link, not for this page
             assert tok is not None  # "me" gets a token
             conn.tokens.add(token_digest(tok))
@@ -614,8 +646,22 @@ class Room:
             raise RoomError(str(e)) from None
         try:
             Journal.create(self.records / f"{gid}.jsonl", header).close()
-        except OSError as e:  # the server's log has the path; the page only the reason
+        except (OSError, JournalWriteError) as e:  # the server's log has the path; the page only the reason
             log.warning("room: cannot store the uploaded record as game %s: %s", gid, e)
-            raise RoomError(f"the room cannot store the record ({client_text(e)}); nothing was stored") from None
+            why = e.reason if isinstance(e, JournalWriteError) else client_text(e)
+            raise RoomError(f"the room cannot store the record ({why}); nothing was stored") from None
         self.games[gid] = game
         return game
+
+
+def _what(event: dict) -> str:
+    """A journal event's change, in words (for a refusal)."""
+    kind = event.get("event")
+    if kind == "move":
+        return f"The move {event.get('notation', '')}".rstrip()
+    return {"resign": "The resignation", "seat": "The seat change", "undo": "The undo"}.get(str(kind), "The change")
+
+
+def _resign(game: RoomGame, seat: int) -> None:
+    game.resigned = seat
+    game.changed()

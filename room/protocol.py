@@ -63,11 +63,13 @@ schema's):
   ``seats`` [{seat, label, kind, agent, open, invited, error, thinking}],
   ``to_move``, ``over``, ``outcome`` ({result, termination, winners, scores} or null),
   ``scores`` (only in games of perfect information or once over), ``confirm``,
-  ``notation_help``, ``problem``, ``version``, ``downloadable`` (null, or why not), and for
-  this page: ``you`` (held seats), ``viewer``, ``svg`` (``to_svg(viewer)``), ``phase`` (the
-  board's status line), ``legal`` (only to the holder of the seat to move: [{a, n (notation),
-  p (click paths), k (kind)}], else null), ``can_undo``, ``can_resign``, ``owner`` (this page
-  shows the owner token), ``can_seat`` (the seats this page may give away).
+  ``notation_help``, ``problem`` (null, or what went wrong reading the game's journal at start
+  or writing it: a refused write, the game then read-only or retried at the next change),
+  ``version``, ``downloadable`` (null, or why not), and for this page: ``you`` (held seats),
+  ``viewer``, ``svg`` (``to_svg(viewer)``), ``phase`` (the board's status line), ``legal`` (only
+  to the holder of the seat to move: [{a, n (notation), p (click paths), k (kind)}], else null;
+  null too in a read-only game), ``can_undo``, ``can_resign``, ``owner`` (this page shows the
+  owner token), ``can_seat`` (the seats this page may give away).
 * ``preview``: ``game``, ``action``, ``ply``, ``svg``. ``position``: ``game``, ``ply``, ``svg``,
   ``phase``.
 * ``error``: ``request``, ``message`` (:func:`error_frame`).

@@ -21,7 +21,7 @@ from room.game import RoomError, RoomGame, Seat
 from room.journal import FORMAT, VERSION, Journal, read_journal
 from room.trust import client_text
 
-__all__ = ["load_records", "load_journal", "replay_event", "play_header", "record_header"]
+__all__ = ["load_records", "load_journal", "replay_line", "replay_event", "play_header", "record_header"]
 
 
 def load_records(records: Path, attach: Callable[[RoomGame, int], None]) -> tuple[dict[str, RoomGame], list[str]]:
@@ -74,12 +74,12 @@ def load_journal(
     game = RoomGame(gid, "play", h["env_id"], h["env_kwargs"], h["seed"], h["created"], seats, owner=h.get("owner"))
     game.seed_chosen = h.get("seed_chosen") is True
     problem, good = content.problem, content.good_lines
-    for i, ev in enumerate(content.events):
+    for line, events in content.lines():
         try:
-            replay_event(game, ev)
+            replay_line(game, events)
         except Exception as e:  # noqa: BLE001 - an event that does not replay
-            problem = f"{path.name} line {i + 2}: {e}"
-            good = i + 1
+            problem = f"{path.name} line {line}: {e}"
+            good = line - 1
             break
     if problem:
         kept = path.with_name(f"{path.name}.damaged-{int(time.time())}")
@@ -101,6 +101,21 @@ def load_journal(
             attach(game, i)
     game.journal = Journal(path)
     games[gid] = game
+
+
+def replay_line(game: RoomGame, events: list[dict]) -> None:
+    """Apply the events of one journal line (a change and what followed from it), all or none:
+    a line of several events is tried on :meth:`~room.game.RoomGame.trial` first.
+
+    Raises:
+        as :func:`replay_event` (``game`` unchanged).
+    """
+    if len(events) > 1:
+        trial = game.trial()
+        for ev in events:
+            replay_event(trial, ev)
+    for ev in events:
+        replay_event(game, ev)
 
 
 def replay_event(game: RoomGame, ev: dict) -> None:

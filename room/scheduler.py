@@ -18,7 +18,7 @@ import anyio
 import anyio.to_thread
 
 from room.agents import RoomAgents
-from room.game import RoomGame
+from room.game import RoomError, RoomGame
 
 __all__ = ["AgentScheduler"]
 
@@ -84,7 +84,7 @@ class AgentScheduler:
 
     def kick(self, game: RoomGame) -> None:
         """Start the agent of the seat to move, if it is an agent's turn and none is thinking."""
-        if game.kind != "play" or game.over:
+        if game.kind != "play" or game.over or game.read_only:
             return
         seat = game.state.current_player
         s = game.seats[seat]
@@ -127,7 +127,10 @@ class AgentScheduler:
             if failure is None:
                 try:
                     await self.play(game, action, "agent")
-                except Exception as e:  # noqa: BLE001 - an illegal answer or a journal failure
+                except RoomError as e:  # its move was not journaled (the records folder refused it)
+                    game.seats[seat].error = f"{e} Give the seat to the same agent (or someone else) to try again."
+                    game.touch()
+                except Exception as e:  # noqa: BLE001 - an illegal answer
                     failure = f"{type(e).__name__}: {e}"
             if failure is not None:
                 game.seats[seat].error = (

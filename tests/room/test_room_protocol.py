@@ -445,7 +445,7 @@ def test_undo_is_refused_once_the_game_is_over(room):
     s = p.state(lambda f: f["over"])
     assert s["ply"] == 1 and s["outcome"]["winners"] == [1] and s["can_undo"] is False  # 22 x against 28 o
     before = journal_lines(app, gid)
-    assert before[-1]["event"] == "result"
+    assert before[-1]["event"] == "move" and before[-1]["then"][-1]["event"] == "result"  # one line
     assert "undo: the game is over" in p.error({"type": "undo", "game": gid})
     assert app.state.room.games[gid].ply == 1 and journal_lines(app, gid) == before
 
@@ -468,7 +468,8 @@ def test_resign_ends_the_game(room):
     assert rec["result"] is None and rec["meta"]["resigned"] == 1 and rec["meta"]["winners"] == [0]
     assert "is over" in a.error({"type": "move", "game": gid, "notation": "g2"})
     # the seat event: the invitation link opened (claimed with a fresh token)
-    assert [e["event"] for e in journal_lines(app, gid)[1:]] == ["seat", "resign", "result"]
+    assert [e["event"] for e in journal_lines(app, gid)[1:]] == ["seat", "resign"]
+    assert journal_lines(app, gid)[-1]["then"][0]["event"] == "result"  # the resignation's line
 
 
 # ---------------------------------------------------------------------------------- nothing lost
