@@ -339,7 +339,7 @@ def close_pages() -> None:
 
 
 def connect(client) -> Page:
-    ws = client.websocket_connect("/ws").__enter__()
+    ws = client.websocket_connect("ws://127.0.0.1/ws").__enter__()
     _OPEN.append(ws)
     return Page(ws)
 
@@ -375,7 +375,7 @@ def play(page: Page, gid: str, ply: int) -> tuple[str, dict]:
 @contextlib.contextmanager
 def running(records: Path):
     """A room over ``records`` and its TestClient; its pages closed before it stops."""
-    with TestClient(create_app(records, agent_delay=0)) as client:
+    with TestClient(create_app(records, agent_delay=0), base_url="http://127.0.0.1") as client:  # loopback Host (room.trust)
         try:
             yield client
         finally:
@@ -500,7 +500,7 @@ def test_a_game_whose_journal_cannot_be_created_is_not_created(tmp_path, disk):
         p = connect(client)
         disk.free = 100
         m = create(p, "ataxx_v0", ["me", "random"])
-        assert m["type"] == "error" and "was not created" in m["message"] and "No space left" in m["message"]
+        assert m["type"] == "error" and "no game was created" in m["message"] and "No space left" in m["message"]
         assert str(records) not in m["message"]
         assert client.app.state.room.games == {} and list(records.glob("*.jsonl")) == []
         disk.free, disk.fail_open = None, errno.EROFS

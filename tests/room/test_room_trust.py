@@ -366,7 +366,7 @@ def test_a_failed_create_shows_no_server_path(room, monkeypatch):
     records = app.state.room.records
     p = connect(room)
 
-    def refuse(path, header):
+    def refuse(path, header, first=()):
         raise PermissionError(13, "Permission denied", str(path))
 
     monkeypatch.setattr("room.games.Journal.create", refuse)
