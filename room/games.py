@@ -482,6 +482,7 @@ class Room:
                 )
             await self._write(game, {"event": "undo", "to": target})
             game.rebuild(target)
+            self.scheduler.drop_stale(game)
         self.broadcast(game)
         self.kick(game)
 
@@ -499,6 +500,7 @@ class Room:
             game.resigned = seat
             game.changed()
             await self._settle(game)
+            self.scheduler.drop_stale(game)
         self.broadcast(game)
 
     async def _on_seat(self, conn: Connection, msg: SeatMessage) -> None:

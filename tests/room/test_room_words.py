@@ -1,0 +1,34 @@
+"""The play room in players' words (issue 26, items 4 to 6): an undo cancels a stale agent's
+turn, the lobby names an agent that cannot play a new setting, the caption at the end gives the
+result, each game's words (names, option labels, how to play) come through the board-UI contract."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+pytest.importorskip("starlette", reason="the play room needs the 'room' extra: pip install -e '.[room]'")
+pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the 'test' extra)")
+
+from room_helpers import SlowAgent  # noqa: E402
+from test_room_protocol import _close_pages, connect, create, journal_lines, room, watch  # noqa: E402,F401
+
+
+def test_an_undo_cancels_the_thinking_agent_and_its_seat_stops_thinking(room):  # noqa: F811
+    client, app = room
+    p = connect(client)
+    c = create(p, "ataxx_v0", ["me", "slow"], seed=2)
+    gid = c["game"]
+    s = watch(p, gid, c["tokens"]["0"])
+    p.send({"type": "move", "game": gid, "action": s["legal"][0]["a"]})
+    p.state(lambda f: f["seats"][1]["thinking"])
+    started = time.monotonic()
+    p.send({"type": "undo", "game": gid})
+    s = p.state(lambda f: f["ply"] == 0)
+    assert s["seats"][1]["thinking"] is False and s["to_move"] == 0 and s["legal"]
+    assert time.monotonic() - started < SlowAgent.seconds / 2  # not after the agent's answer
+    time.sleep(SlowAgent.seconds + 0.5)  # the abandoned thread answers: its move is dropped
+    game = app.state.room.games[gid]
+    assert game.ply == 0 and game.thinking is None
+    assert [e["event"] for e in journal_lines(app, gid)[1:]] == ["move", "undo"]
