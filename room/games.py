@@ -286,6 +286,7 @@ class Room:
         sp, env = self._new_env(env_id, kwargs)
         st = env.state
         menu = await anyio.to_thread.run_sync(self.agents.menu, env, env_id, kwargs)
+        refused = await anyio.to_thread.run_sync(self.agents.unavailable, env, env_id, kwargs)
         conn.send(
             {
                 "type": "setup",
@@ -297,6 +298,7 @@ class Room:
                 ],
                 "teams": st.teams(),
                 "agents": [{"name": m.name, "summary": m.summary} for m in menu],
+                "unavailable": [{"name": m.name, "why": m.summary} for m in refused],
                 "notation": st.info.notation,
             }
         )

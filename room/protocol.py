@@ -51,7 +51,9 @@ schema's):
   ``notation``), ``formats`` (readable record suffixes), ``problems`` (journals that could not
   be read).
 * ``setup``: ``env_id``, ``env_kwargs``, ``seats`` [{seat, label}], ``teams``, ``agents``
-  [{name, summary}], ``notation``.
+  [{name, summary}], ``unavailable`` [{name, why}] (the room's agents that cannot play this
+  setting, and why: the lobby names a seat's agent dropped by a change of setting),
+  ``notation``.
 * ``created``: ``game``, ``owner`` (token to change seats), ``tokens`` {seat: token} for the
   ``me`` and ``invite`` seats, ``me``, ``invite`` (seat lists).
 * ``joined`` / ``seated``: ``game``, ``seat``, ``token`` (``null`` for an agent or open seat).

@@ -118,13 +118,26 @@ function lobbyPage() {
         el("option", { value: "open", text: "Open seat (join from the lobby)" }),
         ...agents.map((a) => el("option", { value: a.name, text: `Agent: ${a.name} — ${a.summary}` })));
       sel.value = s.seat === 0 ? "me" : (agents.length ? agents[0].name : "open");
-      if (before[s.seat] !== undefined) sel.value = before[s.seat];  // keep what was chosen
-      if (!sel.value) sel.value = "open";
-      return el("div", { class: "row" }, el("label", { for: `seat-${s.seat}`, text: s.label }), sel);
+      const dropped = keepChoice(sel, before[s.seat], m);
+      return el("div", { class: "row" }, el("label", { for: `seat-${s.seat}`, text: s.label }), sel,
+        dropped ? el("p", { class: "seat-change problem", role: "status", "data-seat": s.seat, text: dropped }) : null);
     });
     const teams = m.teams.some((t) => t.length > 1) ? el("p", { class: "hint", text: "Teams: " + m.teams.map((t) => t.join("+")).join(" vs ") }) : null;
     box.replaceChildren(...[el("legend", { text: "Seats" }), ...rows, teams,
       el("p", { class: "hint", id: "notation-help", text: "Notation: " + m.notation })].filter((x) => x));
+  }
+
+  // A seat keeps what was chosen for it; an agent that cannot play the new setting is replaced by
+  // the menu's first agent (never silently by an open seat), and the returned line says which
+  // agent was dropped and why (the setup frame's `unavailable`).
+  function keepChoice(sel, was, m) {
+    if (was === undefined) return "";
+    if ([...sel.options].some((o) => o.value === was)) { sel.value = was; return ""; }
+    const why = (m.unavailable || []).find((u) => u.name === was);
+    const instead = agents.length ? agents[0].name : "open";
+    sel.value = instead;
+    return `${was} cannot play this setting: ${why ? why.why : "the room does not offer it here"}. ` +
+      `The seat is now ${agents.length ? "the agent " + instead : "an open seat"}.`;
   }
 
   $("#create-form").addEventListener("submit", (ev) => {

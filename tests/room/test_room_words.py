@@ -32,3 +32,22 @@ def test_an_undo_cancels_the_thinking_agent_and_its_seat_stops_thinking(room):  
     game = app.state.room.games[gid]
     assert game.ply == 0 and game.thinking is None
     assert [e["event"] for e in journal_lines(app, gid)[1:]] == ["move", "undo"]
+
+
+def test_setup_names_the_agents_that_cannot_play_a_setting_and_why(room):  # noqa: F811
+    client, _ = room
+    p = connect(client)
+    p.send({"type": "setup", "env_id": "twixt_v0", "env_kwargs": {"board_size": 8}})
+    small = p.until(lambda f: f["type"] == "setup", timeout=90)
+    assert "twixt_quick" in [a["name"] for a in small["agents"]]
+    assert "twixt_quick" not in [u["name"] for u in small["unavailable"]]
+    p.send({"type": "setup", "env_id": "twixt_v0", "env_kwargs": {"board_size": 24}})
+    big = p.until(lambda f: f["type"] == "setup", timeout=90)
+    assert "twixt_quick" not in [a["name"] for a in big["agents"]]
+    why = {u["name"]: u["why"] for u in big["unavailable"]}
+    assert why["twixt_quick"] == "it was trained only for TwixT (twixt_v0) with board_size=8"
+    assert "Tantrix only" in why["robot"]
+    p.send({"type": "setup", "env_id": "tantrix_v0", "env_kwargs": {"num_players": 3}})
+    three = p.until(lambda f: f["type"] == "setup", timeout=90)
+    assert "two players or two teams" in {u["name"]: u["why"] for u in three["unavailable"]}["alphabeta:2"]
+    assert not {a["name"] for a in three["agents"]} & {u["name"] for u in three["unavailable"]}
