@@ -25,6 +25,7 @@ from envs.core.checks import is_plain_int
 from envs.core.records import record_from_state, replay
 from envs.core.state import GameState, IllegalActionError
 from envs.registry import spec
+from room.words import help_words, setting_words
 
 if TYPE_CHECKING:
     from room.journal import Journal
@@ -358,6 +359,7 @@ class RoomGame:
                 "kind": self.kind,
                 "env_id": self.env_id,
                 "name": st.setting_name(),
+                "setting": setting_words(st, self.env_kwargs),
                 "env_kwargs": self.env_kwargs,
                 "created": self.created,
                 "ply": self.ply,
@@ -401,6 +403,8 @@ class RoomGame:
                 "kind": self.kind,
                 "env_id": self.env_id,
                 "name": st.setting_name(),
+                "setting": setting_words(st, self.env_kwargs),
+                "help": help_words(st, self.env_id),
                 "env_kwargs": self.env_kwargs,
                 "ply": self.ply,
                 "moves": list(st.moves()),

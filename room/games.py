@@ -49,6 +49,7 @@ from room.protocol import (
 )
 from room.records import load_records, play_header, record_header
 from room.scheduler import AgentScheduler
+from room.words import argument_words, help_words, variant_labels
 
 __all__ = ["Room", "MAX_UPLOAD"]
 
@@ -139,7 +140,10 @@ class Room:
                         "name": st.setting_name(),
                         "arguments": args,
                         "variants": sp.variants,
+                        "argument_words": {a["name"]: argument_words(st, a["name"]) for a in args},
+                        "variant_labels": variant_labels(st, env_id, sp.variants),
                         "notation": st.info.notation,
+                        **help_words(st, env_id),
                     }
                 )
             self._envs = out

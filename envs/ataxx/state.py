@@ -219,6 +219,7 @@ class AtaxxState(GameState):
         heuristics="envs.ataxx.heuristics",
         board="envs.ataxx.svg",
         records="envs.ataxx.records",
+        words="envs.ataxx.words",
     )
     num_players = 2
     num_actions = NUM_ACTIONS

@@ -66,6 +66,10 @@ class GameInfo:
             :mod:`envs.core.records` when imported; ``""`` for a game without one. The registry
             imports it when a record of an unknown format is read
             (:func:`envs.registry.load_record_formats`).
+        words: dotted path of the game's words module (``"envs.ataxx.words"``, exporting
+            ``WORDS``: its options, variants and board marks in players' words and its short how
+            to play; see :mod:`envs.core.words`), ``""`` for a game without one. Reached through
+            :meth:`GameState.words`.
 
     Every plug-in is named by its import path, never imported by the rules module, and loaded
     lazily (:mod:`envs.core.plugins`): the rules core imports nothing that is built on it.
@@ -84,6 +88,7 @@ class GameInfo:
     board: str = ""
     agents: tuple[tuple[str, str], ...] = ()
     records: str = ""
+    words: str = ""
 
 
 @dataclass(frozen=True)
@@ -372,6 +377,21 @@ class GameState(ABC):
 
         module = getattr(self.info, "board", "")
         return load_board_ui(module) if module else text_board
+
+    def words(self):
+        """The game in players' words: an :class:`envs.core.words.GameWords` (option labels and
+        help, variant labels, the legend of the board's marks, the short how to play) loaded from
+        the module named by ``info.words``, or :data:`envs.core.words.NO_WORDS` when the game
+        declares none.
+
+        Raises:
+            ImportError, TypeError: the declared module is missing or does not export ``WORDS``
+                (see :func:`envs.core.words.load_words`).
+        """
+        from envs.core.words import NO_WORDS, load_words
+
+        module = getattr(self.info, "words", "")
+        return load_words(module) if module else NO_WORDS
 
     def to_svg(self, viewer: int | None = None, *, pending: int | None = None) -> str:
         """The position as a standalone SVG document, drawn by the game's board module (see

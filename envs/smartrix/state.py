@@ -250,6 +250,7 @@ class SmartrixState(GameState):
         heuristics="envs.smartrix.heuristics",
         board="envs.smartrix.svg",
         records="envs.smartrix.records",
+        words="envs.smartrix.words",
     )
 
     def __init__(

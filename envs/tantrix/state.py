@@ -242,6 +242,7 @@ class TantrixState(GameState):
         board="envs.tantrix.svg",
         agents=(("robot", "envs.tantrix.robot:robot_agent"),),
         records="envs.tantrix.records",
+        words="envs.tantrix.words",
     )
 
     def __init__(

@@ -174,6 +174,7 @@ class TwixtState(ManualLinkRules, GameState):
         heuristics="envs.twixt.heuristics",
         board="envs.twixt.svg",
         records="envs.twixt.records",
+        words="envs.twixt.words",
     )
 
     __slots__ = (

@@ -54,6 +54,7 @@ function gamePage() {
       document.title = `${m.name} — game ${m.game}`;
       $("#title").textContent = `${m.name} — game ${m.game}`;
       $("#notation").textContent = m.notation_help;
+      showWords(m);
       sock.send({ type: "setup", env_id: m.env_id, env_kwargs: m.env_kwargs });
     }
     if (moved || first) { sel = []; pending = null; }
@@ -257,6 +258,26 @@ function gamePage() {
     return ` ${w.length > 1 ? "Winners" : "Winner"}: ${w.map((i) => frame.seats[i] ? frame.seats[i].label : `player ${i}`).join(", ")}.`;
   }
 
+  // ---------------------------------------------------------------- players' words (room/words.py)
+  // The selection as the board names it (the hit shapes' aria-labels: "tile 14", "c3, x stone"),
+  // not as the click keys ("tile:14").
+  function selectedWords() {
+    return sel.map((k) => {
+      const node = (hitsByKey().get(k) || [])[0];
+      const label = node && node.getAttribute("aria-label");
+      return label || k;
+    }).join(", then ");
+  }
+
+  // The setting under the title and the "how to play" panel, once per page.
+  function showWords(m) {
+    if (m.setting && m.setting !== m.name) {
+      $("#title").after(el("p", { class: "hint", id: "setting", text: m.setting }));
+    }
+    const panel = helpPanel(m.name, m.help, "game-help");
+    if (panel) $("#notation").after(panel);
+  }
+
   function updateStatus() {
     if (!frame) return;
     let text;
@@ -268,7 +289,7 @@ function gamePage() {
     else if (frame.legal) {
       text = `Your move (${seat.label}).`;
       if (pending) text += ` ${pending.actions[pending.i].n}: confirm${pending.actions.length > 1 ? ", or R for the next option" : ""}.`;
-      else if (sel.length) text += ` Selected ${sel.join(" ")}.`;
+      else if (sel.length) text += ` Selected ${selectedWords()}.`;
     } else if (seat && seat.error) text = `${seat.label}: ${seat.error}`;
     else if (seat && seat.thinking) text = `${seat.label} (${seat.agent}) is thinking…`;
     else if (seat && seat.kind === "agent") text = `${seat.label} (${seat.agent}) to move.`;

@@ -41,7 +41,7 @@ function lobbyPage() {
         const open = el("a", { href: `/game/${g.game}`, class: "open-game",
           text: g.kind === "record" || g.over ? "Replay" : mine ? "Resume" : "Watch" });
         return el("tr", { "data-game": g.game, class: g.over ? "over" : "running" },
-          el("td", {}, el("strong", { text: g.name }), el("div", { class: "hint", text: `${g.game} · ${g.env_id} ${Object.keys(g.env_kwargs).length ? JSON.stringify(g.env_kwargs) : ""}` })),
+          el("td", {}, el("strong", { text: g.name }), el("div", { class: "hint", text: `${g.setting || g.name} · game ${g.game}`, title: `${g.env_id} ${JSON.stringify(g.env_kwargs)}` })),
           el("td", {}, seats),
           el("td", { text: String(g.ply) }),
           el("td", { text: state + (g.problem ? " ⚠" : ""), title: g.problem || "" }),
@@ -58,7 +58,8 @@ function lobbyPage() {
 
   function envChanged() {
     const env = currentEnv();
-    $("#variant").replaceChildren(...Object.keys(env.variants).map((v) => el("option", { value: v, text: v })));
+    const labels = env.variant_labels || {};
+    $("#variant").replaceChildren(...Object.keys(env.variants).map((v) => el("option", { value: v, text: labels[v] || v })));
     const opts = $("#options");
     opts.replaceChildren(...env.arguments.map((a) => {
       const id = `opt-${a.name}`;
@@ -67,10 +68,28 @@ function lobbyPage() {
       else if (typeof a.default === "number") input = el("input", { id, type: "number", "data-arg": a.name });
       else input = el("input", { id, type: "text", "data-arg": a.name, placeholder: a.default === null ? "default" : "" });
       input.addEventListener("change", askSetup);
-      return el("div", { class: "row" }, el("label", { for: id, text: a.name }), input);
+      return optionRow({ ...a, ...((env.argument_words || {})[a.name] || {}) }, id, input);
     }));
+    showHelp(env);
     $("#notation-help") && $("#notation-help").remove();
     variantChanged();
+  }
+
+  // An option in players' words: its label (the argument's name for those who script the room),
+  // its help text under it.
+  function optionRow(a, id, input) {
+    const helpId = `${id}-help`;
+    if (a.help) input.setAttribute("aria-describedby", helpId);
+    return el("div", { class: "row option" },
+      el("label", { for: id, text: a.label || a.name, title: a.name }), input,
+      a.help ? el("p", { class: "hint", id: helpId, text: a.help }) : null);
+  }
+
+  function showHelp(env) {
+    const old = $("#lobby-help");
+    const panel = helpPanel(env.name, env, "lobby-help");
+    if (old) old.remove();
+    if (panel) $("#options-box").after(panel);
   }
 
   function variantChanged() {

@@ -51,3 +51,31 @@ def test_setup_names_the_agents_that_cannot_play_a_setting_and_why(room):  # noq
     three = p.until(lambda f: f["type"] == "setup", timeout=90)
     assert "two players or two teams" in {u["name"]: u["why"] for u in three["unavailable"]}["alphabeta:2"]
     assert not {a["name"] for a in three["agents"]} & {u["name"] for u in three["unavailable"]}
+
+
+def test_lobby_and_game_frames_carry_each_games_words(room):  # noqa: F811
+    client, _ = room
+    p = connect(client)
+    p.send({"type": "lobby"})
+    lobby = p.until(lambda f: f["type"] == "lobby")
+    ataxx, tantrix = lobby["envs"][0], lobby["envs"][3]
+    assert {"name": "fen", "default": None} in ataxx["arguments"]  # the API stays
+    fen = ataxx["argument_words"]["fen"]
+    assert fen["label"] == "Start position (FEN)" and "FEN" in fen["help"]
+    assert set(ataxx["argument_words"]) == {a["name"] for a in ataxx["arguments"]}
+    assert tantrix["variant_labels"]["window6"] == "2 players, small table (radius 6)"
+    assert "forced space" in tantrix["how_to_play"] and tantrix["rules_url"] == "/rules/tantrix_v0"
+    assert any("controlled side" in mark + meaning for mark, meaning in tantrix["legend"])
+    c = create(p, "twixt_v0", ["me", "random"], board_size=8, rules="pp")
+    s = watch(p, c["game"], c["tokens"]["0"])
+    assert s["setting"] == "TwixT · Board size 8 · Link crossing pp"
+    assert s["help"]["rules_url"] == "/rules/twixt_v0" and "knight" in s["help"]["how_to_play"]
+    assert s["env_id"] == "twixt_v0" and s["env_kwargs"] == {"board_size": 8, "rules": "pp"}  # the API stays
+
+
+def test_the_full_rules_are_served_as_plain_text(room):  # noqa: F811
+    client, _ = room
+    r = client.get("/rules/smartrix_v0")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
+    assert r.text.startswith("# Smartrix") and "## In short" in r.text
+    assert client.get("/rules/nope_v0").status_code == 404
