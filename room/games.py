@@ -497,17 +497,19 @@ class Room:
         async with self.lock(game):
             game.check_live()
             held = self._held(conn, game)
-            seat = msg.get("seat", min(held) if held else None)
+            live = held - game.out_seats()
+            seat = msg.get("seat", min(live) if live else (min(held) if held else None))
             if seat is None or seat not in held:
                 raise RoomError(
                     f"resign: you do not hold {'a seat' if seat is None else f'seat {seat}'} of game {game.id}"
                 )
+            game.resign_check(seat)
             await self._write(game, {"event": "resign", "seat": seat})
-            game.resigned = seat
-            game.changed()
+            game.resign(seat)
             await self._settle(game)
             self.scheduler.drop_stale(game)
         self.broadcast(game)
+        self.kick(game)  # play goes on where the rules keep the other sides playing
 
     async def _on_seat(self, conn: Connection, msg: SeatMessage) -> None:
         game = self._game(msg["game"])

@@ -128,9 +128,9 @@ def replay_event(game: RoomGame, ev: dict) -> None:
         )
         game.changed()
     elif kind == "resign":
-        game.check_live()
-        game.resigned = ev["seat"]
-        game.changed()
+        if not 0 <= ev["seat"] < game.num_players:
+            raise RoomError(f"bad resign event {ev}")
+        game.resign(ev["seat"])
     elif kind == "result":
         if not game.over:
             raise RoomError(f"a result ({ev['result']}) is recorded but the game is not over after {game.ply} moves")

@@ -270,6 +270,28 @@ class GameState(ABC):
             scores=None if sc is None else tuple(int(x) for x in sc),
         )
 
+    # ------------------------------------------------------------------ resignation
+    #: ``((ply, seat), ...)``: the resignations so far (:meth:`resign`; ``ply`` is
+    #: ``len(history)`` when it happened), ``()`` in a game without any.
+    resignations: tuple = ()
+
+    def resign(self, player: int) -> None:
+        """``player`` resigns, for the games whose rules say what a resignation does where more
+        than two sides play (``envs/<game>/RULES.md``, section "Resignation"): its side (its
+        team) is out; with one side left the game is over and that side wins, otherwise play goes
+        on without it, and at the end it ranks below the sides still playing (``returns`` -1),
+        the others ranked by the rules' scoring. Not an action: ``history`` and ``moves`` do
+        not change; :attr:`resignations` records it.
+
+        Default: the game has no resignation rule (``NotImplementedError``); a two-sided game
+        needs none (a resignation ends it: the caller's concern, e.g. the play room's).
+
+        Raises:
+            NotImplementedError: the game has no resignation rule. ValueError: ``player`` is not
+                a seat. IllegalActionError: the game is over or the seat is already out.
+        """
+        raise NotImplementedError(f"{self.info.long_name} has no resignation rule")
+
     # ------------------------------------------------------------------ players
     def setting_name(self) -> str:
         """The name of this setting for people (``info.long_name`` by default; a game whose

@@ -323,6 +323,7 @@ function gamePage() {
         el("span", { class: "seat-who", text: frame.you.includes(s.seat) ? "you" : describeSeat(s) })];
       if (frame.scores) bits.push(el("span", { class: "score", text: ` ${frame.scores[s.seat]}` }));
       if (s.thinking) bits.push(el("span", { class: "thinking", text: " thinking…" }));
+      if (s.resigned) bits.push(el("span", { class: "resigned", text: " resigned (out)" }));
       if (s.error) bits.push(el("div", { class: "seat-error", text: s.error }));
       if (s.open && !frame.over) bits.push(el("button", { class: "join", "data-seat": s.seat, text: "Join",
         onclick: () => sock.send({ type: "join", game: gid, seat: s.seat }) }));

@@ -79,3 +79,62 @@ def test_the_full_rules_are_served_as_plain_text(room):  # noqa: F811
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
     assert r.text.startswith("# Smartrix") and "## In short" in r.text
     assert client.get("/rules/nope_v0").status_code == 404
+
+
+def test_in_three_player_tantrix_a_resignation_takes_the_side_out_and_play_goes_on(room, tmp_path):  # noqa: F811
+    client, app = room
+    p = connect(client)
+    c = create(p, "tantrix_v0", ["me", "random", "random"], seed=6, num_players=3)
+    gid = c["game"]
+    s = watch(p, gid, c["tokens"]["0"])
+    if s["to_move"] == 0:  # play one move of ours first where we begin
+        p.send({"type": "move", "game": gid, "action": s["legal"][0]["a"]})
+    p.send({"type": "resign", "game": gid})
+    s = p.state(lambda f: f["seats"][0]["resigned"])
+    assert s["can_resign"] is False and s["can_undo"] is False
+    s = p.until(lambda f: f["type"] == "state" and f["over"], timeout=60)  # the two agents played on to the end
+    game = app.state.room.games[gid]
+    assert game.resigned is None and game.state.resignations[0][1] == 0
+    out = s["outcome"]
+    assert 0 not in out["winners"] and out["winners"] and "resign" not in out["result"]
+    scores = game.state.scores()
+    best = max(scores[1], scores[2])
+    assert set(out["winners"]) == {p_ for p_ in (1, 2) if scores[p_] == best}
+    at = game.state.resignations[0][0]
+    assert at < s["ply"] and all(seat_moved != 0 for _, seat_moved in game.played_by[at:])
+    events = [e["event"] for e in journal_lines(app, gid)[1:]]
+    assert events.count("resign") == 1 and events[-1] == "result"
+    rec = client.get(f"/game/{gid}/record.json").json()  # the record holds the resignation and replays
+    assert rec["resignations"][0][1] == 0 and rec["result"]["winners"] == out["winners"]
+    from envs.core.records import replay
+
+    assert replay(rec) == game.state
+    assert "is over" in p.error({"type": "resign", "game": gid, "seat": 0})
+
+
+def test_a_resigned_tantrix_game_comes_back_the_same_after_a_restart(tmp_path):
+    from room_helpers import agents_with
+    from starlette.testclient import TestClient
+
+    from room.app import create_app
+
+    records = tmp_path / "records"
+    app = create_app(records, agents_with(), agent_delay=0)
+    with TestClient(app) as client:
+        p = connect(client)
+        c = create(p, "tantrix_v0", ["me", "invite", "random", "random"], seed=3, num_players=4)
+        gid = c["game"]
+        watch(p, gid, c["tokens"]["0"])
+        p.send({"type": "resign", "game": gid})
+        s = p.state(lambda f: f["seats"][0]["resigned"])
+        assert not s["over"] and s["to_move"] != 0
+        assert "has already resigned" in p.error({"type": "resign", "game": gid, "seat": 0})
+        before = app.state.room.games[gid].state.clone()
+        from test_room_protocol import close_pages
+
+        close_pages()
+    app2 = create_app(records, agents_with(), agent_delay=0)
+    with TestClient(app2):
+        game = app2.state.room.games[gid]
+        assert game.state.resignations == before.resignations and game.out_seats() == {0}
+        assert game.state.current_player != 0
