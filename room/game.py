@@ -231,7 +231,9 @@ class RoomGame:
 
     def resign(self, seat: int) -> None:
         """``seat`` resigns (checked by :meth:`resign_check`): under the rules (the side is out,
-        play goes on, :meth:`resigns_in_rules`), else the game ends (:attr:`resigned`)."""
+        play goes on, :meth:`resigns_in_rules`), else the game ends (:attr:`resigned`; the last
+        position is drawn resigned, so its caption gives the result; the record keeps the
+        rules' moves, ``meta.resigned`` says who resigned)."""
         self.resign_check(seat)
         if self.resigns_in_rules():
             assert self.env is not None  # check_live: a game being played
@@ -239,6 +241,13 @@ class RoomGame:
             self.positions[-1] = self.env.state.clone()
         else:
             self.resigned = seat
+            drawn = self.positions[-1].clone()  # the board drawn with the result, not "x to move"
+            try:
+                drawn.resign(seat)
+            except NotImplementedError:  # a game without a resignation rule: the position as it is
+                pass
+            else:
+                self.positions[-1] = drawn
         self.changed()
 
     def outcome(self) -> dict | None:

@@ -276,15 +276,15 @@ class GameState(ABC):
     resignations: tuple = ()
 
     def resign(self, player: int) -> None:
-        """``player`` resigns, for the games whose rules say what a resignation does where more
-        than two sides play (``envs/<game>/RULES.md``, section "Resignation"): its side (its
-        team) is out; with one side left the game is over and that side wins, otherwise play goes
-        on without it, and at the end it ranks below the sides still playing (``returns`` -1),
-        the others ranked by the rules' scoring. Not an action: ``history`` and ``moves`` do
-        not change; :attr:`resignations` records it.
+        """``player`` resigns: its side (its team) is out. With one side left the game is over
+        and that side wins (``outcome().termination`` says who resigned); where more than two
+        sides play, the rules say what follows (``envs/<game>/RULES.md``, section
+        "Resignation"): play goes on without the side, and at the end it ranks below the sides
+        still playing (``returns`` -1), the others ranked by the rules' scoring. Not an action:
+        ``history`` and ``moves`` do not change; :attr:`resignations` records it (and game
+        records keep it, :mod:`envs.core.records`). Every game of the library implements it.
 
-        Default: the game has no resignation rule (``NotImplementedError``); a two-sided game
-        needs none (a resignation ends it: the caller's concern, e.g. the play room's).
+        Default: the game has no resignation rule (``NotImplementedError``).
 
         Raises:
             NotImplementedError: the game has no resignation rule. ValueError: ``player`` is not

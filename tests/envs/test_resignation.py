@@ -105,15 +105,43 @@ def test_without_resignation_nothing_changes(env_id):
 
 
 def test_a_game_without_a_resignation_rule_says_so():
+    from envs.core.state import GameState
+
     with pytest.raises(NotImplementedError, match="Ataxx has no resignation rule"):
-        AtaxxState().resign(0)
+        GameState.resign(AtaxxState(), 0)  # the contract's default
+
+
+@pytest.mark.parametrize(
+    ("env_id", "kwargs", "termination"),
+    [
+        ("ataxx_v0", {}, "o resigned"),
+        ("twixt_v0", {"board_size": 8}, "black resigned"),
+        ("double_twixt_v0", {"board_size": 8}, "black resigned"),
+    ],
+)
+def test_in_a_game_of_two_sides_a_resignation_ends_it(env_id, kwargs, termination):
+    env = spec(env_id).make_raw(**kwargs)
+    env.reset(seed=0)
+    st = env.state
+    st.apply(st.legal_actions()[0])
+    st.resign(st.num_players - 1)  # o, black (black B: the black team)
+    out = st.outcome()
+    assert out.result == "1-0" and out.termination == termination and out.winners[0] == 0
+    assert st.current_player == -1 and not st.legal_action_mask().any()
+    svg = st.to_svg(None)
+    assert "to move" not in svg and ("1-0" in svg or "red won" in svg)  # the caption gives the result
+    rec = record_from_state(st, env_id, kwargs)
+    assert rec["resignations"] == [[1, st.num_players - 1]] and replay(rec) == st
+    with pytest.raises(IllegalActionError, match="over"):
+        st.resign(0)
+
+
+def test_records_with_impossible_resignations_are_refused():
     rec = record_from_state(AtaxxState(), "ataxx_v0")
-    rec["resignations"] = [[0, 1]]
-    with pytest.raises(InvalidPositionError, match="resignations"):
-        replay(rec)
-    rec["resignations"] = [[5, 1]]  # after more moves than the record has
-    with pytest.raises(InvalidPositionError, match="resignations"):
-        replay(rec)
+    for bad in ([[5, 1]], [[0, 2]], [[0, 0], [0, 1]], [[1, 0], [0, 1]], [[0]], "x"):
+        rec["resignations"] = bad
+        with pytest.raises(InvalidPositionError, match="resignations"):
+            replay(rec)
 
 
 def test_the_environment_passes_the_turn_and_ends_the_episode():

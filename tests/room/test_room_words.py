@@ -138,3 +138,16 @@ def test_a_resigned_tantrix_game_comes_back_the_same_after_a_restart(tmp_path):
         game = app2.state.room.games[gid]
         assert game.state.resignations == before.resignations and game.out_seats() == {0}
         assert game.state.current_player != 0
+
+
+def test_after_a_resignation_the_board_gives_the_result_not_who_is_to_move(room):  # noqa: F811
+    client, _ = room
+    p = connect(client)
+    c = create(p, "ataxx_v0", ["me", "random"], seed=1)
+    s = watch(p, c["game"], c["tokens"]["0"])
+    assert "x to move" in s["svg"]
+    p.send({"type": "resign", "game": c["game"]})
+    s = p.state(lambda f: f["over"])
+    assert "to move" not in s["svg"] and "0-1 o won: x resigned" in s["svg"]
+    assert s["outcome"]["result"] == "player 0 (x) resigned"  # the room's words for two sides, as before
+    assert s["phase"] == "The game ended by resignation: player 0 (x) resigned."
