@@ -19,6 +19,9 @@ Modules:
   back at start;
 * :mod:`room.connection`: one page's WebSocket; :mod:`room.app`: the HTTP and WebSocket routes
   (:func:`~room.app.create_app`, the Starlette application);
+* :mod:`room.words`: each game's words for players (option labels and help, variant labels,
+  how to play, the board's legend: ``state.words()``, :mod:`envs.core.words`) beside the API's
+  names;
 * :mod:`room.cli`: the command line. The pages' templates are in ``templates/``, their scripts
   (one per page, and ``common.js``) and style in ``static/``.
 
