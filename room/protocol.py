@@ -62,7 +62,8 @@ schema's):
 * ``state``: ``game``, ``kind``, ``env_id``, ``name``, ``setting``, ``help`` ({how_to_play,
   legend, rules_url}), ``env_kwargs``, ``ply``, ``moves`` (the game in notation, public),
   ``seats`` [{seat, label, kind, agent, open, invited, error, thinking, resigned (out by a
-  resignation under the rules, play going on)}], ``to_move``, ``over``, ``outcome`` ({result, termination, winners, scores} or null),
+  resignation under the rules, play going on)}], ``to_move``, ``over``, ``outcome`` ({result,
+  termination, winners, scores} or null),
   ``scores`` (only in games of perfect information or once over), ``confirm``,
   ``notation_help``, ``problem``, ``version``, ``downloadable`` (null, or why not), and for
   this page: ``you`` (held seats), ``viewer``, ``svg`` (``to_svg(viewer)``), ``phase`` (the

@@ -139,7 +139,7 @@ function lobbyPage() {
       sel.value = s.seat === 0 ? "me" : (agents.length ? agents[0].name : "open");
       const dropped = keepChoice(sel, before[s.seat], m);
       return el("div", { class: "row" }, el("label", { for: `seat-${s.seat}`, text: s.label }), sel,
-        dropped ? el("p", { class: "seat-change problem", role: "status", "data-seat": s.seat, text: dropped }) : null);
+        dropped ? el("p", { class: "seat-dropped problem", role: "status", "data-seat": s.seat, text: dropped }) : null);
     });
     const teams = m.teams.some((t) => t.length > 1) ? el("p", { class: "hint", text: "Teams: " + m.teams.map((t) => t.join("+")).join(" vs ") }) : null;
     box.replaceChildren(...[el("legend", { text: "Seats" }), ...rows, teams,
