@@ -226,7 +226,7 @@ class SmartrixState(GameState):
         "_collected",
         "_points",
         "_out",
-        "_resigned",
+        "resignations",
         "_current",
         "_over",
         "_where",
@@ -338,7 +338,7 @@ class SmartrixState(GameState):
         self._collected: list[list[int]] = [[] for _ in range(n)]
         self._points = [0] * n
         self._out = [False] * n
-        self._resigned: tuple[tuple[int, int], ...] = ()
+        self.resignations: tuple[tuple[int, int], ...] = ()
         self._over = False
         self._where = bytearray(NUM_CARDS)
         self._owner = bytearray(NUM_CARDS)
@@ -904,14 +904,9 @@ class SmartrixState(GameState):
         return [p for p in live if ts[self.team_of(p)] == best]
 
     # ------------------------------------------------------------------ resignation
-    @property
-    def resignations(self) -> tuple[tuple[int, int], ...]:
-        """``((ply, seat), ...)``: the resignations so far (:meth:`resign`)."""
-        return self._resigned
-
     def _resigned_seats(self) -> tuple[int, ...]:
         """The seats out by resignation (both partners of a team), ascending."""
-        teams = {self.team_of(p) for _, p in self._resigned}
+        teams = {self.team_of(p) for _, p in self.resignations}
         return tuple(p for p in range(self.num_players) if self.team_of(p) in teams)
 
     def _live_sides(self) -> set[int]:
@@ -933,7 +928,7 @@ class SmartrixState(GameState):
             raise IllegalActionError("the game is over: nobody can resign")
         if player in self._resigned_seats():
             raise IllegalActionError(f"player {player} has already resigned")
-        self._resigned = self._resigned + ((len(self._actions), int(player)),)
+        self.resignations = self.resignations + ((len(self._actions), int(player)),)
         for p in self._resigned_seats():
             self._out[p] = True
         if len(self._live_sides()) <= 1:
@@ -948,7 +943,7 @@ class SmartrixState(GameState):
             "a player has played out their hand"
             if any(not h for h in self._hands)
             else "the other sides resigned"
-            if self._resigned and len(self._live_sides()) <= 1
+            if self.resignations and len(self._live_sides()) <= 1
             else "the pile is empty and every player is out"
         )
         win = self._top()
@@ -1148,7 +1143,7 @@ class SmartrixState(GameState):
         new._collected = [h[:] for h in self._collected]
         new._points = self._points[:]
         new._out = self._out[:]
-        new._resigned = self._resigned
+        new.resignations = self.resignations
         new._where = bytearray(self._where)
         new._owner = bytearray(self._owner)
         new._history = self._history[:]
@@ -1161,7 +1156,7 @@ class SmartrixState(GameState):
         return d
 
     def __setstate__(self, d):
-        self._resigned = ()  # a state pickled before resignations existed
+        self.resignations = ()  # a state pickled before resignations existed
         for k, v in d.items():
             setattr(self, k, v)
         self._views()
@@ -1240,7 +1235,7 @@ class SmartrixState(GameState):
             tuple(self._out),
             self.current_player,
             self._over,
-        ) + ((self._resigned_seats(),) if self._resigned else ())
+        ) + ((self._resigned_seats(),) if self.resignations else ())
 
     def __eq__(self, other):
         """Same settings and position (:meth:`position_key`); ``history`` is not compared."""

@@ -1007,7 +1007,7 @@ class TwixtState(ManualLinkRules, GameState):
     def position_key(self) -> tuple:
         """A hashable key of the position (pegs, links, player to move, Privileges, swap and game
         status) within one game setting: equal keys, equal futures. For transposition tables."""
-        key = (
+        key: tuple = (
             bytes(self._pegs),
             bytes(self._lc),
             self._player,
