@@ -18,7 +18,7 @@ function lobbyPage() {
     if (!envs.length && m.envs.length) {
       envs = m.envs;
       const sel = $("#env");
-      sel.replaceChildren(...envs.map((e) => el("option", { value: e.id, text: `${e.name} (${e.id})` })));
+      sel.replaceChildren(...envs.map((e) => el("option", { value: e.id, text: e.name, title: e.id })));
       sel.onchange = envChanged;
       $("#variant").onchange = variantChanged;
       envChanged();
