@@ -538,6 +538,7 @@ class Room:
             game.seats[i] = new
             game.changed()
             await self._settle(game)
+            self.scheduler.drop_stale(game)
         if to == "me":  # an invitation's token is for the link, not for this page
             assert tok is not None  # "me" gets a token
             conn.tokens.add(token_digest(tok))

@@ -40,7 +40,8 @@ class AgentScheduler:
         broadcast: tells a game's pages that it changed.
         spawn: runs a coroutine as a task of the room (cancelled when the room stops).
         agent_delay: seconds an agent waits before moving in a game without a human seat (so
-            people can watch); games with a person are answered at once.
+            people can watch; a seat out by resignation does not count); games with a person are
+            answered at once.
         threads: how many agents may think at once (worker threads).
     """
 
@@ -113,7 +114,8 @@ class AgentScheduler:
         self._tasks[game.id] = (game.version, self.spawn(self._turn(game, game.version, seat)))
 
     async def _turn(self, game: RoomGame, version: int, seat: int) -> None:
-        if self.agent_delay > 0 and all(s.kind == "agent" for s in game.seats):
+        out = game.out_seats()  # people who resigned watch the rest: the agents keep the pace
+        if self.agent_delay > 0 and all(s.kind == "agent" for i, s in enumerate(game.seats) if i not in out):
             await asyncio.sleep(self.agent_delay)
         lock = self.lock(game)
         async with lock:
