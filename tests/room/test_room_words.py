@@ -12,7 +12,7 @@ pytest.importorskip("starlette", reason="the play room needs the 'room' extra: p
 pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the 'test' extra)")
 
 from room_helpers import SlowAgent  # noqa: E402
-from test_room_protocol import _close_pages, connect, create, journal_lines, room, watch  # noqa: E402,F401
+from test_room_protocol import _close_pages, close_pages, connect, create, journal_lines, room, watch  # noqa: E402,F401
 
 
 def test_an_undo_cancels_the_thinking_agent_and_its_seat_stops_thinking(room):  # noqa: F811
@@ -151,3 +151,28 @@ def test_after_a_resignation_the_board_gives_the_result_not_who_is_to_move(room)
     assert "to move" not in s["svg"] and "0-1 o won: x resigned" in s["svg"]
     assert s["outcome"]["result"] == "player 0 (x) resigned"  # the room's words for two sides, as before
     assert s["phase"] == "The game ended by resignation: player 0 (x) resigned."
+
+
+def test_an_older_journal_where_a_resignation_ended_a_three_player_game_still_reads(tmp_path):
+    import json
+
+    from starlette.testclient import TestClient
+
+    from room.app import create_app
+
+    records = tmp_path / "records"
+    app = create_app(records, agent_delay=0)
+    with TestClient(app) as client:
+        p = connect(client)
+        c = create(p, "tantrix_v0", ["me", "invite", "invite"], seed=3, num_players=3)
+        gid = c["game"]
+        close_pages()
+    path = records / f"{gid}.jsonl"
+    with path.open("a") as f:  # what the room wrote before: the resignation ended the game
+        f.write(json.dumps({"event": "resign", "seat": 0}) + "\n")
+        f.write(json.dumps({"event": "result", "result": "player 0 resigned", "termination": "resignation", "ply": 0}))
+        f.write("\n")
+    app2 = create_app(records, agent_delay=0)
+    with TestClient(app2):
+        game = app2.state.room.games[gid]
+        assert game.problem is None and game.over and game.outcome()["result"] == "player 0 (red) resigned"
