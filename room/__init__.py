@@ -21,6 +21,9 @@ Modules:
   (:func:`~room.app.create_app`, the Starlette application);
 * :mod:`room.trust`: the host names and origins the room answers to, and who may hold which seats
   of a game with hidden information;
+* :mod:`room.words`: each game's words for players (option labels and help, variant labels,
+  how to play, the board's legend: ``state.words()``, :mod:`envs.core.words`) beside the API's
+  names;
 * :mod:`room.cli`: the command line. The pages' templates are in ``templates/``, their scripts
   (one per page, and ``common.js``) and style in ``static/``.
 

@@ -89,6 +89,12 @@ def _game_agent_summary(name: str) -> str:
     return f"the game's {name}"
 
 
+def _game_name(env_id: str) -> str:
+    from envs.registry import spec
+
+    return spec(env_id).initial_state().setting_name()
+
+
 class RoomAgents:
     """The agents of one room: baselines, shipped agents and the command line's named agents.
 
@@ -182,6 +188,30 @@ class RoomAgents:
     def menu(self, env, env_id: str, env_kwargs: dict) -> list[MenuEntry]:
         """The agents that can play ``env``'s game (a reset raw environment): baselines, shipped,
         named; each checked once per setting (cached)."""
+        return [MenuEntry(name, self.summary(name)) for name, why in self._checked(env, env_id, env_kwargs) if not why]
+
+    def unavailable(self, env, env_id: str, env_kwargs: dict) -> list[MenuEntry]:
+        """The room's agents that cannot play ``env``'s game (a reset raw environment of
+        ``env_id`` with ``env_kwargs``), each with why (``summary``): the agent's own refusal
+        (e.g. alpha-beta in a game of three sides), or the one setting a shipped agent was
+        trained on. The lobby names them when a change of setting drops a seat's agent."""
+        out = [MenuEntry(name, why) for name, why in self._checked(env, env_id, env_kwargs) if why]
+        here = {s.name for s in self._shipped(env_id, env_kwargs)}
+        for s in shipped_agents():
+            if s.name not in here:
+                setting = ", ".join(f"{k}={json.dumps(v)}" for k, v in s.env_kwargs.items())
+                out.append(
+                    MenuEntry(
+                        s.name,
+                        f"it was trained only for {_game_name(s.env_id)} ({s.env_id})"
+                        + (f" with {setting}" if setting else ", its default setting"),
+                    )
+                )
+        return out
+
+    def _checked(self, env, env_id: str, env_kwargs: dict) -> list[tuple[str, str | None]]:
+        """``(name, why not)`` of every agent that may be offered for this setting (``None``: it
+        can play), each checked once per setting (cached)."""
         names = (
             list(BASELINES)
             + list(game_agents())
@@ -203,6 +233,5 @@ class RoomAgents:
                     problem = str(e)
                 with self._lock:
                     self._compatible[key] = problem
-            if problem is None:
-                out.append(MenuEntry(name, self.summary(name)))
+            out.append((name, problem))
         return out

@@ -4,7 +4,8 @@ Pages: ``/`` the lobby, ``/game/ID`` a game (a share link adds ``#seat=S&token=T
 never reaches the server's logs), ``/game/ID/record.json`` the library's JSON record (refused with
 409 for a game with hidden information or chance until it is over: the record holds the deal),
 ``POST /upload`` (form field ``file``: a record, ``.json`` or a format a game registered, at most
-:data:`~room.games.MAX_UPLOAD` bytes) opens a record as a replay; ``/ws`` the WebSocket of the
+:data:`~room.games.MAX_UPLOAD` bytes) opens a record as a replay; ``/rules/ENV_ID`` the game's
+full rules (its ``RULES.md``, plain text; :mod:`room.words`); ``/ws`` the WebSocket of the
 protocol (:mod:`room.protocol`), one per page. Static files (the pages' scripts and style) under
 ``/static``. Every page is sent with a Content-Security-Policy that allows only the room's own
 scripts and its own WebSocket (:func:`room.trust.csp`). Every request and WebSocket handshake
@@ -25,11 +26,12 @@ import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from envs.registry import env_ids, spec
 from room.agents import RoomAgents
 from room.connection import Connection
 from room.game import RoomError
@@ -90,6 +92,16 @@ def create_app(
         if game is None:
             return page(request, "missing.html", title="No such game", gid=gid)
         return page(request, "game.html", title=f"{game.positions[0].setting_name()} — game {gid}", gid=gid)
+
+    async def rules(request: Request):
+        """The full rules of a game (its ``RULES.md``, plain text), linked from the help panels."""
+        env_id = request.path_params["env_id"]
+        if env_id not in env_ids():
+            return PlainTextResponse(f"unknown game {env_id[:40]!r}", status_code=404)
+        text = spec(env_id).initial_state().words().rules_text()
+        if not text:
+            return PlainTextResponse(f"{env_id} has no rules file", status_code=404)
+        return PlainTextResponse(text, headers={"X-Content-Type-Options": "nosniff"})
 
     async def download(request: Request):
         game = room.games.get(request.path_params["gid"])
@@ -160,6 +172,7 @@ def create_app(
             Route("/", lobby),
             Route("/game/{gid}", game_page),
             Route("/game/{gid}/record.json", download),
+            Route("/rules/{env_id}", rules),
             Route("/upload", upload, methods=["POST"]),
             WebSocketRoute("/ws", websocket),
             Mount("/static", StaticFiles(packages=[("room", "static")]), name="static"),

@@ -26,6 +26,7 @@ from envs.core.checks import is_plain_int
 from envs.core.records import record_from_state, replay
 from envs.core.state import GameState, IllegalActionError
 from envs.registry import spec
+from room.words import help_words, setting_words
 
 if TYPE_CHECKING:
     from room.journal import Journal
@@ -246,6 +247,48 @@ class RoomGame:
             return None
         return f"only the game's creator or a player of game {self.id} may change its seats"
 
+    # ------------------------------------------------------------------ resignation
+    def resigns_in_rules(self) -> bool:
+        """A resignation here is the rules' (``state.resign``, ``envs/<game>/RULES.md``): a game
+        of more than two sides whose state has a resignation rule; the side is out and play goes
+        on. Otherwise (two sides) a resignation ends the game (:attr:`resigned`)."""
+        st = self.positions[0]
+        return len(st.teams()) > 2 and type(st).resign is not GameState.resign
+
+    def out_seats(self) -> set[int]:
+        """The seats out of the game by a resignation under the rules (both partners of a team)."""
+        st = self.state
+        teams = {st.team_of(seat) for _, seat in st.resignations}
+        return {p for p in range(self.num_players) if st.team_of(p) in teams}
+
+    def resign_check(self, seat: int) -> None:
+        """Raise :class:`RoomError` when ``seat`` may not resign now (the game is not live, or
+        the seat is already out); nothing is changed."""
+        self.check_live()
+        if seat in self.out_seats():
+            raise RoomError(f"resign: {self.label(seat)} has already resigned (its side is out)")
+
+    def resign(self, seat: int) -> None:
+        """``seat`` resigns (checked by :meth:`resign_check`): under the rules (the side is out,
+        play goes on, :meth:`resigns_in_rules`), else the game ends (:attr:`resigned`; the last
+        position is drawn resigned, so its caption gives the result; the record keeps the
+        rules' moves, ``meta.resigned`` says who resigned)."""
+        self.resign_check(seat)
+        if self.resigns_in_rules():
+            assert self.env is not None  # check_live: a game being played
+            self.env.resign(self.env.possible_agents[seat])
+            self.positions[-1] = self.env.state.clone()
+        else:
+            self.resigned = seat
+            drawn = self.positions[-1].clone()  # the board drawn with the result, not "x to move"
+            try:
+                drawn.resign(seat)
+            except NotImplementedError:  # a game without a resignation rule: the position as it is
+                pass
+            else:
+                self.positions[-1] = drawn
+        self.changed()
+
     def outcome(self) -> dict | None:
         """``{"result", "termination", "winners", "scores"}`` once over, else ``None``."""
         if self.resigned is not None:
@@ -392,8 +435,8 @@ class RoomGame:
         """The ply to go back to when the holder of ``held`` asks for an undo: before its last
         move of its own; ``None`` when undo is not allowed (a seat not held is not an agent, the
         game is over (by the rules, the step limit or a resignation: its result is journaled) or
-        is a record, or no move of ``held`` to take back)."""
-        if self.kind != "play" or self.over or not held:
+        is a record, or a side resigned, or no move of ``held`` to take back)."""
+        if self.kind != "play" or self.over or not held or self.state.resignations:
             return None
         if any(s.kind != "agent" for i, s in enumerate(self.seats) if i not in held):
             return None
@@ -446,6 +489,7 @@ class RoomGame:
                 "kind": self.kind,
                 "env_id": self.env_id,
                 "name": st.setting_name(),
+                "setting": setting_words(st, self.env_kwargs),
                 "env_kwargs": self.env_kwargs,
                 "created": self.created,
                 "ply": self.ply,
@@ -465,6 +509,7 @@ class RoomGame:
         return " ".join(both) if both else None
 
     def _seats_public(self) -> list[dict]:
+        resigned = self.out_seats() if self.kind == "play" else set()
         out = []
         for i in range(self.num_players if self.kind == "play" else 0):
             s = self.seats[i]
@@ -478,6 +523,7 @@ class RoomGame:
                     "invited": s.invited,
                     "error": s.error,
                     "thinking": self.thinking == i,
+                    "resigned": i in resigned,
                 }
             )
         return out
@@ -496,6 +542,8 @@ class RoomGame:
                 "kind": self.kind,
                 "env_id": self.env_id,
                 "name": st.setting_name(),
+                "setting": setting_words(st, self.env_kwargs),
+                "help": help_words(st, self.env_id),
                 "env_kwargs": self.env_kwargs,
                 "ply": self.ply,
                 "moves": moves,
@@ -561,7 +609,7 @@ class RoomGame:
                 "phase": self._phase(viewer),
                 "legal": self.legal() if live and mover is not None and mover in held else None,
                 "can_undo": live and self.undo_target(held) is not None,
-                "can_resign": live and bool(held) and not self.over,
+                "can_resign": live and bool(held - self.out_seats()) and not self.over,
                 "owner": bool(owner),
                 "can_seat": [
                     i for i in range(len(self.seats)) if live and self.may_change_seat(i, held, owner) is None
@@ -654,6 +702,12 @@ class _TrialEnv:
         self.max_steps = env.max_steps
         self.num_steps = env.num_steps
         self.truncations = dict(env.truncations)
+        self.possible_agents = list(env.possible_agents)
+
+    def resign(self, agent: str) -> None:
+        """``agent`` resigns under the rules (:meth:`envs.core.aec.TabletopAECEnv.resign`): the
+        state's resignation, not a step."""
+        self.state.resign(self.possible_agents.index(agent))
 
     def step(self, action) -> None:
         st = self.state
@@ -677,13 +731,19 @@ def action_index(state: GameState, action) -> int:
 
 def _record_positions(record: dict) -> list[GameState]:
     """Every position of a record: the start (the record replayed to ply 0), then each move pushed."""
-    st = replay(record, upto=0)
+    st = replay(record, upto=0)  # with the resignations at ply 0
     out = [st.clone()]
+    later = [r for r in record.get("resignations") or [] if r[0] > 0]
     for i, move in enumerate(record["moves"]):
         try:
             st.push(move)
         except IllegalActionError as e:
             raise RoomError(f"move {i + 1} ({move}) of the record is illegal: {e}") from None
+        while later and later[0][0] == i + 1:  # checked by replay below
+            try:
+                st.resign(later.pop(0)[1])
+            except (NotImplementedError, ValueError) as e:
+                raise RoomError(f"a resignation after move {i + 1} of the record is not possible: {e}") from None
         out.append(st.clone())
     replay(record)  # the whole record, its result checked
     return out

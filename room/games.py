@@ -52,6 +52,7 @@ from room.protocol import (
 from room.records import load_records, play_header, record_header, replay_event
 from room.scheduler import AgentScheduler
 from room.trust import check_encodable, client_text, seats_refusal, seed_refusal
+from room.words import argument_words, help_words, variant_labels
 
 __all__ = ["Room", "MAX_UPLOAD"]
 
@@ -142,7 +143,10 @@ class Room:
                         "name": st.setting_name(),
                         "arguments": args,
                         "variants": sp.variants,
+                        "argument_words": {a["name"]: argument_words(st, a["name"]) for a in args},
+                        "variant_labels": variant_labels(st, env_id, sp.variants),
                         "notation": st.info.notation,
+                        **help_words(st, env_id),
                     }
                 )
             self._envs = out
@@ -320,6 +324,7 @@ class Room:
         sp, env = self._new_env(env_id, kwargs)
         st = env.state
         menu = await anyio.to_thread.run_sync(self.agents.menu, env, env_id, kwargs)
+        refused = await anyio.to_thread.run_sync(self.agents.unavailable, env, env_id, kwargs)
         conn.send(
             {
                 "type": "setup",
@@ -331,6 +336,7 @@ class Room:
                 ],
                 "teams": st.teams(),
                 "agents": [{"name": m.name, "summary": m.summary} for m in menu],
+                "unavailable": [{"name": m.name, "why": m.summary} for m in refused],
                 "notation": st.info.notation,
             }
         )
@@ -572,6 +578,7 @@ class Room:
                 )
             await self._write(game, [{"event": "undo", "to": target}])
             game.rebuild(target)
+            self.scheduler.drop_stale(game)
         self.broadcast(game)
         self.kick(game)
 
@@ -580,13 +587,17 @@ class Room:
         async with self.lock(game):
             game.check_live()
             held = self._held(conn, game)
-            seat = msg.get("seat", min(held) if held else None)
+            live = held - game.out_seats()
+            seat = msg.get("seat", min(live) if live else (min(held) if held else None))
             if seat is None or seat not in held:
                 raise RoomError(
                     f"resign: you do not hold {'a seat' if seat is None else f'seat {seat}'} of game {game.id}"
                 )
-            await self._commit(game, {"event": "resign", "seat": seat}, lambda g: _resign(g, seat))
+            game.resign_check(seat)
+            await self._commit(game, {"event": "resign", "seat": seat}, lambda g: g.resign(seat))
+            self.scheduler.drop_stale(game)
         self.broadcast(game)
+        self.kick(game)  # play goes on where the rules keep the other sides playing
 
     async def _on_seat(self, conn: Connection, msg: SeatMessage) -> None:
         game = self._game(msg["game"])
@@ -620,6 +631,7 @@ class Room:
             await self._commit(
                 game, {"event": "seat", "seat": i, **new.journal(), "ply": game.ply}, lambda g: g.set_seat(i, new)
             )
+            self.scheduler.drop_stale(game)
         if to == "me":  # an invitation's token is for the link, not for this page
             assert tok is not None  # "me" gets a token
             conn.tokens.add(token_digest(tok))
@@ -660,8 +672,3 @@ def _what(event: dict) -> str:
     if kind == "move":
         return f"The move {event.get('notation', '')}".rstrip()
     return {"resign": "The resignation", "seat": "The seat change", "undo": "The undo"}.get(str(kind), "The change")
-
-
-def _resign(game: RoomGame, seat: int) -> None:
-    game.resigned = seat
-    game.changed()

@@ -48,19 +48,24 @@ schema's):
 **Room to browser**:
 
 * ``lobby``: ``games`` (each: ``game``, ``kind`` "play"/"record", ``env_id``, ``name``,
-  ``env_kwargs``, ``created``, ``ply``, ``over``, ``to_move``, ``outcome``, ``seats``,
-  ``problem``), ``envs`` (each: ``id``, ``name``, ``arguments`` [{name, default}], ``variants``,
-  ``notation``), ``formats`` (readable record suffixes), ``problems`` (journals that could not
-  be read).
+  ``setting`` (the setting in players' words), ``env_kwargs``, ``created``, ``ply``, ``over``,
+  ``to_move``, ``outcome``, ``seats``, ``problem``), ``envs`` (each: ``id``, ``name``,
+  ``arguments`` [{name, default}], ``argument_words`` {name: {label, help}}, ``variants``,
+  ``variant_labels`` {variant: label}, ``notation``, ``how_to_play``, ``legend`` [[mark,
+  meaning]], ``rules_url``: the words each game declares, :mod:`room.words`), ``formats``
+  (readable record suffixes), ``problems`` (journals that could not be read).
 * ``setup``: ``env_id``, ``env_kwargs``, ``seats`` [{seat, label}], ``teams``, ``agents``
-  [{name, summary}], ``notation``.
+  [{name, summary}], ``unavailable`` [{name, why}] (the room's agents that cannot play this
+  setting, and why: the lobby names a seat's agent dropped by a change of setting),
+  ``notation``.
 * ``created``: ``game``, ``owner`` (token to change seats), ``tokens`` {seat: token} for the
   ``me`` and ``invite`` seats, ``me``, ``invite`` (seat lists).
 * ``joined`` / ``seated``: ``game``, ``seat``, ``token`` (``null`` for an agent or open seat).
-* ``state``: ``game``, ``kind``, ``env_id``, ``name``, ``env_kwargs``, ``ply``, ``moves`` (the
-  game in notation, public), ``move_seats`` (the seat that played each of ``moves``),
-  ``moves_words`` (each of ``moves`` in players' words, ``GameState.move_in_words``),
-  ``seats`` [{seat, label, kind, agent, open, invited, error, thinking}],
+* ``state``: ``game``, ``kind``, ``env_id``, ``name``, ``setting``, ``help`` ({how_to_play,
+  legend, rules_url}), ``env_kwargs``, ``ply``, ``moves`` (the game in notation, public),
+  ``move_seats`` (the seat that played each of ``moves``), ``moves_words`` (each of ``moves`` in
+  players' words, ``GameState.move_in_words``), ``seats`` [{seat, label, kind, agent, open,
+  invited, error, thinking, resigned (out by a resignation under the rules, play going on)}],
   ``to_move``, ``over``, ``outcome`` ({result, termination, winners, scores} or null),
   ``scores`` (only in games of perfect information or once over), ``confirm``,
   ``notation_help``, ``problem`` (null, or what went wrong reading the game's journal at start

@@ -142,10 +142,14 @@ def replay_event(game: RoomGame, ev: dict) -> None:
             raise RoomError(f"bad seat event {ev}")
         game.set_seat(ev["seat"], _seat(ev))
     elif kind == "resign":
-        game.check_live()
-        game.resigned = ev["seat"]
-        game.changed()
+        if not 0 <= ev["seat"] < game.num_players:
+            raise RoomError(f"bad resign event {ev}")
+        game.resign(ev["seat"])
     elif kind == "result":
+        if not game.over and ev.get("termination") == "resignation" and game.state.resignations:
+            # written before resignations under the rules: that resignation ended the game then
+            game.resigned = game.state.resignations[-1][1]
+            game.changed()
         if not game.over:
             raise RoomError(f"a result ({ev['result']}) is recorded but the game is not over after {game.ply} moves")
 

@@ -40,7 +40,8 @@ class AgentScheduler:
         broadcast: tells a game's pages that it changed.
         spawn: runs a coroutine as a task of the room (cancelled when the room stops).
         agent_delay: seconds an agent waits before moving in a game without a human seat (so
-            people can watch); games with a person are answered at once.
+            people can watch; a seat out by resignation does not count); games with a person are
+            answered at once.
         threads: how many agents may think at once (worker threads).
     """
 
@@ -63,6 +64,7 @@ class AgentScheduler:
         self.agent_delay = float(agent_delay)
         self.threads = int(threads)
         self._turns: dict[str, int] = {}
+        self._tasks: dict[str, tuple[int, asyncio.Task]] = {}
         self._limiter: anyio.CapacityLimiter | None = None
 
     def attach(self, game: RoomGame, seat: int) -> None:
@@ -82,8 +84,24 @@ class AgentScheduler:
             s.player = None
             s.error = f"agent {s.agent!r} cannot play: {e}"
 
+    def drop_stale(self, game: RoomGame) -> None:
+        """Cancel the turn of an agent that is thinking on a former version of ``game`` (an undo,
+        a seat given away, a resignation changed it): its task stops waiting for the answer (the
+        worker thread cannot be interrupted; its answer is dropped when it comes), and its seat no
+        longer shows ``thinking``. Caller holds the game's lock or is on the event loop."""
+        turn = self._tasks.get(game.id)
+        if turn is None or turn[0] == game.version:
+            return
+        del self._tasks[game.id]
+        turn[1].cancel()
+        if game.thinking is not None:
+            game.thinking = None
+            game.touch()
+
     def kick(self, game: RoomGame) -> None:
-        """Start the agent of the seat to move, if it is an agent's turn and none is thinking."""
+        """Start the agent of the seat to move, if it is an agent's turn and none is thinking
+        (a stale turn is cancelled first: :meth:`drop_stale`)."""
+        self.drop_stale(game)
         if game.kind != "play" or game.over or game.read_only:
             return
         seat = game.state.current_player
@@ -93,10 +111,11 @@ class AgentScheduler:
         if self._turns.get(game.id) == game.version:
             return
         self._turns[game.id] = game.version
-        self.spawn(self._turn(game, game.version, seat))
+        self._tasks[game.id] = (game.version, self.spawn(self._turn(game, game.version, seat)))
 
     async def _turn(self, game: RoomGame, version: int, seat: int) -> None:
-        if self.agent_delay > 0 and all(s.kind == "agent" for s in game.seats):
+        out = game.out_seats()  # people who resigned watch the rest: the agents keep the pace
+        if self.agent_delay > 0 and all(s.kind == "agent" for i, s in enumerate(game.seats) if i not in out):
             await asyncio.sleep(self.agent_delay)
         lock = self.lock(game)
         async with lock:
@@ -113,15 +132,19 @@ class AgentScheduler:
         if self._limiter is None:
             self._limiter = anyio.CapacityLimiter(self.threads)
         try:
-            action = await anyio.to_thread.run_sync(_think, agent, state, obs, seat, limiter=self._limiter)
+            action = await anyio.to_thread.run_sync(
+                _think, agent, state, obs, seat, limiter=self._limiter, abandon_on_cancel=True
+            )
             failure = None
         except Exception as e:  # noqa: BLE001 - any agent failure is reported in its game
             failure = f"{type(e).__name__}: {e}"
             log.warning("game %s: agent %s of seat %d failed: %s", game.id, game.seats[seat].agent, seat, failure)
         async with lock:
-            if game.thinking == seat:
-                game.thinking = None
-                game.touch()
+            if self._tasks.get(game.id, (None,))[0] == version:  # else drop_stale ended this turn
+                del self._tasks[game.id]
+                if game.thinking == seat:
+                    game.thinking = None
+                    game.touch()
             if game.version != version:
                 return
             if failure is None:

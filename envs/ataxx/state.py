@@ -219,11 +219,23 @@ class AtaxxState(GameState):
         heuristics="envs.ataxx.heuristics",
         board="envs.ataxx.svg",
         records="envs.ataxx.records",
+        words="envs.ataxx.words",
     )
     num_players = 2
     num_actions = NUM_ACTIONS
 
-    __slots__ = ("_bb", "_gaps", "_turn", "_clock", "_fullmove", "_clock_rule", "history", "_st", "_cap")
+    __slots__ = (
+        "_bb",
+        "_gaps",
+        "_turn",
+        "_clock",
+        "_fullmove",
+        "_clock_rule",
+        "history",
+        "_st",
+        "_cap",
+        "resignations",
+    )
 
     def __init__(self, fen: str | None = None, *, halfmove_clock: bool = True):
         require_bool("halfmove_clock", halfmove_clock, numpy=False)
@@ -307,6 +319,7 @@ class AtaxxState(GameState):
         self._fullmove = fullmove
         self._cap = 0
         self._st = self._compute_status()
+        self.resignations: tuple[tuple[int, int], ...] = ()
 
     def fen(self) -> str:
         """The position as FEN: ranks 7..1, side to move, halfmove clock, fullmove number."""
@@ -405,11 +418,26 @@ class AtaxxState(GameState):
     def is_terminal(self) -> bool:
         return self._status() != -1
 
+    def resign(self, player: int) -> None:
+        """``player`` resigns: the game is over and the other side wins (``1-0`` or ``0-1``, ended
+        by ``"x resigned"``). Not a move: :attr:`resignations` records it.
+
+        Raises:
+            ValueError: ``player`` is not a seat. IllegalActionError: the game is over.
+        """
+        self._check_seat(player, "player")
+        if self.is_terminal():
+            raise IllegalActionError("the game is over: nobody can resign")
+        self.resignations = ((len(self.history), int(player)),)
+        self._st = 1 - int(player)
+
     def _end_text(self) -> tuple[str, str]:
         """Result ``'1-0'``, ``'0-1'`` or ``'1/2-1/2'`` as python-ataxx writes it, and which end
-        rule of RULES.md applied."""
+        rule of RULES.md applied (or who resigned)."""
         x, o = self._bb
-        if not x or not o:
+        if self.resignations:
+            why = f"{'xo'[self.resignations[0][1]]} resigned"
+        elif not x or not o:
             why = "a side has no stones"
         elif not _can_move(x | o, self._empty()):
             why = "neither side can move"
@@ -605,12 +633,14 @@ class AtaxxState(GameState):
         c.history = list(self.history)
         c._st = self._st
         c._cap = self.last_converted
+        c.resignations = self.resignations
         return c
 
     def __getstate__(self):
         return {k: getattr(self, k) for k in self.__slots__ if hasattr(self, k)}
 
     def __setstate__(self, d):
+        self.resignations = ()  # pickled before resignations existed
         for k, v in d.items():
             setattr(self, k, v)
 
@@ -636,8 +666,10 @@ class AtaxxState(GameState):
         return out.reshape(SIZE, SIZE)[::-1].copy()
 
     def position_key(self) -> tuple:
-        """``(fen, halfmove_clock rule)``: equal keys, equal futures."""
-        return self.fen(), self._clock_rule
+        """``(fen, halfmove_clock rule)`` (and the resignation, once there is one): equal keys,
+        equal futures."""
+        key = self.fen(), self._clock_rule
+        return key + (self.resignations,) if self.resignations else key
 
     def __eq__(self, other):
         """Same FEN and clock rule (:meth:`position_key`); ``history`` is not compared."""

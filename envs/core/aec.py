@@ -240,6 +240,28 @@ class TabletopAECEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
+    def resign(self, agent: str) -> None:
+        """``agent`` resigns (:meth:`GameState.resign <envs.core.state.GameState.resign>`, for
+        the games whose rules have a resignation): its side is out and play goes on, or the
+        episode ends (rewards as ``state.returns()``). Not a step: ``num_steps`` is unchanged.
+
+        Raises:
+            KeyError: unknown agent. RuntimeError: no live episode. NotImplementedError: the
+                game has no resignation rule. IllegalActionError: the game is over or the agent
+                is already out (nothing changed).
+        """
+        self._check_live("resign")
+        assert self.state is not None  # _check_live raised otherwise
+        if agent not in self._agent_index:
+            raise KeyError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
+        self.state.resign(self._agent_index[agent])
+        self._clear_rewards()
+        if self.state.is_terminal():
+            self._finish()
+        else:
+            self._after_change()
+        self._accumulate_rewards()
+
     # ------------------------------------------------------------------ helpers
     def action_to_string(self, action: int, agent: str | None = None) -> str:
         """An action of ``agent``'s frame (default: the agent to move) in the game's notation.

@@ -14,6 +14,7 @@ layout, checks and error messages for Ataxx, TwixT, Double TwixT, Tantrix and Sm
      "moves": ["t41@0,0r3", "t12@1,0r0", ...],   # GameState.moves(), in notation
      "result": {"result": "player 1 won", "termination": "...", "winners": [1],
                 "returns": [-1.0, 1.0, -1.0], "scores": [12, 15, 9]},   # outcome(); null: not over
+     "resignations": [[12, 2]],                  # optional: GameState.resignations, [ply, seat]
      "meta": {"players": {...}}                  # optional, free (who played, when, ...)
     }
 
@@ -29,11 +30,14 @@ library and numpy versions.
 
 **Replay.** :func:`replay` makes the raw environment ``envs.spec(env_id).make_raw(**env_kwargs)``,
 resets it (``seed``, or 0), takes its state, applies the deal (``GameState.with_deal``), then
-``push``-es every move, each checked legal. ``result``, when present, is compared with the
+``push``-es every move, each checked legal, and makes each resignation
+(``GameState.resign(seat)``, for the games whose rules have one) after the first ``ply`` moves.
+``result``, when present, is compared with the
 replay's :meth:`~envs.core.state.GameState.outcome`, key by key (a partial result is checked as
 far as it goes); ``"result": null`` says the game is not over, and is checked too; an absent
 ``result`` is not checked. ``env_kwargs`` (default ``{}``), ``seed``, ``deal`` (default
-``null``), ``result`` and ``meta`` may be left out; no other keys are allowed.
+``null``), ``result``, ``resignations`` (written only when there is one) and ``meta`` may be left
+out; no other keys are allowed.
 
 **Older files.** :func:`read_record` (and :func:`replay`) also read the formats written before
 this one (``"format": "tantrix-record"`` from :mod:`envs.tantrix.records`, ``"game":
@@ -102,7 +106,7 @@ __all__ = [
 FORMAT = "tabletop-record"
 VERSION = 1
 
-_KEYS = ("format", "version", "env_id", "env_kwargs", "seed", "deal", "moves", "result", "meta")
+_KEYS = ("format", "version", "env_id", "env_kwargs", "seed", "deal", "moves", "result", "resignations", "meta")
 _REQUIRED = ("format", "version", "env_id", "moves")
 _RESULT_KEYS = ("result", "termination", "winners", "returns", "scores")
 
@@ -217,6 +221,8 @@ def record_from_state(
         "moves": list(state.moves()),
         "result": _result_of(state),
     }
+    if state.resignations:
+        rec["resignations"] = [[int(ply), int(seat)] for ply, seat in state.resignations]
     if meta is not None:
         rec["meta"] = _json_copy(meta, "meta")
     if check:
@@ -272,6 +278,17 @@ def check_record(rec) -> None:
             _bad(f"record 'moves': move {i + 1} must be a string in the game's notation, got {m!r}")
     if "meta" in rec and not isinstance(rec["meta"], dict):
         _bad(f"record 'meta' must be an object, got {rec['meta']!r:.80}")
+    res_ = rec.get("resignations", [])
+    if not (
+        isinstance(res_, list)
+        and all(isinstance(r, list) and len(r) == 2 and all(is_plain_int(x) and x >= 0 for x in r) for r in res_)
+        and all(r[0] <= len(moves) for r in res_)
+        and [r[0] for r in res_] == sorted(r[0] for r in res_)
+    ):
+        _bad(
+            f"record 'resignations' must be a list of [ply, seat] pairs (ints, ply from 0 to the number of "
+            f"moves, ascending), got {res_!r:.80}"
+        )
     res = rec.get("result")
     if res is None:
         return
@@ -513,11 +530,24 @@ def replay(record, upto: int | None = None) -> GameState:
             state = state.with_deal(deal)
         except (InvalidPositionError, ParameterError) as e:
             raise InvalidPositionError(f"record 'deal': {e}") from None
-    for i, move in enumerate(moves if upto is None else moves[:upto]):
+    resignations = list(rec.get("resignations", []))
+    last = len(moves) if upto is None else upto
+
+    def resign_upto(ply: int) -> None:
+        while resignations and resignations[0][0] <= ply:
+            at, seat = resignations.pop(0)
+            try:
+                state.resign(seat)
+            except (NotImplementedError, ValueError) as e:  # IllegalActionError is a ValueError
+                raise InvalidPositionError(f"record 'resignations': seat {seat} after move {at}: {e}") from None
+
+    for i, move in enumerate(moves[:last]):
+        resign_upto(i)
         try:
             state.push(move)
         except IllegalActionError as e:
             raise InvalidPositionError(f"move {i + 1} ({move}) of the record is illegal: {e}") from None
+    resign_upto(last)
     if (upto is None or upto == len(moves)) and "result" in rec:
         _check_outcome(rec["result"], state, len(moves))
     return state

@@ -66,6 +66,10 @@ class GameInfo:
             :mod:`envs.core.records` when imported; ``""`` for a game without one. The registry
             imports it when a record of an unknown format is read
             (:func:`envs.registry.load_record_formats`).
+        words: dotted path of the game's words module (``"envs.ataxx.words"``, exporting
+            ``WORDS``: its options, variants and board marks in players' words and its short how
+            to play; see :mod:`envs.core.words`), ``""`` for a game without one. Reached through
+            :meth:`GameState.words`.
 
     Every plug-in is named by its import path, never imported by the rules module, and loaded
     lazily (:mod:`envs.core.plugins`): the rules core imports nothing that is built on it.
@@ -84,6 +88,7 @@ class GameInfo:
     board: str = ""
     agents: tuple[tuple[str, str], ...] = ()
     records: str = ""
+    words: str = ""
 
 
 @dataclass(frozen=True)
@@ -275,6 +280,28 @@ class GameState(ABC):
             scores=None if sc is None else tuple(int(x) for x in sc),
         )
 
+    # ------------------------------------------------------------------ resignation
+    #: ``((ply, seat), ...)``: the resignations so far (:meth:`resign`; ``ply`` is
+    #: ``len(history)`` when it happened), ``()`` in a game without any.
+    resignations: tuple = ()
+
+    def resign(self, player: int) -> None:
+        """``player`` resigns: its side (its team) is out. With one side left the game is over
+        and that side wins (``outcome().termination`` says who resigned); where more than two
+        sides play, the rules say what follows (``envs/<game>/RULES.md``, section
+        "Resignation"): play goes on without the side, and at the end it ranks below the sides
+        still playing (``returns`` -1), the others ranked by the rules' scoring. Not an action:
+        ``history`` and ``moves`` do not change; :attr:`resignations` records it (and game
+        records keep it, :mod:`envs.core.records`). Every game of the library implements it.
+
+        Default: the game has no resignation rule (``NotImplementedError``).
+
+        Raises:
+            NotImplementedError: the game has no resignation rule. ValueError: ``player`` is not
+                a seat. IllegalActionError: the game is over or the seat is already out.
+        """
+        raise NotImplementedError(f"{self.info.long_name} has no resignation rule")
+
     # ------------------------------------------------------------------ players
     def setting_name(self) -> str:
         """The name of this setting for people (``info.long_name`` by default; a game whose
@@ -382,6 +409,21 @@ class GameState(ABC):
 
         module = getattr(self.info, "board", "")
         return load_board_ui(module) if module else text_board
+
+    def words(self):
+        """The game in players' words: an :class:`envs.core.words.GameWords` (option labels and
+        help, variant labels, the legend of the board's marks, the short how to play) loaded from
+        the module named by ``info.words``, or :data:`envs.core.words.NO_WORDS` when the game
+        declares none.
+
+        Raises:
+            ImportError, TypeError: the declared module is missing or does not export ``WORDS``
+                (see :func:`envs.core.words.load_words`).
+        """
+        from envs.core.words import NO_WORDS, load_words
+
+        module = getattr(self.info, "words", "")
+        return load_words(module) if module else NO_WORDS
 
     def to_svg(self, viewer: int | None = None, *, pending: int | None = None, perspective: int | None = None) -> str:
         """The position as a standalone SVG document, drawn by the game's board module (see

@@ -226,6 +226,7 @@ class SmartrixState(GameState):
         "_collected",
         "_points",
         "_out",
+        "resignations",
         "_current",
         "_over",
         "_where",
@@ -250,6 +251,7 @@ class SmartrixState(GameState):
         heuristics="envs.smartrix.heuristics",
         board="envs.smartrix.svg",
         records="envs.smartrix.records",
+        words="envs.smartrix.words",
     )
 
     def __init__(
@@ -336,6 +338,7 @@ class SmartrixState(GameState):
         self._collected: list[list[int]] = [[] for _ in range(n)]
         self._points = [0] * n
         self._out = [False] * n
+        self.resignations: tuple[tuple[int, int], ...] = ()
         self._over = False
         self._where = bytearray(NUM_CARDS)
         self._owner = bytearray(NUM_CARDS)
@@ -906,10 +909,45 @@ class SmartrixState(GameState):
         return player % 2 if self.team_game else player
 
     def _top(self) -> list[int]:
-        """Players with the top (team) score."""
+        """Players with the top (team) score among those who did not resign."""
         ts = self.team_scores()
-        best = max(ts)
-        return [p for p in range(self.num_players) if ts[self.team_of(p)] == best]
+        gone = self._resigned_seats()
+        live = [p for p in range(self.num_players) if p not in gone]
+        best = max(ts[self.team_of(p)] for p in live)
+        return [p for p in live if ts[self.team_of(p)] == best]
+
+    # ------------------------------------------------------------------ resignation
+    def _resigned_seats(self) -> tuple[int, ...]:
+        """The seats out by resignation (both partners of a team), ascending."""
+        teams = {self.team_of(p) for _, p in self.resignations}
+        return tuple(p for p in range(self.num_players) if self.team_of(p) in teams)
+
+    def _live_sides(self) -> set[int]:
+        gone = self._resigned_seats()
+        return {self.team_of(p) for p in range(self.num_players) if p not in gone}
+
+    def resign(self, player: int) -> None:
+        """``player`` resigns (``envs/smartrix/RULES.md``, "Resignation"): its side (its team,
+        in a team game) is out at once, its hand no longer played; with one side left that has not
+        resigned the game ends and that side wins, otherwise play goes on without it, and at the
+        end it ranks below every side that did not resign.
+
+        Raises:
+            ValueError: ``player`` is not a seat. IllegalActionError: the game is over, or the
+                seat already resigned (the state is unchanged either way).
+        """
+        self._check_seat(player, "player")
+        if self._over:
+            raise IllegalActionError("the game is over: nobody can resign")
+        if player in self._resigned_seats():
+            raise IllegalActionError(f"player {player} has already resigned")
+        self.resignations = self.resignations + ((len(self._actions), int(player)),)
+        for p in self._resigned_seats():
+            self._out[p] = True
+        if len(self._live_sides()) <= 1:
+            self._over = True
+        elif self._out[self._current]:
+            self._advance(self._current)
 
     def _end_text(self) -> tuple[str, str]:
         """Result ``"player k won"``, ``"team k won"`` or ``"draw"`` (tied top scores; the others
@@ -917,6 +955,8 @@ class SmartrixState(GameState):
         why = (
             "a player has played out their hand"
             if any(not h for h in self._hands)
+            else "the other sides resigned"
+            if self.resignations and len(self._live_sides()) <= 1
             else "the pile is empty and every player is out"
         )
         win = self._top()
@@ -1116,6 +1156,7 @@ class SmartrixState(GameState):
         new._collected = [h[:] for h in self._collected]
         new._points = self._points[:]
         new._out = self._out[:]
+        new.resignations = self.resignations
         new._where = bytearray(self._where)
         new._owner = bytearray(self._owner)
         new._history = self._history[:]
@@ -1128,6 +1169,7 @@ class SmartrixState(GameState):
         return d
 
     def __setstate__(self, d):
+        self.resignations = ()  # a state pickled before resignations existed
         for k, v in d.items():
             setattr(self, k, v)
         self._views()
@@ -1206,7 +1248,7 @@ class SmartrixState(GameState):
             tuple(self._out),
             self.current_player,
             self._over,
-        )
+        ) + ((self._resigned_seats(),) if self.resignations else ())
 
     def __eq__(self, other):
         """Same settings and position (:meth:`position_key`); ``history`` is not compared."""

@@ -221,6 +221,7 @@ class TantrixState(GameState):
     Attributes:
         team_game: ``True`` for Doubles (the ``teams`` argument); :meth:`teams` lists the teams.
         history: the actions applied since the state was created (``list[int]``).
+        resignations: ``((ply, seat), ...)``, the resignations so far (:meth:`resign`).
         placed: the tiles on the table as ``(tile, q, r, rot)`` tuples, in placement order
             (those of :meth:`from_position` first).
         initial_bag: the bag's drawing order at the start (what records store).
@@ -242,6 +243,7 @@ class TantrixState(GameState):
         board="envs.tantrix.svg",
         agents=(("robot", "envs.tantrix.robot:robot_agent"),),
         records="envs.tantrix.records",
+        words="envs.tantrix.words",
     )
 
     def __init__(
@@ -603,9 +605,49 @@ class TantrixState(GameState):
                         out.append((s * 6 + k) * HW + w)
         return out, clipped
 
+    #: The seats out of the game by resignation (both partners in Doubles) and the resignations
+    #: as ``(ply, seat)``; class defaults, so a state without a resignation carries neither.
+    _out: frozenset = frozenset()
+    resignations: tuple = ()
+
+    def _next_player(self, p: int) -> int:
+        """The seat after ``p`` in turn order, passing over the seats out by resignation."""
+        n = self.num_players
+        p = (p + 1) % n
+        while p in self._out:
+            p = (p + 1) % n
+        return p
+
+    def resign(self, player: int) -> None:
+        """``player`` resigns (``envs/tantrix/RULES.md``, "Resignation"): its side (in Doubles,
+        its team) is out; with one side left the game ends and that side wins, otherwise play goes
+        on without it (its turns passed over, its hand no longer played) and at the end it ranks
+        below every side still playing.
+
+        Raises:
+            ValueError: ``player`` is not a seat. IllegalActionError: the game is over, or the
+                seat is already out (the state is unchanged either way).
+        """
+        self._check_seat(player, "player")
+        if self._over:
+            raise IllegalActionError("the game is over: nobody can resign")
+        if player in self._out:
+            raise IllegalActionError(f"player {player} is already out (resigned)")
+        side = frozenset(p for p in range(self.num_players) if self.team_of(p) == self.team_of(player))
+        self._out = self._out | side
+        self.resignations = self.resignations + ((len(self.history), int(player)),)
+        self._mask = None
+        if len({self.team_of(p) for p in range(self.num_players) if p not in self._out}) <= 1:
+            self._over = True
+        elif self._player in self._out:
+            self._player = self._next_player(self._player)
+            self._phase = 0
+            self._skips = 0
+        self._settle()
+
     def _settle(self) -> None:
         """Advance through empty forced steps, skips and game ends until someone must act."""
-        n = self.num_players
+        n = self.num_players - len(self._out)
         while True:
             if self._over:
                 self._legal, self._legal_set, self._mask = [], frozenset(), None
@@ -625,7 +667,7 @@ class TantrixState(GameState):
                 self._phase = 1
                 continue
             if self._phase == 2:
-                self._player = (self._player + 1) % n
+                self._player = self._next_player(self._player)
                 self._phase = 0
                 continue
             # no free move
@@ -637,7 +679,7 @@ class TantrixState(GameState):
             if self._skips >= n:
                 self._over = True
                 continue
-            self._player = (self._player + 1) % n
+            self._player = self._next_player(self._player)
             self._phase = 0
 
     # ------------------------------------------------------------------ GameState API
@@ -797,13 +839,20 @@ class TantrixState(GameState):
         return list(self._scores)
 
     def returns(self) -> np.ndarray:
+        """+1 for a sole winning side, 0 for sides tied first, -1 for the rest; the seats out by
+        resignation get -1 and are not ranked (a deadlock: 0 for the others)."""
         out = np.zeros(self.num_players, dtype=np.float64)
-        if not self._over or self._deadlock:
+        if not self._over:
+            return out
+        for p in self._out:
+            out[p] = -1.0
+        if self._deadlock:
             return out
         sc = self.scores()
-        best = max(sc)
-        sides = {self.team_of(p) for p in range(self.num_players) if sc[p] == best}
-        for p in range(self.num_players):
+        live = [p for p in range(self.num_players) if p not in self._out]
+        best = max(sc[p] for p in live)
+        sides = {self.team_of(p) for p in live if sc[p] == best}
+        for p in live:
             if sc[p] < best:
                 out[p] = -1.0
             elif len(sides) == 1:
@@ -817,7 +866,12 @@ class TantrixState(GameState):
             return "ongoing", ""
         if self._deadlock:
             return "deadlock draw", "deadlock"
-        why = "all tiles placed" if len(self._placed) >= self._total else "no legal placement"
+        if len(self._placed) >= self._total:
+            why = "all tiles placed"
+        elif len({self.team_of(p) for p in range(self.num_players) if p not in self._out}) <= 1:
+            why = "the other sides resigned"
+        else:
+            why = "no legal placement"
         r = self.returns()
         if not (r > 0).any():
             return "draw", why
@@ -1118,7 +1172,7 @@ class TantrixState(GameState):
             self._over,
             self._deadlock,
             self._skips,
-        )
+        ) + ((tuple(sorted(self._out)),) if self._out else ())
 
     def _player_label(self, p: int) -> str:
         name = COLOUR_NAMES[self.colour_of(p) - 1]

@@ -174,6 +174,7 @@ class TwixtState(ManualLinkRules, GameState):
         heuristics="envs.twixt.heuristics",
         board="envs.twixt.svg",
         records="envs.twixt.records",
+        words="envs.twixt.words",
     )
 
     __slots__ = (
@@ -214,6 +215,7 @@ class TwixtState(ManualLinkRules, GameState):
         "_add0",
         "_rem0",
         "_end",
+        "resignations",
     )
     # per colour, the link ids of its witness path (``draw="early"``); the other slots' types are
     # declared in :class:`~envs.twixt.manual.ManualLinkRules`
@@ -281,6 +283,7 @@ class TwixtState(ManualLinkRules, GameState):
         self._ply = 0
         self._status = STATUS_ONGOING
         self._priv = [False, False]
+        self.resignations: tuple[tuple[int, int], ...] = ()
         if self._early:
             self._reset_witnesses()
         else:
@@ -604,7 +607,24 @@ class TwixtState(ManualLinkRules, GameState):
         """``'1-0'`` (red won), ``'0-1'`` (black won) or ``'1/2-1/2'``, and why the game ended."""
         return ("*", "1-0", "0-1", "1/2-1/2")[self._status], self._termination()
 
+    def resign(self, player: int) -> None:
+        """``player`` resigns (in Double TwixT for its team, ``envs/twixt/RULES.md``): the game is
+        over and the other colour wins (``1-0`` or ``0-1``, ended by ``"red resigned"``). Not a
+        move: :attr:`resignations` records it.
+
+        Raises:
+            ValueError: ``player`` is not a seat. IllegalActionError: the game is over.
+        """
+        self._check_seat(player, "player")
+        if self._status != STATUS_ONGOING:
+            raise IllegalActionError("the game is over: nobody can resign")
+        self.resignations = ((len(self.history), int(player)),)
+        self._status = STATUS_RED + (1 - int(player) % 2)
+        self._player = -1
+
     def _termination(self) -> str:
+        if self.resignations:
+            return f"{COLOUR_NAMES[self.resignations[0][1] % 2]} resigned"
         if self._status == STATUS_DRAW:
             return (
                 "neither side can still connect"
@@ -900,6 +920,7 @@ class TwixtState(ManualLinkRules, GameState):
         c._player = self._player
         c._ply = self._ply
         c._status = self._status
+        c.resignations = self.resignations
         c._priv = list(self._priv)
         if self._early:
             c._pbits = list(self._pbits)
@@ -984,6 +1005,7 @@ class TwixtState(ManualLinkRules, GameState):
         return d
 
     def __setstate__(self, d):
+        self.resignations = ()  # pickled before resignations existed
         if "_manual" not in d:  # pickled before links="manual" existed
             d = dict(
                 d,
@@ -1009,7 +1031,7 @@ class TwixtState(ManualLinkRules, GameState):
     def position_key(self) -> tuple:
         """A hashable key of the position (pegs, links, player to move, Privileges, swap and game
         status) within one game setting: equal keys, equal futures. For transposition tables."""
-        key = (
+        key: tuple = (
             bytes(self._pegs),
             bytes(self._lc),
             self._player,
@@ -1018,7 +1040,8 @@ class TwixtState(ManualLinkRules, GameState):
             self._status,
             self.swap_available(),
         )
-        return key + (self._placed,) if self._manual else key
+        key = key + (self._placed,) if self._manual else key
+        return key + (self.resignations,) if self.resignations else key
 
     def __eq__(self, other):
         """Same settings and same position (:meth:`position_key`); the move order may differ."""

@@ -75,3 +75,23 @@ function describeSeat(s) {
   if (s.kind === "agent") return s.agent;
   return s.open ? "open seat" : s.invited ? "invited (link not yet opened)" : "person";
 }
+
+// ------------------------------------------------------------------ a game in players' words
+// The "how to play" panel of a game (what its words module declares, room/words.py): the short
+// rules from its RULES.md, the legend of the board's marks and a link to the full rules. Text
+// only (**bold** of the rules file as <strong>), never HTML from the server.
+function richText(text) {
+  return text.split(/\n\s*\n/).map((para) => el("p", {},
+    ...para.replace(/\s+/g, " ").trim().split("**").map((part, i) => (i % 2 ? el("strong", { text: part }) : part))));
+}
+
+function helpPanel(name, help, id) {
+  if (!help || (!help.how_to_play && !(help.legend || []).length)) return null;
+  const legend = (help.legend || []).length ? el("dl", { class: "legend" },
+    ...help.legend.flatMap(([mark, meaning]) => [el("dt", { text: mark }), el("dd", { text: meaning })])) : null;
+  return el("details", { class: "how-to-play", id },
+    el("summary", { text: `How to play ${name}` }),
+    ...(help.how_to_play ? richText(help.how_to_play) : []),
+    legend ? el("p", { class: "hint", text: "On the board:" }) : null, legend,
+    help.rules_url ? el("p", {}, el("a", { href: help.rules_url, target: "_blank", rel: "noopener", text: "The full rules" })) : null);
+}

@@ -60,6 +60,7 @@ function gamePage() {
       document.title = `${m.name} — game ${m.game}`;
       $("#title").textContent = `${m.name} — game ${m.game}`;
       $("#notation").textContent = m.notation_help;
+      showWords(m);
       sock.send({ type: "setup", env_id: m.env_id, env_kwargs: m.env_kwargs });
     }
     if (moved || first) { sel = []; pending = null; notice = null; }
@@ -385,6 +386,26 @@ function gamePage() {
     return ` ${w.length > 1 ? "Winners" : "Winner"}: ${w.map((i) => frame.seats[i] ? frame.seats[i].label : `player ${i}`).join(", ")}.`;
   }
 
+  // ---------------------------------------------------------------- players' words (room/words.py)
+  // The selection as the board names it (the hit shapes' aria-labels: "tile 14", "c3, x stone"),
+  // not as the click keys ("tile:14").
+  function selectedWords() {
+    return sel.map((k) => {
+      const node = (hitsByKey().get(k) || [])[0];
+      const label = node && node.getAttribute("aria-label");
+      return label || k;
+    }).join(", then ");
+  }
+
+  // The setting under the title and the "how to play" panel, once per page.
+  function showWords(m) {
+    if (m.setting && m.setting !== m.name) {
+      $("#title").after(el("p", { class: "hint", id: "setting", text: m.setting }));
+    }
+    const panel = helpPanel(m.name, m.help, "game-help");
+    if (panel) $("#notation").after(panel);
+  }
+
   function updateStatus() {
     if (!frame) return;
     let text;
@@ -396,7 +417,7 @@ function gamePage() {
     else if (frame.legal) {
       text = `Your move (${seat.label}).`;
       if (pending) text += ` ${pending.actions[pending.i].n}: press Enter (or Confirm) to play it${pending.actions.length > 1 ? ", R for the next option" : ""}, Esc to cancel.`;
-      else if (sel.length) text += ` Selected ${sel.join(" ")}.`;
+      else if (sel.length) text += ` Selected ${selectedWords()}.`;
     } else if (seat && seat.error) text = `${seat.label}: ${seat.error}`;
     else if (seat && seat.thinking) text = `${seat.label} (${seat.agent}) is thinking…`;
     else if (seat && seat.kind === "agent") text = `${seat.label} (${seat.agent}) to move.`;
@@ -430,6 +451,7 @@ function gamePage() {
         el("span", { class: "seat-who", text: frame.you.includes(s.seat) ? "you" : describeSeat(s) })];
       if (frame.scores) bits.push(el("span", { class: "score", text: ` ${frame.scores[s.seat]}` }));
       if (s.thinking) bits.push(el("span", { class: "thinking", text: " thinking…" }));
+      if (s.resigned) bits.push(el("span", { class: "resigned", text: " resigned (out)" }));
       if (s.error) bits.push(el("div", { class: "seat-error", text: s.error }));
       if (s.open && !frame.over) bits.push(el("button", { class: "join", "data-seat": s.seat, text: "Join",
         onclick: () => sock.send({ type: "join", game: gid, seat: s.seat }) }));

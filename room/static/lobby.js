@@ -18,7 +18,7 @@ function lobbyPage() {
     if (!envs.length && m.envs.length) {
       envs = m.envs;
       const sel = $("#env");
-      sel.replaceChildren(...envs.map((e) => el("option", { value: e.id, text: `${e.name} (${e.id})` })));
+      sel.replaceChildren(...envs.map((e) => el("option", { value: e.id, text: e.name, title: e.id })));
       sel.onchange = envChanged;
       $("#variant").onchange = variantChanged;
       envChanged();
@@ -41,7 +41,7 @@ function lobbyPage() {
         const open = el("a", { href: `/game/${g.game}`, class: "open-game",
           text: g.kind === "record" || g.over ? "Replay" : mine ? "Resume" : "Watch" });
         return el("tr", { "data-game": g.game, class: g.over ? "over" : "running" },
-          el("td", {}, el("strong", { text: g.name }), el("div", { class: "hint", text: `${g.game} · ${g.env_id} ${Object.keys(g.env_kwargs).length ? JSON.stringify(g.env_kwargs) : ""}` })),
+          el("td", {}, el("strong", { text: g.name }), el("div", { class: "hint", text: `${g.setting || g.name} · game ${g.game}`, title: `${g.env_id} ${JSON.stringify(g.env_kwargs)}` })),
           el("td", {}, seats),
           el("td", { text: String(g.ply), "data-label": "Moves" }),
           el("td", { text: state + (g.problem ? " ⚠" : ""), title: g.problem || "", "data-label": "State" }),
@@ -58,7 +58,8 @@ function lobbyPage() {
 
   function envChanged() {
     const env = currentEnv();
-    $("#variant").replaceChildren(...Object.keys(env.variants).map((v) => el("option", { value: v, text: v })));
+    const labels = env.variant_labels || {};
+    $("#variant").replaceChildren(...Object.keys(env.variants).map((v) => el("option", { value: v, text: labels[v] || v })));
     const opts = $("#options");
     opts.replaceChildren(...env.arguments.map((a) => {
       const id = `opt-${a.name}`;
@@ -67,10 +68,28 @@ function lobbyPage() {
       else if (typeof a.default === "number") input = el("input", { id, type: "number", "data-arg": a.name });
       else input = el("input", { id, type: "text", "data-arg": a.name, placeholder: a.default === null ? "default" : "" });
       input.addEventListener("change", askSetup);
-      return el("div", { class: "row" }, el("label", { for: id, text: a.name }), input);
+      return optionRow({ ...a, ...((env.argument_words || {})[a.name] || {}) }, id, input);
     }));
+    showHelp(env);
     $("#notation-help") && $("#notation-help").remove();
     variantChanged();
+  }
+
+  // An option in players' words: its label (the argument's name for those who script the room),
+  // its help text under it.
+  function optionRow(a, id, input) {
+    const helpId = `${id}-help`;
+    if (a.help) input.setAttribute("aria-describedby", helpId);
+    return el("div", { class: "row option" },
+      el("label", { for: id, text: a.label || a.name, title: a.name }), input,
+      a.help ? el("p", { class: "hint", id: helpId, text: a.help }) : null);
+  }
+
+  function showHelp(env) {
+    const old = $("#lobby-help");
+    const panel = helpPanel(env.name, env, "lobby-help");
+    if (old) old.remove();
+    if (panel) $("#options-box").after(panel);
   }
 
   function variantChanged() {
@@ -118,13 +137,26 @@ function lobbyPage() {
         el("option", { value: "open", text: "Open seat (join from the lobby)" }),
         ...agents.map((a) => el("option", { value: a.name, text: `Agent: ${a.name} — ${a.summary}` })));
       sel.value = s.seat === 0 ? "me" : (agents.length ? agents[0].name : "open");
-      if (before[s.seat] !== undefined) sel.value = before[s.seat];  // keep what was chosen
-      if (!sel.value) sel.value = "open";
-      return el("div", { class: "row" }, el("label", { for: `seat-${s.seat}`, text: s.label }), sel);
+      const dropped = keepChoice(sel, before[s.seat], m);
+      return el("div", { class: "row" }, el("label", { for: `seat-${s.seat}`, text: s.label }), sel,
+        dropped ? el("p", { class: "seat-dropped problem", role: "status", "data-seat": s.seat, text: dropped }) : null);
     });
     const teams = m.teams.some((t) => t.length > 1) ? el("p", { class: "hint", text: "Teams: " + m.teams.map((t) => t.join("+")).join(" vs ") }) : null;
     box.replaceChildren(...[el("legend", { text: "Seats" }), ...rows, teams,
       el("p", { class: "hint", id: "notation-help", text: "Notation: " + m.notation })].filter((x) => x));
+  }
+
+  // A seat keeps what was chosen for it; an agent that cannot play the new setting is replaced by
+  // the menu's first agent (never silently by an open seat), and the returned line says which
+  // agent was dropped and why (the setup frame's `unavailable`).
+  function keepChoice(sel, was, m) {
+    if (was === undefined) return "";
+    if ([...sel.options].some((o) => o.value === was)) { sel.value = was; return ""; }
+    const why = (m.unavailable || []).find((u) => u.name === was);
+    const instead = agents.length ? agents[0].name : "open";
+    sel.value = instead;
+    return `${was} cannot play this setting: ${why ? why.why : "the room does not offer it here"}. ` +
+      `The seat is now ${agents.length ? "the agent " + instead : "an open seat"}.`;
   }
 
   $("#create-form").addEventListener("submit", (ev) => {

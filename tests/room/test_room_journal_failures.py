@@ -375,7 +375,8 @@ def play(page: Page, gid: str, ply: int) -> tuple[str, dict]:
 @contextlib.contextmanager
 def running(records: Path):
     """A room over ``records`` and its TestClient; its pages closed before it stops."""
-    with TestClient(create_app(records, agent_delay=0), base_url="http://127.0.0.1") as client:  # loopback Host (room.trust)
+    # a loopback Host, as a browser on this machine sends it (room.trust)
+    with TestClient(create_app(records, agent_delay=0), base_url="http://127.0.0.1") as client:
         try:
             yield client
         finally:

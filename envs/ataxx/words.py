@@ -1,0 +1,31 @@
+"""Ataxx in players' words (the contract of :mod:`envs.core.words`): option labels and help, the
+variants' labels, the legend of the board's marks; the short how to play is the section
+"In short" of ``envs/ataxx/RULES.md``."""
+
+from envs.core.words import GameWords, Option
+
+__all__ = ["WORDS"]
+
+WORDS = GameWords(
+    options={
+        "fen": Option(
+            "Start position (FEN)",
+            "A position to start from, in FEN (e.g. x5o/7/7/7/7/7/o5x x 0 1; '-' is a blocked square). "
+            "Empty: the standard start.",
+        ),
+        "halfmove_clock": Option(
+            "100-move draw rule",
+            "On: the game is drawn after 100 plies without a clone (jumps and passes do not reset the count). "
+            "Off: only the move limit ends endless games.",
+        ),
+        "max_steps": Option("Move limit", "Stop the game unfinished after this many moves (plies). Empty: no limit."),
+    },
+    variants={"standard": "Standard 7x7", "blockers": "With four blocked squares"},
+    legend=(
+        ("red and blue stones", "player 0 (x, red) and player 1 (o, blue); x moves first"),
+        ("yellow squares", "the last move: a clone's square, or a jump's source and target joined by a line"),
+        ("dark grey square", "a gap: a blocked square no stone may go to"),
+    ),
+    package="envs.ataxx",
+    summary_section="In short",
+)
