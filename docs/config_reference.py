@@ -29,9 +29,22 @@ OUT = ROOT / "docs" / "training" / "config.md"
 
 
 def _md(doc: str | None) -> str:
-    """A docstring's first line in Markdown (reST roles and double backticks dropped)."""
-    line = (doc or "").strip().splitlines()[0] if doc else ""
-    return re.sub(r":(?:mod|class|func|meth|data):`~?([^`]+)`", r"`\1`", line).replace("``", "`")
+    """A docstring's first paragraph on one line, in Markdown (reST roles and double backticks dropped)."""
+    para = " ".join((doc or "").strip().split("\n\n")[0].split())
+    return re.sub(r":(?:mod|class|func|meth|data):`~?([^`]+)`", r"`\1`", para).replace("``", "`")
+
+
+#: What a field of a plain type must be, in words (where the field declares no :class:`Expect`).
+_PLAIN = {str: "text", bool: "true or false", int: "an integer", float: "a number"}
+
+
+def _expected(info) -> str:
+    if expected := expect_text(info):
+        return expected
+    ann = info.annotation
+    if isinstance(ann, type):
+        return _PLAIN.get(ann, ann.__name__)
+    return str(ann).replace("typing.", "")
 
 
 def _cell(text: str) -> str:
@@ -54,7 +67,7 @@ def _table(model: type[Section], defaults: dict, prefix: str) -> tuple[list[str]
             sections.append((prefix + key, sub, defaults[key]))
             lines.append(f"| `{prefix}{key}` | a mapping (below) | | {_cell(info.description or '')} |")
             continue
-        expected = expect_text(info) or str(info.annotation).replace("typing.", "")
+        expected = _expected(info)
         lines.append(
             f"| `{prefix}{key}` | {_cell(expected)} | {_cell(_default(defaults[key]))} | "
             f"{_cell(info.description or '')} |"

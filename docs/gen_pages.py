@@ -529,8 +529,33 @@ def rules_pages() -> dict[str, str]:
     for env_id in env_ids():
         path = rules_file(env_id)
         if path is not None:
-            out.setdefault(f"environments/{game_name(env_id)}-rules.md", path.read_text(encoding="utf-8"))
+            out.setdefault(f"environments/{game_name(env_id)}-rules.md", lists_apart(path.read_text(encoding="utf-8")))
     return out
+
+
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+
+
+def lists_apart(text: str) -> str:
+    """``text`` with a blank line before every list that follows a paragraph line directly: GitHub's
+    Markdown (CommonMark) lets a list interrupt a paragraph, Python-Markdown (mkdocs) does not and
+    would run the list into the paragraph. Nothing inside a fenced code block changes."""
+    out: list[str] = []
+    fenced = False
+    for line in text.split("\n"):
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        prev = out[-1] if out else ""
+        if (
+            not fenced
+            and _LIST_ITEM.match(line)
+            and prev.strip()
+            and not _LIST_ITEM.match(prev)
+            and not prev.startswith(" ")
+        ):
+            out.append("")
+        out.append(line)
+    return "\n".join(out)
 
 
 def index_page() -> str:

@@ -3,7 +3,8 @@ docstrings are Google style with two reST habits that Markdown does not read, re
 mkdocstrings renders them:
 
 * a cross-reference role (``:class:`~envs.core.state.GameInfo```, ``:func:`make```) becomes a code
-  span of its target (the last part only with ``~``);
+  span of its target (the last part only with ``~``), and so does a literal in two backticks;
+  reST's escaped space (``\\ ``) goes;
 * a doctest (``>>>`` lines and their output, up to a blank line) becomes a fenced ``pycon`` block
   (Markdown would read ``>>>`` as a quote).
 
@@ -27,9 +28,15 @@ def _role(match: re.Match) -> str:
     return f"`{target}`"
 
 
+_LITERAL = re.compile(r"(?<!`)``(?!`)([^`]+?)``(?!`)")  # two backticks, not a fence's three
+
+
 def to_markdown(text: str) -> str:
-    """``text`` (a docstring) with its roles as code spans and its doctests fenced."""
+    """``text`` (a docstring) with its roles and reST literals (two backticks) as code spans, reST's
+    escaped spaces (a backslash and a space, as after a literal's closing backticks) removed, and
+    its doctests fenced."""
     text = _ROLE.sub(_role, text)
+    text = _LITERAL.sub(r"`\1`", text).replace("\\ ", "")
     out: list[str] = []
     in_doctest = False
     for line in text.splitlines():
@@ -53,3 +60,9 @@ class RstToMarkdown(Extension):
     def on_object(self, *, obj: Any, **kwargs: Any) -> None:
         if obj.docstring is not None:
             obj.docstring.value = to_markdown(obj.docstring.value)
+
+    def on_package(self, *, pkg: Any, **kwargs: Any) -> None:
+        """The package's own docstring too (``on_object`` is not called for a package's top module);
+        :func:`to_markdown` leaves text it has rewritten as it is."""
+        if pkg.docstring is not None:
+            pkg.docstring.value = to_markdown(pkg.docstring.value)

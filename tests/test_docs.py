@@ -192,3 +192,25 @@ def test_griffe_extension_rewrites_roles_and_doctests():
     rst = _load("griffe_rst")
     text = rst.to_markdown("See :func:`~envs.registry.make` and :mod:`envs.core`.\n\n>>> 1 + 1\n2\n\nAfter.")
     assert text == "See `make` and `envs.core`.\n\n```pycon\n>>> 1 + 1\n2\n```\n\nAfter."
+
+
+def test_lists_after_a_paragraph_line_get_their_blank_line():
+    """Found by a newcomer: RULES.md lists that follow a paragraph line directly ran into it on the
+    site (Python-Markdown needs the blank line that GitHub does not)."""
+    assert gen.lists_apart("when:\n1. a side has no stones; or\n2. neither side can move.") == (
+        "when:\n\n1. a side has no stones; or\n2. neither side can move."
+    )
+    assert gen.lists_apart("A turn:\n- one\n  - nested\n- two") == "A turn:\n\n- one\n  - nested\n- two"
+    fenced = "```\ncode\n- not a list\n```"
+    assert gen.lists_apart(fenced) == fenced
+    rules = gen.rules_pages()
+    assert all(not re.search(r"\n[^\n\s][^\n]*\n1\. ", text) for text in rules.values())
+
+
+def test_griffe_extension_rewrites_literals_and_escaped_spaces():
+    """Found by a newcomer: the API pages showed ``ValueError``\\ s and raw double backticks."""
+    to_markdown = _load("griffe_rst").to_markdown
+    assert to_markdown("all are ``ValueError``\\ s; see :mod:`room.protocol`") == (
+        "all are `ValueError`s; see `room.protocol`"
+    )
+    assert to_markdown(to_markdown(">>> 1 + 1\n2\n")) == to_markdown(">>> 1 + 1\n2\n")

@@ -85,3 +85,18 @@ def test_play_against_a_checkpoint_without_the_train_extra_names_the_extra(tmp_p
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert f"the checkpoint agent {ckpt} needs the 'train' extra" in proc.stderr
     assert "missing sb3_contrib." in proc.stderr and "README, Quick start" in proc.stderr
+
+
+def test_the_train_script_without_the_extra_prints_one_line_naming_it():
+    """Found by a newcomer: ``tabletop-train --list`` without the train extra printed a traceback
+    (the script imports training.train before calling main), where ``python -m`` printed one line."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nsys.modules['yaml'] = None\nsys.argv = ['/venv/bin/tabletop-train', '--list']\n"
+        "from training.train import main\nsys.exit(main())\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert "training.train needs the 'train' extra" in proc.stderr and 'pip install -e ".[train]"' in proc.stderr

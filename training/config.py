@@ -210,7 +210,7 @@ def _default_net_arch() -> dict[Literal["pi", "vf"], list[int]]:
 
 
 class PolicyConfig(Section):
-    """``policy``: the network, the same for both engines (:mod:`training.features`)."""
+    """``policy``: the network, the same families for every engine (:mod:`training.features`)."""
 
     features: Annotated[str, Expect("the name of a features extractor (training.features.FEATURE_EXTRACTORS)")] = Field(
         "board_cnn", description="features extractor: a name of training.features.FEATURE_EXTRACTORS"

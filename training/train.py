@@ -40,8 +40,15 @@ from pathlib import Path
 
 from training.cli import TRAIN_COMMON_MODULES, require_extra
 
-# What every engine needs; the config's engine checks its own libraries (SB3's, Ray) once known.
-require_extra("train", "training.train", TRAIN_COMMON_MODULES, as_command=__name__ == "__main__")
+# What every engine needs; the config's engine checks its own libraries (SB3's, Ray) once known. Run
+# as a command (python -m, or the tabletop-train script, which imports this module before calling
+# main), a missing extra is a one-line message and exit status 2; imported, a MissingExtraError.
+require_extra(
+    "train",
+    "training.train",
+    TRAIN_COMMON_MODULES,
+    as_command=__name__ == "__main__" or Path(sys.argv[0]).name == "tabletop-train",
+)
 
 from training.config import (  # noqa: E402  (after the extra's check)
     ConfigError,
