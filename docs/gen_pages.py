@@ -60,6 +60,9 @@ API_MODULES: tuple[str, ...] = (
     "training.search",
     "training.evaluate",
     "training.tournament",
+    "training.environment",
+    "training.features",
+    "envs.core.words",
     "room",
     "room.protocol",
 )
@@ -391,6 +394,8 @@ def env_page(env_id: str) -> str:
     info = state.info
     players = sorted({len(f["agents"]) for f in facts.values()})
     players_text = str(players[0]) if len(players) == 1 else f"{players[0]}-{players[-1]} (by variant)"
+    teamed = [any(len(t) > 1 for t in f["teams"]) for f in facts.values()]
+    teams_text = "every variant" if all(teamed) else "some variants" if any(teamed) else "none"
     layout = d["layout"]
     out = [
         f"# `{env_id}`: {state.setting_name()}",
@@ -410,7 +415,7 @@ def env_page(env_id: str) -> str:
         + (f', `envs.make_vec("{env_id}", B)`' if d["batched"] else "")
         + " |",
         f"| Agents (defaults) | {', '.join(f'`{a}`' for a in d['agents'])} |",
-        f"| Players | {players_text}; teams: {'some variants' if info.teams else 'none'} |",
+        f"| Players | {players_text}; teams: {teams_text} |",
         f"| Action space | `{d['action_space']}` |",
         f"| Observation | `observation`: {observation_text(d['observation'])} |",
         f"| Action mask | `action_mask`: `{shape_text(d['mask'][0])}` {d['mask'][1]} (also in `infos`) |",

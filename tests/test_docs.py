@@ -214,3 +214,12 @@ def test_griffe_extension_rewrites_literals_and_escaped_spaces():
         "all are `ValueError`s; see `room.protocol`"
     )
     assert to_markdown(to_markdown(">>> 1 + 1\n2\n")) == to_markdown(">>> 1 + 1\n2\n")
+
+
+def test_the_overview_says_which_variants_have_teams():
+    """Found by a newcomer: twixt_v0 said "teams: some variants" (GameInfo.teams is per game)."""
+    for env_id in env_ids():
+        sp = spec(env_id)
+        teamed = [any(len(t) > 1 for t in sp.teams(**kw)) for kw in sp.variants.values()]
+        want = "every variant" if all(teamed) else "some variants" if any(teamed) else "none"
+        assert f"; teams: {want} |" in gen.env_page(env_id), env_id
