@@ -479,8 +479,9 @@ def resolve_config(config: str | Path) -> Path:
     """The YAML file that ``config`` names: a path to a file, or the name of a shipped config.
 
     A path that exists is taken as it is (as before names existed), so a file of the current
-    folder wins over a shipped config of the same name. Otherwise ``config`` is a name (no folder,
-    no ``.yaml``/``.yml`` suffix): one of :func:`shipped_configs`.
+    folder wins over a shipped config of the same name; a folder does not (a run directory named
+    ``ataxx_quick`` leaves the name to the shipped config). Otherwise ``config`` is a name (no
+    folder, no ``.yaml``/``.yml`` suffix): one of :func:`shipped_configs`.
 
     Raises:
         FileNotFoundError: a path that does not exist (naming the shipped config of that stem when
@@ -488,11 +489,12 @@ def resolve_config(config: str | Path) -> Path:
             closest matches first).
     """
     p = Path(config)
-    if p.exists():
-        return p
     text = str(config)
+    is_name = not (isinstance(config, Path) or "/" in text or "\\" in text or p.suffix in (".yaml", ".yml"))
+    if p.exists() and not (p.is_dir() and is_name):
+        return p
     shipped = shipped_configs()
-    if isinstance(config, Path) or "/" in text or "\\" in text or p.suffix in (".yaml", ".yml"):
+    if not is_name:
         hint = f" (a shipped config has its name: give {p.stem} instead of the path)" if p.stem in shipped else ""
         raise FileNotFoundError(f"config file {p} does not exist{hint}")
     if text in shipped:

@@ -245,3 +245,14 @@ def test_cli_runs_a_config_by_its_name(tmp_path, monkeypatch, capsys):
         tt.main(["ataxx_quick", "--smoke"])
     assert "stop" in capsys.readouterr().err
     assert seen["cfg"].name == "ataxx_quick" and seen["out"] == Path("runs") / "ataxx_quick-0-smoke"
+
+
+def test_a_folder_of_the_same_name_does_not_hide_a_shipped_config(tmp_path, monkeypatch):
+    """Found by a newcomer: after a run with --out ataxx_quick, ``tabletop-train ataxx_quick`` said
+    "config path ataxx_quick is not a file"."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ataxx_quick").mkdir()
+    assert resolve_config("ataxx_quick") == shipped_configs()["ataxx_quick"]
+    (tmp_path / "mine").mkdir()
+    with pytest.raises(FileNotFoundError, match="neither a file nor the name of a shipped config"):
+        resolve_config("mine")
