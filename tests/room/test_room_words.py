@@ -102,7 +102,8 @@ def test_in_three_player_tantrix_a_resignation_takes_the_side_out_and_play_goes_
     assert set(out["winners"]) == {p_ for p_ in (1, 2) if scores[p_] == best}
     at = game.state.resignations[0][0]
     assert at < s["ply"] and all(seat_moved != 0 for _, seat_moved in game.played_by[at:])
-    events = [e["event"] for e in journal_lines(app, gid)[1:]]
+    # each line is a change with what followed from it (room.journal: ``then``), flattened
+    events = [e["event"] for line in journal_lines(app, gid)[1:] for e in (line, *line.get("then", ()))]
     assert events.count("resign") == 1 and events[-1] == "result"
     rec = client.get(f"/game/{gid}/record.json").json()  # the record holds the resignation and replays
     assert rec["resignations"][0][1] == 0 and rec["result"]["winners"] == out["winners"]
