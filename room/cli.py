@@ -1,13 +1,15 @@
 """The command line of the play room::
 
     python -m room [--host 127.0.0.1] [--port 8000] [--records DIR] [--agent NAME=SPEC ...]
-        [--agent-delay SECONDS] [--threads N]
+        [--agent-delay SECONDS] [--threads N] [--max-open-games N ...]
 
 It prints the room's URL and serves until interrupted. ``--records`` (default ``./room_records``)
 holds one journal per game; ``--agent`` adds a named agent to the seat menus (a checkpoint
 path or any spec of ``training.agents.make_agent``: only the command line names files).
 ``--threads`` (default 1) is torch's thread count for the agents' networks, in every agent thread
 (:func:`training.threads.set_torch_threads`; nothing to set when torch is not installed).
+The resource bounds (``--max-open-games``, ``--max-upload-bytes``, ``--move-time-limit``, ...) are
+the fields of :class:`room.limits.RoomLimits`, one option each with its default.
 Exit status 2 for bad arguments, a missing ``room`` extra, or an ``--agent`` checkpoint without
 the ``train`` extra (torch), each told in one ``error:`` line.
 """
@@ -54,6 +56,19 @@ def _parser() -> argparse.ArgumentParser:
         help="pause before each agent move in games without a person (0 to 60; default 0.5)",
     )
     add_threads_argument(p)
+    from room.limits import RoomLimits
+
+    bounds = p.add_argument_group("resource bounds (see docs/room.md, Bounds)")
+    for name, field in RoomLimits.model_fields.items():
+        kind = float if field.annotation is float else int
+        bounds.add_argument(
+            RoomLimits().option(name),
+            dest=name,
+            type=kind,
+            default=field.default,
+            metavar="N" if kind is int else "SECONDS",
+            help=f"{field.description} (default {field.default})",
+        )
     return p
 
 
@@ -72,6 +87,17 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 <= args.agent_delay <= 60:  # also refuses nan and inf
         print(f"error: --agent-delay must be a number of seconds from 0 to 60, got {args.agent_delay}", file=sys.stderr)
         return 2
+    from pydantic import ValidationError
+
+    from room.limits import RoomLimits
+
+    try:
+        limits = RoomLimits(**{name: getattr(args, name) for name in RoomLimits.model_fields})
+    except ValidationError as e:
+        err = e.errors(include_url=False)[0]
+        name = str(err["loc"][0])
+        print(f"error: {RoomLimits().option(name)}: {err['msg']}, got {err['input']!r}", file=sys.stderr)
+        return 2
     set_torch_threads(args.threads, missing_ok=True)
     import uvicorn
 
@@ -80,8 +106,8 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         named = dict(parse_agent_option(a) for a in args.agent)
-        agents = RoomAgents(named)
-        app = create_app(args.records, agents, agent_delay=args.agent_delay)
+        agents = RoomAgents(named, limits=limits)
+        app = create_app(args.records, agents, agent_delay=args.agent_delay, limits=limits)
     except (ValueError, FileNotFoundError, MissingExtraError) as e:  # a checkpoint agent needs the train extra
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -102,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     shown = f"[{host}]" if ":" in host else host
     unfinished = sum(1 for g in room.games.values() if g.kind == "play" and not g.over)
     print(
-        f"Play room: http://{shown}:{port}/  (records in {room.records}: {len(room.games)} games, "
+        f"Play room: http://{shown}:{port}/  (records in {room.records}: {len(room.index)} games, "
         f"{unfinished} unfinished; Ctrl+C stops)",
         flush=True,
     )
