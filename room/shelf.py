@@ -67,7 +67,9 @@ def peek_finished(path: Path) -> dict | None:
             if not isinstance(record, dict) or not isinstance(record.get("moves"), list):
                 return None
             kwargs = record.get("env_kwargs") or {}
-            ply, outcome, seats = len(record["moves"]), {"result": str(record.get("result") or "")}, []
+            result = record.get("result")
+            result = result.get("result") if isinstance(result, dict) else result
+            ply, outcome, seats = len(record["moves"]), {"result": str(result or "")}, []
         elif kind == "play":
             last = _last_line(path)
             event = json.loads(last.decode("utf-8")) if last else None
