@@ -19,6 +19,9 @@ Modules:
   back at start;
 * :mod:`room.connection`: one page's WebSocket; :mod:`room.app`: the HTTP and WebSocket routes
   (:func:`~room.app.create_app`, the Starlette application);
+* :mod:`room.limits`: the resource bounds (:class:`~room.limits.RoomLimits`, one option each);
+  :mod:`room.shelf`: finished games off memory; :mod:`room.workers`: search agents in worker
+  processes stopped at their move time limit;
 * :mod:`room.cli`: the command line. The pages' templates are in ``templates/``, their scripts
   (one per page, and ``common.js``) and style in ``static/``.
 

@@ -111,8 +111,10 @@ def create_app(
         if foreign(request.headers):
             return JSONResponse({"error": "uploads come from the room's own page"}, status_code=403)
         too_large = JSONResponse(
-            {"error": f"upload too large: a record file is at most {lim.max_upload_bytes} bytes "
-             f"({lim.option('max_upload_bytes')})"},
+            {
+                "error": f"upload too large: a record file is at most {lim.max_upload_bytes} bytes "
+                f"({lim.option('max_upload_bytes')})"
+            },
             status_code=413,
         )
         room_for_form = lim.max_upload_bytes + 64 * 1024  # the form's own headers and boundaries

@@ -72,10 +72,10 @@ schema's):
 from __future__ import annotations
 
 import json
-from typing import Any, Literal, get_origin
+from typing import Annotated, Any, Literal, get_origin
 
 from pydantic import AfterValidator, ConfigDict, TypeAdapter, ValidationError, ValidationInfo, with_config
-from typing_extensions import Annotated, NotRequired, TypedDict, get_type_hints  # pydantic's TypedDict below 3.12
+from typing_extensions import NotRequired, TypedDict, get_type_hints  # pydantic's TypedDict below 3.12
 
 from room.game import RoomError
 

@@ -69,7 +69,8 @@ def peek_finished(path: Path) -> dict | None:
             kwargs = record.get("env_kwargs") or {}
             result = record.get("result")
             result = result.get("result") if isinstance(result, dict) else result
-            ply, outcome, seats = len(record["moves"]), {"result": str(result or "")}, []
+            ply, result_text, termination = len(record["moves"]), str(result or ""), ""
+            seats: list = []
         elif kind == "play":
             last = _last_line(path)
             event = json.loads(last.decode("utf-8")) if last else None
@@ -77,10 +78,11 @@ def peek_finished(path: Path) -> dict | None:
                 return None
             kwargs = header.get("env_kwargs")
             ply = event["ply"]
-            outcome = {"result": str(event.get("result", "")), "termination": str(event.get("termination", ""))}
-            seats = header.get("seats")
-            if not isinstance(seats, list) or not all(isinstance(s, dict) for s in seats):
+            result_text, termination = str(event.get("result", "")), str(event.get("termination", ""))
+            header_seats = header.get("seats")
+            if not isinstance(header_seats, list) or not all(isinstance(s, dict) for s in header_seats):
                 return None
+            seats = header_seats
         else:
             return None
         if not isinstance(kwargs, dict):
@@ -88,7 +90,7 @@ def peek_finished(path: Path) -> dict | None:
         name, seat_names = _setting(env_id, json.dumps(kwargs, sort_keys=True))
     except Exception:  # noqa: BLE001 - anything odd: the journal is replayed as before, which says what is wrong
         return None
-    outcome = {"result": outcome["result"], "termination": outcome.get("termination", ""), "winners": [], "scores": None}
+    outcome: dict[str, object] = {"result": result_text, "termination": termination, "winners": [], "scores": None}
     return {
         "game": gid,
         "kind": kind,
