@@ -639,6 +639,22 @@ class Room:
             )
 
     # ------------------------------------------------------------------ uploads
+    def _check_record_memory(self, rec: dict) -> None:
+        """Refuse a record whose positions would take more than ``max_record_memory`` bytes
+        (estimated: its first position pickled, times the number of positions) (RoomError)."""
+        import pickle
+
+        from envs.core.records import replay
+
+        lim = self.limits
+        positions = len(rec.get("moves") or []) + 1
+        estimate = len(pickle.dumps(replay(rec, upto=0))) * positions
+        if estimate > lim.max_record_memory:
+            raise RoomError(
+                f"record too large to replay: its {positions} positions would take about {estimate} bytes, "
+                f"at most {lim.max_record_memory} ({lim.option('max_record_memory')})"
+            )
+
     def add_record(self, filename: str, data: bytes, visitor: str = "") -> RoomGame:
         """Open an uploaded record file as a replay (kept in the records folder).
 
@@ -668,6 +684,7 @@ class Room:
                     f"record too long: {len(moves)} moves, at most {lim.max_record_moves} "
                     f"({lim.option('max_record_moves')})"
                 )
+            self._check_record_memory(rec)
             gid = secrets.token_hex(4)
             while gid in self.index:
                 gid = secrets.token_hex(4)

@@ -13,7 +13,9 @@ no journal, no upload file).
   the ``max_lobby_games`` newest games.
 * **Uploads**: at most ``max_upload_bytes`` a file, counted while the body streams in (a larger
   upload is cut off as soon as it passes the bound, chunked or not), ``max_record_moves`` moves a
-  record, ``max_uploads_per_visitor`` uploads a visitor (since the server started).
+  record, ``max_record_memory`` bytes for its positions (estimated before they are built: the size
+  of its first position, pickled, times the number of positions), ``max_uploads_per_visitor``
+  uploads a visitor (since the server started).
 * **Messages**: a game's ``env_kwargs`` at most ``max_kwargs_bytes`` of JSON, one string at most
   ``max_kwargs_string`` characters (the setting rides every lobby and state frame).
 * **Caches**: each game keeps at most ``svg_cache_size`` drawings (board positions and previews,
@@ -47,10 +49,11 @@ class RoomLimits(BaseModel):
 
     max_open_games: int = Field(200, ge=1, description="unfinished games in the room")
     max_games_per_visitor: int = Field(20, ge=1, description="unfinished games one visitor created")
-    max_loaded_finished: int = Field(32, ge=1, description="finished games and records kept in memory")
+    max_loaded_finished: int = Field(16, ge=1, description="finished games and records kept in memory")
     max_lobby_games: int = Field(200, ge=1, description="games the lobby lists (the newest)")
     max_upload_bytes: int = Field(2 * 1024 * 1024, ge=1, description="bytes of one uploaded record")
     max_record_moves: int = Field(2000, ge=1, description="moves of one uploaded record")
+    max_record_memory: int = Field(64 * 1024 * 1024, ge=1024, description="bytes of a record's positions")
     max_uploads_per_visitor: int = Field(50, ge=1, description="uploads of one visitor since the start")
     max_kwargs_bytes: int = Field(1024, ge=2, description="bytes of a game's env_kwargs as JSON")
     max_kwargs_string: int = Field(200, ge=1, description="characters of one string in env_kwargs")

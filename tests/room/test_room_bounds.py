@@ -223,6 +223,15 @@ def test_uploads_are_bounded_per_visitor_and_in_moves(tmp_path):
         assert "--max-uploads-per-visitor 1" in r.json()["error"] and len(journals(records)) == 1
 
 
+def test_an_upload_whose_positions_would_not_fit_is_refused(tmp_path):
+    records = tmp_path / "records"
+    app = create_app(records, limits=RoomLimits(max_record_memory=2000))
+    with serving(app) as client:
+        r = client.post("/upload", files={"file": ("r.json", a_record(30))})
+        assert r.status_code == 400 and "record too large to replay: its 31 positions" in r.json()["error"]
+        assert "(--max-record-memory)" in r.json()["error"] and journals(records) == []
+
+
 def test_a_chunked_upload_is_cut_off_while_it_streams(tmp_path):
     records = tmp_path / "records"
     app = create_app(records, limits=RoomLimits(max_upload_bytes=50_000))
