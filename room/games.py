@@ -176,6 +176,7 @@ class Room:
         ones past ``max_loaded_finished`` leave memory (their summary stays in the lobby)."""
         self._loaded_finished[game.id] = None
         self._loaded_finished.move_to_end(game.id)
+        self.creators.pop(game.id, None)  # counts only unfinished games
         while len(self._loaded_finished) > self.limits.max_loaded_finished:
             gid, _ = self._loaded_finished.popitem(last=False)
             old = self.games.pop(gid, None)
