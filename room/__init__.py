@@ -24,6 +24,9 @@ Modules:
 * :mod:`room.words`: each game's words for players (option labels and help, variant labels,
   how to play, the board's legend: ``state.words()``, :mod:`envs.core.words`) beside the API's
   names;
+* :mod:`room.limits`: the resource bounds (:class:`~room.limits.RoomLimits`, one option each);
+  :mod:`room.shelf`: finished games off memory; :mod:`room.workers`: search agents in worker
+  processes stopped at their move time limit;
 * :mod:`room.cli`: the command line. The pages' templates are in ``templates/``, their scripts
   (one per page, and ``common.js``) and style in ``static/``.
 

@@ -4,8 +4,9 @@ A browser never sends an agent spec of its own: it picks a *name* from the menus
 turns the name into an agent. The names are
 
 * the baselines of :mod:`training.agents.specs`: ``random``, ``greedy``, ``alphabeta:D``
-  (``1 <= D <=`` :data:`MAX_DEPTH`), ``mcts:N`` (``1 <= N <=`` :data:`MAX_SIMULATIONS`); the
-  menus list :data:`BASELINES`;
+  (``1 <= D <=`` the room's ``max_alphabeta_depth``, default 4, never above :data:`MAX_DEPTH`),
+  ``mcts:N`` (``1 <= N <=`` the room's ``max_mcts_simulations``, default 5000, never above
+  :data:`MAX_SIMULATIONS`: :class:`~room.limits.RoomLimits`); the menus list :data:`BASELINES`;
 * the agents the games offer by name (``agents`` of ``envs/<game>/heuristics.py``, e.g. a
   ``robot``), listed only for the games that offer them (their ``check_env`` refuses the others);
 * the trained agents shipped with the package (:mod:`training.agents.shipped`), offered for the
@@ -32,7 +33,8 @@ from training.agents.shipped import shipped_agents, shipped_for, shipped_spec
 
 #: The baseline names listed in the seat menus, weakest first.
 BASELINES = ("random", "greedy", "alphabeta:2", "alphabeta:3", "mcts:200", "mcts:1000")
-#: The deepest ``alphabeta:D`` and the largest ``mcts:N`` a browser may ask for.
+#: The deepest ``alphabeta:D`` and the largest ``mcts:N`` a room may allow (its own bounds are
+#: ``RoomLimits.max_alphabeta_depth`` and ``max_mcts_simulations``).
 MAX_DEPTH = 6
 MAX_SIMULATIONS = 20000
 
@@ -102,6 +104,8 @@ class RoomAgents:
         named: ``{name: spec}`` from ``--agent`` (specs of :func:`training.agents.make_agent`);
             each is built once here, so a bad spec or a missing checkpoint stops the server at
             start with the agent's own message.
+        limits: the room's bounds (:class:`~room.limits.RoomLimits`): the deepest ``alphabeta:D``
+            and the largest ``mcts:N`` a browser may pick.
 
     Raises:
         ValueError: a bad name (see :func:`parse_agent_option`) or spec; a shipped agent's file
@@ -109,7 +113,12 @@ class RoomAgents:
         FileNotFoundError: a missing checkpoint.
     """
 
-    def __init__(self, named: dict[str, str] | None = None):
+    def __init__(self, named: dict[str, str] | None = None, *, limits=None):
+        from room.limits import RoomLimits
+
+        lim = limits or RoomLimits()
+        self.max_depth = min(MAX_DEPTH, lim.max_alphabeta_depth)
+        self.max_simulations = min(MAX_SIMULATIONS, lim.max_mcts_simulations)
         self.named: dict[str, str] = {}
         self._summary: dict[str, str] = {}
         for name, spec in (named or {}).items():
@@ -138,9 +147,10 @@ class RoomAgents:
         m = _PARAM.match(name)
         if m:
             n = int(m.group(2))
-            top = MAX_DEPTH if m.group(1) == "alphabeta" else MAX_SIMULATIONS
+            top = self.max_depth if m.group(1) == "alphabeta" else self.max_simulations
             if not 1 <= n <= top:
-                raise ValueError(f"agent {name!r}: {m.group(1)}:N needs 1 <= N <= {top}")
+                option = "--max-alphabeta-depth" if m.group(1) == "alphabeta" else "--max-mcts-simulations"
+                raise ValueError(f"agent {name!r}: {m.group(1)}:N needs 1 <= N <= {top} (this room's {option})")
             return f"{m.group(1)}:{n}"
         if name in self.named:
             return self.named[name]
@@ -148,11 +158,18 @@ class RoomAgents:
             if s.name == name:
                 return s.room_spec
         raise ValueError(
-            f"unknown agent {name!r}: expected random, greedy, alphabeta:D (D <= {MAX_DEPTH}), "
+            f"unknown agent {name!r}: expected random, greedy, alphabeta:D (D <= {self.max_depth}), "
             f"{''.join(g + ', ' for g in game_agents())}"
-            f"mcts:N (N <= {MAX_SIMULATIONS}) or one of this room's named agents "
+            f"mcts:N (N <= {self.max_simulations}) or one of this room's named agents "
             f"({', '.join(self.named) or 'none'}) or shipped agents for this game"
         )
+
+    def _allowed(self, baseline: str) -> bool:
+        try:
+            self.spec_of(baseline, "", {})
+        except ValueError:
+            return False
+        return True
 
     def summary(self, name: str) -> str:
         """One line about the agent ``name`` for the menus."""
@@ -213,7 +230,7 @@ class RoomAgents:
         """``(name, why not)`` of every agent that may be offered for this setting (``None``: it
         can play), each checked once per setting (cached)."""
         names = (
-            list(BASELINES)
+            [b for b in BASELINES if self._allowed(b)]
             + list(game_agents())
             + [s.name for s in self._shipped(env_id, env_kwargs)]
             + list(self.named)

@@ -4,8 +4,9 @@ Pages: ``/`` the lobby, ``/game/ID`` a game (a share link adds ``#seat=S&token=T
 never reaches the server's logs), ``/game/ID/record.json`` the library's JSON record (refused with
 409 for a game with hidden information or chance until it is over: the record holds the deal),
 ``POST /upload`` (form field ``file``: a record, ``.json`` or a format a game registered, at most
-:data:`~room.games.MAX_UPLOAD` bytes) opens a record as a replay; ``/rules/ENV_ID`` the game's
-full rules (its ``RULES.md``, plain text; :mod:`room.words`); ``/ws`` the WebSocket of the
+``limits.max_upload_bytes``, counted as the body streams in) opens a record as a replay;
+``/rules/ENV_ID`` the game's full rules (its ``RULES.md``, plain text; :mod:`room.words`); ``/ws``
+the WebSocket of the
 protocol (:mod:`room.protocol`), one per page. Static files (the pages' scripts and style) under
 ``/static``. Every page is sent with a Content-Security-Policy that allows only the room's own
 scripts and its own WebSocket (:func:`room.trust.csp`). Every request and WebSocket handshake
@@ -35,7 +36,8 @@ from envs.registry import env_ids, spec
 from room.agents import RoomAgents
 from room.connection import Connection
 from room.game import RoomError
-from room.games import MAX_UPLOAD, Room
+from room.games import Room
+from room.limits import RoomLimits
 from room.trust import LOOPBACK_HOSTS, HostCheck, allowed_host, csp
 
 __all__ = ["create_app", "serve_in_thread", "CSP"]
@@ -52,6 +54,7 @@ def create_app(
     agent_delay: float = 0.5,
     threads: int = 16,
     allowed_hosts: Sequence[str] = (),
+    limits: RoomLimits | None = None,
 ) -> Starlette:
     """The Starlette application of a new :class:`~room.games.Room` (``app.state.room``).
 
@@ -67,7 +70,8 @@ def create_app(
 
     hosts = [*LOOPBACK_HOSTS, *(allowed_host(h) for h in allowed_hosts)]
 
-    room = Room(records, agents, agent_delay=agent_delay, threads=threads)
+    room = Room(records, agents, agent_delay=agent_delay, threads=threads, limits=limits)
+    lim = room.limits
     templates = jinja2.Environment(
         loader=jinja2.PackageLoader("room", "templates"), autoescape=jinja2.select_autoescape(["html"])
     )
@@ -88,7 +92,7 @@ def create_app(
 
     async def game_page(request: Request):
         gid = request.path_params["gid"]
-        game = room.games.get(gid)
+        game = room.get(gid)
         if game is None:
             return page(request, "missing.html", title="No such game", gid=gid)
         return page(request, "game.html", title=f"{game.positions[0].setting_name()} — game {gid}", gid=gid)
@@ -104,7 +108,7 @@ def create_app(
         return PlainTextResponse(text, headers={"X-Content-Type-Options": "nosniff"})
 
     async def download(request: Request):
-        game = room.games.get(request.path_params["gid"])
+        game = room.get(request.path_params["gid"])
         if game is None:
             return JSONResponse({"error": "unknown game"}, status_code=404)
         try:
@@ -120,20 +124,40 @@ def create_app(
         )
 
     async def upload(request: Request):
+        too_large = JSONResponse(
+            {
+                "error": f"upload too large: a record file is at most {lim.max_upload_bytes} bytes "
+                f"({lim.option('max_upload_bytes')})"
+            },
+            status_code=413,
+        )
+        room_for_form = lim.max_upload_bytes + 64 * 1024  # the form's own headers and boundaries
         length = request.headers.get("content-length")
-        if length is not None and length.isdigit() and int(length) > MAX_UPLOAD + 64 * 1024:
-            return JSONResponse({"error": f"upload too large: at most {MAX_UPLOAD} bytes"}, status_code=413)
+        if length is not None and length.isdigit() and int(length) > room_for_form:
+            return too_large
+        body = bytearray()
+        async for chunk in request.stream():  # counted as it arrives: a chunked body is cut off too
+            body += chunk
+            if len(body) > room_for_form:
+                return too_large
+        body_bytes = bytes(body)
+        del body
+
+        async def replay_body():
+            return {"type": "http.request", "body": body_bytes, "more_body": False}
+
         try:
-            async with request.form(max_files=1, max_fields=4) as form:
+            async with Request(request.scope, replay_body).form(max_files=1, max_fields=4) as form:
                 f = form.get("file")
                 if f is None or isinstance(f, str):
                     return JSONResponse({"error": "upload a record file in the form field 'file'"}, status_code=400)
-                data = await f.read(MAX_UPLOAD + 1)
+                data = await f.read(lim.max_upload_bytes + 1)
                 name = f.filename or ""
         except Exception as e:  # noqa: BLE001 - a malformed form
             return JSONResponse({"error": f"not a file upload: {e}"}, status_code=400)
         try:
-            game = await anyio.to_thread.run_sync(room.add_record, name, data)
+            visitor = request.client.host if request.client else ""
+            game = await anyio.to_thread.run_sync(room.add_record, name, data, visitor)
         except RoomError as e:
             return JSONResponse({"error": str(e)}, status_code=400)
         room.lobby_changed()
@@ -141,12 +165,19 @@ def create_app(
 
     async def websocket(ws: WebSocket):
         await ws.accept()
-        conn = Connection(ws)
+        conn = Connection(ws, ws.client.host if ws.client else "", lim.max_send_queue_bytes)
         room.connections.add(conn)
-        writer = asyncio.get_running_loop().create_task(conn.writer())
+        loop = asyncio.get_running_loop()
+        writer = loop.create_task(conn.writer())
+        dropped = loop.create_task(conn.dropped.wait())
         try:
             while not conn.closed:
-                message = await ws.receive()
+                receive = loop.create_task(ws.receive())
+                await asyncio.wait([receive, dropped], return_when=asyncio.FIRST_COMPLETED)
+                if not receive.done():  # the page fell behind (its send queue is full): drop it
+                    receive.cancel()
+                    break
+                message = receive.result()
                 if message["type"] == "websocket.disconnect":
                     break
                 text = message.get("text")
@@ -159,7 +190,13 @@ def create_app(
             room.connections.discard(conn)
             conn.closed = True
             conn.queue.put_nowait(None)
+            dropped.cancel()
             await asyncio.wait([writer], timeout=1)
+            if conn.dropped.is_set():
+                try:  # tell the page why, if it reads at all; the server closes the connection anyway
+                    await asyncio.wait_for(ws.close(code=1008, reason="too far behind: reload the page"), 1)
+                except Exception:  # noqa: BLE001 - a page that does not read cannot be told
+                    pass
 
     @asynccontextmanager
     async def lifespan(app):

@@ -1,7 +1,7 @@
 """The command line of the play room::
 
     python -m room [--host 127.0.0.1] [--port 8000] [--records DIR] [--agent NAME=SPEC ...]
-        [--agent-delay SECONDS] [--threads N] [--allowed-host NAME ...]
+        [--agent-delay SECONDS] [--threads N] [--allowed-host NAME ...] [--max-open-games N ...]
 
 It prints the room's URL and serves until interrupted. ``--records`` (default ``./room_records``)
 holds one journal per game; ``--agent`` adds a named agent to the seat menus (a checkpoint
@@ -11,7 +11,9 @@ path or any spec of ``training.agents.make_agent``: only the command line names 
 ``--allowed-host`` (repeatable) adds a host name the room answers to: by default only
 127.0.0.1, localhost and [::1] (any port), and the ``--host`` address itself unless it is
 0.0.0.0 or ::; a request naming any other host in ``Host`` is refused (DNS rebinding,
-:mod:`room.trust`). Exit status 2 for bad arguments, a missing ``room`` extra, or an ``--agent`` checkpoint without
+:mod:`room.trust`). The resource bounds (``--max-open-games``, ``--max-upload-bytes``,
+``--move-time-limit``, ...) are the fields of :class:`room.limits.RoomLimits`, one option each with
+its default. Exit status 2 for bad arguments, a missing ``room`` extra, or an ``--agent`` checkpoint without
 the ``train`` extra (torch), each told in one ``error:`` line.
 """
 
@@ -67,6 +69,19 @@ def _parser() -> argparse.ArgumentParser:
         ),
     )
     add_threads_argument(p)
+    from room.limits import RoomLimits
+
+    bounds = p.add_argument_group("resource bounds (see docs/room.md, Bounds)")
+    for name, field in RoomLimits.model_fields.items():
+        kind = float if field.annotation is float else int
+        bounds.add_argument(
+            RoomLimits().option(name),
+            dest=name,
+            type=kind,
+            default=field.default,
+            metavar="N" if kind is int else "SECONDS",
+            help=f"{field.description} (default {field.default})",
+        )
     return p
 
 
@@ -84,6 +99,17 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if not 0 <= args.agent_delay <= 60:  # also refuses nan and inf
         print(f"error: --agent-delay must be a number of seconds from 0 to 60, got {args.agent_delay}", file=sys.stderr)
+        return 2
+    from pydantic import ValidationError
+
+    from room.limits import RoomLimits
+
+    try:
+        limits = RoomLimits(**{name: getattr(args, name) for name in RoomLimits.model_fields})
+    except ValidationError as e:
+        err = e.errors(include_url=False)[0]
+        name = str(err["loc"][0])
+        print(f"error: {RoomLimits().option(name)}: {err['msg']}, got {err['input']!r}", file=sys.stderr)
         return 2
     set_torch_threads(args.threads, missing_ok=True)
     import uvicorn
@@ -104,8 +130,8 @@ def main(argv: list[str] | None = None) -> int:
             pass  # not a name a browser sends in Host: the bind below says what is wrong with it
     try:
         named = dict(parse_agent_option(a) for a in args.agent)
-        agents = RoomAgents(named)
-        app = create_app(args.records, agents, agent_delay=args.agent_delay, allowed_hosts=hosts)
+        agents = RoomAgents(named, limits=limits)
+        app = create_app(args.records, agents, agent_delay=args.agent_delay, allowed_hosts=hosts, limits=limits)
     except (ValueError, FileNotFoundError, MissingExtraError) as e:  # a checkpoint agent needs the train extra
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -126,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     shown = f"[{host}]" if ":" in host else host
     unfinished = sum(1 for g in room.games.values() if g.kind == "play" and not g.over)
     print(
-        f"Play room: http://{shown}:{port}/  (records in {room.records}: {len(room.games)} games, "
+        f"Play room: http://{shown}:{port}/  (records in {room.records}: {len(room.index)} games, "
         f"{unfinished} unfinished; Ctrl+C stops)",
         flush=True,
     )

@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import hmac
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -161,7 +162,8 @@ class RoomGame:
         self.seat_changes: list[dict] = []
         self.journal: Journal | None = None
         self.env = None
-        self._cache: dict = {}
+        self._cache: OrderedDict = OrderedDict()
+        self.cache_size = 64  # the room sets RoomLimits.svg_cache_size
         if kind == "play":
             self.env = spec(env_id).make_raw(**self.env_kwargs)
             self.env.reset(seed=seed)
@@ -351,7 +353,7 @@ class RoomGame:
         t.seats = list(self.seats)
         t.seat_changes = list(self.seat_changes)
         t.journal = None
-        t._cache = {}
+        t._cache = OrderedDict()
         return t
 
     def settle(self) -> list[dict]:
@@ -474,9 +476,15 @@ class RoomGame:
 
     # ------------------------------------------------------------------ what browsers see
     def _cached(self, key, make):
-        if key not in self._cache:
-            self._cache[key] = make()
-        return self._cache[key]
+        """``make()`` cached under ``key`` until the next change; at most ``cache_size`` entries
+        besides the few frame parts (drawings of positions and previews: least recently used out)."""
+        if key in self._cache:
+            self._cache.move_to_end(key)
+            return self._cache[key]
+        value = self._cache[key] = make()
+        while len(self._cache) > self.cache_size + 4:  # + public, summary, legal, and the newest drawing
+            self._cache.popitem(last=False)
+        return value
 
     def summary(self) -> dict:
         """The game in the lobby's list (public)."""

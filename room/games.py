@@ -18,6 +18,7 @@ import inspect
 import json
 import logging
 import secrets
+from collections import OrderedDict
 from collections.abc import Callable, Coroutine
 from datetime import datetime, timezone
 from pathlib import Path
@@ -33,6 +34,7 @@ from room.agents import RoomAgents
 from room.connection import Connection
 from room.game import RoomError, RoomGame, Seat, action_index, token_digest
 from room.journal import Journal, JournalWriteError
+from room.limits import RoomLimits
 from room.protocol import (
     HUMAN_CHOICES,
     CreateMessage,
@@ -49,8 +51,9 @@ from room.protocol import (
     check_message,
     error_frame,
 )
-from room.records import load_records, play_header, record_header, replay_event
+from room.records import load_journal, play_header, record_header, replay_event
 from room.scheduler import AgentScheduler
+from room.shelf import peek_finished
 from room.trust import check_encodable, client_text, seats_refusal, seed_refusal
 from room.words import argument_words, help_words, variant_labels
 
@@ -58,8 +61,8 @@ __all__ = ["Room", "MAX_UPLOAD"]
 
 log = logging.getLogger("room")
 
-#: The largest record file an upload may send (bytes).
-MAX_UPLOAD = 2 * 1024 * 1024
+#: The largest record file an upload may send by default (bytes; ``RoomLimits.max_upload_bytes``).
+MAX_UPLOAD = RoomLimits().max_upload_bytes
 
 
 def _now() -> str:
@@ -76,18 +79,31 @@ class Room:
         agent_delay: seconds an agent waits before moving in a game without a human seat (so
             people can watch); games with a person are answered at once.
         threads: how many agents may think at once (worker threads).
+        limits: the room's resource bounds (:class:`~room.limits.RoomLimits`; default: its defaults).
+
+    ``games`` holds the games in memory: the unfinished ones and at most
+    ``limits.max_loaded_finished`` finished ones (least recently opened out); ``shelf`` the lobby
+    summaries of the finished games not in memory (:mod:`room.shelf`), replayed when opened
+    (:meth:`get`).
 
     Raises:
         ValueError: the records folder cannot be created or written.
     """
 
     def __init__(
-        self, records: Path | str, agents: RoomAgents | None = None, *, agent_delay: float = 0.5, threads: int = 16
+        self,
+        records: Path | str,
+        agents: RoomAgents | None = None,
+        *,
+        agent_delay: float = 0.5,
+        threads: int = 16,
+        limits: RoomLimits | None = None,
     ):
         from training.cli import ensure_writable_dir
 
         self.records = ensure_writable_dir(records, "records folder")
-        self.agents = agents or RoomAgents()
+        self.limits = limits or RoomLimits()
+        self.agents = agents or RoomAgents(limits=self.limits)
         self.scheduler = AgentScheduler(
             self.agents,
             lock=self.lock,
@@ -96,8 +112,13 @@ class Room:
             spawn=self._spawn,
             agent_delay=agent_delay,
             threads=threads,
+            move_time_limit=self.limits.move_time_limit,
         )
         self.games: dict[str, RoomGame] = {}
+        self.shelf: dict[str, dict] = {}
+        self._loaded_finished: OrderedDict[str, None] = OrderedDict()
+        self.creators: dict[str, str] = {}  # game id -> the visitor who created it (this run)
+        self.uploads: dict[str, int] = {}  # visitor -> uploads since the start
         self.locks: dict[str, asyncio.Lock] = {}
         self.connections: set[Connection] = set()
         self.problems: list[str] = []
@@ -108,10 +129,67 @@ class Room:
 
     # ------------------------------------------------------------------ records folder
     def load(self) -> None:
-        """Read every journal of the records folder (see :mod:`room.records`)."""
-        games, problems = load_records(self.records, self.scheduler.attach)
-        self.games.update(games)
-        self.problems.extend(problems)
+        """Read the records folder (see :mod:`room.records`): the finished games' journals only
+        as far as their lobby summary (:func:`room.shelf.peek_finished`), every other journal
+        replayed."""
+        for path in sorted(self.records.glob("*.jsonl")):
+            summary = peek_finished(path)
+            if summary is not None:
+                self.shelf[summary["game"]] = summary
+                continue
+            try:
+                load_journal(path, self.games, self.problems, self.scheduler.attach)
+            except Exception as e:  # noqa: BLE001 - one bad file must not stop the room
+                self.problems.append(f"{path.name}: could not be read ({type(e).__name__}: {e})")
+        for game in self.games.values():
+            game.cache_size = self.limits.svg_cache_size
+            if game.over:
+                self._finished(game)
+
+    @property
+    def index(self) -> set[str]:
+        """The ids of every game of the room, in memory or not."""
+        return set(self.games) | set(self.shelf)
+
+    def get(self, gid: str) -> RoomGame | None:
+        """The game ``gid``, replayed from its journal if it is not in memory; ``None`` when the
+        room has no such game (or its journal can no longer be read: said in :attr:`problems`)."""
+        game = self.games.get(gid)
+        if game is not None:
+            if gid in self._loaded_finished:
+                self._loaded_finished.move_to_end(gid)
+            return game
+        if gid not in self.shelf:
+            return None
+        loaded: dict[str, RoomGame] = {}
+        try:
+            load_journal(self.records / f"{gid}.jsonl", loaded, self.problems, self.scheduler.attach)
+        except Exception as e:  # noqa: BLE001 - the file changed or went away since the start
+            self.problems.append(f"{gid}.jsonl: could not be read ({type(e).__name__}: {e})")
+        game = loaded.get(gid)
+        if game is None:
+            return None
+        del self.shelf[gid]
+        game.cache_size = self.limits.svg_cache_size
+        self.games[gid] = game
+        self._finished(game)
+        return game
+
+    def _finished(self, game: RoomGame) -> None:
+        """Count ``game`` (over) among the finished games in memory; the least recently opened
+        ones past ``max_loaded_finished`` leave memory (their summary stays in the lobby)."""
+        self._loaded_finished[game.id] = None
+        self._loaded_finished.move_to_end(game.id)
+        self.creators.pop(game.id, None)  # counts only unfinished games
+        while len(self._loaded_finished) > self.limits.max_loaded_finished:
+            gid, _ = self._loaded_finished.popitem(last=False)
+            old = self.games.pop(gid, None)
+            if old is None:
+                continue
+            if old.journal is not None:
+                old.journal.close()
+            self.shelf[gid] = old.summary()
+            self.locks.pop(gid, None)
 
     # ------------------------------------------------------------------ lobby data
     def envs(self) -> list[dict]:
@@ -153,10 +231,12 @@ class Room:
         return self._envs
 
     def lobby_frame(self) -> dict:
-        games = sorted(self.games.values(), key=lambda g: g.created, reverse=True)
+        """The ``lobby`` frame: the newest ``limits.max_lobby_games`` games, in memory or not."""
+        games = [g.summary() for g in self.games.values()] + list(self.shelf.values())
+        games.sort(key=lambda g: g["created"], reverse=True)
         return {
             "type": "lobby",
-            "games": [g.summary() for g in games],
+            "games": games[: self.limits.max_lobby_games],
             "envs": self.envs(),
             "formats": import_formats(),
             "problems": self.problems,
@@ -164,6 +244,8 @@ class Room:
 
     # ------------------------------------------------------------------ telling browsers
     def broadcast(self, game: RoomGame) -> None:
+        if game.over and game.id in self.games and game.id not in self._loaded_finished:
+            self._finished(game)
         for c in list(self.connections):
             if c.game == game.id:
                 c.send(game.view(game.seats_held(c.tokens), game.is_owner(c.tokens)))
@@ -270,6 +352,9 @@ class Room:
             self.kick(game)
 
     async def stop(self) -> None:
+        from room.workers import stop_all
+
+        stop_all()  # the search agents still thinking
         for t in list(self.tasks):
             t.cancel()
         for game in self.games.values():
@@ -278,7 +363,7 @@ class Room:
 
     # ------------------------------------------------------------------ protocol
     def _game(self, gid: str) -> RoomGame:
-        game = self.games.get(gid)
+        game = self.get(gid)
         if game is None:
             raise RoomError(f"unknown game {gid[:40]!r}")
         return game
@@ -287,7 +372,7 @@ class Room:
         """Answer one browser message; any refusal is an ``error`` frame and changes nothing."""
         kind = msg = None
         try:
-            msg = check_message(text)
+            msg = check_message(text, self.limits)
             kind = msg["type"]
             await getattr(self, f"_on_{kind}")(conn, msg)
         except (RoomError, IllegalActionError, ParameterError, UnknownEnvError, ValueError, TypeError) as e:
@@ -343,6 +428,7 @@ class Room:
 
     async def _on_create(self, conn: Connection, msg: CreateMessage) -> None:
         env_id, kwargs = msg["env_id"], msg.get("env_kwargs", {})
+        self._check_game_bounds(conn.visitor)
         _, env = self._new_env(env_id, kwargs)
         n = env.num_players
         choices = msg["seats"]
@@ -361,7 +447,7 @@ class Room:
             raise RoomError(f"create: {why}")
         owner = secrets.token_urlsafe(18)
         gid = secrets.token_hex(4)
-        while gid in self.games or (self.records / f"{gid}.jsonl").exists():
+        while gid in self.index or (self.records / f"{gid}.jsonl").exists():
             gid = secrets.token_hex(4)
         tokens, seats = {}, []
         for i, c in enumerate(choices):
@@ -401,7 +487,9 @@ class Room:
             raise RoomError(f"the room cannot write the new game's journal ({why}); no game was created") from None
         for ev in first:
             replay_event(game, ev)
+        game.cache_size = self.limits.svg_cache_size
         self.games[gid] = game
+        self.creators[gid] = conn.visitor
         assert game.owner is not None  # a game created here has an owner token
         conn.tokens.add(game.owner)
         conn.tokens.update(token_digest(tokens[str(i)]) for i, c in enumerate(choices) if c == "me")
@@ -639,18 +727,72 @@ class Room:
         self.broadcast(game)
         self.kick(game)
 
+    def _check_game_bounds(self, visitor: str) -> None:
+        """Refuse a new game past ``max_open_games`` or ``max_games_per_visitor`` (RoomError)."""
+        lim = self.limits
+        open_games = [g for g in self.games.values() if g.kind == "play" and not g.over]
+        if len(open_games) >= lim.max_open_games:
+            raise RoomError(
+                f"create: the room has {len(open_games)} unfinished games, its bound "
+                f"({lim.option('max_open_games')} {lim.max_open_games}); finish or resign one first"
+            )
+        mine = sum(1 for g in open_games if self.creators.get(g.id) == visitor)
+        if mine >= lim.max_games_per_visitor:
+            raise RoomError(
+                f"create: you have {mine} unfinished games, the bound for one visitor "
+                f"({lim.option('max_games_per_visitor')} {lim.max_games_per_visitor}); finish or resign one first"
+            )
+
     # ------------------------------------------------------------------ uploads
-    def add_record(self, filename: str, data: bytes) -> RoomGame:
+    def _check_record_memory(self, rec: dict) -> None:
+        """Refuse a record whose positions would take more than ``max_record_memory`` bytes
+        (estimated: its first position pickled, times the number of positions) (RoomError)."""
+        import pickle
+
+        from envs.core.records import replay
+
+        lim = self.limits
+        positions = len(rec.get("moves") or []) + 1
+        estimate = len(pickle.dumps(replay(rec, upto=0))) * positions
+        if estimate > lim.max_record_memory:
+            raise RoomError(
+                f"record too large to replay: its {positions} positions would take about {estimate} bytes, "
+                f"at most {lim.max_record_memory} ({lim.option('max_record_memory')})"
+            )
+
+    def add_record(self, filename: str, data: bytes, visitor: str = "") -> RoomGame:
         """Open an uploaded record file as a replay (kept in the records folder).
 
+        Args:
+            visitor: who uploads (the connection's address), for ``max_uploads_per_visitor``.
+
         Raises:
-            RoomError: too large, or not a readable record (the reader's message).
+            RoomError: past a bound (size, moves, uploads of this visitor), or not a readable
+                record (the reader's message). Nothing is stored then.
         """
-        if len(data) > MAX_UPLOAD:
-            raise RoomError(f"record file too large: {len(data)} bytes, at most {MAX_UPLOAD}")
+        lim = self.limits
+        if len(data) > lim.max_upload_bytes:
+            raise RoomError(
+                f"record file too large: {len(data)} bytes, at most {lim.max_upload_bytes} "
+                f"({lim.option('max_upload_bytes')})"
+            )
+        if self.uploads.get(visitor, 0) >= lim.max_uploads_per_visitor:
+            raise RoomError(
+                f"upload refused: {self.uploads[visitor]} uploads from you since the room started, its bound "
+                f"({lim.option('max_uploads_per_visitor')} {lim.max_uploads_per_visitor})"
+            )
         try:
             rec = import_record(filename, data)
+            moves = rec.get("moves")
+            if isinstance(moves, list) and len(moves) > lim.max_record_moves:
+                raise RoomError(
+                    f"record too long: {len(moves)} moves, at most {lim.max_record_moves} "
+                    f"({lim.option('max_record_moves')})"
+                )
+            self._check_record_memory(rec)
             gid = secrets.token_hex(4)
+            while gid in self.index:
+                gid = secrets.token_hex(4)
             game = RoomGame(gid, "record", rec["env_id"], {}, None, _now(), [], record=rec)
             header = record_header(game, rec, filename)
             check_encodable(header, "the record")
@@ -662,7 +804,10 @@ class Room:
             log.warning("room: cannot store the uploaded record as game %s: %s", gid, e)
             why = e.reason if isinstance(e, JournalWriteError) else client_text(e)
             raise RoomError(f"the room cannot store the record ({why}); nothing was stored") from None
+        self.uploads[visitor] = self.uploads.get(visitor, 0) + 1
+        game.cache_size = lim.svg_cache_size
         self.games[gid] = game
+        self._finished(game)
         return game
 
 

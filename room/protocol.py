@@ -83,9 +83,9 @@ schema's):
 from __future__ import annotations
 
 import json
-from typing import Any, Literal, get_origin
+from typing import Annotated, Any, Literal, get_origin
 
-from pydantic import ConfigDict, TypeAdapter, ValidationError, with_config
+from pydantic import AfterValidator, ConfigDict, TypeAdapter, ValidationError, ValidationInfo, with_config
 from typing_extensions import NotRequired, TypedDict, get_type_hints  # pydantic's TypedDict below 3.12
 
 from room.game import RoomError
@@ -118,6 +118,55 @@ ECHO = 80
 #: The seat choices that give a seat to a person (anything else names an agent).
 HUMAN_CHOICES = ("me", "invite", "open")
 
+#: The most seat choices a ``create`` message may give, and the longest choice (characters).
+MAX_SEATS = 64
+MAX_CHOICE = 100
+
+
+def _limits(info: ValidationInfo):
+    from room.limits import RoomLimits
+
+    ctx = info.context or {}
+    return ctx.get("limits") or RoomLimits()
+
+
+def _check_kwargs(value: dict[str, Any], info: ValidationInfo) -> dict[str, Any]:
+    """A setting's ``env_kwargs``: at most ``max_kwargs_bytes`` of JSON, no string longer than
+    ``max_kwargs_string`` (a setting rides every lobby and state frame)."""
+    lim = _limits(info)
+    size = len(json.dumps(value, separators=(",", ":")).encode("utf-8"))
+    if size > lim.max_kwargs_bytes:
+        raise ValueError(f"{size} bytes of JSON, at most {lim.max_kwargs_bytes} ({lim.option('max_kwargs_bytes')})")
+    stack: list[Any] = [value]
+    while stack:
+        v = stack.pop()
+        items = list(v.items()) if isinstance(v, dict) else [(None, x) for x in v] if isinstance(v, list) else []
+        for k, x in items:
+            for text in (k, x):
+                if isinstance(text, str) and len(text) > lim.max_kwargs_string:
+                    raise ValueError(
+                        f"a string of {len(text)} characters, at most {lim.max_kwargs_string} "
+                        f"({lim.option('max_kwargs_string')})"
+                    )
+            if isinstance(x, (dict, list)):
+                stack.append(x)
+    return value
+
+
+def _check_seats(value: list[Any]) -> list[Any]:
+    if len(value) > MAX_SEATS:
+        raise ValueError(f"{len(value)} seat choices, at most {MAX_SEATS}")
+    for c in value:
+        if isinstance(c, str) and len(c) > MAX_CHOICE:
+            raise ValueError(f"a seat choice of {len(c)} characters, at most {MAX_CHOICE}")
+    return value
+
+
+#: A setting's constructor arguments, bounded in size (:func:`_check_kwargs`).
+EnvKwargs = Annotated[dict[str, Any], AfterValidator(_check_kwargs)]
+#: A create message's seat choices, bounded in number and length.
+SeatChoices = Annotated[list[Any], AfterValidator(_check_seats)]
+
 #: Every field strictly typed (JSON's ``true`` is no integer), and no field outside the schema.
 _STRICT = ConfigDict(extra="forbid", strict=True)
 
@@ -136,7 +185,7 @@ class SetupMessage(TypedDict):
 
     type: Literal["setup"]
     env_id: str
-    env_kwargs: NotRequired[dict[str, Any]]
+    env_kwargs: NotRequired[EnvKwargs]
 
 
 @with_config(_STRICT)
@@ -148,8 +197,8 @@ class CreateMessage(TypedDict):
 
     type: Literal["create"]
     env_id: str
-    env_kwargs: NotRequired[dict[str, Any]]
-    seats: list[Any]
+    env_kwargs: NotRequired[EnvKwargs]
+    seats: SeatChoices
     seed: NotRequired[int]
 
 
@@ -284,17 +333,21 @@ def _refusal(kind: str, error: ValidationError) -> RoomError:
     name = str(first["loc"][0]) if first["loc"] else ""
     if first["type"] == "missing":
         return RoomError(f"{kind}: missing field {name!r} ({fields[name]})")
+    if first["type"] == "value_error":  # a bound of AfterValidator: its own words
+        return RoomError(f"{kind}: field {name!r} too large: {first['ctx']['error']}")
     if name in fields:
         words = _ERROR_WORDS.get(first["type"], fields[name])
         return RoomError(f"{kind}: field {name!r} must be {words}, got {json.dumps(first['input'])[:40]}")
     return RoomError(f"{kind}: {first['msg']}")
 
 
-def check_message(text: str | bytes) -> Any:
+def check_message(text: str | bytes, limits=None) -> Any:
     """Parse and check one browser message against its schema (:data:`MESSAGES`).
 
     Args:
         text: the WebSocket message, text or UTF-8 bytes.
+        limits: the room's :class:`~room.limits.RoomLimits` (default: its defaults), for the
+            bounds of ``env_kwargs`` (``max_kwargs_bytes``, ``max_kwargs_string``).
 
     Returns:
         The message, a dict of one of the :data:`MESSAGES` types (optional fields absent when not
@@ -302,7 +355,8 @@ def check_message(text: str | bytes) -> Any:
 
     Raises:
         RoomError: too large, not JSON, nested too deeply, not an object, unknown ``type``, a
-            missing, unknown or mistyped field (the message names it and the expected type).
+            missing, unknown or mistyped field (the message names it and the expected type), a
+            field past its bound (``env_kwargs``, ``seats``).
     """
     if isinstance(text, bytes):
         try:
@@ -324,7 +378,7 @@ def check_message(text: str | bytes) -> Any:
     if not isinstance(kind, str) or kind not in MESSAGES:
         raise RoomError(f"unknown message type {kind!r}: expected one of {', '.join(MESSAGES)}")
     try:
-        return _ADAPTERS[kind].validate_python(msg)
+        return _ADAPTERS[kind].validate_python(msg, context={"limits": limits})
     except ValidationError as e:
         raise _refusal(kind, e) from None
 

@@ -5,6 +5,11 @@ An agent thinks on a clone of the state in a worker thread (``anyio.to_thread``,
 agent that raises is reported in its seat (the seat can then be given to someone else). Its move is
 played through the room (journaled before any browser hears of it) only if the game did not
 change meanwhile (an undo, a seat given away).
+
+A search agent (``alphabeta``, ``mcts``) thinks in a worker process instead, stopped after
+``move_time_limit`` seconds (:mod:`room.workers`): the seat is then reported ("the agent took
+longer than N s"), the game waits unchanged, and the seat can be given to another agent or a
+person (or to the same agent to retry).
 """
 
 from __future__ import annotations
@@ -19,14 +24,18 @@ import anyio.to_thread
 
 from room.agents import RoomAgents
 from room.game import RoomError, RoomGame
+from room.workers import think_in_process, uses_process
 
 __all__ = ["AgentScheduler"]
 
 log = logging.getLogger("room")
 
 
-def _think(agent, state, obs, seat: int) -> int:
-    """An agent's move (run in a worker thread), as an action of the state's absolute frame."""
+def _think(agent, state, obs, seat: int, time_limit: float) -> int:
+    """An agent's move (run in a worker thread), as an action of the state's absolute frame; a
+    search agent's in a worker process stopped after ``time_limit`` seconds."""
+    if uses_process(agent):
+        return think_in_process(agent, state, obs, seat, time_limit)
     return int(state.to_state_action(seat, agent.act(state, obs)))
 
 
@@ -43,6 +52,7 @@ class AgentScheduler:
             people can watch; a seat out by resignation does not count); games with a person are
             answered at once.
         threads: how many agents may think at once (worker threads).
+        move_time_limit: seconds a search agent may think a move (:mod:`room.workers`).
     """
 
     def __init__(
@@ -55,6 +65,7 @@ class AgentScheduler:
         spawn: Callable[[Coroutine[Any, Any, None]], asyncio.Task],
         agent_delay: float = 0.5,
         threads: int = 16,
+        move_time_limit: float = 30.0,
     ):
         self.agents = agents
         self.lock = lock
@@ -63,6 +74,7 @@ class AgentScheduler:
         self.spawn = spawn
         self.agent_delay = float(agent_delay)
         self.threads = int(threads)
+        self.move_time_limit = float(move_time_limit)
         self._turns: dict[str, int] = {}
         self._tasks: dict[str, tuple[int, asyncio.Task]] = {}
         self._limiter: anyio.CapacityLimiter | None = None
@@ -133,7 +145,7 @@ class AgentScheduler:
             self._limiter = anyio.CapacityLimiter(self.threads)
         try:
             action = await anyio.to_thread.run_sync(
-                _think, agent, state, obs, seat, limiter=self._limiter, abandon_on_cancel=True
+                _think, agent, state, obs, seat, self.move_time_limit, limiter=self._limiter, abandon_on_cancel=True
             )
             failure = None
         except Exception as e:  # noqa: BLE001 - any agent failure is reported in its game

@@ -1,0 +1,119 @@
+"""Finished games off memory: what the lobby shows of a game whose journal is not replayed.
+
+A finished game (its journal ends with a ``result`` event) and an uploaded record are not replayed
+when the room starts: :func:`peek_finished` reads only the journal's first line (the header) and
+its last line, and makes the game's lobby summary from them. The room replays the journal
+(:func:`room.records.load_journal`) when someone opens the game, and keeps at most
+``max_loaded_finished`` such games in memory (:class:`~room.limits.RoomLimits`). So start-up time
+and memory do not grow with the number of finished games. A journal whose last line is not a
+complete ``result`` event (an unfinished game, or a damaged tail) is replayed at start as before.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from envs.registry import spec
+from room.journal import FORMAT, VERSION
+
+__all__ = ["peek_finished", "TAIL_BYTES"]
+
+#: How many bytes of a journal's end are read for its last line.
+TAIL_BYTES = 4096
+
+
+@lru_cache(maxsize=64)
+def _setting(env_id: str, kwargs_json: str) -> tuple[str, tuple[str, ...]]:
+    """The setting's name and its seats' names (``initial_state``), per setting (cached, bounded)."""
+    st = spec(env_id).initial_state(**json.loads(kwargs_json))
+    return st.setting_name(), tuple(st.seat_name(i) or "" for i in range(st.num_players))
+
+
+def _last_line(path: Path) -> bytes | None:
+    """The journal's last complete line (without its newline), ``None`` when the file does not end
+    with one (a write cut short: the room replays such a journal at start, which repairs it)."""
+    with open(path, "rb") as f:
+        size = f.seek(0, os.SEEK_END)
+        f.seek(max(0, size - TAIL_BYTES))
+        tail = f.read()
+    if not tail.endswith(b"\n"):
+        return None
+    lines = tail[:-1].split(b"\n")
+    return lines[-1] if len(lines) > 1 or size <= TAIL_BYTES else None
+
+
+def peek_finished(path: Path) -> dict | None:
+    """The lobby summary (as :meth:`room.game.RoomGame.summary`) of the finished game or uploaded
+    record of journal ``path``, read from its header and last line only; ``None`` when the game is
+    not finished or the file is not a well-formed journal of this name (the room then replays it
+    as before, which reports any problem).
+
+    The summary's outcome has the result and termination of the ``result`` event (the winners
+    and scores are given when the game is opened); its seats are the header's.
+    """
+    try:
+        with open(path, "rb") as f:
+            header = json.loads(f.readline().decode("utf-8"))
+        if not isinstance(header, dict) or header.get("format") != FORMAT or header.get("version") != VERSION:
+            return None
+        gid, kind, env_id = header.get("game"), header.get("kind"), header.get("env_id")
+        if gid != path.stem or not isinstance(env_id, str) or not isinstance(header.get("created"), str):
+            return None
+        if kind == "record":
+            record = header.get("record")
+            if not isinstance(record, dict) or not isinstance(record.get("moves"), list):
+                return None
+            kwargs = record.get("env_kwargs") or {}
+            result = record.get("result")
+            result = result.get("result") if isinstance(result, dict) else result
+            ply, result_text, termination = len(record["moves"]), str(result or ""), ""
+            seats: list = []
+        elif kind == "play":
+            last = _last_line(path)
+            event = json.loads(last.decode("utf-8")) if last else None
+            if not isinstance(event, dict) or event.get("event") != "result" or not isinstance(event.get("ply"), int):
+                return None
+            kwargs = header.get("env_kwargs")
+            ply = event["ply"]
+            result_text, termination = str(event.get("result", "")), str(event.get("termination", ""))
+            header_seats = header.get("seats")
+            if not isinstance(header_seats, list) or not all(isinstance(s, dict) for s in header_seats):
+                return None
+            seats = header_seats
+        else:
+            return None
+        if not isinstance(kwargs, dict):
+            return None
+        name, seat_names = _setting(env_id, json.dumps(kwargs, sort_keys=True))
+    except Exception:  # noqa: BLE001 - anything odd: the journal is replayed as before, which says what is wrong
+        return None
+    outcome: dict[str, object] = {"result": result_text, "termination": termination, "winners": [], "scores": None}
+    return {
+        "game": gid,
+        "kind": kind,
+        "env_id": env_id,
+        "name": name,
+        "env_kwargs": kwargs,
+        "created": header["created"],
+        "ply": ply,
+        "over": True,
+        "to_move": None,
+        "outcome": outcome,
+        "seats": [
+            {
+                "seat": i,
+                "label": f"player {i}" + (f" ({seat_names[i]})" if i < len(seat_names) and seat_names[i] else ""),
+                "kind": s.get("kind"),
+                "agent": s.get("agent"),
+                "open": s.get("kind") == "human" and s.get("token") is None,
+                "invited": False,
+                "error": None,
+                "thinking": False,
+            }
+            for i, s in enumerate(seats)
+        ],
+        "problem": None,
+    }

@@ -1,0 +1,90 @@
+"""A search agent's move in a worker process that is stopped at a deadline.
+
+Threads cannot be stopped, so a search agent (``alphabeta:D``, ``mcts:N``: their time grows with
+the depth or simulations a browser picks) thinks in a child process forked for the move
+(:func:`think_in_process`): the child inherits the agent and the position (nothing is pickled but
+the answer), plays ``agent.act`` and sends back the action and the agent's random generator state
+(so the agent's next moves are those it would have played in a thread). When the deadline passes
+the child is killed (SIGKILL) and :class:`MoveTimeout` is raised: the room reports the seat (the
+agent took too long; give the seat to another agent or a person) and the game waits, unchanged.
+:func:`stop_all` kills the children still thinking (the room's shutdown).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+import traceback
+
+__all__ = ["MoveTimeout", "think_in_process", "stop_all", "uses_process"]
+
+_live: set = set()
+_live_lock = threading.Lock()
+
+
+class MoveTimeout(RuntimeError):
+    """The agent did not answer within its time limit (its worker process was killed)."""
+
+
+def uses_process(agent) -> bool:
+    """Whether ``agent`` thinks in a worker process: the search baselines, whose cost the browser
+    chooses (the others answer in bounded time: random, greedy, the games' agents, the trained
+    agents with their fixed search)."""
+    from training.agents.search import AlphaBetaAgent, MCTSAgent
+
+    return isinstance(agent, (AlphaBetaAgent, MCTSAgent))
+
+
+def _child(conn, agent, state, obs, seat: int) -> None:
+    try:
+        action = int(state.to_state_action(seat, agent.act(state, obs)))
+        conn.send(("ok", action, agent.rng.bit_generator.state))
+    except BaseException as e:  # noqa: BLE001 - told to the parent, which reports the seat
+        conn.send(("error", f"{type(e).__name__}: {e}", traceback.format_exc(limit=5)))
+    finally:
+        conn.close()
+
+
+def think_in_process(agent, state, obs, seat: int, timeout: float) -> int:
+    """``agent``'s move in ``state`` for ``seat`` (the state's absolute frame), thought in a
+    forked child process killed after ``timeout`` seconds (call it from a worker thread).
+
+    Raises:
+        MoveTimeout: no answer within ``timeout`` seconds (the child was killed).
+        RuntimeError: the agent raised in the child (its type and message), or the child died.
+    """
+    ctx = multiprocessing.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child, args=(child, agent, state, obs, seat), daemon=True)
+    with _live_lock:
+        proc.start()
+        _live.add(proc)
+    child.close()
+    try:
+        if not parent.poll(timeout):
+            raise MoveTimeout(f"the agent did not answer within {timeout:g} s (its search was stopped)")
+        try:
+            answer = parent.recv()
+        except EOFError:
+            raise RuntimeError(f"the agent's worker process died (exit code {proc.exitcode})") from None
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+        parent.close()
+        with _live_lock:
+            _live.discard(proc)
+    if answer[0] != "ok":
+        raise RuntimeError(answer[1])
+    agent.rng.bit_generator.state = answer[2]
+    return answer[1]
+
+
+def stop_all() -> None:
+    """Kill every worker process still thinking (their threads then raise :class:`MoveTimeout`
+    or ``RuntimeError``)."""
+    with _live_lock:
+        procs = list(_live)
+    for p in procs:
+        if p.is_alive():
+            p.kill()
