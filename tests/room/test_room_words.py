@@ -115,7 +115,7 @@ def test_in_three_player_tantrix_a_resignation_takes_the_side_out_and_play_goes_
 
 def test_a_resigned_tantrix_game_comes_back_the_same_after_a_restart(tmp_path):
     from room_helpers import agents_with
-    from starlette.testclient import TestClient
+    from test_room_protocol import TestClient  # a loopback Host (room.trust)
 
     from room.app import create_app
 
@@ -123,7 +123,7 @@ def test_a_resigned_tantrix_game_comes_back_the_same_after_a_restart(tmp_path):
     app = create_app(records, agents_with(), agent_delay=0)
     with TestClient(app) as client:
         p = connect(client)
-        c = create(p, "tantrix_v0", ["me", "invite", "random", "random"], seed=3, num_players=4)
+        c = create(p, "tantrix_v0", ["me", "invite", "random", "random"], seed=None, num_players=4)  # the room draws it
         gid = c["game"]
         watch(p, gid, c["tokens"]["0"])
         p.send({"type": "resign", "game": gid})
@@ -136,7 +136,7 @@ def test_a_resigned_tantrix_game_comes_back_the_same_after_a_restart(tmp_path):
         close_pages()
     app2 = create_app(records, agents_with(), agent_delay=0)
     with TestClient(app2):
-        game = app2.state.room.games[gid]
+        game = app2.state.room.get(gid)  # a finished game is replayed when opened (room.shelf)
         assert game.state.resignations == before.resignations and game.out_seats() == {0}
         assert game.state.current_player != 0
 
@@ -157,7 +157,7 @@ def test_after_a_resignation_the_board_gives_the_result_not_who_is_to_move(room)
 def test_an_older_journal_where_a_resignation_ended_a_three_player_game_still_reads(tmp_path):
     import json
 
-    from starlette.testclient import TestClient
+    from test_room_protocol import TestClient  # a loopback Host (room.trust)
 
     from room.app import create_app
 
@@ -165,7 +165,7 @@ def test_an_older_journal_where_a_resignation_ended_a_three_player_game_still_re
     app = create_app(records, agent_delay=0)
     with TestClient(app) as client:
         p = connect(client)
-        c = create(p, "tantrix_v0", ["me", "invite", "invite"], seed=3, num_players=3)
+        c = create(p, "tantrix_v0", ["me", "invite", "invite"], seed=None, num_players=3)  # the room draws it
         gid = c["game"]
         close_pages()
     path = records / f"{gid}.jsonl"
@@ -175,5 +175,5 @@ def test_an_older_journal_where_a_resignation_ended_a_three_player_game_still_re
         f.write("\n")
     app2 = create_app(records, agent_delay=0)
     with TestClient(app2):
-        game = app2.state.room.games[gid]
+        game = app2.state.room.get(gid)  # a finished game is replayed when opened (room.shelf)
         assert game.problem is None and game.over and game.outcome()["result"] == "player 0 (red) resigned"
