@@ -140,7 +140,7 @@ class Room:
             try:
                 load_journal(path, self.games, self.problems, self.scheduler.attach)
             except Exception as e:  # noqa: BLE001 - one bad file must not stop the room
-                self.problems.append(f"{path.name}: could not be read ({type(e).__name__}: {e})")
+                self.problems.append(f"{path.name}: could not be read ({client_text(e)})")
         for game in self.games.values():
             game.cache_size = self.limits.svg_cache_size
             if game.over:
@@ -165,7 +165,7 @@ class Room:
         try:
             load_journal(self.records / f"{gid}.jsonl", loaded, self.problems, self.scheduler.attach)
         except Exception as e:  # noqa: BLE001 - the file changed or went away since the start
-            self.problems.append(f"{gid}.jsonl: could not be read ({type(e).__name__}: {e})")
+            self.problems.append(f"{gid}.jsonl: could not be read ({client_text(e)})")
         game = loaded.get(gid)
         if game is None:
             return None

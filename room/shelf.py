@@ -74,6 +74,10 @@ def peek_finished(path: Path) -> dict | None:
         elif kind == "play":
             last = _last_line(path)
             event = json.loads(last.decode("utf-8")) if last else None
+            # the result ends the last line: the line itself (older journals) or the last of the
+            # events that followed from the line's change (room.journal: ``then``)
+            if isinstance(event, dict) and event.get("event") != "result" and isinstance(event.get("then"), list):
+                event = event["then"][-1] if event["then"] else None
             if not isinstance(event, dict) or event.get("event") != "result" or not isinstance(event.get("ply"), int):
                 return None
             kwargs = header.get("env_kwargs")

@@ -385,7 +385,7 @@ def running(records: Path):
 
 def restarted(records: Path, gid: str):
     """The game as a fresh room reads it back from the records folder."""
-    return create_app(records, agent_delay=0).state.room.games[gid]
+    return create_app(records, agent_delay=0).state.room.get(gid)  # a finished game: replayed when opened
 
 
 def two_seat_game(client, env_id: str = "ataxx_v0", **kwargs) -> tuple[Page, str]:

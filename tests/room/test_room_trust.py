@@ -320,7 +320,7 @@ def test_the_record_marks_every_change_of_a_seats_holder(room):
     expected = [{"ply": 2, "seat": 1, "to": "invitation"}, {"ply": 2, "seat": 1, "to": "person"}]
     assert client.get(f"/game/{gid}/record.json").json()["meta"]["seat_changes"] == expected
     # a restart reads them back from the journal
-    assert create_app(app.state.room.records).state.room.games[gid].seat_changes == expected
+    assert create_app(app.state.room.records).state.room.get(gid).seat_changes == expected  # replayed when opened
 
 
 # ---------------------------------------------------------------------------------- what reaches disk and pages
