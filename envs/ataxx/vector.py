@@ -401,6 +401,8 @@ class AtaxxVectorCore(VectorCore):
         s._clock_rule = self.clock_rule
         s.history = []
         s._st = s._compute_status()
+        s._cap = 0  # the stones the last move converted: not kept by the batch
+        s.resignations = ()
         return s
 
     def set_states(self, index: np.ndarray, states: Sequence[GameState]) -> None:
