@@ -11,7 +11,6 @@ import multiprocessing
 import os
 import socket
 import time
-import warnings
 from contextlib import contextmanager
 
 import pytest
@@ -19,11 +18,10 @@ import pytest
 pytest.importorskip("starlette", reason="the play room needs the 'room' extra: pip install -e '.[room]'")
 pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the 'test' extra)")
 
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", DeprecationWarning)
-    from starlette.testclient import TestClient  # noqa: E402
-
 from room_helpers import Page, agents_with  # noqa: E402
+
+# the loopback TestClient and its pages, closed after each test (an autouse fixture)
+from test_room_protocol import TestClient, _close_pages, close_pages, connect  # noqa: E402,F401
 
 import room.games  # noqa: E402
 from envs.core.records import record_from_state  # noqa: E402
@@ -34,38 +32,15 @@ from room.limits import RoomLimits  # noqa: E402
 from room.workers import MoveTimeout, think_in_process  # noqa: E402
 from training.agents.search import AlphaBetaAgent  # noqa: E402
 
-_OPEN: list = []
-
-
-@pytest.fixture(autouse=True)
-def _close_pages():
-    yield
-    close_pages()
-
-
-def close_pages() -> None:
-    while _OPEN:
-        ws = _OPEN.pop()
-        try:
-            ws.__exit__(None, None, None)
-        except Exception:  # noqa: BLE001 - already closed by the room
-            pass
-
 
 @contextmanager
 def serving(app):
     """A TestClient of ``app`` whose pages are closed before it stops (an open one keeps it waiting)."""
-    with TestClient(app, base_url="http://127.0.0.1") as client:  # a loopback Host (room.trust)
+    with TestClient(app) as client:
         try:
             yield client
         finally:
             close_pages()
-
-
-def connect(client) -> Page:
-    ws = client.websocket_connect("ws://127.0.0.1/ws").__enter__()
-    _OPEN.append(ws)
-    return Page(ws)
 
 
 def create(page: Page, seats=("me", "me"), env_id="ataxx_v0", **kwargs) -> dict:

@@ -17,7 +17,6 @@ import json
 import os
 import shutil
 import subprocess
-import warnings
 from pathlib import Path
 
 import pytest
@@ -25,11 +24,10 @@ import pytest
 pytest.importorskip("starlette", reason="the play room needs the 'room' extra: pip install -e '.[room]'")
 pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the 'test' extra)")
 
-with warnings.catch_warnings():  # Starlette 1.x suggests httpx2 for its TestClient; httpx works
-    warnings.simplefilter("ignore", DeprecationWarning)
-    from starlette.testclient import TestClient  # noqa: E402
-
 from room_helpers import Page  # noqa: E402
+
+# the loopback TestClient (a browser on this machine: room.trust) and its pages
+from test_room_protocol import TestClient, close_pages, connect  # noqa: E402
 
 import room.journal as journal_module  # noqa: E402
 from room.app import create_app  # noqa: E402
@@ -326,24 +324,6 @@ def test_a_line_that_does_not_replay_whole_is_cut_back_whole(tmp_path):
 
 
 # ---------------------------------------------------------------------------------- the room
-_OPEN: list = []
-
-
-def close_pages() -> None:
-    """Close every page's WebSocket (an open one keeps its TestClient from stopping)."""
-    while _OPEN:
-        try:
-            _OPEN.pop().__exit__(None, None, None)
-        except Exception:  # noqa: BLE001 - already closed
-            pass
-
-
-def connect(client) -> Page:
-    ws = client.websocket_connect("ws://127.0.0.1/ws").__enter__()
-    _OPEN.append(ws)
-    return Page(ws)
-
-
 def create(page: Page, env_id: str, seats: list[str], seed: int = 1, **kwargs) -> dict:
     msg = {"type": "create", "env_id": env_id, "seats": seats, "seed": seed}
     if kwargs:
@@ -375,8 +355,7 @@ def play(page: Page, gid: str, ply: int) -> tuple[str, dict]:
 @contextlib.contextmanager
 def running(records: Path):
     """A room over ``records`` and its TestClient; its pages closed before it stops."""
-    # a loopback Host, as a browser on this machine sends it (room.trust)
-    with TestClient(create_app(records, agent_delay=0), base_url="http://127.0.0.1") as client:
+    with TestClient(create_app(records, agent_delay=0)) as client:
         try:
             yield client
         finally:
