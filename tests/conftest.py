@@ -44,6 +44,32 @@ def _require(path: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
+def wheel_names(tmp_path_factory) -> set[str]:
+    """The file names in a wheel built from a copy of the checkout's files (once per test process;
+    ``pip wheel --no-deps --no-build-isolation``): what ``pip install`` of the package installs."""
+    import shutil
+    import subprocess
+    import zipfile
+
+    tmp = tmp_path_factory.mktemp("wheel")
+    src = tmp / "src"
+    shutil.copytree(
+        REPO_ROOT,
+        src,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", "runs", "build", "*.egg-info", "__pycache__", "results", "tests", "site"
+        ),
+    )
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", str(src)]
+        + ["-w", str(tmp / "whl")],
+        check=True,
+        capture_output=True,
+    )
+    return set(zipfile.ZipFile(next((tmp / "whl").glob("*.whl"))).namelist())
+
+
+@pytest.fixture(scope="session")
 def data_dir() -> Path:
     """The test data folder ``tests/data``; an error (not a skip) if it is missing."""
     return _require(DATA_DIR)

@@ -54,35 +54,8 @@ def test_the_package_list_is_every_package_folder_and_the_configs():
 
 
 @pytest.mark.slow
-def test_a_wheel_carries_every_config(tmp_path):
-    import shutil
-    import subprocess
-    import sys
-    import zipfile
-
-    src = tmp_path / "src"
-    shutil.copytree(
-        ROOT,
-        src,
-        ignore=shutil.ignore_patterns(".git", ".venv", "runs", "build", "*.egg-info", "__pycache__", "results"),
-    )
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "--no-build-isolation",
-            "-q",
-            str(src),
-            "-w",
-            str(tmp_path / "whl"),
-        ],
-        check=True,
-        capture_output=True,
-    )
-    names = set(zipfile.ZipFile(next((tmp_path / "whl").glob("*.whl"))).namelist())
+def test_a_wheel_carries_every_config(wheel_names):
+    names = wheel_names
     configs = {f"training/configs/{p.name}" for p in (ROOT / "configs").glob("*.yaml")}
     assert len(configs) >= 20 and configs == {n for n in names if n.startswith("training/configs/")}
     assert not any(n.startswith("configs/") for n in names)  # no top-level package named configs
