@@ -42,6 +42,7 @@ __all__ = [
     "PoolConfig",
     "EvalConfig",
     "FinalEvalConfig",
+    "PretrainConfig",
     "MeasuredConfig",
     "RunConfig",
     "load_config",
@@ -281,6 +282,20 @@ class FinalEvalConfig(Section):
 
     games: PositiveInt = Field(200, description="games per pair (or group) of the tournament")
     opponents: Opponents = Field(default_factory=lambda: ["random", "greedy"], description="agent specs to play")
+
+
+class PretrainConfig(Section):
+    """``pretrain``: the behaviour-cloning warm start of a new run: the network imitates a teacher agent
+    before self-play (the SB3 engine: :mod:`training.pretrain`; the AlphaZero engine:
+    :mod:`training.engines.alphazero.warm_start`). Never applied when resuming."""
+
+    teacher: Annotated[str | None, Expect("null (no warm start) or an agent spec")] = Field(
+        None, description="the agent to imitate before self-play (null: no warm start)"
+    )
+    games: PositiveInt = Field(200, description="games of the teacher to imitate")
+    epochs: PositiveInt = Field(4, description="passes over the teacher's decisions")
+    batch_size: PositiveInt = Field(256, description="minibatch size")
+    learning_rate: UnitNumber = Field(1.0e-3, description="Adam's step size")
 
 
 class MeasuredConfig(Section):

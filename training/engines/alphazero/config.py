@@ -18,6 +18,7 @@ from training.config import (
     NonNegativeNumber,
     PositiveInt,
     PositiveNumber,
+    PretrainConfig,
     Probability,
     RunConfig,
     Section,
@@ -40,6 +41,7 @@ SMOKE: dict = {
     "eval_games": 2,
     "final_games": 1,
     "eval_simulations": 2,
+    "pretrain_games": 2,
 }
 
 
@@ -126,6 +128,7 @@ class AlphaZeroConfig(RunConfig):
         "search",
         "selfplay",
         "learn",
+        "pretrain",
         "eval",
         "checkpoint_every",
         "final_eval",
@@ -139,6 +142,10 @@ class AlphaZeroConfig(RunConfig):
     search: SearchConfig = Field(default_factory=SearchConfig, description="the Gumbel search")
     selfplay: SelfPlayConfig = Field(default_factory=SelfPlayConfig, description="the lockstep games and the buffer")
     learn: LearnConfig = Field(default_factory=LearnConfig, description="the network's training")
+    pretrain: PretrainConfig = Field(
+        default_factory=PretrainConfig,
+        description="the warm start: imitate a teacher agent before self-play (training.engines.alphazero.warm_start)",
+    )
 
     @model_validator(mode="after")
     def _batch_fits_the_buffer(self):
@@ -155,8 +162,13 @@ class AlphaZeroConfig(RunConfig):
         return self
 
     def agent_specs(self, check_teacher: bool = True) -> list[tuple[str, list[str]]]:
-        """No opponent pool: pure self-play; only the evaluation opponents."""
-        return [("eval.opponents", self.eval.opponents), ("final_eval.opponents", self.final_eval.opponents)]
+        """No opponent pool (self-play): the warm start's teacher and the evaluation opponents."""
+        teacher = [self.pretrain.teacher] if self.pretrain.teacher is not None and check_teacher else []
+        return [
+            ("pretrain.teacher", teacher),
+            ("eval.opponents", self.eval.opponents),
+            ("final_eval.opponents", self.final_eval.opponents),
+        ]
 
     def smoke(self) -> AlphaZeroConfig:
         """A copy with every budget shrunk to :data:`SMOKE` (a check that the config runs end to end,
@@ -186,11 +198,13 @@ class AlphaZeroConfig(RunConfig):
         )
         out["eval"].update(every=n, games=SMOKE["eval_games"])
         out["final_eval"]["games"] = SMOKE["final_games"]
+        out["pretrain"].update(games=min(out["pretrain"]["games"], SMOKE["pretrain_games"]), epochs=1)
         return type(self).model_validate(out)
 
     def budgets(self, pretrained: bool = True) -> dict:
         """``total_timesteps`` (positions), ``games``, ``simulations``, ``eval_every``, ``eval_games``,
-        ``final_games``."""
+        ``final_games``, ``pretrain_games`` (``None`` without a teacher, or when ``pretrained`` is
+        false: a resumed run)."""
         return {
             "total_timesteps": self.total_timesteps,
             "games": self.selfplay.games,
@@ -198,4 +212,5 @@ class AlphaZeroConfig(RunConfig):
             "eval_every": self.eval.every,
             "eval_games": self.eval.games,
             "final_games": self.final_eval.games,
+            "pretrain_games": self.pretrain.games if pretrained and self.pretrain.teacher else None,
         }

@@ -657,6 +657,18 @@ def train_in(
         + (f"; resumed at {start:,}" if resume else ""),
         flush=True,
     )
+    pretrain_report = None
+    if resume and cfg.pretrain.teacher is not None:
+        print("[pretrain] skipped: a resumed run continues its checkpoint", flush=True)
+    elif cfg.pretrain.teacher is not None:  # behaviour-cloning warm start (warm_start.py), never when resuming
+        from training.engines.alphazero.warm_start import warm_start
+
+        t_pre = time.time()
+        pretrain_report = warm_start(cfg, network, optimizer, seed, device=device)
+        if play_net is not network:
+            play_net.load_state_dict(network.state_dict())
+        counters["elapsed_s"] = float(counters.get("elapsed_s", 0.0)) + time.time() - t_pre
+        _save(out / "checkpoints" / "pretrained.pt", cfg, network, optimizer, buffer, rng, players, counters)
     logger = ProgressLogger(out / "logs")  # logs/progress.csv and TensorBoard, as the other engines write
     next_eval = next_multiple(start, cfg.eval.every)
     next_ckpt = next_multiple(start, cfg.checkpoint_every)
@@ -764,10 +776,10 @@ def train_in(
             "elapsed_seconds": round(counters["elapsed_s"], 1),  # all parts of a resumed run
             "eval_seconds": eval_seconds,
             "checkpoint": str(final),
-            "pretrain": None,
+            "pretrain": pretrain_report,
             "periodic_eval": history,
             "smoke": bool(smoke),
-            "budgets": cfg.budgets(),
+            "budgets": cfg.budgets(pretrained=resume is None),
             "throughput": throughput,
             "episodes": players.episodes,
             "train_steps": counters["train_steps"],

@@ -19,6 +19,7 @@ from training.config import (
     PoolConfig,
     PositiveInt,
     PositiveNumber,
+    PretrainConfig,
     RunConfig,
     Section,
     UnitNumber,
@@ -62,18 +63,6 @@ class SB3PoolConfig(PoolConfig):
 
     snapshot_every: PositiveInt = Field(20_000, description="timesteps between snapshots of the learner into the pool")
     partner: Partner = Field("latest", description=PARTNER_DOC)
-
-
-class PretrainConfig(Section):
-    """``pretrain``: the behaviour-cloning warm start of a new run (:mod:`training.pretrain`)."""
-
-    teacher: Annotated[str | None, Expect("null (no warm start) or an agent spec")] = Field(
-        None, description="the agent to imitate before self-play (null: no warm start)"
-    )
-    games: PositiveInt = Field(200, description="games of the teacher to imitate")
-    epochs: PositiveInt = Field(4, description="passes over the teacher's decisions")
-    batch_size: PositiveInt = Field(256, description="minibatch size")
-    learning_rate: UnitNumber = Field(1.0e-3, description="Adam's step size")
 
 
 class SB3Config(RunConfig):
