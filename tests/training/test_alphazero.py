@@ -65,7 +65,11 @@ def test_every_alphazero_config_smoke_runs_end_to_end(tmp_path, config, monkeypa
     assert report["environment"]["threads"]["config"] == cfg.torch_threads
     assert report["timesteps"] == report["timesteps_this_run"] == SMOKE["positions"]
     assert report["train_steps"] > 0 and report["episodes"] > 0  # games ended, were labelled and learnt from
-    assert sorted(p.name for p in (out / "checkpoints").iterdir()) == ["final.pt", f"step_{SMOKE['positions']}.pt"]
+    warm = ["pretrained.pt"] if cfg.pretrain.teacher else []  # the clone of a warm start (warm_start.py)
+    assert sorted(p.name for p in (out / "checkpoints").iterdir()) == sorted(
+        ["final.pt", f"step_{SMOKE['positions']}.pt", *warm]
+    )
+    assert (report["pretrain"] is None) == (cfg.pretrain.teacher is None)
     assert [row["timesteps"] for row in report["periodic_eval"]] == [SMOKE["positions"]]
     assert set(report["vs"]) == set(cfg.final_eval.opponents)
     assert report["throughput"]["positions_per_s"] > 0 and report["throughput"]["evaluations_per_s"] > 0

@@ -77,9 +77,7 @@ def teacher_games(cfg, teacher: str, games: int, seed: int) -> dict:
         raise ValueError(f"teacher_games needs games >= 1, got {games!r}")
     agent = make_agent(teacher, seed=seed)
     width = min(games, cfg.selfplay.games)
-    vec = envs.make_vec(
-        cfg.env_id, width, seed=seed, autoreset="same_step", max_steps=cfg.max_steps, **cfg.env_kwargs
-    )
+    vec = envs.make_vec(cfg.env_id, width, seed=seed, autoreset="same_step", max_steps=cfg.max_steps, **cfg.env_kwargs)
     obs = vec.reset().observation
     slot_game = list(range(width))  # the game each slot is playing (-1: retired)
     rngs = [np.random.default_rng([seed, i]) for i in range(width)]
@@ -191,9 +189,7 @@ def imitate(network, optimizer, data: dict, cfg, seed: int, holdout: float = 0.1
     losses = []
     try:
         for _ in range(steps):
-            out = train_step(
-                network, optimizer, buffer, rng, pc.batch_size, cfg.learn.value_weight, symmetries, device
-            )
+            out = train_step(network, optimizer, buffer, rng, pc.batch_size, cfg.learn.value_weight, symmetries, device)
             if not math.isfinite(out["loss"]):
                 raise FloatingPointError(
                     f"the warm start's loss became {out['loss']} after {len(losses)} steps: lower "
