@@ -121,6 +121,7 @@ def teacher_games(cfg, teacher: str, games: int, seed: int) -> dict:
                 slot_game[i] = -1
     rows = [(g, p) for g in range(games) for p in recorded[g]]
     first = rows[0][1][0]
+    stacked_obs: dict | np.ndarray
     if isinstance(first, dict):
         stacked_obs = {k: np.stack([p[0][k] for _, p in rows]).astype(np.float32) for k in first}
     else:
@@ -186,7 +187,7 @@ def imitate(network, optimizer, data: dict, cfg, seed: int, holdout: float = 0.1
     for group in optimizer.param_groups:
         group["lr"] = pc.learning_rate
     symmetries = _symmetries(cfg)
-    losses = []
+    losses: list[float] = []
     try:
         for _ in range(steps):
             out = train_step(network, optimizer, buffer, rng, pc.batch_size, cfg.learn.value_weight, symmetries, device)
