@@ -60,14 +60,19 @@ def teacher_games(cfg, teacher: str, games: int, seed: int) -> dict:
         seed: seeds the vector env's deals, the teacher and its per-game generators.
 
     Returns:
-        ``{"obs": array (N, ...) or dict of arrays (float32), "mask": uint8 (N, ceil(A/8)) packed
-        legal masks, "action": int64 (N,), "value": float32 (N,) outcome from each mover's side in
-        [-1, 1], "game": int32 (N,) the game of each decision, "outcomes": float32 (games, P) each
-        game's returns per player, "plies": int32 (games,), "num_actions": A, "observation_space":
-        one observation's space}`` — N decisions, game by game in order.
+        ``{"obs": array (N, ...) or dict of arrays (float16, as the replay buffer keeps them),
+        "mask": uint8 (N, ceil(A/8)) packed legal masks, "action": int64 (N,), "value": float32
+        (N,) outcome from each mover's side in [-1, 1], "game": int32 (N,) the game of each
+        decision, "outcomes": float32 (games, P) each game's returns per player, "plies": int32
+        (games,), "num_actions": A, "observation_space": one observation's space}`` — N decisions,
+        game by game in order.
 
     Raises:
         ValueError: ``games`` < 1; a teacher spec that cannot be built.
+
+    Memory: the observations are kept as float16 (a 24x24 TwixT decision about 27 KB: 600 games of
+    about 118 decisions, 1.9 GB, twice that at the peak while they are stacked); :func:`imitate`
+    copies the training part into a replay buffer.
     """
     import envs
     from envs.core.vector import obs_take, pack_mask
@@ -100,7 +105,11 @@ def teacher_games(cfg, teacher: str, games: int, seed: int) -> dict:
             packed = pack_mask(mask[live])
             rows = obs_take(obs, np.asarray(live))
             for j, i in enumerate(live):
-                o = {k: v[j] for k, v in rows.items()} if isinstance(rows, dict) else rows[j]
+                o = (
+                    {k: v[j].astype(np.float16) for k, v in rows.items()}
+                    if isinstance(rows, dict)
+                    else rows[j].astype(np.float16)
+                )
                 pending[i].append((o, packed[j], int(chosen[j]), int(mover[i])))
         out = vec.step(actions)
         obs = out.observation
@@ -123,9 +132,9 @@ def teacher_games(cfg, teacher: str, games: int, seed: int) -> dict:
     first = rows[0][1][0]
     stacked_obs: dict | np.ndarray
     if isinstance(first, dict):
-        stacked_obs = {k: np.stack([p[0][k] for _, p in rows]).astype(np.float32) for k in first}
+        stacked_obs = {k: np.stack([p[0][k] for _, p in rows]).astype(np.float16) for k in first}
     else:
-        stacked_obs = np.stack([p[0] for _, p in rows]).astype(np.float32)
+        stacked_obs = np.stack([p[0] for _, p in rows]).astype(np.float16)
     return {
         "obs": stacked_obs,
         "mask": np.stack([p[1] for _, p in rows]),
