@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import hashlib
 import json
 import os
 import shlex
@@ -50,14 +49,6 @@ import yaml
 
 RESULTS = Path(__file__).resolve().parent
 REPO = RESULTS.parent
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def _evaluate(run_cfg: dict, agents: list[str], games: int, seed: int, out: Path) -> tuple[list[str], float]:
@@ -104,6 +95,11 @@ def _elapsed_at(run: Path, positions: int) -> float:
 
 
 def _spec(checkpoint: Path, simulations: int | None) -> str:
+    """The agent spec of a checkpoint, by its path relative to the repository where it lies inside it
+    (the tournaments run there, and the published ``pairs.csv`` then names no machine's folders)."""
+    checkpoint = checkpoint.resolve()
+    if checkpoint.is_relative_to(REPO):
+        checkpoint = checkpoint.relative_to(REPO)
     return f"az:{checkpoint}" if simulations is None else f"az:{checkpoint}:{simulations}"
 
 
@@ -136,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     if argv == ["--table"]:
         print(table())
         return 0
+    from training.agents import shipped  # the digest the shipped index records (file_sha256)
+
     p = argparse.ArgumentParser(prog="python results/az_results.py", description=__doc__.split("\n\n")[0])
     p.add_argument("run", type=Path, help="the run directory of python -m training.train (engine: alphazero)")
     p.add_argument("--name", required=True, help="the results folder's name: results/alphazero/NAME")
@@ -170,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     final = run / "checkpoints" / "final.pt"
     about: dict = {
         "run": str(run),
-        "final_sha256": _sha256(final),
+        "final_sha256": shipped.file_sha256(final),
         "simulations": args.simulations if args.simulations is not None else run_cfg["search"]["eval_simulations"],
         "commands": [],
     }

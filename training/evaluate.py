@@ -55,7 +55,7 @@ from training.cli import (
 from training.ratings import Z95, elo_ratings, elo_ratings_with_intervals, openskill_ratings, pair_table
 from training.report import MAX_LABEL, OUTPUT_FILES, chart_labels, plot_ratings, print_report, write_outputs
 from training.threads import add_threads_argument, set_torch_threads
-from training.tournament import run_tournament, schedule
+from training.tournament import TournamentInterrupted, run_tournament, schedule
 
 __all__ = [
     "run_tournament",
@@ -155,7 +155,8 @@ def main(argv: list[str] | None = None) -> int:
         argv: the arguments (default ``sys.argv[1:]``).
 
     Returns:
-        0 after a tournament was played and written.
+        0 after a tournament was played and written; 130 after Ctrl+C during the games, once the
+        games that had ended are rated and written to ``--out`` (the report says how many).
 
     Raises:
         SystemExit: with status 2 (a usage message on standard error) for bad arguments: an
@@ -212,6 +213,12 @@ def main(argv: list[str] | None = None) -> int:
         if bar is not None:
             bar.stop()
         parser.error(str(e))
+    except TournamentInterrupted as stop:  # Ctrl+C: the games that ended are rated and written
+        if bar is not None:
+            bar.stop()
+        print_report(stop.result, console)
+        console.print(f"[bold]Interrupted[/bold]: {stop}")
+        return 130
     if bar is not None:
         bar.stop()
     print_report(result, console)

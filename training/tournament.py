@@ -61,7 +61,7 @@ from training.arena import play_games
 from training.ratings import agent_results, elo_ratings_with_intervals, openskill_ratings, pair_table
 from training.report import check_output_folder, write_outputs
 
-__all__ = ["schedule", "run_tournament"]
+__all__ = ["schedule", "run_tournament", "TournamentInterrupted"]
 
 
 def _check_teams(teams, num_seats: int) -> list[list[int]]:
@@ -141,6 +141,17 @@ def _agent_names(specs: list[str]) -> list[str]:
     return names
 
 
+class TournamentInterrupted(KeyboardInterrupt):
+    """Ctrl+C (``KeyboardInterrupt``) during the games of a tournament with an ``out_dir``: the games
+    that had ended were rated and written there first. ``result``: the tournament's result dict over
+    those games, with ``interrupted = {"games_played", "games_planned"}``."""
+
+    def __init__(self, result: dict[str, Any]):
+        played, planned = result["interrupted"]["games_played"], result["interrupted"]["games_planned"]
+        super().__init__(f"interrupted after {played} of {planned} games; their results are in {result['out_dir']}")
+        self.result = result
+
+
 def run_tournament(
     env_id: str,
     agent_specs: list[str],
@@ -195,7 +206,13 @@ def run_tournament(
         ``sigma``, ``ci95_low``, ``ci95_high``, ``ordinal``, ``elo``, ``elo_ci95_low``,
         ``elo_ci95_high`` (the last three ``None`` unless the game has exactly two sides)),
         ``elo_anchor``, ``elapsed_s``,
-        ``created``, and ``out_dir`` (``None`` when nothing was written).
+        ``created``, ``out_dir`` (``None`` when nothing was written) and ``interrupted`` (``None``,
+        or after Ctrl+C ``{"games_played", "games_planned"}``: see below).
+
+    Ctrl+C during the games with an ``out_dir``: the games that had ended are rated and written
+    (``interrupted`` says how many of how many), then :class:`TournamentInterrupted` (a
+    ``KeyboardInterrupt``) is raised with that result. Without an ``out_dir`` the
+    ``KeyboardInterrupt`` goes through as it came.
 
     Raises:
         ValueError: unknown ``env_id`` (``UnknownEnvError``), bad ``env_kwargs`` or ``max_steps``
@@ -249,24 +266,30 @@ def run_tournament(
     plan = schedule(len(names), num_players, games, teams=teams if team_game else None, gauntlet=gauntlet)
     game_seeds = np.random.SeedSequence([seed, 2]).generate_state(len(plan))
     t0 = time.perf_counter()
-    done = 0
+    ended: dict[int, Any] = {}  # plan index -> its GameResult, as the games end
 
     def finished(index: int, result) -> None:
-        nonlocal done
-        done += 1
+        ended[index] = result
         if progress is not None:
-            progress(done, len(plan))
+            progress(len(ended), len(plan))
 
-    results = play_games(
-        env_id,
-        [([agents[names[i]] for i in seat_idx], int(gseed)) for (_, seat_idx), gseed in zip(plan, game_seeds)],
-        env_kwargs=game_kwargs,
-        record=record_moves,
-        concurrency=concurrency,
-        on_result=finished,
-    )
+    interrupted = False
+    try:
+        play_games(
+            env_id,
+            [([agents[names[i]] for i in seat_idx], int(gseed)) for (_, seat_idx), gseed in zip(plan, game_seeds)],
+            env_kwargs=game_kwargs,
+            record=record_moves,
+            concurrency=concurrency,
+            on_result=finished,
+        )
+    except KeyboardInterrupt:  # Ctrl+C: keep and write the games that ended, then stop
+        if out_dir is None:
+            raise
+        interrupted = True
     records = []
-    for index, ((group, seat_idx), gseed, res) in enumerate(zip(plan, game_seeds, results)):
+    for index in sorted(ended):
+        (group, seat_idx), gseed, res = plan[index], game_seeds[index], ended[index]
         seat_names = [names[i] for i in seat_idx]
         returns = [float(r) for r in res.returns]
         rec: dict[str, Any] = {
@@ -334,7 +357,10 @@ def run_tournament(
         "elapsed_s": elapsed,
         "created": datetime.now().astimezone().isoformat(timespec="seconds"),
         "out_dir": None,
+        "interrupted": {"games_played": len(records), "games_planned": len(plan)} if interrupted else None,
     }
     if out_dir is not None:
         write_outputs(result, out_dir)
+    if interrupted:
+        raise TournamentInterrupted(result)
     return result

@@ -245,7 +245,7 @@ def test_the_docs_list_the_specs_of_the_table():
     readme = (ROOT / "docs" / "evaluation.md").read_text()  # the site's "Evaluation and play" page
     m = re.search(r"<!-- agent-specs:begin.*?-->\n(.*?)\n<!-- agent-specs:end -->", readme, re.S)
     assert m, "docs/evaluation.md lacks the <!-- agent-specs:begin --> ... <!-- agent-specs:end --> block"
-    assert m.group(1) == specs_markdown(), "regenerate with: python -m training.agents.specs"
+    assert m.group(1) == specs_markdown(), "regenerate with: python -m training.agents"
 
 
 @pytest.mark.parametrize("module", ["training.evaluate", "training.play"])

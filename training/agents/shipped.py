@@ -64,6 +64,7 @@ __all__ = [
     "strip_optimizer",
     "strip_alphazero",
     "ROOM_SIMULATIONS",
+    "file_sha256",
 ]
 
 #: The index of the shipped agents (package data; its folder holds the checkpoints).
@@ -222,7 +223,13 @@ class ShippedAgent:
 # --------------------------------------------------------------------------- reading the index
 
 
-def _sha256(path: Path) -> str:
+def file_sha256(path: Path) -> str:
+    """The SHA-256 hex digest of a file, read in blocks of 1 MiB (the index's ``sha256`` and
+    ``source_sha256``; the results folders' ``final_sha256``).
+
+    Raises:
+        OSError: the file cannot be read.
+    """
     h = hashlib.sha256()
     with path.open("rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
@@ -322,7 +329,7 @@ def _agent(entry: dict, index: Path, verify: bool) -> ShippedAgent:
             )
         stat = _stat(path)
         if _VERIFIED.get(path) != stat:
-            digest = _sha256(path)
+            digest = file_sha256(path)
             if digest != entry["sha256"]:
                 raise ShippedIndexError(
                     f"shipped agent {entry['name']!r}: {path} has sha256 {digest}, but {index} "
@@ -612,8 +619,8 @@ def add_run(
         "seed": int(cfg["seed"]),
         "timesteps": int(report["timesteps"]),
         "commit": commit,
-        "sha256": _sha256(dest),
-        "source_sha256": _sha256(source),
+        "sha256": file_sha256(dest),
+        "source_sha256": file_sha256(source),
         "summary": summary,
     }
     if engine == "alphazero":

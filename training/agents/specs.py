@@ -1,7 +1,7 @@
 """The one table of agent specs: :func:`make_agent`'s parser, its error message and every list of
 specs in the documentation and the command-line help are generated from :data:`SPECS`.
 
-``python -m training.agents.specs`` prints the Markdown list that the docs carry
+``python -m training.agents`` prints the Markdown list that the docs carry
 (docs/evaluation.md; a test checks that the two agree).
 """
 
@@ -262,7 +262,3 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
     raise ValueError(
         f"unknown agent spec {spec!r}: expected {spec_forms()}" + (f" (shipped: {', '.join(names)})" if names else "")
     )
-
-
-if __name__ == "__main__":
-    print(specs_markdown())
