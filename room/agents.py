@@ -78,17 +78,14 @@ def parse_agent_option(text: str) -> tuple[str, str]:
     return name, spec
 
 
-def _game_agent_summary(name: str) -> str:
-    """The first line of the docstring of the factory behind game agent ``name`` (of the first
-    game offering it)."""
-    from envs.registry import env_ids, spec
-
-    for env_id in env_ids():
-        h = spec(env_id).initial_state().heuristics()
-        if h is not None and name in h.agents:
-            doc = (h.agents[name].__doc__ or "").strip()
-            return " ".join(doc.split("\n\n")[0].split()) or f"the game's {name}"
-    return f"the game's {name}"
+def _game_agent_summary(name: str, state) -> str:
+    """The first paragraph of the docstring of the factory behind game agent ``name`` in
+    ``state``'s game (the game being set up: two games may offer agents of the same name, each
+    with its own description); ``"the game's NAME"`` where it has none."""
+    h = state.heuristics()
+    factory = h.agents.get(name) if h is not None else None
+    doc = (getattr(factory, "__doc__", None) or "").strip()
+    return " ".join(doc.split("\n\n")[0].split()) or f"the game's {name}"
 
 
 def _game_name(env_id: str) -> str:
@@ -171,15 +168,16 @@ class RoomAgents:
             return False
         return True
 
-    def summary(self, name: str) -> str:
-        """One line about the agent ``name`` for the menus."""
+    def summary(self, name: str, state=None) -> str:
+        """One line about the agent ``name`` for the menus of ``state``'s game (needed for the
+        agents a game offers by name: their description is that game's)."""
         if name in self._summary:
             return self._summary[name]
         head, _, arg = name.partition(":")
         if head in _SUMMARY:
             return _SUMMARY[head].format(arg)
         if name in game_agents():
-            return _game_agent_summary(name)
+            return _game_agent_summary(name, state) if state is not None else f"the game's {name}"
         try:
             shipped = shipped_spec(name, verify=False)
         except ValueError:
@@ -205,7 +203,11 @@ class RoomAgents:
     def menu(self, env, env_id: str, env_kwargs: dict) -> list[MenuEntry]:
         """The agents that can play ``env``'s game (a reset raw environment): baselines, shipped,
         named; each checked once per setting (cached)."""
-        return [MenuEntry(name, self.summary(name)) for name, why in self._checked(env, env_id, env_kwargs) if not why]
+        return [
+            MenuEntry(name, self.summary(name, env.state))
+            for name, why in self._checked(env, env_id, env_kwargs)
+            if not why
+        ]
 
     def unavailable(self, env, env_id: str, env_kwargs: dict) -> list[MenuEntry]:
         """The room's agents that cannot play ``env``'s game (a reset raw environment of
