@@ -22,12 +22,26 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from dataclasses import dataclass
+
+import numpy as np
 
 from envs.registry import game_agents
 from training.agents import Agent, make_agent, parse_checkpoint_spec
 
-__all__ = ["RoomAgents", "MenuEntry", "BASELINES", "MAX_DEPTH", "MAX_SIMULATIONS", "parse_agent_option"]
+__all__ = [
+    "RoomAgents",
+    "MenuEntry",
+    "BASELINES",
+    "MAX_DEPTH",
+    "MAX_SIMULATIONS",
+    "SPEED_SHARE",
+    "PROBE_PLIES",
+    "PROBE_BUDGET",
+    "parse_agent_option",
+    "SpeedProbe",
+]
 
 from training.agents.shipped import shipped_agents, shipped_for, shipped_spec
 
@@ -37,6 +51,14 @@ BASELINES = ("random", "greedy", "alphabeta:2", "alphabeta:3", "mcts:200", "mcts
 #: ``RoomLimits.max_alphabeta_depth`` and ``max_mcts_simulations``).
 MAX_DEPTH = 6
 MAX_SIMULATIONS = 20000
+
+#: A search agent (one that thinks in a killable worker, :func:`room.workers.uses_process`) is
+#: offered in a setting's menus only when its estimated first move takes at most this share of the
+#: room's ``move_time_limit`` (the rest is the margin for a busy machine and for positions with more
+#: moves than the probe's).
+SPEED_SHARE = 0.5
+#: The probe's random playout: the position with the most legal moves in the first plies.
+PROBE_PLIES = 30
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")
 _PARAM = re.compile(r"^(alphabeta|mcts):([0-9]{1,6})$")
@@ -94,6 +116,83 @@ def _game_name(env_id: str) -> str:
     return spec(env_id).initial_state().setting_name()
 
 
+@dataclass(frozen=True)
+class SpeedProbe:
+    """What one setting's search agents are estimated from (:meth:`RoomAgents.estimate`), measured
+    once per setting through the agents' own interface on this machine, naming no game.
+
+    Attributes:
+        moves: the most legal moves ``b`` of the positions of a seeded random playout of
+            :data:`PROBE_PLIES` plies from the setting's start (the probe position).
+        alphabeta: ``(seconds of alphabeta:1, of alphabeta:2, ...)`` measured in the probe
+            position, deeper only while the next one is estimated under :data:`PROBE_BUDGET`.
+        mcts_simulation: seconds of one ``mcts`` simulation there (``mcts:16``'s move / 16).
+    """
+
+    moves: int
+    alphabeta: tuple[float, ...]
+    mcts_simulation: float
+
+    def seconds(self, agent) -> float | None:
+        """The estimated seconds of ``agent``'s move (``None``: not a search agent).
+
+        ``alphabeta:D``: measured where ``D`` was probed; deeper, each ply multiplies the last
+        measured time by the growth measured between the last two depths (``t(k) / t(k-1)``), or
+        by ``b / 2`` from depth 1 (each node's children are all evaluated to order them: about
+        ``2 b`` evaluations at depth 1, ``b ** 2`` at depth 2). Checked on this machine against
+        measured depth-3 moves: TwixT 8x8 estimated 8 s (measured 4.6 s), Double TwixT 8x8 22 s
+        (17.8 s), Tantrix 2 s (0.9 s): an estimate errs on the slow side. ``mcts:N``:
+        ``N * mcts_simulation``."""
+        from training.agents.search import AlphaBetaAgent, MCTSAgent
+
+        if isinstance(agent, AlphaBetaAgent):
+            return _deeper(self.alphabeta, self.moves, agent.depth)
+        if isinstance(agent, MCTSAgent):
+            return agent.simulations * self.mcts_simulation
+        return None
+
+
+def _deeper(times: tuple[float, ...], moves: int, depth: int) -> float:
+    """``alphabeta:depth``'s estimated seconds from the measured ``times`` (see
+    :meth:`SpeedProbe.seconds`)."""
+    if depth <= len(times):
+        return times[depth - 1]
+    k, t = len(times), times[-1]
+    growth = t / times[-2] if k >= 2 and times[-2] > 0 else max(1.0, moves / 2)
+    return t * max(growth, 1.0) ** (depth - k)
+
+
+#: Seconds the probe may spend on one alpha-beta depth (the next depth is measured only when it
+#: is estimated under this).
+PROBE_BUDGET = 1.0
+
+
+def _probe(env, max_depth: int) -> SpeedProbe:
+    """Measure a setting's :class:`SpeedProbe` from ``env`` (a reset raw environment; untouched)."""
+    from training.agents.search import AlphaBetaAgent, MCTSAgent
+
+    st = env.state.clone()
+    rng = np.random.default_rng(0)
+    probe, most = st.clone(), len(st.legal_actions())
+    for _ in range(PROBE_PLIES):
+        if st.is_terminal():
+            break
+        legal = st.legal_actions()
+        if len(legal) > most:
+            probe, most = st.clone(), len(legal)
+        st.apply(int(rng.choice(legal)))
+    times: list[float] = []
+    two_sides = len({probe.team_of(p) for p in range(probe.num_players)}) == 2
+    while two_sides and len(times) < max_depth and (not times or _deeper(tuple(times), most, len(times) + 1) <= PROBE_BUDGET):
+        t0 = time.perf_counter()
+        AlphaBetaAgent(len(times) + 1, seed=0).act(probe.clone(), None)
+        times.append(time.perf_counter() - t0)
+    t0 = time.perf_counter()
+    MCTSAgent(16, seed=0).act(probe.clone(), None)
+    per_simulation = (time.perf_counter() - t0) / 16
+    return SpeedProbe(moves=most, alphabeta=tuple(times) or (float("inf"),), mcts_simulation=per_simulation)
+
+
 class RoomAgents:
     """The agents of one room: baselines, shipped agents and the command line's named agents.
 
@@ -114,6 +213,7 @@ class RoomAgents:
         from room.limits import RoomLimits
 
         lim = limits or RoomLimits()
+        self.move_time_limit = lim.move_time_limit
         self.max_depth = min(MAX_DEPTH, lim.max_alphabeta_depth)
         self.max_simulations = min(MAX_SIMULATIONS, lim.max_mcts_simulations)
         self.named: dict[str, str] = {}
@@ -126,6 +226,7 @@ class RoomAgents:
             self._summary[name] = f"checkpoint {path[0]}" if path else f"agent {spec}"
         shipped_agents()  # a missing or altered shipped file stops the server at start, saying which
         self._compatible: dict[tuple, str | None] = {}
+        self._probes: dict[tuple, SpeedProbe | None] = {}
         self._lock = threading.Lock()
 
     def _shipped(self, env_id: str, env_kwargs: dict) -> list:
@@ -228,6 +329,41 @@ class RoomAgents:
                 )
         return out
 
+    def estimate(self, agent, env, env_id: str, env_kwargs: dict) -> float | None:
+        """The estimated seconds of ``agent``'s move in ``env``'s setting (``None``: not a search
+        agent, or the probe failed), from the setting's :class:`SpeedProbe` (measured once per
+        setting, cached)."""
+        return self._estimate(agent, env, (env_id, json.dumps(env_kwargs, sort_keys=True)))
+
+    def _estimate(self, agent, env, key: tuple) -> float | None:
+        from room.workers import uses_process
+
+        if not uses_process(agent):
+            return None
+        with self._lock:
+            known = key in self._probes
+            probe = self._probes.get(key)
+        if not known:
+            try:
+                probe = _probe(env, self.max_depth)
+            except Exception:  # noqa: BLE001 - no estimate: the move time limit still stops the agent
+                probe = None
+            with self._lock:
+                self._probes[key] = probe
+        return None if probe is None else probe.seconds(agent)
+
+    def _too_slow(self, agent, env, key: tuple) -> str | None:
+        """Why ``agent`` is not offered for this setting (its estimated move is past
+        :data:`SPEED_SHARE` of the move time limit), or ``None``."""
+        seconds = self._estimate(agent, env, key)
+        if seconds is None or seconds <= SPEED_SHARE * self.move_time_limit:
+            return None
+        return (
+            f"it is too slow for this setting: a move is estimated at about {_duration(seconds)} on this "
+            f"machine, and the room stops a move after {self.move_time_limit:g} s (--move-time-limit; the "
+            f"menus offer a search agent estimated at most {SPEED_SHARE:.0%} of it)"
+        )
+
     def _checked(self, env, env_id: str, env_kwargs: dict) -> list[tuple[str, str | None]]:
         """``(name, why not)`` of every agent that may be offered for this setting (``None``: it
         can play), each checked once per setting (cached)."""
@@ -246,11 +382,22 @@ class RoomAgents:
                 problem = self._compatible.get(key)
             if not known:
                 try:
-                    self.make(name, env, env_id, env_kwargs, seed=0)
-                    problem = None
+                    agent = self.make(name, env, env_id, env_kwargs, seed=0)
+                    problem = self._too_slow(agent, env, key_base)
                 except Exception as e:  # noqa: BLE001 - any failure means: not offered
                     problem = str(e)
                 with self._lock:
                     self._compatible[key] = problem
             out.append((name, problem))
         return out
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 100:
+        return f"{seconds:.2g} s"
+    if seconds < 3600:
+        return f"{seconds / 60:.0f} minutes"
+    if seconds < 3600 * 48:
+        hours = round(seconds / 3600)
+        return f"{hours} hour" + ("" if hours == 1 else "s")
+    return "days or more"

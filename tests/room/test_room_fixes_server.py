@@ -209,3 +209,52 @@ def test_seats_are_numbered_from_1_where_people_read_them(room):  # noqa: F811
     s = watch(p, c["game"], c["tokens"]["0"])
     assert [x["label"] for x in s["seats"]] == ["player 1 (x)", "player 2 (o)"]
     assert "player_0" not in json.dumps(s) and "player 0" not in json.dumps(s)
+
+
+# ------------------------------------------------------------------ 6. only agents fast enough for the setting
+def test_the_estimate_of_a_deeper_search_grows_as_measured():
+    from room.agents import SpeedProbe, _deeper
+    from training.agents.search import AlphaBetaAgent, MCTSAgent
+
+    assert _deeper((0.01, 0.5), 100, 2) == 0.5  # measured
+    assert _deeper((0.01, 0.5), 100, 3) == pytest.approx(25.0)  # growth 50 a ply, as measured
+    assert _deeper((0.01,), 100, 2) == pytest.approx(0.5)  # from depth 1: b / 2 a ply
+    probe = SpeedProbe(moves=100, alphabeta=(0.01, 0.5), mcts_simulation=1e-3)
+    assert probe.seconds(AlphaBetaAgent(4)) == pytest.approx(1250.0)
+    assert probe.seconds(MCTSAgent(200)) == pytest.approx(0.2)
+    assert probe.seconds(object()) is None
+
+
+def test_the_menus_offer_only_search_agents_fast_enough_for_the_setting(tmp_path, monkeypatch):
+    import room.agents as ra
+    from room.limits import RoomLimits
+
+    # alphabeta:2 0.5 s, alphabeta:3 25 s (over half of 30 s), mcts:1000 1 s
+    monkeypatch.setattr(ra, "_probe", lambda env, depth: ra.SpeedProbe(100, (0.01, 0.5), 1e-3))
+    app = create_app(tmp_path / "records", agent_delay=0, limits=RoomLimits(move_time_limit=30.0))
+    with TestClient(app) as client:
+        p = connect(client)
+        p.send({"type": "setup", "env_id": "ataxx_v0"})
+        setup = p.until(lambda f: f["type"] == "setup")
+        names = [a["name"] for a in setup["agents"]]
+        assert "alphabeta:2" in names and "mcts:1000" in names and "alphabeta:3" not in names
+        why = {u["name"]: u["why"] for u in setup["unavailable"]}["alphabeta:3"]
+        assert "too slow for this setting" in why and "25 s" in why and "--move-time-limit" in why
+        # a game with such a seat (an existing room's, or a script's) is still created and played
+        c = create(p, "ataxx_v0", ["me", "alphabeta:3"], seed=1)
+        assert "game" in c
+        close_pages()
+
+
+def test_a_real_probe_offers_alphabeta_2_for_ataxx_and_not_alphabeta_3_on_twixt_24x24():
+    from room.agents import RoomAgents
+
+    agents = RoomAgents()
+    for env_id, kwargs, present, absent in [
+        ("ataxx_v0", {}, {"alphabeta:2", "mcts:200"}, set()),
+        ("twixt_v0", {}, {"mcts:200"}, {"alphabeta:3"}),  # 528 moves: alphabeta:2 took 43 s here
+    ]:
+        env = make_raw(env_id, **kwargs)
+        env.reset(seed=0)
+        names = {m.name for m in agents.menu(env, env_id, kwargs)}
+        assert present <= names and not (absent & names), (env_id, names)
