@@ -160,6 +160,7 @@ class RoomGame:
         self.thinking: int | None = None
         self.seed_chosen = False
         self.seat_changes: list[dict] = []
+        self.journaled = 0  # events in the game's journal (RoomLimits.max_game_events)
         self.journal: Journal | None = None
         self.env = None
         self._cache: OrderedDict = OrderedDict()

@@ -290,6 +290,13 @@ class Room:
         """
         assert game.journal is not None  # opened when the game was created or loaded
         game.check_writable()
+        bound = self.limits.max_game_events
+        if events[0].get("event") != "resign" and game.journaled + len(events) > bound:
+            raise RoomError(
+                f"{_what(events[0])} was refused: game {game.id} has {game.journaled} journaled events and this "
+                f"room keeps at most {bound} a game ({self.limits.option('max_game_events')}); the game is "
+                "unchanged: it can still be resigned, or start a new game"
+            )
         try:
             await anyio.to_thread.run_sync(game.journal.write, events)
         except JournalWriteError as e:
@@ -297,6 +304,7 @@ class Room:
             raise RoomError(
                 f"{_what(events[0])} was not saved and the game is unchanged: {game.journal_error}"
             ) from None
+        game.journaled += len(events)
         if game.journal_error is not None:
             game.journal_error = None
             game.touch()
@@ -487,6 +495,7 @@ class Room:
             raise RoomError(f"the room cannot write the new game's journal ({why}); no game was created") from None
         for ev in first:
             replay_event(game, ev)
+        game.journaled = len(first)
         game.cache_size = self.limits.svg_cache_size
         self.games[gid] = game
         self.creators[gid] = conn.visitor

@@ -258,3 +258,29 @@ def test_a_real_probe_offers_alphabeta_2_for_ataxx_and_not_alphabeta_3_on_twixt_
         env.reset(seed=0)
         names = {m.name for m in agents.menu(env, env_id, kwargs)}
         assert present <= names and not (absent & names), (env_id, names)
+
+
+# ------------------------------------------------------------------ 7. a game's length is bounded
+def test_a_game_past_its_journaled_events_bound_is_refused_unchanged_and_can_still_be_resigned(tmp_path):
+    from room.limits import RoomLimits
+
+    records = tmp_path / "records"
+    app = create_app(records, agent_delay=0, limits=RoomLimits(max_game_events=3))
+    with TestClient(app) as client:
+        p = connect(client)
+        c = create(p, "ataxx_v0", ["me", "me"], seed=1)  # one person plays both sides: no agent
+        gid = c["game"]
+        s = watch(p, gid, c["tokens"]["0"], c["tokens"]["1"])
+        for ply in range(3):
+            p.send({"type": "move", "game": gid, "action": s["legal"][0]["a"]})
+            s = p.state(lambda f, ply=ply: f["ply"] == ply + 1)
+        before = (records / f"{gid}.jsonl").read_bytes()
+        msg = p.error({"type": "move", "game": gid, "action": s["legal"][0]["a"]})
+        assert "3 journaled events" in msg and "at most 3 a game (--max-game-events)" in msg and "resigned" in msg
+        assert (records / f"{gid}.jsonl").read_bytes() == before and app.state.room.get(gid).ply == 3
+        p.send({"type": "resign", "game": gid})
+        assert p.state(lambda f: f["over"])["outcome"]["termination"] == "resignation"
+        close_pages()
+    app2 = create_app(records, agent_delay=0, limits=RoomLimits(max_game_events=3))
+    with TestClient(app2):
+        assert app2.state.room.get(gid).journaled == 5  # 3 moves, the resignation and its result, replayed
