@@ -284,3 +284,28 @@ def test_a_game_past_its_journaled_events_bound_is_refused_unchanged_and_can_sti
     app2 = create_app(records, agent_delay=0, limits=RoomLimits(max_game_events=3))
     with TestClient(app2):
         assert app2.state.room.get(gid).journaled == 5  # 3 moves, the resignation and its result, replayed
+
+
+# ------------------------------------------------------------------ 8. agents in threads are waited for at most the limit
+def test_a_thread_agent_past_the_move_time_limit_is_reported_and_the_game_waits_unchanged(tmp_path):
+    from room_helpers import SlowAgent, agents_with
+
+    from room.limits import RoomLimits
+
+    records = tmp_path / "records"
+    app = create_app(records, agents_with(slow=SlowAgent), agent_delay=0, limits=RoomLimits(move_time_limit=0.5))
+    with TestClient(app) as client:
+        p = connect(client)
+        c = create(p, "ataxx_v0", ["slow", "me"], seed=1)  # SlowAgent sleeps 3 s in a thread
+        s = watch(p, c["game"], c["tokens"]["1"])
+        s = p.state(lambda f: f["seats"][0]["error"])
+        assert "did not answer within 0.5 s" in s["seats"][0]["error"] and s["ply"] == 0
+        assert not s["seats"][0]["thinking"]
+        close_pages()
+
+
+def test_a_game_agent_thinks_in_the_killable_worker():
+    from room.workers import uses_process
+    from training.agents import make_agent
+
+    assert uses_process(make_agent("robot", seed=0)) and not uses_process(make_agent("greedy", seed=0))
