@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from envs.registry import game_agents
+from envs.registry import game_agent_factories, game_agents
 from training.agents import Agent, make_agent, parse_checkpoint_spec
 
 __all__ = [
@@ -105,7 +105,10 @@ def _game_agent_summary(name: str, state) -> str:
     ``state``'s game (the game being set up: two games may offer agents of the same name, each
     with its own description); ``"the game's NAME"`` where it has none."""
     h = state.heuristics()
-    factory = h.agents.get(name) if h is not None else None
+    return _doc_line(h.agents.get(name) if h is not None else None, name)
+
+
+def _doc_line(factory, name: str) -> str:
     doc = (getattr(factory, "__doc__", None) or "").strip()
     return " ".join(doc.split("\n\n")[0].split()) or f"the game's {name}"
 
@@ -183,7 +186,11 @@ def _probe(env, max_depth: int) -> SpeedProbe:
         st.apply(int(rng.choice(legal)))
     times: list[float] = []
     two_sides = len({probe.team_of(p) for p in range(probe.num_players)}) == 2
-    while two_sides and len(times) < max_depth and (not times or _deeper(tuple(times), most, len(times) + 1) <= PROBE_BUDGET):
+    while (
+        two_sides
+        and len(times) < max_depth
+        and (not times or _deeper(tuple(times), most, len(times) + 1) <= PROBE_BUDGET)
+    ):
         t0 = time.perf_counter()
         AlphaBetaAgent(len(times) + 1, seed=0).act(probe.clone(), None)
         times.append(time.perf_counter() - t0)
@@ -270,15 +277,19 @@ class RoomAgents:
         return True
 
     def summary(self, name: str, state=None) -> str:
-        """One line about the agent ``name`` for the menus of ``state``'s game (needed for the
-        agents a game offers by name: their description is that game's)."""
+        """One line about the agent ``name`` for the menus of ``state``'s game (for the agents a
+        game offers by name, their description is that game's; without ``state``, the one game
+        offering it, or ``"the game's NAME"`` where several do)."""
         if name in self._summary:
             return self._summary[name]
         head, _, arg = name.partition(":")
         if head in _SUMMARY:
             return _SUMMARY[head].format(arg)
         if name in game_agents():
-            return _game_agent_summary(name, state) if state is not None else f"the game's {name}"
+            if state is not None:
+                return _game_agent_summary(name, state)
+            factories = list(game_agent_factories(name).values())  # without a game: the one offering it
+            return _doc_line(factories[0], name) if len(factories) == 1 else f"the game's {name}"
         try:
             shipped = shipped_spec(name, verify=False)
         except ValueError:

@@ -1086,7 +1086,8 @@ class TwixtState(ManualLinkRules, GameState):
         if self._status == STATUS_DRAW:
             return f"game over after {self._ply} plies: draw ({self._termination()})"
         if self.resignations:  # the result and who resigned: "black won (0-1, red resigned)"
-            return f"game over after {self._ply} plies: {self._result_text()} ({self._end_text()[0]}, {self._termination()})"
+            ended = f"{self._end_text()[0]}, {self._termination()}"
+            return f"game over after {self._ply} plies: {self._result_text()} ({ended})"
         return f"game over after {self._ply} plies: {self._result_text()} ({self._end_text()[0]})"
 
     def __str__(self):

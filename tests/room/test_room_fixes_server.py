@@ -56,13 +56,21 @@ def test_a_game_agents_description_is_that_games_own():
 
     agents = RoomAgents()
     # two games offering an agent of the same name: each menu describes its own game's agent
-    assert agents.summary("robot", _State("Other robot: plays the other game.\n\nMore.")) == "Other robot: plays the other game."
+    assert (
+        agents.summary("robot", _State("Other robot: plays the other game.\n\nMore."))
+        == "Other robot: plays the other game."
+    )
     assert agents.summary("robot", _State("Tantrix robot: x.")) == "Tantrix robot: x."
 
 
 @pytest.mark.parametrize(
     "env_id,kwargs",
-    [("smartrix_v0", {}), ("smartrix_v0", {"num_players": 4, "teams": True}), ("tantrix_v0", {}), ("twixt_v0", {"board_size": 8})],
+    [
+        ("smartrix_v0", {}),
+        ("smartrix_v0", {"num_players": 4, "teams": True}),
+        ("tantrix_v0", {}),
+        ("twixt_v0", {"board_size": 8}),
+    ],
 )
 def test_a_seat_menu_offers_only_the_agents_that_can_play_the_setting(room, env_id, kwargs):  # noqa: F811
     client, app = room
@@ -125,8 +133,14 @@ def test_result_words_for_a_team_a_resignation_and_a_step_limit():
     assert labels[0] == "player 1 (red)" and labels[3] == "player 4 (black)"
     assert result_words(labels, [1, 3], draw=False) == "player 2 (black) and player 4 (black) won"
     assert result_words(labels, [], draw=True) == "draw"
-    assert result_words(labels, [1, 3], draw=False, resigned=[0]) == "player 1 (red) resigned: player 2 (black) and player 4 (black) won"
-    assert result_words(labels, [], draw=False, unfinished="the step limit (9 moves)") == "unfinished: the step limit (9 moves)"
+    assert (
+        result_words(labels, [1, 3], draw=False, resigned=[0])
+        == "player 1 (red) resigned: player 2 (black) and player 4 (black) won"
+    )
+    assert (
+        result_words(labels, [], draw=False, unfinished="the step limit (9 moves)")
+        == "unfinished: the step limit (9 moves)"
+    )
     three = [seat_label(["", "", ""], i) for i in range(3)]
     assert result_words(three, [1], draw=False, resigned=[0, 2]) == "player 1 and player 3 resigned: player 2 won"
 
@@ -183,7 +197,15 @@ def test_an_older_journal_without_winners_shows_its_result_text(tmp_path):
     ],
 )
 def test_every_games_end_caption_says_who_resigned(env_id, kwargs, seat):
-    g = RoomGame("g", "play", env_id, kwargs, 0, "now", [Seat("agent", "random") for _ in range(spec(env_id).initial_state(**kwargs).num_players)])
+    g = RoomGame(
+        "g",
+        "play",
+        env_id,
+        kwargs,
+        0,
+        "now",
+        [Seat("agent", "random") for _ in range(spec(env_id).initial_state(**kwargs).num_players)],
+    )
     g.resign(seat)
     svg = g.svg(g.ply, None)
     assert "resigned" in svg and "to move" not in svg
@@ -286,7 +308,7 @@ def test_a_game_past_its_journaled_events_bound_is_refused_unchanged_and_can_sti
         assert app2.state.room.get(gid).journaled == 5  # 3 moves, the resignation and its result, replayed
 
 
-# ------------------------------------------------------------------ 8. agents in threads are waited for at most the limit
+# ------------------------------------------------------------------ 8. thread agents: waited for at most the limit
 def test_a_thread_agent_past_the_move_time_limit_is_reported_and_the_game_waits_unchanged(tmp_path):
     from room_helpers import SlowAgent, agents_with
 
