@@ -15,6 +15,7 @@ import json
 import os
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from envs.registry import spec
 from room.journal import FORMAT, VERSION
@@ -94,7 +95,8 @@ def peek_finished(path: Path) -> dict | None:
             kwargs = record.get("env_kwargs") or {}
             result = record.get("result")
             result = result.get("result") if isinstance(result, dict) else result
-            ply, event = len(record["moves"]), {"result": str(result or "")}
+            event: Any = {"result": str(result or "")}
+            ply: Any = len(record["moves"])
             seats: list = []
         elif kind == "play":
             last = _last_line(path)

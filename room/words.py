@@ -9,6 +9,7 @@ game: every word comes from the game's own ``words`` module.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from envs.core.state import GameState
 
@@ -97,7 +98,7 @@ def result_words(
     winners: list[int],
     *,
     draw: bool,
-    resigned: list[int] = (),
+    resigned: Sequence[int] = (),
     unfinished: str | None = None,
 ) -> str:
     """A finished game's result for people, from the seats alone (no game named): ``"draw"``,

@@ -5,9 +5,10 @@ the depth or simulations a browser picks) and an agent a game offers by name (``
 a child process forked for the move (:func:`think_in_process`): the child inherits the agent and
 the position (nothing is pickled but the answer), plays ``agent.act`` and sends back the action
 and the agent's random generator state (so the agent's next moves are those it would have played
-in a thread). When the deadline passes the child is killed (SIGKILL) and :class:`MoveTimeout` is raised: the room reports the seat (the
-agent took too long; give the seat to another agent or a person) and the game waits, unchanged.
-:func:`stop_all` kills the children still thinking (the room's shutdown).
+in a thread). When the deadline passes the child is killed (SIGKILL) and :class:`MoveTimeout` is
+raised: the room reports the seat (the agent took too long; give the seat to another agent or a
+person) and the game waits, unchanged. :func:`stop_all` kills the children still thinking (the
+room's shutdown).
 """
 
 from __future__ import annotations
