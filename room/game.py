@@ -587,7 +587,7 @@ class RoomGame:
                 "outcome": self.outcome(),
                 "scores": None if scores is None else [int(x) for x in scores],
                 "confirm": bool(st.board_ui().confirm),
-                "notation_help": info.notation,
+                "notation_help": st.words().notation_for(st),
                 "problem": self.problems(),
                 "version": self.version,
                 "downloadable": self.downloadable(),

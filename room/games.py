@@ -430,7 +430,7 @@ class Room:
                 "teams": st.teams(),
                 "agents": [{"name": m.name, "summary": m.summary} for m in menu],
                 "unavailable": [{"name": m.name, "why": m.summary} for m in refused],
-                "notation": st.info.notation,
+                "notation": st.words().notation_for(st),
             }
         )
 

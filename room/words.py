@@ -34,7 +34,7 @@ def rules_url(env_id: str) -> str:
 def argument_words(state: GameState, name: str) -> dict:
     """``{"label", "help"}`` of constructor argument ``name`` of ``state``'s game."""
     opt = state.words().option(name)
-    return {"label": opt.label, "help": opt.help}
+    return {"label": opt.label, "help": opt.help, "agents_only": opt.agents_only}
 
 
 def variant_labels(state: GameState, env_id: str, variants) -> dict[str, str]:

@@ -68,7 +68,9 @@ function lobbyPage() {
     const labels = env.variant_labels || {};
     $("#variant").replaceChildren(...Object.keys(env.variants).map((v) => el("option", { value: v, text: labels[v] || v })));
     const opts = $("#options");
-    opts.replaceChildren(...env.arguments.map((a) => {
+    const words = env.argument_words || {};
+    // an option that changes only what agents observe is not offered to people (its default stays)
+    opts.replaceChildren(...env.arguments.filter((a) => !(words[a.name] || {}).agents_only).map((a) => {
       const id = `opt-${a.name}`;
       let input;
       if (typeof a.default === "boolean") input = el("input", { id, type: "checkbox", "data-arg": a.name });
@@ -114,6 +116,7 @@ function lobbyPage() {
     const env = currentEnv(), out = {};
     for (const a of env.arguments) {
       const input = document.getElementById(`opt-${a.name}`);
+      if (!input) continue;  // not offered to people: its default
       let v;
       if (input.type === "checkbox") v = input.checked;
       else if (input.value.trim() === "") continue;

@@ -331,3 +331,34 @@ def test_a_game_agent_thinks_in_the_killable_worker():
     from training.agents import make_agent
 
     assert uses_process(make_agent("robot", seed=0)) and not uses_process(make_agent("greedy", seed=0))
+
+
+# ------------------------------------------------------------------ nits: agents-only options, notation per setting
+def test_an_option_for_agents_only_is_marked_so_in_the_lobby(room):  # noqa: F811
+    client, _ = room
+    p = connect(client)
+    p.send({"type": "lobby"})
+    lobby = p.until(lambda f: f["type"] == "lobby")
+    twixt = next(e for e in lobby["envs"] if e["id"] == "twixt_v0")
+    assert twixt["argument_words"]["distance_planes"]["agents_only"] is True
+    assert twixt["argument_words"]["board_size"]["agents_only"] is False
+
+
+@pytest.mark.parametrize(
+    "env_id,kwargs,has,lacks",
+    [
+        ("twixt_v0", {"board_size": 8}, ["c5 = peg"], ["swap", "Privilege", "+c5e6", "Double TwixT"]),
+        ("twixt_v0", {"board_size": 8, "swap": True}, ["swap"], ["Privilege", "+c5e6"]),
+        ("twixt_v0", {"board_size": 8, "links": "manual"}, ["+c5e6", "end ends the turn"], ["Privilege", "swap"]),
+        ("double_twixt_v0", {"board_size": 8}, ["c5! = peg on c5 and claim"], ["swap", "+c5e6"]),
+        ("double_twixt_v0", {"board_size": 8, "links": "manual"}, ["end! claims the Privilege"], ["swap"]),
+    ],
+)
+def test_the_notation_help_names_only_the_settings_own_moves(room, env_id, kwargs, has, lacks):  # noqa: F811
+    client, _ = room
+    p = connect(client)
+    p.send({"type": "setup", "env_id": env_id, "env_kwargs": kwargs})
+    text = p.until(lambda f: f["type"] == "setup")["notation"]
+    assert all(h in text for h in has) and not any(x in text for x in lacks), text
+    c = create(p, env_id, ["me", "random"] if env_id == "twixt_v0" else ["me", "random", "random", "random"], **kwargs)
+    assert watch(p, c["game"], c["tokens"]["0"])["notation_help"] == text

@@ -61,3 +61,17 @@ def test_the_lobby_lists_games_in_players_words(browser, server):  # noqa: F811
     assert "Player 1 (x) resigned: player 2 (o) won" in text, text
     assert "no moves" in text and "2 players" in text and "1/2" not in text
     assert not page.errors
+
+
+def test_the_lobby_does_not_offer_people_an_option_for_agents_only(browser, server):  # noqa: F811
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#env option", state="attached")
+    page.select_option("#env", "twixt_v0")
+    page.wait_for_selector("#opt-board_size", state="attached")
+    assert page.locator("#opt-distance_planes").count() == 0
+    page.select_option("#variant", "swap")
+    page.wait_for_selector("#seat-1 option[value='random']", state="attached", timeout=90_000)
+    assert "swap" in page.locator("#notation-help").inner_text()
+    assert "Privilege" not in page.locator("#notation-help").inner_text()
+    assert not page.errors
