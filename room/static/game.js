@@ -382,6 +382,7 @@ function gamePage() {
 
   function winnersText() {
     const w = (frame.outcome && frame.outcome.winners) || [];
+    if (frame.outcome && frame.outcome.draw) return " A draw: no winners.";
     if (!w.length) return "";
     return ` ${w.length > 1 ? "Winners" : "Winner"}: ${w.map((i) => frame.seats[i] ? frame.seats[i].label : `player ${i}`).join(", ")}.`;
   }
