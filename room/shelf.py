@@ -19,7 +19,7 @@ from typing import Any
 
 from envs.registry import spec
 from room.journal import FORMAT, VERSION
-from room.words import seat_label, setting_words
+from room.words import result_words, seat_label, setting_words
 
 __all__ = ["peek_finished", "TAIL_BYTES"]
 
@@ -37,16 +37,23 @@ def _setting(env_id: str, kwargs_json: str) -> tuple[str, tuple[str, ...], str]:
 
 
 def _event_outcome(event: dict, labels: list[str]) -> dict:
-    """The lobby's outcome of a journal's ``result`` event: its result and termination, and the
-    winners and words the room journals since they were added (an older journal's event has
-    neither: its words are then the game's result text, its winners unknown, ``[]``)."""
+    """The lobby's outcome of a journal's ``result`` event (or an uploaded record's ``result``):
+    its result and termination, and the winners and words the room journals since they were
+    added. Without words but with winners (a record's result) the words are made from the winners
+    (every seat winning: a draw); with neither (an older journal) they are the game's result
+    text, the winners unknown (``[]``)."""
     result_text, termination = str(event.get("result", "")), str(event.get("termination", ""))
-    winners = event.get("winners")
-    if not (isinstance(winners, list) and all(type(w) is int and 0 <= w < len(labels) for w in winners)):
-        winners = []
+    given = event.get("winners")
+    known = isinstance(given, list) and all(type(w) is int and 0 <= w < len(labels) for w in given)
+    winners: list[int] = sorted(set(given)) if isinstance(given, list) and known else []
     words = event.get("words")
     if not isinstance(words, str) or not words:
-        words = result_text
+        if known and winners and labels and len(labels) > 1:
+            draw = len(winners) == len(labels)
+            words = result_words(labels, [] if draw else winners, draw=draw)
+            winners = [] if draw else winners
+        else:
+            words = result_text
     return {
         "result": result_text,
         "termination": termination,
@@ -94,8 +101,7 @@ def peek_finished(path: Path) -> dict | None:
                 return None
             kwargs = record.get("env_kwargs") or {}
             result = record.get("result")
-            result = result.get("result") if isinstance(result, dict) else result
-            event: Any = {"result": str(result or "")}
+            event: Any = dict(result) if isinstance(result, dict) else {"result": str(result or "")}
             ply: Any = len(record["moves"])
             seats: list = []
         elif kind == "play":

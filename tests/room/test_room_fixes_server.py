@@ -181,6 +181,13 @@ def test_an_older_journal_without_winners_shows_its_result_text(tmp_path):
     assert out["words"] == "1-0" and out["winners"] == [] and out["draw"] is False
     bad = _event_outcome({"event": "result", "result": "1-0", "winners": [5, "x"], "words": 3, "ply": 9}, ["a", "b"])
     assert bad["winners"] == [] and bad["words"] == "1-0"
+    # an uploaded record's result has winners and no words: the words are made from them
+    rec = _event_outcome(
+        {"result": "0-1", "termination": "connection", "winners": [1]}, ["player 1 (x)", "player 2 (o)"]
+    )
+    assert rec["words"] == "player 2 (o) won" and rec["winners"] == [1]
+    drawn = _event_outcome({"result": "1/2-1/2", "winners": [0, 1]}, ["player 1 (x)", "player 2 (o)"])
+    assert drawn["words"] == "draw" and drawn["winners"] == [] and drawn["draw"] is True
 
 
 # ------------------------------------------------------------------ 4. the end caption after a resignation
