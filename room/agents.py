@@ -20,6 +20,7 @@ turns the name into an agent. The names are
 from __future__ import annotations
 
 import json
+import math
 import re
 import threading
 import time
@@ -127,51 +128,62 @@ class SpeedProbe:
     Attributes:
         moves: the most legal moves ``b`` of the positions of a seeded random playout of
             :data:`PROBE_PLIES` plies from the setting's start (the probe position).
-        alphabeta: ``(seconds of alphabeta:1, of alphabeta:2, ...)`` measured in the probe
-            position, deeper only while the next one is estimated under :data:`PROBE_BUDGET`.
+        evaluations: ``(positions alphabeta:1 evaluates there, alphabeta:2, ...)``, counted (the
+            same on every machine), for the depths searched to the end within
+            :data:`PROBE_BUDGET` seconds each (the first search past it is stopped there).
+        seconds: the time of each of those searches (``alphabeta:1``: the fastest of 3 runs,
+            the least disturbed by a busy machine).
         mcts_simulation: seconds of one ``mcts`` simulation there (``mcts:16``'s move / 16).
     """
 
     moves: int
-    alphabeta: tuple[float, ...]
+    evaluations: tuple[int, ...]
+    seconds: tuple[float, ...]
     mcts_simulation: float
 
-    def seconds(self, agent) -> float | None:
+    def estimate(self, agent) -> float | None:
         """The estimated seconds of ``agent``'s move (``None``: not a search agent).
 
-        ``alphabeta:D``: measured where ``D`` was probed; deeper, each ply multiplies the last
-        measured time by the growth measured between the last two depths (``t(k) / t(k-1)``), or
-        by ``b / 2`` from depth 1 (each node's children are all evaluated to order them: about
-        ``2 b`` evaluations at depth 1, ``b ** 2`` at depth 2). Checked on this machine against
-        measured depth-3 moves: TwixT 8x8 estimated 8 s (measured 4.6 s), Double TwixT 8x8 22 s
-        (17.8 s), Tantrix 2 s (0.9 s): an estimate errs on the slow side. ``mcts:N``:
-        ``N * mcts_simulation``."""
+        ``alphabeta:D``: the time measured where ``D`` was searched; deeper, each ply multiplies
+        the deepest time by the growth of the evaluations counted between the last two depths,
+        or by ``b`` from depth 1 (each node's children are all evaluated to order them, then
+        again as leaves: ``2 b`` evaluations at depth 1, up to ``2 b ** 2`` at depth 2; on
+        TwixT 24x24, 528 moves, ``alphabeta:1`` took 0.068 s and ``alphabeta:2`` 43 s), and at
+        least :data:`PROBE_BUDGET` for a depth whose search the probe stopped. ``mcts:N``: ``N *
+        mcts_simulation``."""
         from training.agents.search import AlphaBetaAgent, MCTSAgent
 
         if isinstance(agent, AlphaBetaAgent):
-            return _deeper(self.alphabeta, self.moves, agent.depth)
+            return _deeper(self.evaluations, self.seconds, self.moves, agent.depth)
         if isinstance(agent, MCTSAgent):
             return agent.simulations * self.mcts_simulation
         return None
 
 
-def _deeper(times: tuple[float, ...], moves: int, depth: int) -> float:
-    """``alphabeta:depth``'s estimated seconds from the measured ``times`` (see
-    :meth:`SpeedProbe.seconds`)."""
-    if depth <= len(times):
-        return times[depth - 1]
-    k, t = len(times), times[-1]
-    growth = t / times[-2] if k >= 2 and times[-2] > 0 else max(1.0, moves / 2)
-    return t * max(growth, 1.0) ** (depth - k)
+def _deeper(counts: tuple[int, ...], seconds: tuple[float, ...], moves: int, depth: int) -> float:
+    """``alphabeta:depth``'s estimated seconds from the searches measured (see
+    :meth:`SpeedProbe.estimate`)."""
+    if not counts:
+        return math.inf
+    if depth <= len(counts):
+        return seconds[depth - 1]
+    k = len(counts)
+    growth = counts[-1] / counts[-2] if k >= 2 and counts[-2] > 0 else float(moves)
+    return max(PROBE_BUDGET, seconds[-1] * max(growth, 1.0) ** (depth - k))
 
 
-#: Seconds the probe may spend on one alpha-beta depth (the next depth is measured only when it
-#: is estimated under this).
+#: Seconds the probe may spend on one alpha-beta depth (a search past it is stopped, and the
+#: probe goes no deeper).
 PROBE_BUDGET = 1.0
 
 
+class _Stop(Exception):
+    """The probe's search ran past :data:`PROBE_BUDGET`."""
+
+
 def _probe(env, max_depth: int) -> SpeedProbe:
-    """Measure a setting's :class:`SpeedProbe` from ``env`` (a reset raw environment; untouched)."""
+    """Measure a setting's :class:`SpeedProbe` from ``env`` (a reset raw environment; untouched).
+    Costs at most about ``PROBE_BUDGET`` seconds a depth, and one ``mcts:16`` move."""
     from training.agents.search import AlphaBetaAgent, MCTSAgent
 
     st = env.state.clone()
@@ -184,20 +196,37 @@ def _probe(env, max_depth: int) -> SpeedProbe:
         if len(legal) > most:
             probe, most = st.clone(), len(legal)
         st.apply(int(rng.choice(legal)))
-    times: list[float] = []
-    two_sides = len({probe.team_of(p) for p in range(probe.num_players)}) == 2
-    while (
-        two_sides
-        and len(times) < max_depth
-        and (not times or _deeper(tuple(times), most, len(times) + 1) <= PROBE_BUDGET)
-    ):
-        t0 = time.perf_counter()
-        AlphaBetaAgent(len(times) + 1, seed=0).act(probe.clone(), None)
-        times.append(time.perf_counter() - t0)
+    counts: list[int] = []
+    seconds: list[float] = []
+    h = probe.heuristics()
+    if h is not None and len({probe.team_of(p) for p in range(probe.num_players)}) == 2:
+        count, deadline = [0], [0.0]
+
+        def counting(state, player):
+            count[0] += 1
+            if time.perf_counter() > deadline[0]:
+                raise _Stop
+            return h.evaluate(state, player)
+
+        def search(depth: int) -> tuple[float, int]:
+            count[0], t0 = 0, time.perf_counter()
+            deadline[0] = t0 + PROBE_BUDGET
+            AlphaBetaAgent(depth, seed=0, evaluator=counting).act(probe.clone(), None)
+            return time.perf_counter() - t0, count[0]
+
+        try:
+            t1, n1 = min(search(1) for _ in range(3))  # the fastest run: the least disturbed
+            counts, seconds = [n1], [t1]
+            while len(counts) < max_depth:
+                t, n = search(len(counts) + 1)
+                counts.append(n)
+                seconds.append(t)
+        except _Stop:
+            pass
     t0 = time.perf_counter()
     MCTSAgent(16, seed=0).act(probe.clone(), None)
     per_simulation = (time.perf_counter() - t0) / 16
-    return SpeedProbe(moves=most, alphabeta=tuple(times) or (float("inf"),), mcts_simulation=per_simulation)
+    return SpeedProbe(most, tuple(counts), tuple(seconds), per_simulation)
 
 
 class RoomAgents:
@@ -361,7 +390,7 @@ class RoomAgents:
                 probe = None
             with self._lock:
                 self._probes[key] = probe
-        return None if probe is None else probe.seconds(agent)
+        return None if probe is None else probe.estimate(agent)
 
     def _too_slow(self, agent, env, key: tuple) -> str | None:
         """Why ``agent`` is not offered for this setting (its estimated move is past

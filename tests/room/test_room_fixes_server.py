@@ -241,17 +241,21 @@ def test_seats_are_numbered_from_1_where_people_read_them(room):  # noqa: F811
 
 
 # ------------------------------------------------------------------ 6. only agents fast enough for the setting
-def test_the_estimate_of_a_deeper_search_grows_as_measured():
-    from room.agents import SpeedProbe, _deeper
+def test_the_estimate_of_a_deeper_search_grows_as_counted():
+    import math
+
+    from room.agents import PROBE_BUDGET, SpeedProbe, _deeper
     from training.agents.search import AlphaBetaAgent, MCTSAgent
 
-    assert _deeper((0.01, 0.5), 100, 2) == 0.5  # measured
-    assert _deeper((0.01, 0.5), 100, 3) == pytest.approx(25.0)  # growth 50 a ply, as measured
-    assert _deeper((0.01,), 100, 2) == pytest.approx(0.5)  # from depth 1: b / 2 a ply
-    probe = SpeedProbe(moves=100, alphabeta=(0.01, 0.5), mcts_simulation=1e-3)
-    assert probe.seconds(AlphaBetaAgent(4)) == pytest.approx(1250.0)
-    assert probe.seconds(MCTSAgent(200)) == pytest.approx(0.2)
-    assert probe.seconds(object()) is None
+    assert _deeper((100, 5000), (0.01, 0.5), 100, 2) == 0.5  # measured
+    assert _deeper((100, 5000), (0.01, 0.5), 100, 3) == pytest.approx(25.0)  # 50 times the evaluations a ply
+    assert _deeper((100,), (0.01,), 300, 2) == pytest.approx(3.0)  # from depth 1: b a ply
+    assert _deeper((100,), (0.001,), 300, 2) == PROBE_BUDGET  # a search the probe stopped took at least that
+    assert _deeper((), (), 100, 1) == math.inf  # no search measured: never offered
+    probe = SpeedProbe(100, (100, 5000), (0.01, 0.5), 1e-3)
+    assert probe.estimate(AlphaBetaAgent(4)) == pytest.approx(1250.0)
+    assert probe.estimate(MCTSAgent(200)) == pytest.approx(0.2)
+    assert probe.estimate(object()) is None
 
 
 def test_the_menus_offer_only_search_agents_fast_enough_for_the_setting(tmp_path, monkeypatch):
@@ -259,7 +263,7 @@ def test_the_menus_offer_only_search_agents_fast_enough_for_the_setting(tmp_path
     from room.limits import RoomLimits
 
     # alphabeta:2 0.5 s, alphabeta:3 25 s (over half of 30 s), mcts:1000 1 s
-    monkeypatch.setattr(ra, "_probe", lambda env, depth: ra.SpeedProbe(100, (0.01, 0.5), 1e-3))
+    monkeypatch.setattr(ra, "_probe", lambda env, depth: ra.SpeedProbe(100, (100, 5000), (0.01, 0.5), 1e-3))
     app = create_app(tmp_path / "records", agent_delay=0, limits=RoomLimits(move_time_limit=30.0))
     with TestClient(app) as client:
         p = connect(client)
