@@ -373,3 +373,12 @@ def test_the_notation_help_names_only_the_settings_own_moves(room, env_id, kwarg
     assert all(h in text for h in has) and not any(x in text for x in lacks), text
     c = create(p, env_id, ["me", "random"] if env_id == "twixt_v0" else ["me", "random", "random", "random"], **kwargs)
     assert watch(p, c["game"], c["tokens"]["0"])["notation_help"] == text
+
+
+def test_a_robot_seat_plays_through_the_worker_process(room):  # noqa: F811
+    client, _ = room
+    p = connect(client)
+    c = create(p, "tantrix_v0", ["robot", "me"], seed=1)
+    watch(p, c["game"], c["tokens"]["1"])
+    s = p.state(lambda f: f["ply"] >= 1 or f["seats"][0]["error"])
+    assert s["seats"][0]["error"] is None and s["ply"] >= 1 and s["move_seats"][0] == 0
