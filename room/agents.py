@@ -20,14 +20,29 @@ turns the name into an agent. The names are
 from __future__ import annotations
 
 import json
+import math
 import re
 import threading
+import time
 from dataclasses import dataclass
 
-from envs.registry import game_agents
+import numpy as np
+
+from envs.registry import game_agent_factories, game_agents
 from training.agents import Agent, make_agent, parse_checkpoint_spec
 
-__all__ = ["RoomAgents", "MenuEntry", "BASELINES", "MAX_DEPTH", "MAX_SIMULATIONS", "parse_agent_option"]
+__all__ = [
+    "RoomAgents",
+    "MenuEntry",
+    "BASELINES",
+    "MAX_DEPTH",
+    "MAX_SIMULATIONS",
+    "SPEED_SHARE",
+    "PROBE_PLIES",
+    "PROBE_BUDGET",
+    "parse_agent_option",
+    "SpeedProbe",
+]
 
 from training.agents.shipped import shipped_agents, shipped_for, shipped_spec
 
@@ -37,6 +52,14 @@ BASELINES = ("random", "greedy", "alphabeta:2", "alphabeta:3", "mcts:200", "mcts
 #: ``RoomLimits.max_alphabeta_depth`` and ``max_mcts_simulations``).
 MAX_DEPTH = 6
 MAX_SIMULATIONS = 20000
+
+#: A search agent (one that thinks in a killable worker, :func:`room.workers.uses_process`) is
+#: offered in a setting's menus only when its estimated first move takes at most this share of the
+#: room's ``move_time_limit`` (the rest is the margin for a busy machine and for positions with more
+#: moves than the probe's).
+SPEED_SHARE = 0.5
+#: The probe's random playout: the position with the most legal moves in the first plies.
+PROBE_PLIES = 30
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")
 _PARAM = re.compile(r"^(alphabeta|mcts):([0-9]{1,6})$")
@@ -78,23 +101,132 @@ def parse_agent_option(text: str) -> tuple[str, str]:
     return name, spec
 
 
-def _game_agent_summary(name: str) -> str:
-    """The first line of the docstring of the factory behind game agent ``name`` (of the first
-    game offering it)."""
-    from envs.registry import env_ids, spec
+def _game_agent_summary(name: str, state) -> str:
+    """The first paragraph of the docstring of the factory behind game agent ``name`` in
+    ``state``'s game (the game being set up: two games may offer agents of the same name, each
+    with its own description); ``"the game's NAME"`` where it has none."""
+    h = state.heuristics()
+    return _doc_line(h.agents.get(name) if h is not None else None, name)
 
-    for env_id in env_ids():
-        h = spec(env_id).initial_state().heuristics()
-        if h is not None and name in h.agents:
-            doc = (h.agents[name].__doc__ or "").strip()
-            return " ".join(doc.split("\n\n")[0].split()) or f"the game's {name}"
-    return f"the game's {name}"
+
+def _doc_line(factory, name: str) -> str:
+    doc = (getattr(factory, "__doc__", None) or "").strip()
+    return " ".join(doc.split("\n\n")[0].split()) or f"the game's {name}"
 
 
 def _game_name(env_id: str) -> str:
     from envs.registry import spec
 
     return spec(env_id).initial_state().setting_name()
+
+
+@dataclass(frozen=True)
+class SpeedProbe:
+    """What one setting's search agents are estimated from (:meth:`RoomAgents.estimate`), measured
+    once per setting through the agents' own interface on this machine, naming no game.
+
+    Attributes:
+        moves: the most legal moves ``b`` of the positions of a seeded random playout of
+            :data:`PROBE_PLIES` plies from the setting's start (the probe position).
+        evaluations: ``(positions alphabeta:1 evaluates there, alphabeta:2, ...)``, counted (the
+            same on every machine), for the depths searched to the end within
+            :data:`PROBE_BUDGET` seconds each (the first search past it is stopped there).
+        seconds: the time of each of those searches (``alphabeta:1``: the fastest of 3 runs,
+            the least disturbed by a busy machine).
+        mcts_simulation: seconds of one ``mcts`` simulation there (``mcts:16``'s move / 16).
+    """
+
+    moves: int
+    evaluations: tuple[int, ...]
+    seconds: tuple[float, ...]
+    mcts_simulation: float
+
+    def estimate(self, agent) -> float | None:
+        """The estimated seconds of ``agent``'s move (``None``: not a search agent).
+
+        ``alphabeta:D``: the time measured where ``D`` was searched; deeper, each ply multiplies
+        the deepest time by the growth of the evaluations counted between the last two depths,
+        or by ``b`` from depth 1 (each node's children are all evaluated to order them, then
+        again as leaves: ``2 b`` evaluations at depth 1, up to ``2 b ** 2`` at depth 2; on
+        TwixT 24x24, 528 moves, ``alphabeta:1`` took 0.068 s and ``alphabeta:2`` 43 s), and at
+        least :data:`PROBE_BUDGET` for a depth whose search the probe stopped. ``mcts:N``: ``N *
+        mcts_simulation``."""
+        from training.agents.search import AlphaBetaAgent, MCTSAgent
+
+        if isinstance(agent, AlphaBetaAgent):
+            return _deeper(self.evaluations, self.seconds, self.moves, agent.depth)
+        if isinstance(agent, MCTSAgent):
+            return agent.simulations * self.mcts_simulation
+        return None
+
+
+def _deeper(counts: tuple[int, ...], seconds: tuple[float, ...], moves: int, depth: int) -> float:
+    """``alphabeta:depth``'s estimated seconds from the searches measured (see
+    :meth:`SpeedProbe.estimate`)."""
+    if not counts:
+        return math.inf
+    if depth <= len(counts):
+        return seconds[depth - 1]
+    k = len(counts)
+    growth = counts[-1] / counts[-2] if k >= 2 and counts[-2] > 0 else float(moves)
+    return max(PROBE_BUDGET, seconds[-1] * max(growth, 1.0) ** (depth - k))
+
+
+#: Seconds the probe may spend on one alpha-beta depth (a search past it is stopped, and the
+#: probe goes no deeper).
+PROBE_BUDGET = 1.0
+
+
+class _Stop(Exception):
+    """The probe's search ran past :data:`PROBE_BUDGET`."""
+
+
+def _probe(env, max_depth: int) -> SpeedProbe:
+    """Measure a setting's :class:`SpeedProbe` from ``env`` (a reset raw environment; untouched).
+    Costs at most about ``PROBE_BUDGET`` seconds a depth, and one ``mcts:16`` move."""
+    from training.agents.search import AlphaBetaAgent, MCTSAgent
+
+    st = env.state.clone()
+    rng = np.random.default_rng(0)
+    probe, most = st.clone(), len(st.legal_actions())
+    for _ in range(PROBE_PLIES):
+        if st.is_terminal():
+            break
+        legal = st.legal_actions()
+        if len(legal) > most:
+            probe, most = st.clone(), len(legal)
+        st.apply(int(rng.choice(legal)))
+    counts: list[int] = []
+    seconds: list[float] = []
+    h = probe.heuristics()
+    if h is not None and len({probe.team_of(p) for p in range(probe.num_players)}) == 2:
+        count, deadline = [0], [0.0]
+
+        def counting(state, player):
+            count[0] += 1
+            if time.perf_counter() > deadline[0]:
+                raise _Stop
+            return h.evaluate(state, player)
+
+        def search(depth: int) -> tuple[float, int]:
+            count[0], t0 = 0, time.perf_counter()
+            deadline[0] = t0 + PROBE_BUDGET
+            AlphaBetaAgent(depth, seed=0, evaluator=counting).act(probe.clone(), None)
+            return time.perf_counter() - t0, count[0]
+
+        try:
+            t1, n1 = min(search(1) for _ in range(3))  # the fastest run: the least disturbed
+            counts, seconds = [n1], [t1]
+            while len(counts) < max_depth:
+                t, n = search(len(counts) + 1)
+                counts.append(n)
+                seconds.append(t)
+        except _Stop:
+            pass
+    t0 = time.perf_counter()
+    MCTSAgent(16, seed=0).act(probe.clone(), None)
+    per_simulation = (time.perf_counter() - t0) / 16
+    return SpeedProbe(most, tuple(counts), tuple(seconds), per_simulation)
 
 
 class RoomAgents:
@@ -117,6 +249,7 @@ class RoomAgents:
         from room.limits import RoomLimits
 
         lim = limits or RoomLimits()
+        self.move_time_limit = lim.move_time_limit
         self.max_depth = min(MAX_DEPTH, lim.max_alphabeta_depth)
         self.max_simulations = min(MAX_SIMULATIONS, lim.max_mcts_simulations)
         self.named: dict[str, str] = {}
@@ -129,6 +262,7 @@ class RoomAgents:
             self._summary[name] = f"checkpoint {path[0]}" if path else f"agent {spec}"
         shipped_agents()  # a missing or altered shipped file stops the server at start, saying which
         self._compatible: dict[tuple, str | None] = {}
+        self._probes: dict[tuple, SpeedProbe | None] = {}
         self._lock = threading.Lock()
 
     def _shipped(self, env_id: str, env_kwargs: dict) -> list:
@@ -171,15 +305,20 @@ class RoomAgents:
             return False
         return True
 
-    def summary(self, name: str) -> str:
-        """One line about the agent ``name`` for the menus."""
+    def summary(self, name: str, state=None) -> str:
+        """One line about the agent ``name`` for the menus of ``state``'s game (for the agents a
+        game offers by name, their description is that game's; without ``state``, the one game
+        offering it, or ``"the game's NAME"`` where several do)."""
         if name in self._summary:
             return self._summary[name]
         head, _, arg = name.partition(":")
         if head in _SUMMARY:
             return _SUMMARY[head].format(arg)
         if name in game_agents():
-            return _game_agent_summary(name)
+            if state is not None:
+                return _game_agent_summary(name, state)
+            factories = list(game_agent_factories(name).values())  # without a game: the one offering it
+            return _doc_line(factories[0], name) if len(factories) == 1 else f"the game's {name}"
         try:
             shipped = shipped_spec(name, verify=False)
         except ValueError:
@@ -205,7 +344,11 @@ class RoomAgents:
     def menu(self, env, env_id: str, env_kwargs: dict) -> list[MenuEntry]:
         """The agents that can play ``env``'s game (a reset raw environment): baselines, shipped,
         named; each checked once per setting (cached)."""
-        return [MenuEntry(name, self.summary(name)) for name, why in self._checked(env, env_id, env_kwargs) if not why]
+        return [
+            MenuEntry(name, self.summary(name, env.state))
+            for name, why in self._checked(env, env_id, env_kwargs)
+            if not why
+        ]
 
     def unavailable(self, env, env_id: str, env_kwargs: dict) -> list[MenuEntry]:
         """The room's agents that cannot play ``env``'s game (a reset raw environment of
@@ -226,6 +369,41 @@ class RoomAgents:
                 )
         return out
 
+    def estimate(self, agent, env, env_id: str, env_kwargs: dict) -> float | None:
+        """The estimated seconds of ``agent``'s move in ``env``'s setting (``None``: not a search
+        agent, or the probe failed), from the setting's :class:`SpeedProbe` (measured once per
+        setting, cached)."""
+        return self._estimate(agent, env, (env_id, json.dumps(env_kwargs, sort_keys=True)))
+
+    def _estimate(self, agent, env, key: tuple) -> float | None:
+        from room.workers import uses_process
+
+        if not uses_process(agent):
+            return None
+        with self._lock:
+            known = key in self._probes
+            probe = self._probes.get(key)
+        if not known:
+            try:
+                probe = _probe(env, self.max_depth)
+            except Exception:  # noqa: BLE001 - no estimate: the move time limit still stops the agent
+                probe = None
+            with self._lock:
+                self._probes[key] = probe
+        return None if probe is None else probe.estimate(agent)
+
+    def _too_slow(self, agent, env, key: tuple) -> str | None:
+        """Why ``agent`` is not offered for this setting (its estimated move is past
+        :data:`SPEED_SHARE` of the move time limit), or ``None``."""
+        seconds = self._estimate(agent, env, key)
+        if seconds is None or seconds <= SPEED_SHARE * self.move_time_limit:
+            return None
+        return (
+            f"it is too slow for this setting: a move is estimated at about {_duration(seconds)} on this "
+            f"machine, and the room stops a move after {self.move_time_limit:g} s (--move-time-limit; the "
+            f"menus offer a search agent estimated at most {SPEED_SHARE:.0%} of it)"
+        )
+
     def _checked(self, env, env_id: str, env_kwargs: dict) -> list[tuple[str, str | None]]:
         """``(name, why not)`` of every agent that may be offered for this setting (``None``: it
         can play), each checked once per setting (cached)."""
@@ -244,11 +422,22 @@ class RoomAgents:
                 problem = self._compatible.get(key)
             if not known:
                 try:
-                    self.make(name, env, env_id, env_kwargs, seed=0)
-                    problem = None
+                    agent = self.make(name, env, env_id, env_kwargs, seed=0)
+                    problem = self._too_slow(agent, env, key_base)
                 except Exception as e:  # noqa: BLE001 - any failure means: not offered
                     problem = str(e)
                 with self._lock:
                     self._compatible[key] = problem
             out.append((name, problem))
         return out
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 100:
+        return f"{seconds:.2g} s"
+    if seconds < 3600:
+        return f"{seconds / 60:.0f} minutes"
+    if seconds < 3600 * 48:
+        hours = round(seconds / 3600)
+        return f"{hours} hour" + ("" if hours == 1 else "s")
+    return "days or more"

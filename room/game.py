@@ -27,7 +27,7 @@ from envs.core.checks import is_plain_int
 from envs.core.records import record_from_state, replay
 from envs.core.state import GameState, IllegalActionError
 from envs.registry import spec
-from room.words import help_words, setting_words
+from room.words import help_words, result_words, seat_label, setting_words
 
 if TYPE_CHECKING:
     from room.journal import Journal
@@ -160,6 +160,7 @@ class RoomGame:
         self.thinking: int | None = None
         self.seed_chosen = False
         self.seat_changes: list[dict] = []
+        self.journaled = 0  # events in the game's journal (RoomLimits.max_game_events)
         self.journal: Journal | None = None
         self.env = None
         self._cache: OrderedDict = OrderedDict()
@@ -206,9 +207,9 @@ class RoomGame:
         return None if self.over else int(self.state.current_player)
 
     def label(self, seat: int) -> str:
-        """A seat for people: ``player 0 (x)``."""
-        name = self.positions[0].seat_name(seat)
-        return f"player {seat}" + (f" ({name})" if name else "")
+        """A seat for people, numbered from 1: ``player 1 (x)`` (:func:`room.words.seat_label`)."""
+        st = self.positions[0]
+        return seat_label([st.seat_name(i) for i in range(self.num_players)], seat)
 
     def seats_held(self, digests) -> set[int]:
         """The seats whose token digest is among ``digests``."""
@@ -292,7 +293,14 @@ class RoomGame:
         self.changed()
 
     def outcome(self) -> dict | None:
-        """``{"result", "termination", "winners", "scores"}`` once over, else ``None``."""
+        """``{"result", "termination", "winners", "scores", "draw", "words"}`` once over, else
+        ``None``: ``result`` and ``termination`` are the game's own texts (``"1/2-1/2"``, what the
+        journal keeps), ``winners`` the winning seats (``[]`` for a draw: a draw has no winners,
+        though the rules' ``winners()`` give every seat then), ``draw`` whether it is one, and
+        ``words`` the result for people (:func:`room.words.result_words`: ``"draw"``, ``"player 2
+        (o) won"``, ``"player 1 (x) resigned: player 2 (o) won"``)."""
+        n = self.num_players
+        labels = [self.label(i) for i in range(n)]
         if self.resigned is not None:
             st = self.state
             sides = st.teams()
@@ -303,23 +311,35 @@ class RoomGame:
                 "termination": "resignation",
                 "winners": winners,
                 "scores": None,
+                "draw": False,
+                "words": result_words(labels, winners, draw=False, resigned=[self.resigned]),
             }
         if self.truncated:
             assert self.env is not None  # only a game being played is truncated
+            termination = f"the step limit ({self.env.max_steps} moves)"
             return {
                 "result": "unfinished",
-                "termination": f"the step limit ({self.env.max_steps} moves)",
+                "termination": termination,
                 "winners": [],
                 "scores": None,
+                "draw": False,
+                "words": result_words(labels, [], draw=False, unfinished=termination),
             }
         out = self.state.outcome()
         if out is None:
             return None
+        winners = list(out.winners)
+        draw = len(self.state.teams()) > 1 and (not winners or len(winners) == n)
+        if draw:
+            winners = []
+        resigned = [int(seat) for _, seat in self.state.resignations]
         return {
             "result": out.result,
             "termination": out.termination,
-            "winners": list(out.winners),
+            "winners": winners,
             "scores": None if out.scores is None else list(out.scores),
+            "draw": draw,
+            "words": result_words(labels, winners, draw=draw, resigned=resigned),
         }
 
     # ------------------------------------------------------------------ changes
@@ -373,6 +393,8 @@ class RoomGame:
                     "event": "result",
                     "result": res.get("result", ""),
                     "termination": res.get("termination", ""),
+                    "winners": res.get("winners", []),
+                    "words": res.get("words", ""),
                     "ply": self.ply,
                 }
             )
@@ -565,7 +587,7 @@ class RoomGame:
                 "outcome": self.outcome(),
                 "scores": None if scores is None else [int(x) for x in scores],
                 "confirm": bool(st.board_ui().confirm),
-                "notation_help": info.notation,
+                "notation_help": st.words().notation_for(st),
                 "problem": self.problems(),
                 "version": self.version,
                 "downloadable": self.downloadable(),

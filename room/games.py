@@ -55,7 +55,7 @@ from room.records import load_journal, play_header, record_header, replay_event
 from room.scheduler import AgentScheduler
 from room.shelf import peek_finished
 from room.trust import check_encodable, client_text, seats_refusal, seed_refusal
-from room.words import argument_words, help_words, variant_labels
+from room.words import argument_words, help_words, seat_label, variant_labels
 
 __all__ = ["Room", "MAX_UPLOAD"]
 
@@ -290,6 +290,13 @@ class Room:
         """
         assert game.journal is not None  # opened when the game was created or loaded
         game.check_writable()
+        bound = self.limits.max_game_events
+        if events[0].get("event") != "resign" and game.journaled + len(events) > bound:
+            raise RoomError(
+                f"{_what(events[0])} was refused: game {game.id} has {game.journaled} journaled events and this "
+                f"room keeps at most {bound} a game ({self.limits.option('max_game_events')}); the game is "
+                "unchanged: it can still be resigned, or start a new game"
+            )
         try:
             await anyio.to_thread.run_sync(game.journal.write, events)
         except JournalWriteError as e:
@@ -297,6 +304,7 @@ class Room:
             raise RoomError(
                 f"{_what(events[0])} was not saved and the game is unchanged: {game.journal_error}"
             ) from None
+        game.journaled += len(events)
         if game.journal_error is not None:
             game.journal_error = None
             game.touch()
@@ -416,13 +424,13 @@ class Room:
                 "env_id": env_id,
                 "env_kwargs": kwargs,
                 "seats": [
-                    {"seat": i, "label": f"player {i}" + (f" ({st.seat_name(i)})" if st.seat_name(i) else "")}
+                    {"seat": i, "label": seat_label([st.seat_name(j) for j in range(st.num_players)], i)}
                     for i in range(st.num_players)
                 ],
                 "teams": st.teams(),
                 "agents": [{"name": m.name, "summary": m.summary} for m in menu],
                 "unavailable": [{"name": m.name, "why": m.summary} for m in refused],
-                "notation": st.info.notation,
+                "notation": st.words().notation_for(st),
             }
         )
 
@@ -487,6 +495,7 @@ class Room:
             raise RoomError(f"the room cannot write the new game's journal ({why}); no game was created") from None
         for ev in first:
             replay_event(game, ev)
+        game.journaled = len(first)
         game.cache_size = self.limits.svg_cache_size
         self.games[gid] = game
         self.creators[gid] = conn.visitor

@@ -24,6 +24,13 @@ no journal, no upload file).
   ``max_mcts_simulations``; a search agent (``alphabeta``, ``mcts``) thinks in a worker process
   that is stopped after ``move_time_limit`` seconds: its seat is then reported (the agent took too
   long; give the seat to another agent or a person) and the game waits, unchanged.
+* **Game length**: at most ``max_game_events`` journaled events a game (moves, the room's forced
+  moves, undos, seat changes; a resignation, which ends the game, is always taken). No game has a
+  step limit by default (``max_steps`` is an option of each game), and some never end by
+  themselves (Ataxx without its 100-ply rule, TwixT with links by hand: links added and removed
+  again) or loop through undos: the bound keeps each journal, its replay at start and the
+  positions in memory bounded. A change past it is refused, the game unchanged; it can still be
+  resigned.
 * **Pages**: a page whose frames not yet sent pass ``max_send_queue_bytes`` (it does not read
   them) is dropped: its WebSocket is closed and it reconnects by reloading.
 
@@ -62,6 +69,7 @@ class RoomLimits(BaseModel):
     max_mcts_simulations: int = Field(5000, ge=1, le=20000, description="largest mcts:N of the menus")
     move_time_limit: float = Field(30.0, gt=0, le=3600, description="seconds a search agent may think a move")
     max_send_queue_bytes: int = Field(8 * 1024 * 1024, ge=1024, description="bytes queued for a page")
+    max_game_events: int = Field(10000, ge=2, description="journaled changes of one game")
 
     def option(self, field: str) -> str:
         """The command-line option of ``field`` (``--max-open-games``)."""

@@ -66,7 +66,9 @@ schema's):
   ``move_seats`` (the seat that played each of ``moves``), ``moves_words`` (each of ``moves`` in
   players' words, ``GameState.move_in_words``), ``seats`` [{seat, label, kind, agent, open,
   invited, error, thinking, resigned (out by a resignation under the rules, play going on)}],
-  ``to_move``, ``over``, ``outcome`` ({result, termination, winners, scores} or null),
+  ``to_move``, ``over``, ``outcome`` ({result, termination (the game's own texts), winners
+  (``[]`` for a draw), scores, draw, words (the result for people, seats numbered from 1)} or
+  null),
   ``scores`` (only in games of perfect information or once over), ``confirm``,
   ``notation_help``, ``problem`` (null, or what went wrong reading the game's journal at start
   or writing it: a refused write, the game then read-only or retried at the next change),

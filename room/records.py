@@ -116,6 +116,7 @@ def replay_line(game: RoomGame, events: list[dict]) -> None:
             replay_event(trial, ev)
     for ev in events:
         replay_event(game, ev)
+    game.journaled += len(events)
 
 
 def replay_event(game: RoomGame, ev: dict) -> None:

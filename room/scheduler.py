@@ -6,10 +6,17 @@ agent that raises is reported in its seat (the seat can then be given to someone
 played through the room (journaled before any browser hears of it) only if the game did not
 change meanwhile (an undo, a seat given away).
 
-A search agent (``alphabeta``, ``mcts``) thinks in a worker process instead, stopped after
-``move_time_limit`` seconds (:mod:`room.workers`): the seat is then reported ("the agent took
-longer than N s"), the game waits unchanged, and the seat can be given to another agent or a
-person (or to the same agent to retry).
+A search agent (``alphabeta``, ``mcts``) and an agent a game offers by name (e.g. a ``robot``)
+think in a worker process instead, stopped after ``move_time_limit`` seconds (:mod:`room.workers`):
+the seat is then reported ("the agent did not answer within N s"), the game waits unchanged, and
+the seat can be given to another agent or a person (or to the same agent to retry).
+
+The other agents (random, greedy, the trained agents with their fixed network and search) think
+in a thread, which cannot be stopped: the room waits for one at most ``move_time_limit`` seconds
+too, then reports the seat the same way and drops the answer when it comes (the thread runs to its
+end in the background). The trained agents stay in threads because a process forked from a server
+whose PyTorch thread pools have started can deadlock in the child, and a fresh process would load
+the network for every move.
 """
 
 from __future__ import annotations
@@ -143,11 +150,20 @@ class AgentScheduler:
         self.broadcast(game)
         if self._limiter is None:
             self._limiter = anyio.CapacityLimiter(self.threads)
+        # a thread cannot be stopped: stop waiting for it (a worker process stops itself, a little later)
+        wait = self.move_time_limit if not uses_process(agent) else self.move_time_limit + 10
         try:
-            action = await anyio.to_thread.run_sync(
-                _think, agent, state, obs, seat, self.move_time_limit, limiter=self._limiter, abandon_on_cancel=True
-            )
+            with anyio.fail_after(wait):
+                action = await anyio.to_thread.run_sync(
+                    _think, agent, state, obs, seat, self.move_time_limit, limiter=self._limiter, abandon_on_cancel=True
+                )
             failure = None
+        except TimeoutError:
+            failure = (
+                f"MoveTimeout: the agent did not answer within {self.move_time_limit:g} s (--move-time-limit; "
+                "it thinks in a thread, which cannot be stopped: its answer will be dropped)"
+            )
+            log.warning("game %s: agent %s of seat %d: %s", game.id, game.seats[seat].agent, seat, failure)
         except Exception as e:  # noqa: BLE001 - any agent failure is reported in its game
             failure = f"{type(e).__name__}: {e}"
             log.warning("game %s: agent %s of seat %d failed: %s", game.id, game.seats[seat].agent, seat, failure)

@@ -15,9 +15,11 @@ import json
 import os
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from envs.registry import spec
 from room.journal import FORMAT, VERSION
+from room.words import result_words, seat_label, setting_words
 
 __all__ = ["peek_finished", "TAIL_BYTES"]
 
@@ -26,10 +28,40 @@ TAIL_BYTES = 4096
 
 
 @lru_cache(maxsize=64)
-def _setting(env_id: str, kwargs_json: str) -> tuple[str, tuple[str, ...]]:
-    """The setting's name and its seats' names (``initial_state``), per setting (cached, bounded)."""
-    st = spec(env_id).initial_state(**json.loads(kwargs_json))
-    return st.setting_name(), tuple(st.seat_name(i) or "" for i in range(st.num_players))
+def _setting(env_id: str, kwargs_json: str) -> tuple[str, tuple[str, ...], str]:
+    """The setting's name, its seats' names and the setting in players' words
+    (``initial_state``), per setting (cached, bounded)."""
+    kwargs = json.loads(kwargs_json)
+    st = spec(env_id).initial_state(**kwargs)
+    return st.setting_name(), tuple(st.seat_name(i) or "" for i in range(st.num_players)), setting_words(st, kwargs)
+
+
+def _event_outcome(event: dict, labels: list[str]) -> dict:
+    """The lobby's outcome of a journal's ``result`` event (or an uploaded record's ``result``):
+    its result and termination, and the winners and words the room journals since they were
+    added. Without words but with winners (a record's result) the words are made from the winners
+    (every seat winning: a draw); with neither (an older journal) they are the game's result
+    text, the winners unknown (``[]``)."""
+    result_text, termination = str(event.get("result", "")), str(event.get("termination", ""))
+    given = event.get("winners")
+    known = isinstance(given, list) and all(type(w) is int and 0 <= w < len(labels) for w in given)
+    winners: list[int] = sorted(set(given)) if isinstance(given, list) and known else []
+    words = event.get("words")
+    if not isinstance(words, str) or not words:
+        if known and winners and labels and len(labels) > 1:
+            draw = len(winners) == len(labels)
+            words = result_words(labels, [] if draw else winners, draw=draw)
+            winners = [] if draw else winners
+        else:
+            words = result_text
+    return {
+        "result": result_text,
+        "termination": termination,
+        "winners": winners,
+        "scores": None,
+        "draw": words == "draw",
+        "words": words,
+    }
 
 
 def _last_line(path: Path) -> bytes | None:
@@ -51,8 +83,9 @@ def peek_finished(path: Path) -> dict | None:
     not finished or the file is not a well-formed journal of this name (the room then replays it
     as before, which reports any problem).
 
-    The summary's outcome has the result and termination of the ``result`` event (the winners
-    and scores are given when the game is opened); its seats are the header's.
+    The summary's outcome has the result, termination, winners and words of the ``result`` event
+    (journals written before the winners and words were journaled: the result text as the words,
+    no winners; the scores are given when the game is opened); its seats are the header's.
     """
     try:
         with open(path, "rb") as f:
@@ -68,8 +101,8 @@ def peek_finished(path: Path) -> dict | None:
                 return None
             kwargs = record.get("env_kwargs") or {}
             result = record.get("result")
-            result = result.get("result") if isinstance(result, dict) else result
-            ply, result_text, termination = len(record["moves"]), str(result or ""), ""
+            event: Any = dict(result) if isinstance(result, dict) else {"result": str(result or "")}
+            ply: Any = len(record["moves"])
             seats: list = []
         elif kind == "play":
             last = _last_line(path)
@@ -82,7 +115,6 @@ def peek_finished(path: Path) -> dict | None:
                 return None
             kwargs = header.get("env_kwargs")
             ply = event["ply"]
-            result_text, termination = str(event.get("result", "")), str(event.get("termination", ""))
             header_seats = header.get("seats")
             if not isinstance(header_seats, list) or not all(isinstance(s, dict) for s in header_seats):
                 return None
@@ -91,15 +123,17 @@ def peek_finished(path: Path) -> dict | None:
             return None
         if not isinstance(kwargs, dict):
             return None
-        name, seat_names = _setting(env_id, json.dumps(kwargs, sort_keys=True))
+        name, seat_names, setting = _setting(env_id, json.dumps(kwargs, sort_keys=True))
+        labels = [seat_label(seat_names, i) for i in range(len(seat_names))]
+        outcome = _event_outcome(event, labels)
     except Exception:  # noqa: BLE001 - anything odd: the journal is replayed as before, which says what is wrong
         return None
-    outcome: dict[str, object] = {"result": result_text, "termination": termination, "winners": [], "scores": None}
     return {
         "game": gid,
         "kind": kind,
         "env_id": env_id,
         "name": name,
+        "setting": setting,
         "env_kwargs": kwargs,
         "created": header["created"],
         "ply": ply,
@@ -109,7 +143,7 @@ def peek_finished(path: Path) -> dict | None:
         "seats": [
             {
                 "seat": i,
-                "label": f"player {i}" + (f" ({seat_names[i]})" if i < len(seat_names) and seat_names[i] else ""),
+                "label": seat_label(seat_names, i),
                 "kind": s.get("kind"),
                 "agent": s.get("agent"),
                 "open": s.get("kind") == "human" and s.get("token") is None,

@@ -197,8 +197,8 @@ def seed_refusal(hidden: bool, choices: Sequence[str], human_choices: Sequence[s
     if hidden and others:
         return (
             f"a seed may be given only when every person's seat is yours: in this game with hidden "
-            f"information the seed decides the deal, and seat{'s' if len(others) > 1 else ''} "
-            f"{', '.join(map(str, others))} {'are' if len(others) > 1 else 'is'} for someone else. "
+            f"information the seed decides the deal, and player{'s' if len(others) > 1 else ''} "
+            f"{', '.join(str(i + 1) for i in others)} {'are' if len(others) > 1 else 'is'} for someone else. "
             "Leave the seed empty: the room draws it"
         )
     return None
@@ -235,7 +235,7 @@ def seats_refusal(hidden: bool, seats: Sequence[Seat], owner: str | None, seed_c
             if len(seats_) > 1:
                 return (
                     "in a game with hidden information nobody may hold two seats while another "
-                    f"person plays (or may join): a page holding seats {', '.join(map(str, seats_))} "
+                    f"person plays (or may join): a page holding players {', '.join(str(i + 1) for i in seats_)} "
                     "would show two hands"
                 )
     return None

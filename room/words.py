@@ -9,10 +9,21 @@ game: every word comes from the game's own ``words`` module.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from envs.core.state import GameState
 
-__all__ = ["rules_url", "setting_words", "help_words", "argument_words", "variant_labels"]
+__all__ = [
+    "rules_url",
+    "setting_words",
+    "help_words",
+    "argument_words",
+    "variant_labels",
+    "seat_label",
+    "seats_words",
+    "result_words",
+    "plies_words",
+]
 
 
 def rules_url(env_id: str) -> str:
@@ -23,7 +34,7 @@ def rules_url(env_id: str) -> str:
 def argument_words(state: GameState, name: str) -> dict:
     """``{"label", "help"}`` of constructor argument ``name`` of ``state``'s game."""
     opt = state.words().option(name)
-    return {"label": opt.label, "help": opt.help}
+    return {"label": opt.label, "help": opt.help, "agents_only": opt.agents_only}
 
 
 def variant_labels(state: GameState, env_id: str, variants) -> dict[str, str]:
@@ -59,3 +70,54 @@ def help_words(state: GameState, env_id: str) -> dict:
         "legend": [list(x) for x in w.legend],
         "rules_url": rules_url(env_id) if w.rules_text() else None,
     }
+
+
+def seat_label(seat_names, seat: int) -> str:
+    """A seat for people, numbered from 1: ``"player 1 (x)"`` (``seat_names[seat]``, the game's
+    name of the seat, in brackets where it has one). The protocol's seat numbers stay 0-based (the
+    API); only what people read is numbered from 1."""
+    name = seat_names[seat] if seat < len(seat_names) else ""
+    return f"player {seat + 1}" + (f" ({name})" if name else "")
+
+
+def seats_words(labels: list[str]) -> str:
+    """Seat labels joined for a sentence: ``"player 1 (red)"``, ``"player 1 (red) and player 3
+    (red)"``, ``"player 1, player 2 and player 3"``."""
+    if len(labels) <= 1:
+        return "".join(labels)
+    return ", ".join(labels[:-1]) + " and " + labels[-1]
+
+
+def plies_words(n: int) -> str:
+    """``"no moves"``, ``"1 move"``, ``"12 moves"`` (plies)."""
+    return "no moves" if n == 0 else f"{n} move" + ("" if n == 1 else "s")
+
+
+def result_words(
+    labels: list[str],
+    winners: list[int],
+    *,
+    draw: bool,
+    resigned: Sequence[int] = (),
+    unfinished: str | None = None,
+) -> str:
+    """A finished game's result for people, from the seats alone (no game named): ``"draw"``,
+    ``"player 2 (o) won"``, ``"player 2 (black) and player 4 (black) won"`` (a team),
+    ``"player 1 (x) resigned: player 2 (o) won"``, ``"player 1 and player 3 resigned: player 2
+    won"``, ``"unfinished: the step limit (300 moves)"``.
+
+    Args:
+        labels: every seat's label (:func:`seat_label`), by seat.
+        winners: the winning seats (``[]`` for a draw).
+        draw: the game ended in a draw (no winners).
+        resigned: the seats that resigned (``[]``: none), in the order they did.
+        unfinished: why an unfinished game stopped (e.g. the step limit), or ``None``.
+    """
+    if unfinished is not None:
+        return f"unfinished: {unfinished}"
+    won = f"{seats_words([labels[w] for w in winners])} won" if winners else ""
+    if resigned:
+        return f"{seats_words([labels[r] for r in resigned])} resigned" + (f": {won}" if won else "")
+    if draw or not winners:
+        return "draw"
+    return won

@@ -1,13 +1,14 @@
 """A search agent's move in a worker process that is stopped at a deadline.
 
 Threads cannot be stopped, so a search agent (``alphabeta:D``, ``mcts:N``: their time grows with
-the depth or simulations a browser picks) thinks in a child process forked for the move
-(:func:`think_in_process`): the child inherits the agent and the position (nothing is pickled but
-the answer), plays ``agent.act`` and sends back the action and the agent's random generator state
-(so the agent's next moves are those it would have played in a thread). When the deadline passes
-the child is killed (SIGKILL) and :class:`MoveTimeout` is raised: the room reports the seat (the
-agent took too long; give the seat to another agent or a person) and the game waits, unchanged.
-:func:`stop_all` kills the children still thinking (the room's shutdown).
+the depth or simulations a browser picks) and an agent a game offers by name (``robot``) think in
+a child process forked for the move (:func:`think_in_process`): the child inherits the agent and
+the position (nothing is pickled but the answer), plays ``agent.act`` and sends back the action
+and the agent's random generator state (so the agent's next moves are those it would have played
+in a thread). When the deadline passes the child is killed (SIGKILL) and :class:`MoveTimeout` is
+raised: the room reports the seat (the agent took too long; give the seat to another agent or a
+person) and the game waits, unchanged. :func:`stop_all` kills the children still thinking (the
+room's shutdown).
 """
 
 from __future__ import annotations
@@ -28,11 +29,14 @@ class MoveTimeout(RuntimeError):
 
 def uses_process(agent) -> bool:
     """Whether ``agent`` thinks in a worker process: the search baselines, whose cost the browser
-    chooses (the others answer in bounded time: random, greedy, the games' agents, the trained
-    agents with their fixed search)."""
+    chooses, and the agents a game offers by name (their cost is the game's: the room cannot
+    bound it). The others think in a thread (:mod:`room.scheduler`): random and greedy (one
+    evaluation a move), the trained agents (a network with a fixed search; a process forked from a
+    server whose PyTorch thread pools have started can deadlock)."""
+    from training.agents.game import GameAgent
     from training.agents.search import AlphaBetaAgent, MCTSAgent
 
-    return isinstance(agent, (AlphaBetaAgent, MCTSAgent))
+    return isinstance(agent, (AlphaBetaAgent, MCTSAgent, GameAgent))
 
 
 def _child(conn, agent, state, obs, seat: int) -> None:

@@ -22,7 +22,7 @@ WORDS = GameWords(
     },
     variants={"standard": "Standard 7x7", "blockers": "With four blocked squares"},
     legend=(
-        ("red and blue stones", "player 0 (x, red) and player 1 (o, blue); x moves first"),
+        ("red and blue stones", "player 1 (x, red) and player 2 (o, blue); x moves first"),
         ("yellow squares", "the last move: a clone's square, or a jump's source and target joined by a line"),
         ("dark grey square", "a gap: a blocked square no stone may go to"),
     ),

@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import importlib.resources
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from envs.core.plugins import load_module
 
@@ -36,10 +37,12 @@ __all__ = ["Option", "GameWords", "NO_WORDS", "load_words", "rules_section"]
 @dataclass(frozen=True)
 class Option:
     """One constructor argument in players' words: ``label`` (a few words) and ``help`` (one or
-    two sentences: what it changes, its values)."""
+    two sentences: what it changes, its values); ``agents_only`` for an argument that changes
+    only what agents observe, nothing people see or play (a lobby need not offer it to people)."""
 
     label: str
     help: str = ""
+    agents_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,9 @@ class GameWords:
         package: the game's package (``"envs.tantrix"``), where its ``RULES.md`` is.
         summary_section: the title of the ``RULES.md`` section that is the short how to play
             (``""``: none).
+        notation: ``None`` (the notation help is ``info.notation``, one text for every setting)
+            or a function of a state returning the help for that state's setting only (no
+            variant's moves that the setting does not have).
     """
 
     options: Mapping[str, Option] = field(default_factory=dict)
@@ -60,6 +66,7 @@ class GameWords:
     legend: tuple[tuple[str, str], ...] = ()
     package: str = ""
     summary_section: str = ""
+    notation: Callable[[Any], str] | None = None
 
     def option(self, name: str) -> Option:
         """The words of argument ``name`` (its name itself, no help, where the game gives none)."""
@@ -68,6 +75,10 @@ class GameWords:
     def variant(self, env_id: str, name: str) -> str:
         """The label of variant ``name`` of ``env_id`` (the name itself where the game gives none)."""
         return self.variants.get(f"{env_id}:{name}") or self.variants.get(name) or name
+
+    def notation_for(self, state) -> str:
+        """The notation help of ``state``'s setting: :attr:`notation`'s, else ``info.notation``."""
+        return self.notation(state) if self.notation is not None else state.info.notation
 
     def rules_text(self) -> str:
         """The game's whole ``RULES.md`` (``""`` for a game without one)."""

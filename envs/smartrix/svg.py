@@ -487,7 +487,8 @@ def _caption(state: SmartrixState, over: bool, moved: bool, last, pending) -> li
         outcome = state.outcome()
         assert outcome is not None  # the game is over
         scores = state.team_scores()
-        first = f"Game over: {outcome.result}; {who} scores " + ", ".join(str(s) for s in scores)
+        ended = f" ({outcome.termination})" if state.resignations else ""  # "... (the other sides resigned)"
+        first = f"Game over: {outcome.result}{ended}; {who} scores " + ", ".join(str(s) for s in scores)
     else:
         p = state.current_player
         team = f" (team {state.team_of(p)})" if state.team_game else ""

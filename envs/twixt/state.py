@@ -1067,7 +1067,7 @@ class TwixtState(ManualLinkRules, GameState):
         return f"TwixtState.from_moves({' '.join(self.moves())!r}, {settings})"
 
     def status_line(self) -> str:
-        """One line: whose turn it is, or the result."""
+        """One line: whose turn it is, or the result (after a resignation, who resigned)."""
         if self._status == STATUS_ONGOING:
             text = f"ply {self._ply}: {self._player_name(self._player)} to move"
             if self._manual:
@@ -1085,6 +1085,9 @@ class TwixtState(ManualLinkRules, GameState):
             return text
         if self._status == STATUS_DRAW:
             return f"game over after {self._ply} plies: draw ({self._termination()})"
+        if self.resignations:  # the result and who resigned: "black won (0-1, red resigned)"
+            ended = f"{self._end_text()[0]}, {self._termination()}"
+            return f"game over after {self._ply} plies: {self._result_text()} ({ended})"
         return f"game over after {self._ply} plies: {self._result_text()} ({self._end_text()[0]})"
 
     def __str__(self):

@@ -6,6 +6,23 @@ from envs.core.words import GameWords, Option
 
 __all__ = ["WORDS"]
 
+
+def _notation(state) -> str:
+    """The notation help of ``state``'s setting: the swap, the Privilege and the links by hand
+    only where the setting has them."""
+    parts = ["c5 = peg on column c, row 5 (row 1 at the top)"]
+    if state.swap:
+        parts.append("swap = take over the first peg")
+    if state.num_players == 4:
+        parts.append("c5! = peg on c5 and claim your team's Privilege")
+    if state.linking == "manual":
+        parts.append(
+            "-c5e6 removes your link c5-e6 (before the peg), +c5e6 adds one (after it), end ends the turn"
+            + (", end! claims the Privilege" if state.num_players == 4 else "")
+        )
+    return "; ".join(parts)
+
+
 WORDS = GameWords(
     options={
         "board_size": Option("Board size", "Holes per side, from 5 to 48 (the box game: 24)."),
@@ -26,6 +43,7 @@ WORDS = GameWords(
         "distance_planes": Option(
             "Extra observation planes (agents only)",
             "Gives agents four planes of distances to the borders; it changes nothing for people.",
+            agents_only=True,
         ),
         "max_steps": Option("Move limit", "Stop the game unfinished after this many moves (plies). Empty: no limit."),
         "links": Option(
@@ -56,4 +74,5 @@ WORDS = GameWords(
     ),
     package="envs.twixt",
     summary_section="In short",
+    notation=_notation,
 )

@@ -359,7 +359,7 @@ function gamePage() {
     }, 700);
   }
 
-  const seatLabel = (s) => (frame.seats[s] ? frame.seats[s].label : `player ${s}`);
+  const seatLabel = (s) => (frame.seats[s] ? frame.seats[s].label : `player ${s + 1}`);
 
   function renderMoves() {
     const list = $("#moves");
@@ -382,8 +382,9 @@ function gamePage() {
 
   function winnersText() {
     const w = (frame.outcome && frame.outcome.winners) || [];
+    if (frame.outcome && frame.outcome.draw) return " A draw: no winners.";
     if (!w.length) return "";
-    return ` ${w.length > 1 ? "Winners" : "Winner"}: ${w.map((i) => frame.seats[i] ? frame.seats[i].label : `player ${i}`).join(", ")}.`;
+    return ` ${w.length > 1 ? "Winners" : "Winner"}: ${w.map((i) => frame.seats[i] ? frame.seats[i].label : `player ${i + 1}`).join(", ")}.`;
   }
 
   // ---------------------------------------------------------------- players' words (room/words.py)

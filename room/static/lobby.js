@@ -3,7 +3,7 @@
 "use strict";
 
 function lobbyPage() {
-  let envs = [], agents = [], setupTimer = null, lastSetup = null;
+  let envs = [], agents = [], setupTimer = null, lastSetup = null, choicesBefore = null;
   const sock = new Socket(() => sock.send({ type: "lobby" }), onMessage);
 
   function onMessage(m) {
@@ -11,7 +11,10 @@ function lobbyPage() {
     else if (m.type === "setup") renderSeats(m);
     else if (m.type === "created") created(m);
     else if (m.type === "joined") { Tokens.addSeat(m.game, m.seat, m.token); location.href = `/game/${m.game}`; }
-    else if (m.type === "error") showError(m.message);
+    else if (m.type === "error") {
+      if (m.request === "setup") setupRefused(m.message);
+      showError(m.message);
+    }
   }
 
   function renderLobby(m) {
@@ -20,7 +23,7 @@ function lobbyPage() {
       const sel = $("#env");
       sel.replaceChildren(...envs.map((e) => el("option", { value: e.id, text: e.name, title: e.id })));
       sel.onchange = envChanged;
-      $("#variant").onchange = variantChanged;
+      $("#variant").onchange = () => variantChanged(false);
       envChanged();
     }
     $("#formats").textContent = "Readable formats: " + Object.entries(m.formats).map(([k, v]) => `${k} (${v})`).join(", ");
@@ -35,15 +38,16 @@ function lobbyPage() {
           s.open && !g.over ? el("button", { class: "join", "data-game": g.game, "data-seat": s.seat,
             text: "Join", onclick: () => sock.send({ type: "join", game: g.game, seat: s.seat }) }) : null)));
         let state;
-        if (g.kind === "record") state = "uploaded record";
-        else if (g.over) state = `over: ${g.outcome ? g.outcome.result : ""}`;
-        else state = `${g.to_move} to move`;
+        if (g.kind === "record") state = "uploaded record" + (g.outcome && g.outcome.words ? `: ${g.outcome.words}` : "");
+        else if (g.over) state = g.outcome ? capital(g.outcome.words || g.outcome.result) : "over";
+        else state = `${capital(g.to_move)} to move`;
+        const players = g.seats.length ? ` · ${g.seats.length} players` : "";
         const open = el("a", { href: `/game/${g.game}`, class: "open-game",
           text: g.kind === "record" || g.over ? "Replay" : mine ? "Resume" : "Watch" });
         return el("tr", { "data-game": g.game, class: g.over ? "over" : "running" },
-          el("td", {}, el("strong", { text: g.name }), el("div", { class: "hint", text: `${g.setting || g.name} · game ${g.game}`, title: `${g.env_id} ${JSON.stringify(g.env_kwargs)}` })),
+          el("td", {}, el("strong", { text: g.name }), el("div", { class: "hint", text: `${g.setting || g.name}${players} · game ${g.game}`, title: `${g.env_id} ${JSON.stringify(g.env_kwargs)}` })),
           el("td", {}, seats),
-          el("td", { text: String(g.ply), "data-label": "Moves" }),
+          el("td", { text: movesWords(g.ply), "data-label": "Moves" }),
           el("td", { text: state + (g.problem ? " ⚠" : ""), title: g.problem || "", "data-label": "State" }),
           el("td", {}, open));
       });
@@ -54,6 +58,9 @@ function lobbyPage() {
     $("#problems").replaceChildren(...(m.problems || []).map((p) => el("p", { class: "problem", text: p })));
   }
 
+  function capital(t) { return t ? t[0].toUpperCase() + t.slice(1) : t; }
+  function movesWords(n) { return n === 0 ? "no moves" : `${n} move${n === 1 ? "" : "s"}`; }
+
   function currentEnv() { return envs.find((e) => e.id === $("#env").value); }
 
   function envChanged() {
@@ -61,18 +68,20 @@ function lobbyPage() {
     const labels = env.variant_labels || {};
     $("#variant").replaceChildren(...Object.keys(env.variants).map((v) => el("option", { value: v, text: labels[v] || v })));
     const opts = $("#options");
-    opts.replaceChildren(...env.arguments.map((a) => {
+    const words = env.argument_words || {};
+    // an option that changes only what agents observe is not offered to people (its default stays)
+    opts.replaceChildren(...env.arguments.filter((a) => !(words[a.name] || {}).agents_only).map((a) => {
       const id = `opt-${a.name}`;
       let input;
       if (typeof a.default === "boolean") input = el("input", { id, type: "checkbox", "data-arg": a.name });
       else if (typeof a.default === "number") input = el("input", { id, type: "number", "data-arg": a.name });
       else input = el("input", { id, type: "text", "data-arg": a.name, placeholder: a.default === null ? "default" : "" });
-      input.addEventListener("change", askSetup);
+      input.addEventListener("change", () => askSetup(false));
       return optionRow({ ...a, ...((env.argument_words || {})[a.name] || {}) }, id, input);
     }));
     showHelp(env);
     $("#notation-help") && $("#notation-help").remove();
-    variantChanged();
+    variantChanged(true);
   }
 
   // An option in players' words: its label (the argument's name for those who script the room),
@@ -92,7 +101,7 @@ function lobbyPage() {
     if (panel) $("#options-box").after(panel);
   }
 
-  function variantChanged() {
+  function variantChanged(otherGame) {
     const env = currentEnv();
     const values = { ...Object.fromEntries(env.arguments.map((a) => [a.name, a.default])), ...env.variants[$("#variant").value] };
     for (const input of document.querySelectorAll("#options [data-arg]")) {
@@ -100,13 +109,14 @@ function lobbyPage() {
       if (input.type === "checkbox") input.checked = !!v;
       else input.value = v === null || v === undefined ? "" : (typeof v === "object" ? JSON.stringify(v) : String(v));
     }
-    askSetup();
+    askSetup(otherGame === true);
   }
 
   function kwargs() {
     const env = currentEnv(), out = {};
     for (const a of env.arguments) {
       const input = document.getElementById(`opt-${a.name}`);
+      if (!input) continue;  // not offered to people: its default
       let v;
       if (input.type === "checkbox") v = input.checked;
       else if (input.value.trim() === "") continue;
@@ -118,18 +128,45 @@ function lobbyPage() {
     return out;
   }
 
-  function askSetup() {
+  // A change of setting asks the room for its seats and agents. Until the answer for this very
+  // setting comes, the game cannot be created and the former seat menus are not offered: another
+  // game's are taken away (they may name agents that cannot play this one), the same game's are
+  // disabled; an answer for an older request is ignored.
+  function askSetup(otherGame) {
     clearTimeout(setupTimer);
+    if (choicesBefore === null) choicesBefore = [...$("#seats").querySelectorAll("select")].map((x) => x.value);
+    if (otherGame) $("#seats").replaceChildren(el("legend", { text: "Seats" }));
+    for (const sel of $("#seats").querySelectorAll("select")) sel.disabled = true;
+    $("#create").disabled = true;
+    let note = $("#seats-pending");
+    if (!note) { note = el("p", { class: "hint", id: "seats-pending", role: "status" }); $("#seats").append(note); }
+    note.textContent = `Finding the seats and agents of ${currentEnv().name} in this setting…`;
     setupTimer = setTimeout(() => {
       lastSetup = { type: "setup", env_id: $("#env").value, env_kwargs: kwargs() };
       sock.send(lastSetup);
     }, 50);
   }
 
+  function isCurrentSetup(m) {
+    return lastSetup !== null && m.env_id === lastSetup.env_id &&
+      JSON.stringify(m.env_kwargs) === JSON.stringify(lastSetup.env_kwargs);
+  }
+
+  function setupRefused(message) {
+    choicesBefore = null;
+    agents = [];
+    $("#create").disabled = true;
+    $("#seats").replaceChildren(el("legend", { text: "Seats" }),
+      el("p", { class: "problem", id: "seats-refused", role: "status", text: `This setting cannot be played: ${message}` }));
+  }
+
   function renderSeats(m) {
+    if (!isCurrentSetup(m)) return;  // the answer to a setting changed since
     agents = m.agents;
     const box = $("#seats");
-    const before = [...box.querySelectorAll("select")].map((x) => x.value);
+    const before = choicesBefore || [...box.querySelectorAll("select")].map((x) => x.value);
+    choicesBefore = null;
+    $("#create").disabled = false;
     const rows = m.seats.map((s) => {
       const sel = el("select", { id: `seat-${s.seat}`, "data-seat": s.seat, "aria-label": `${s.label}` },
         el("option", { value: "me", text: "Me (this browser)" }),
@@ -141,7 +178,8 @@ function lobbyPage() {
       return el("div", { class: "row" }, el("label", { for: `seat-${s.seat}`, text: s.label }), sel,
         dropped ? el("p", { class: "seat-dropped problem", role: "status", "data-seat": s.seat, text: dropped }) : null);
     });
-    const teams = m.teams.some((t) => t.length > 1) ? el("p", { class: "hint", text: "Teams: " + m.teams.map((t) => t.join("+")).join(" vs ") }) : null;
+    const label = (i) => (m.seats[i] ? m.seats[i].label : `player ${i + 1}`);
+    const teams = m.teams.some((t) => t.length > 1) ? el("p", { class: "hint", id: "teams", text: "Teams: " + m.teams.map((t) => t.map(label).join(" and ")).join(" against ") }) : null;
     box.replaceChildren(...[el("legend", { text: "Seats" }), ...rows, teams,
       el("p", { class: "hint", id: "notation-help", text: "Notation: " + m.notation })].filter((x) => x));
   }
@@ -181,7 +219,7 @@ function lobbyPage() {
       el("p", { class: "hint", id: "single-use", text: "Each link works once: the first browser that opens it takes the seat (and gets its own key); the link then stops working." }),
       ...m.invite.map((s) => {
         const url = `${location.origin}/game/${m.game}#seat=${s}&token=${encodeURIComponent(m.tokens[s])}`;
-        return el("p", {}, `Seat ${s}: `, el("input", { class: "link", readonly: true, value: url, "aria-label": `link for seat ${s}` }));
+        return el("p", {}, `Player ${s + 1}: `, el("input", { class: "link", readonly: true, value: url, "aria-label": `link for player ${s + 1}` }));
       }),
       el("p", {}, el("a", { href: `/game/${m.game}`, id: "go-game", text: "Go to the game" })));
   }

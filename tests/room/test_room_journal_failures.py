@@ -499,7 +499,14 @@ def test_the_step_limit_result_is_in_the_line_of_the_move_that_reached_it(tmp_pa
         assert how == "ok" and s["over"] and s["outcome"]["result"] == "unfinished"
     last = json.loads((records / f"{gid}.jsonl").read_text().splitlines()[-1])
     assert last["ply"] == 1 and last["then"] == [
-        {"event": "result", "result": "unfinished", "termination": "the step limit (2 moves)", "ply": 2}
+        {
+            "event": "result",
+            "result": "unfinished",
+            "termination": "the step limit (2 moves)",
+            "winners": [],
+            "words": "unfinished: the step limit (2 moves)",
+            "ply": 2,
+        }
     ]
     assert restarted(records, gid).over
 

@@ -106,8 +106,8 @@ def test_the_moves_controls_are_in_view_and_enter_confirms(browser, server, size
     # the move list: each ply's seat and its words beside the notation
     items = page.locator("#moves li")
     assert items.count() == 2
-    assert items.nth(0).locator(".ply-seat").inner_text().startswith("player 0")
-    assert items.nth(1).locator(".ply-seat").inner_text().startswith("player 1")
+    assert items.nth(0).locator(".ply-seat").inner_text().startswith("player 1")
+    assert items.nth(1).locator(".ply-seat").inner_text().startswith("player 2")
     assert items.nth(0).locator("button.move").inner_text() == game.state.moves()[0]
     assert items.nth(0).locator(".move-words").inner_text().strip().startswith("card ")
     assert page.errors == []

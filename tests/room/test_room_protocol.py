@@ -201,9 +201,9 @@ def test_only_the_holder_gives_away_a_persons_seat_and_invitation_links_work_onc
     before = game.journal.path.read_bytes()
     for to in ("random", "me", "open"):
         msg = a.error({"type": "seat", "game": gid, "seat": 1, "to": to})
-        assert "player 1 (yellow) is held by a person: only its holder may give it" in msg, msg
+        assert "player 2 (yellow) is held by a person: only its holder may give it" in msg, msg
     # nor may seat 1 give away seat 0
-    assert "player 0 (red) is held by a person" in b.error({"type": "seat", "game": gid, "seat": 0, "to": "random"})
+    assert "player 1 (red) is held by a person" in b.error({"type": "seat", "game": gid, "seat": 0, "to": "random"})
     assert game.seats[0].held and game.seats[1].held and game.journal.path.read_bytes() == before
     # a spectator changes nothing; a player may reassign the agent and the open seat
     assert "only the game's creator or a player" in c_page.error({"type": "seat", "game": gid, "seat": 3, "to": "open"})
@@ -292,7 +292,7 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(room):
     spectator = connect(client)
     watch(spectator, gid)
     assert "hold no seat" in spectator.error({"type": "move", "game": gid, "action": 0})
-    assert "not your turn: player 0 (x) is to move" in b.error({"type": "move", "game": gid, "notation": "g2"})
+    assert "not your turn: player 1 (x) is to move" in b.error({"type": "move", "game": gid, "notation": "g2"})
     assert "may preview" in b.error({"type": "preview", "game": gid, "action": 0})
     illegal = next(x for x in range(834) if not game.state.legal_action_mask()[x])
     assert "is not legal here" in a.error({"type": "move", "game": gid, "action": illegal})
@@ -370,7 +370,7 @@ def test_a_smartrix_seat_never_receives_the_other_seats_cards(room, monkeypatch)
     assert r.status_code == 409 and "once the game is over" in r.json()["error"]
     p0.send({"type": "resign", "game": gid})
     s = p0.state(lambda f: f["over"])
-    assert s["outcome"]["result"] == "player 0 resigned" and s["outcome"]["winners"] == [1]
+    assert s["outcome"]["result"] == "player 1 resigned" and s["outcome"]["winners"] == [1]
     r = client.get(f"/game/{gid}/record.json")
     assert r.status_code == 200 and r.json()["deal"]["deck"] and r.json()["meta"]["resigned"] == 0
 
@@ -457,13 +457,15 @@ def test_resign_ends_the_game(room):
     b.send({"type": "resign", "game": gid})
     s = a.state(lambda f: f["over"])
     assert s["outcome"] == {
-        "result": "player 1 (o) resigned",
+        "result": "player 2 (o) resigned",
         "termination": "resignation",
         "winners": [0],
         "scores": None,
+        "draw": False,
+        "words": "player 2 (o) resigned: player 1 (x) won",
     }
     assert s["legal"] is None and s["can_resign"] is False
-    assert s["phase"] == "The game ended by resignation: player 1 (o) resigned."
+    assert s["phase"] == "The game ended by resignation: player 2 (o) resigned."
     rec = client.get(f"/game/{gid}/record.json").json()
     assert rec["result"] is None and rec["meta"]["resigned"] == 1 and rec["meta"]["winners"] == [0]
     assert "is over" in a.error({"type": "move", "game": gid, "notation": "g2"})

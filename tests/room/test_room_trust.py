@@ -248,13 +248,13 @@ def test_nobody_takes_a_second_seat_while_another_person_plays(room):
     # the creator takes the agent's seat, or the open one: refused
     msg = a.error({"type": "seat", "game": gid, "seat": 2, "to": "me"})
     assert msg.startswith("seat: in a game with hidden information nobody may hold two seats"), msg
-    assert "seats 0, 2 would show two hands" in msg
+    assert "players 1, 3 would show two hands" in msg
     assert "join: in a game with hidden information" in a.error({"type": "join", "game": gid, "seat": 3})
     # the creator opens its own invitation link in its own page: not taken, said why
     a.send({"type": "watch", "game": gid, "tokens": [c["tokens"]["0"], c["owner"], c["tokens"]["1"]]})
     err = a.until(lambda f: f["type"] == "error")
     assert (
-        err["request"] == "watch" and "the invitation to player 1" in err["message"] and "two seats" in err["message"]
+        err["request"] == "watch" and "the invitation to player 2" in err["message"] and "two seats" in err["message"]
     )
     assert a.state(lambda f: f["game"] == gid)["you"] == [0]
     assert game.seats[1].invited and game.journal.path.read_bytes() == before

@@ -150,8 +150,8 @@ def test_after_a_resignation_the_board_gives_the_result_not_who_is_to_move(room)
     p.send({"type": "resign", "game": c["game"]})
     s = p.state(lambda f: f["over"])
     assert "to move" not in s["svg"] and "0-1 o won: x resigned" in s["svg"]
-    assert s["outcome"]["result"] == "player 0 (x) resigned"  # the room's words for two sides, as before
-    assert s["phase"] == "The game ended by resignation: player 0 (x) resigned."
+    assert s["outcome"]["result"] == "player 1 (x) resigned"  # the room's words for two sides, as before
+    assert s["phase"] == "The game ended by resignation: player 1 (x) resigned."
 
 
 def test_an_older_journal_where_a_resignation_ended_a_three_player_game_still_reads(tmp_path):
@@ -176,4 +176,4 @@ def test_an_older_journal_where_a_resignation_ended_a_three_player_game_still_re
     app2 = create_app(records, agent_delay=0)
     with TestClient(app2):
         game = app2.state.room.get(gid)  # a finished game is replayed when opened (room.shelf)
-        assert game.problem is None and game.over and game.outcome()["result"] == "player 0 (red) resigned"
+        assert game.problem is None and game.over and game.outcome()["result"] == "player 1 (red) resigned"
