@@ -476,7 +476,11 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None, pers
     chars = max(20, int(width / (0.56 * cf)))
     lines = [w for line in caption for w in textwrap.wrap(line, chars)]
     step = cf * 1.3
-    height = board_h + len(lines) * step + cf * 0.4
+    # room for as many lines as the caption of any position of this game has (the status up to two
+    # lines, Double TwixT's last peg, the turned board's line, a pending move's), so that the drawing
+    # keeps its height from move to move and a page that scales it to its box never moves the board
+    reserved = 2 + four + turned + (pending is not None)
+    height = board_h + max(len(lines), reserved) * step + cf * 0.4
     out.append(f'<g class="caption" font-family="sans-serif" font-size="{_f(cf)}" fill="#3c3223" text-anchor="middle">')
     for i, line in enumerate(lines):
         out.append(f'<text x="{_f(width / 2)}" y="{_f(board_h + (i + 0.8) * step)}">{esc(line)}</text>')

@@ -196,3 +196,50 @@ def test_confirm_says_the_move_in_words_and_keys_only_with_a_keyboard(browser, s
     wait_ply(page, 2)
     assert game.played_by[0] == ("human", 0)
     assert page.errors == []
+
+
+# ---------------------------------------------------------------------------------- 6. card numbers
+def test_smartrix_cards_show_the_number_the_moves_use(browser, server):  # noqa: F811
+    page = page_at(browser, DESKTOP)
+    gid = create_in_lobby(page, server, "smartrix_v0", ["me", "random"], seed=2)
+    game = server.game(gid)
+    wait_turn(page, game, 0)
+    numbers = page.eval_on_selector_all(
+        "#board g.card[data-card]",
+        "gs => gs.map(g => [g.dataset.card, (g.querySelector('.card-number') || {}).textContent])",
+    )
+    assert numbers and all(shown == f"#{n}" for n, shown in numbers), numbers
+    hand = {n for n, _ in page.eval_on_selector_all("#board g.card.hand[data-card]", "gs => gs.map(g => [g.dataset.card, 0])")}
+    assert hand == {str(n) for n in game.state.hand(0)}
+    pick_until_confirm(page, game)
+    page.click("#confirm")
+    wait_ply(page, 2)
+    first = page.locator("#moves li").first.locator("button.move").inner_text()  # e.g. 15r0@-1,+1
+    card = first.split("r", 1)[0]
+    assert page.locator(f'#board g.card:not(.hand)[data-card="{card}"] .card-number').first.text_content() == f"#{card}"
+    assert page.errors == []
+
+
+# ---------------------------------------------------------------------------------- 8. orientation
+@pytest.mark.parametrize("seats", [["random", "me", "random", "me"], ["me", "me", "random", "random"]], ids=["1+3", "0+1"])
+def test_a_person_with_two_double_twixt_seats_keeps_the_board_still(browser, server, seats):  # noqa: F811
+    """The hole c3 stays where it is on the screen across the person's turns (neither turned nor
+    scaled: the drawing keeps its height whatever its caption says)."""
+    import time
+
+    page = page_at(browser, DESKTOP)
+    gid = create_in_lobby(page, server, "double_twixt_v0", seats)
+    game = server.game(gid)
+    mine = [i for i, s in enumerate(seats) if s == "me"]
+    places = set()
+    for turn in range(4):
+        deadline = time.monotonic() + 15
+        while game.to_move() not in mine:
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        wait_ply(page, game.ply)
+        box = page.locator('#board .hit[data-key="c3"]').bounding_box()
+        places.add((round(box["x"]), round(box["y"]), round(box["width"])))
+        page.locator("#board .hit.target").nth(9 + 3 * turn).click()
+    assert len(places) == 1, places
+    assert page.errors == []
