@@ -243,3 +243,23 @@ def test_a_person_with_two_double_twixt_seats_keeps_the_board_still(browser, ser
         page.locator("#board .hit.target").nth(9 + 3 * turn).click()
     assert len(places) == 1, places
     assert page.errors == []
+
+
+# ---------------------------------------------------------------------------------- 7. Ataxx's key
+def test_ataxx_help_explains_the_clone_dots_and_jump_rings_the_board_shows(browser, server):  # noqa: F811
+    page = page_at(browser, DESKTOP)
+    gid = create_in_lobby(page, server, "ataxx_v0", ["me", "random"], seed=4)
+    wait_turn(page, server.game(gid), 0)
+    page.click("#game-help summary")
+    legend = page.inner_text("#game-help dl.legend")
+    assert "green dot" in legend and "hollow green dot" in legend, legend  # the marks below, named
+    assert "a clone to that square" in legend and "a jump to that square" in legend, legend
+    page.locator("#board .hit.target").first.click()  # a stone picked: its clone and jump targets
+    fills = page.eval_on_selector_all(
+        "#board .hit.target + .mark .dot, #board .hit.target + .mark.dot",
+        "ds => ds.map(d => [d.closest('.mark').previousElementSibling.className.baseVal, getComputedStyle(d).fillOpacity])",
+    )
+    clones = [f for cls, f in fills if "target-clone" in cls]
+    jumps = [f for cls, f in fills if "target-jump" in cls]
+    assert clones and jumps and all(float(f) > 0 for f in clones) and all(float(f) == 0 for f in jumps), fills
+    assert page.errors == []
