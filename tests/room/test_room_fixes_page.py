@@ -97,7 +97,8 @@ def test_the_turns_controls_are_in_view_and_off_the_board(browser, server, size,
             box_in_view(page, sel)
     if env_id == "double_twixt_v0":
         page.locator("#board .hit.target").nth(5).click()
-        wait_turn(page, game, 0)  # the three agents' pegs
+        page.wait_for_function("Number(document.querySelector('#board').dataset.ply) > 0")
+        wait_turn(page, game, 0)  # after the agents' pegs
         box_in_view(page, "#moves li:last-child")
         box_in_view(page, "#undo")
     assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
@@ -157,8 +158,9 @@ def test_no_focus_ring_after_a_click_and_the_stop_follows_the_move(browser, serv
     played = page.locator('#board .hit[data-key="m12"]')
     played.click()
     wait_turn(page, game, 0)
-    page.wait_for_function("() => document.querySelector('#board').contains(document.activeElement)")
+    page.wait_for_function("() => !!document.activeElement.closest('#board [data-key]')")
     f = focused(page)
+    assert page.evaluate("document.body.classList.contains('by-pointer')")
     assert f["key"] and f["style"] == "none", f  # the focus kept on the board, but no ring after a click
     # the board's tab stop is next to the hole just played, not the first hole (c1)
     stop = page.locator('#board [tabindex="0"]')
@@ -238,8 +240,12 @@ def test_a_person_with_two_double_twixt_seats_keeps_the_board_still(browser, ser
             assert time.monotonic() < deadline
             time.sleep(0.02)
         wait_ply(page, game.ply)
-        box = page.locator('#board .hit[data-key="c3"]').bounding_box()
-        places.add((round(box["x"]), round(box["y"]), round(box["width"])))
+        page.wait_for_selector("#board .hit.target")  # the position drawn for the person to move
+        box = page.evaluate(
+            "() => { const r = document.querySelector('#board .hit[data-key=\"c3\"]').getBoundingClientRect();"
+            " return [Math.round(r.x), Math.round(r.y), Math.round(r.width)]; }"
+        )
+        places.add(tuple(box))
         page.locator("#board .hit.target").nth(9 + 3 * turn).click()
     assert len(places) == 1, places
     assert page.errors == []
