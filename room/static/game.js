@@ -123,7 +123,7 @@ function gamePage() {
     if (pending) {
       const act = pending.actions[pending.i], keys = keyboardUsed();
       choices.append(
-        el("button", { id: "confirm", class: "primary", text: `Confirm: ${pendingWords()}`, title: keys ? `${act.n} (Enter)` : act.n,
+        el("button", { id: "confirm", class: "primary", text: `Confirm: ${pendingWords()}`, "data-notation": act.n, title: keys ? `${act.n} (Enter)` : act.n,
           "aria-keyshortcuts": "Enter", onclick: confirmPending }),
         el("button", { id: "cancel", text: "Cancel", title: keys ? "Esc" : null, "aria-keyshortcuts": "Escape", onclick: () => { clearSelection(); renderLive(); } }));
       if (pending.actions.length > 1) {
