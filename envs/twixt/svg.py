@@ -490,7 +490,7 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None, pers
     marks = not state.is_terminal()
     manual = state.linking == "manual"
     placeable = state.legal_action_mask()[:n] if marks else ()  # action p places a peg on hole p
-    dot_mark = cell * 0.17
+    dot_mark = cell * 0.12  # a little larger than the hole's own dot (0.09): the hole turns green
     out.append('<g class="hits">')
     for p in range(n):
         if p in corners:

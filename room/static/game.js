@@ -468,7 +468,10 @@ function gamePage() {
     const dl = $("#download");
     if (frame.downloadable) { dl.setAttribute("aria-disabled", "true"); dl.title = frame.downloadable; dl.classList.add("disabled"); }
     else { dl.removeAttribute("aria-disabled"); dl.title = "the game's record (JSON)"; dl.classList.remove("disabled"); }
-    $("#move-form").hidden = !frame.legal;
+    // a seat's page keeps the typed move in its place between turns (disabled: no jump of the list
+    // under it); a spectator's page has none
+    $("#move-form").hidden = !frame.you.length || frame.over || frame.kind === "record";
+    for (const n of $("#move-form").querySelectorAll("input, button")) n.disabled = !frame.legal;
     if (frame.problem) showError(frame.problem);
     renderInvites();
     if (viewPly === null) renderMoves();
