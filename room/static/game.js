@@ -445,7 +445,7 @@ function gamePage() {
         const more = pending.actions.length > 1;
         text += keyboardUsed()
           ? ` ${pendingWords()}: press Enter (or Confirm) to play it${more ? ", R for the next option" : ""}, Esc to cancel.`
-          : ` ${pendingWords()}: Confirm plays it${more ? ", Next option shows another" : ""}, Cancel clears it.`;
+          : ` Confirm plays it${more ? ", Next option shows another" : ""}, Cancel clears it.`;  // the words: on the button
       }
       else if (sel.length) text += ` Selected ${selectedWords()}.`;
     } else if (seat && seat.error) text = `${seat.label}: ${seat.error}`;
