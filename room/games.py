@@ -649,6 +649,7 @@ class Room:
                 "action": a,
                 "ply": game.ply,
                 "svg": game.svg(game.ply, mover, pending=a, perspective=min(self._held(conn, game))),
+                "words": game.state.move_in_words(game.state.action_to_string(a)),
             }
         )
 

@@ -77,7 +77,8 @@ schema's):
   to the holder of the seat to move: [{a, n (notation), p (click paths), k (kind)}], else null;
   null too in a read-only game), ``can_undo``, ``can_resign``, ``owner`` (this page shows the
   owner token), ``can_seat`` (the seats this page may give away).
-* ``preview``: ``game``, ``action``, ``ply``, ``svg``. ``position``: ``game``, ``ply``, ``svg``,
+* ``preview``: ``game``, ``action``, ``ply``, ``svg``, ``words`` (the action in players' words,
+  ``GameState.move_in_words``: the Confirm button's text). ``position``: ``game``, ``ply``, ``svg``,
   ``phase``.
 * ``error``: ``request``, ``message`` (:func:`error_frame`).
 """

@@ -8,7 +8,8 @@ The drawing (user units; one square of the table is :data:`CELL` = 60 units):
 * the table around the cards (their bounding box and one square more on each side, at least 7x7;
   with the 5x5 rule exactly the action window), with row and column numbers (absolute, as in the
   notation ``17r1@-1,+2``); each card is its spot diagram (the 8 border squares of a 3x3 grid, a
-  spot where the card has one, the value in the centre; spot colours as the Pillow renderer
+  spot where the card has one, the value in the centre and the card's number, ``#17``, small under
+  it: the number the notation and the move list use; spot colours as the Pillow renderer
   :mod:`envs.smartrix.render`: decoration only, the rules compare spot with no spot);
 * with the 5x5 rule, the *5x5 box*: a dashed frame round the squares the rule still allows (rows
   ``rmax - 4 .. rmin + 4`` within one square of the table, columns alike);
@@ -447,8 +448,9 @@ def _card(
     x: float, y: float, size: int, n: int, rot: int, cls: str, frame: str | None = None, opacity: float | None = None
 ) -> str:
     """Card number ``n`` in rotation ``rot``, its top-left corner at ``(x, y)``: a cream square,
-    a spot on each border square it has, its value in the centre (a group of class ``cls`` with
-    ``data-card="n"``); ``frame`` outlines it in that colour; ``opacity`` fades it."""
+    a spot on each border square it has, its value in the centre and under it, small, its number
+    ``#n`` (the number the notation and the move list name: ``15r0@-1,+1``, "card 15"; a group of
+    class ``cls`` with ``data-card="n"``); ``frame`` outlines it in that colour; ``opacity`` fades it."""
     pattern = _PATTERNS[n - 1][rot]
     third = size / 3
     rad = third * 0.32
@@ -465,8 +467,10 @@ def _card(
                 f'fill="{_SPOTS[i]}" stroke="{_EDGE}"/>'
             )
     parts.append(
-        f'<text x="{_n(x + size / 2)}" y="{_n(y + size / 2 + size * 0.12)}" {_FONT} font-size="{_n(size / 3)}" '
-        f'font-weight="bold" text-anchor="middle" fill="#000">{_VALUES[n - 1]}</text></g>'
+        f'<text x="{_n(x + size / 2)}" y="{_n(y + size * 0.56)}" {_FONT} font-size="{_n(size * 0.28)}" '
+        f'font-weight="bold" text-anchor="middle" fill="#000">{_VALUES[n - 1]}</text>'
+        f'<text class="card-number" x="{_n(x + size / 2)}" y="{_n(y + size * 0.655)}" {_FONT} '
+        f'font-size="{_n(size * 0.13)}" text-anchor="middle" fill="#333">#{n}</text></g>'
     )
     return "".join(parts)
 

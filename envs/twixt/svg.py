@@ -11,9 +11,10 @@ area, the row and column labels of the notation on all four sides, the links und
 pegs (Double TwixT: each peg carries its seat's letter, ``A`` for players 0 and 1, ``B`` for 2 and
 3, as the Pillow picture does), and under the board a caption: the status line (whose turn, or the
 result), in Double TwixT the last peg's owner, and for a turned board whom it is turned for. Target
-marks (:func:`envs.core.svg.mark`, shown by the room): a quiet dark green ring around the hole under
-the pointer (hundreds of holes are targets at once), around a peg with ``links="manual"``; never
-reaching a border line. The last peg placed has a yellow ring (class ``last``); with
+marks (:func:`envs.core.svg.mark`, shown by the room): a small dark green dot on every hole where
+the player to move may place a peg (from the game's legal mask: never on the holes behind the
+opponent's border lines), a quiet dark green ring (on hover and focus) around a peg with
+``links="manual"``; never reaching a border line. The last peg placed has a yellow ring (class ``last``); with
 ``links="manual"`` a last action that added a link draws a yellow band under that link, one that
 removed a link a dashed yellow line where it was (both class ``last``). In Double TwixT the other
 pegs of the last turn of every seat but the one to move (the pegs since the mover's last peg: what
@@ -68,7 +69,7 @@ import textwrap
 
 from envs.core.checks import is_int
 from envs.core.errors import IllegalActionError
-from envs.core.svg import HIT_ATTRIBUTES, MovePaths, esc, mark, mark_ring, recent_plies, svg_document
+from envs.core.svg import HIT_ATTRIBUTES, MovePaths, esc, mark, mark_dot, mark_ring, recent_plies, svg_document
 from envs.twixt.geometry import COLOUR_NAMES
 from envs.twixt.notation import column_label, hole_name, parse_hole
 from envs.twixt.render import BACKGROUND_RGB, BLACK_RGB, HOLE_RGB, LAST_RGB, RED_RGB, last_peg_hole
@@ -109,7 +110,7 @@ _C_RED, _C_BLACK, _C_BG, _C_HOLE, _C_LAST = (_hex(c) for c in (RED_RGB, BLACK_RG
 _C_PEG = (_C_RED, _C_BLACK)
 _C_MARK = "#1d5e34"
 #: Each target marker's colour and what it is drawn on (``envs.core.svg`` contract; at least 3:1):
-#: a ring around an empty hole or a peg (links="manual"), on the board or the last peg's ring.
+#: a dot on an empty hole, a ring around a peg (links="manual"), on the board or the last peg's ring.
 MARK_COLOURS = {"on the board": (_C_MARK, _C_BG), "on the last peg's ring": (_C_MARK, _C_LAST)}
 _PENDING_LINK = ' stroke-opacity="0.55"'  # a link the pending action adds
 
@@ -475,7 +476,11 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None, pers
     chars = max(20, int(width / (0.56 * cf)))
     lines = [w for line in caption for w in textwrap.wrap(line, chars)]
     step = cf * 1.3
-    height = board_h + len(lines) * step + cf * 0.4
+    # room for as many lines as the caption of any position of this game has (the status up to two
+    # lines, Double TwixT's last peg, the turned board's line, a pending move's), so that the drawing
+    # keeps its height from move to move and a page that scales it to its box never moves the board
+    reserved = 2 + four + turned + (pending is not None)
+    height = board_h + max(len(lines), reserved) * step + cf * 0.4
     out.append(f'<g class="caption" font-family="sans-serif" font-size="{_f(cf)}" fill="#3c3223" text-anchor="middle">')
     for i, line in enumerate(lines):
         out.append(f'<text x="{_f(width / 2)}" y="{_f(board_h + (i + 0.8) * step)}">{esc(line)}</text>')
@@ -484,6 +489,8 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None, pers
     # inside the hole's square, clear of the border lines; the same for every viewer).
     marks = not state.is_terminal()
     manual = state.linking == "manual"
+    placeable = state.legal_action_mask()[:n] if marks else ()  # action p places a peg on hole p
+    dot_mark = cell * 0.12  # a little larger than the hole's own dot (0.09): the hole turns green
     out.append('<g class="hits">')
     for p in range(n):
         if p in corners:
@@ -496,17 +503,18 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None, pers
             f'aria-label="{esc(_hole_label(s, pegs, pegs_before, p, owners, last_hole))}" '
             f'x="{x - half}" y="{y - half}" width="{cell}" height="{cell}"/>'
         )
-        if marks and (pegs[p] and manual or not pegs[p]):
-            if pegs[p]:  # links="manual": a peg is clicked to add or remove a link
-                out.append(
-                    mark(
-                        mark_ring("circle", _C_MARK, cell * 0.06, cx=x, cy=y, r=cell * 0.38),
-                        mark_ring("circle", _C_MARK, cell * 0.07, cx=x, cy=y, r=cell * 0.4),
-                        quiet=True,
-                    )
+        if marks and pegs[p] and manual:  # links="manual": a peg is clicked to add or remove a link
+            out.append(
+                mark(
+                    mark_ring("circle", _C_MARK, cell * 0.06, cx=x, cy=y, r=cell * 0.38),
+                    mark_ring("circle", _C_MARK, cell * 0.07, cx=x, cy=y, r=cell * 0.4),
+                    quiet=True,
                 )
-            else:  # an empty hole is never selected: a placement is one click
-                out.append(mark(mark_ring("circle", _C_MARK, cell * 0.08, cx=x, cy=y, r=cell * 0.24), quiet=True))
+            )
+        elif marks and not pegs[p] and placeable[p]:
+            # an empty hole the player to move may place on (the game's own legal mask: never a
+            # hole behind the opponent's border lines); never selected, a placement is one click
+            out.append(mark(mark_dot(x, y, dot_mark, _C_MARK)))
     out.append("</g>")
     body = "".join(out).replace("{HEIGHT}", _f(height), 1)
     name = "Double TwixT" if four else "TwixT"

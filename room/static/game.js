@@ -25,6 +25,8 @@ function gamePage() {
   let keepButton = "";       // the id of a move's button that had the focus before a drawing
   let zoomed = false;        // the Zoom button: targets at least ZOOM_PX wide, the box pans
   const ZOOM_PX = 34;
+  // words about keys (Enter, R, Esc) only where a keyboard is used: not on a phone or tablet
+  const keyboardUsed = () => window.matchMedia("(hover: hover) and (pointer: fine)").matches;
   const board = $("#board");
   const sock = new Socket(() => {
     sock.send({ type: "watch", game: gid, tokens: Tokens.all(gid) });
@@ -119,12 +121,13 @@ function gamePage() {
     if (!myTurn()) { restoreFocus(); return; }
     for (const k of sel) for (const n of hits.get(k) || []) n.classList.add("selected");
     if (pending) {
-      const act = pending.actions[pending.i];
+      const act = pending.actions[pending.i], keys = keyboardUsed();
       choices.append(
-        el("button", { id: "confirm", class: "primary", text: `Confirm ${act.n}`, title: "Enter", "aria-keyshortcuts": "Enter", onclick: confirmPending }),
-        el("button", { id: "cancel", text: "Cancel", title: "Esc", "aria-keyshortcuts": "Escape", onclick: () => { clearSelection(); renderLive(); } }));
+        el("button", { id: "confirm", class: "primary", text: `Confirm: ${pendingWords()}`, "data-notation": act.n, title: keys ? `${act.n} (Enter)` : act.n,
+          "aria-keyshortcuts": "Enter", onclick: confirmPending }),
+        el("button", { id: "cancel", text: "Cancel", title: keys ? "Esc" : null, "aria-keyshortcuts": "Escape", onclick: () => { clearSelection(); renderLive(); } }));
       if (pending.actions.length > 1) {
-        choices.append(el("button", { id: "cycle", text: `Next option (R) ${pending.i + 1}/${pending.actions.length}`, "aria-keyshortcuts": "R", onclick: cycle }));
+        choices.append(el("button", { id: "cycle", text: `Next option${keys ? " (R)" : ""} ${pending.i + 1}/${pending.actions.length}`, "aria-keyshortcuts": "R", onclick: cycle }));
       }
       setStops(hits);
       return;
@@ -149,7 +152,7 @@ function gamePage() {
       }
     } else {
       if (done.length) choices.append(el("button", { id: "as-is", text: "Play as is", onclick: () => complete(done) }));
-      choices.append(el("button", { id: "clear", text: "Clear (Esc)", onclick: () => { clearSelection(); decorate(); updateStatus(); } }));
+      choices.append(el("button", { id: "clear", text: keyboardUsed() ? "Clear (Esc)" : "Clear", onclick: () => { clearSelection(); decorate(); updateStatus(); } }));
     }
     setStops(hits);
   }
@@ -172,7 +175,7 @@ function gamePage() {
     keepButton = "";
     if (again && $("#choices").contains(again)) { wantFocus = false; again.focus({ preventScroll: true }); }
     for (const n of list) { n.setAttribute("tabindex", "-1"); if (!n.getAttribute("role")) n.setAttribute("role", "button"); }
-    const stop = list.find((n) => n.getAttribute("data-key") === focusKey) || list[0];
+    const stop = list.find((n) => n.getAttribute("data-key") === focusKey) || nearestTo(focusKey, list) || list[0];
     if (stop) stop.setAttribute("tabindex", "0");
     restoreFocus();
   }
@@ -190,6 +193,18 @@ function gamePage() {
     const stop = board.querySelector('[data-key][tabindex="0"]');
     if (stop) focusStop(stop, false);
     else board.focus({ preventScroll: true });
+  }
+
+  // the stop nearest on the screen to the hit shape of `key` (the hole or square last played, which
+  // is no target any more): the board's tab stop stays where the player was, not at the first target
+  function nearestTo(key, list) {
+    const node = key && board.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    if (!node) return null;
+    const c = (n) => { const r = n.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; };
+    const [x0, y0] = c(node);
+    let best = null, bestD = Infinity;
+    for (const n of list) { const [x, y] = c(n), d = (x - x0) ** 2 + (y - y0) ** 2; if (d < bestD) { bestD = d; best = n; } }
+    return best;
   }
 
   // the nearest stop from `from` in the direction (dx, dy), on the screen (the drawing may be turned)
@@ -274,11 +289,19 @@ function gamePage() {
     const choices = $("#choices"); choices.replaceChildren();
   }
 
+  // the pending action in players' words (the preview frame's "words": the game's move_in_words),
+  // its notation until the preview comes
+  function pendingWords() {
+    const act = pending.actions[pending.i];
+    return (pending.words && pending.words[act.a]) || act.n;
+  }
+
   function onPreview(m) {
     if (!pending || m.ply !== frame.ply || m.action !== pending.actions[pending.i].a) return;
+    if (m.words) { pending.words = pending.words || {}; pending.words[m.action] = m.words; }
     renderBoard(m.svg);
     board.classList.add("previewing");
-    decorate();
+    decorate(); updateStatus();
   }
 
   function clearSelection() { sel = []; pending = null; }
@@ -363,16 +386,18 @@ function gamePage() {
 
   function renderMoves() {
     const list = $("#moves");
+    const hadFocus = list.contains(document.activeElement);
     const cur = shown();
     const bySeat = frame.move_seats || [], words = frame.moves_words || [];
     const items = frame.moves.map((mv, i) => el("li", { "data-seat": bySeat[i] },
       bySeat[i] === undefined ? null : el("span", { class: "ply-seat", text: `${seatLabel(bySeat[i])}: ` }),
       el("button", { class: "move", "data-ply": i + 1, "aria-current": i + 1 === cur ? "step" : null, text: mv,
-        onclick: () => show(i + 1) }),
+        tabindex: (cur ? i + 1 === cur : i + 1 === frame.moves.length) ? "0" : "-1", onclick: () => show(i + 1) }),
       words[i] && words[i] !== mv ? el("span", { class: "move-words", text: ` ${words[i]}` }) : null));
     list.replaceChildren(...items);
     // scroll the list (only: scrollIntoView would scroll the page too, to the list, after every move)
     const active = list.querySelector("[aria-current]");
+    if (hadFocus) (list.querySelector('button[tabindex="0"]') || document.body).focus({ preventScroll: true });
     if (active) {
       const li = active.parentElement, top = li.offsetTop, bottom = top + li.offsetHeight;
       if (top < list.scrollTop) list.scrollTop = top;
@@ -417,7 +442,12 @@ function gamePage() {
     else if (frame.over) text = `Game over: ${frame.outcome ? frame.outcome.result + " (" + frame.outcome.termination + ")" : "finished"}.${winnersText()}`;
     else if (frame.legal) {
       text = `Your move (${seat.label}).`;
-      if (pending) text += ` ${pending.actions[pending.i].n}: press Enter (or Confirm) to play it${pending.actions.length > 1 ? ", R for the next option" : ""}, Esc to cancel.`;
+      if (pending) {
+        const more = pending.actions.length > 1;
+        text += keyboardUsed()
+          ? ` ${pendingWords()}: press Enter (or Confirm) to play it${more ? ", R for the next option" : ""}, Esc to cancel.`
+          : ` Confirm plays it${more ? ", Next option shows another" : ""}, Cancel clears it.`;  // the words: on the button
+      }
       else if (sel.length) text += ` Selected ${selectedWords()}.`;
     } else if (seat && seat.error) text = `${seat.label}: ${seat.error}`;
     else if (seat && seat.thinking) text = `${seat.label} (${seat.agent}) is thinking…`;
@@ -439,7 +469,10 @@ function gamePage() {
     const dl = $("#download");
     if (frame.downloadable) { dl.setAttribute("aria-disabled", "true"); dl.title = frame.downloadable; dl.classList.add("disabled"); }
     else { dl.removeAttribute("aria-disabled"); dl.title = "the game's record (JSON)"; dl.classList.remove("disabled"); }
-    $("#move-form").hidden = !frame.legal;
+    // a seat's page keeps the typed move in its place between turns (disabled: no jump of the list
+    // under it); a spectator's page has none
+    $("#move-form").hidden = !frame.you.length || frame.over || frame.kind === "record";
+    for (const n of $("#move-form").querySelectorAll("input, button")) n.disabled = !frame.legal;
     if (frame.problem) showError(frame.problem);
     renderInvites();
     if (viewPly === null) renderMoves();
@@ -487,7 +520,16 @@ function gamePage() {
   // ---------------------------------------------------------------- events
   board.addEventListener("click", (ev) => {
     const hit = ev.target.closest("[data-key]");
-    if (hit) onKey(hit.getAttribute("data-key"));
+    if (hit) { focusKey = hit.getAttribute("data-key"); onKey(focusKey); }
+  });
+  // the focus ring only for keyboard use: a pointer (mouse, finger, pen) hides it until the next key
+  document.addEventListener("pointerdown", () => document.body.classList.add("by-pointer"), true);
+  document.addEventListener("keydown", () => document.body.classList.remove("by-pointer"), true);
+  // "Skip to the board": the board's one tab stop (or the board itself) takes the focus
+  $("#skip-board").addEventListener("click", (ev) => {
+    ev.preventDefault();
+    const stop = board.querySelector('[data-key][tabindex="0"]');
+    if (stop) focusStop(stop, true); else board.focus();
   });
   let dragFrom = null;
   board.addEventListener("pointerdown", (ev) => {
@@ -534,6 +576,12 @@ function gamePage() {
     else if (ev.key === "End") { ev.preventDefault(); toggleAuto(false); show(frame ? frame.ply : 0); }
     else if (ev.key === "Escape") { notice = null; clearSelection(); if (frame && viewPly === null) renderLive(); }
     else if (ev.key === "r" || ev.key === "R") cycle();
+  });
+  $("#moves").addEventListener("keydown", (ev) => {
+    const step = { ArrowUp: -1, ArrowDown: 1 }[ev.key];
+    if (!step || !frame) return;
+    ev.preventDefault(); ev.stopPropagation(); toggleAuto(false);
+    show(Math.max(1, shown() + step));
   });
   $("#first").onclick = () => { toggleAuto(false); show(0); };
   $("#prev").onclick = () => { toggleAuto(false); show(shown() - 1); };

@@ -163,13 +163,27 @@ def test_twixt_marks_never_cover_a_border_line(size, kwargs):
                         assert apart, f"mark at {cx},{cy} r {r} covers the border line {x0, y0, x1, y1}"
 
 
-def test_twixt_targets_are_quiet_rings_not_boxes():
+def test_twixt_targets_are_small_dots_on_the_legal_holes_only():
+    """The marked holes are exactly the legal placements of the game's mask (issue 26, the
+    newcomer's pass: the holes behind the opponent's border lines looked like legal ones)."""
     st = TwixtState(board_size=24)
     st.push("c3")
     root = ET.fromstring(st.to_svg(1))
     pairs = _marks(root)
-    assert len(pairs) == 24 * 24 - 4 - 1  # every empty hole, not the corners or the peg
-    assert all("quiet" in _classes(m) and m.tag == f"{SVG}circle" for _, m in pairs)
+    assert len(pairs) == 24 * 24 - 4 - 1 - 2 * 22  # every empty hole but the corners, the peg, red's border rows
+    assert all("quiet" not in _classes(m) and m.tag == f"{SVG}circle" and "dot" in _classes(m) for _, m in pairs)
+    mask = st.legal_action_mask()
+    marked = {h.get("data-key") for h, _ in pairs}
+    assert marked == {st.action_to_string(a) for a in range(24 * 24) if mask[a]}
+    assert "a5" in marked and "e1" not in marked and "e24" not in marked  # black to move: red's rows are not
+    # the same for red to move, and for a manual-links game once the peg is placed (no hole then)
+    st.push("d5")
+    assert {h.get("data-key") for h, _ in _marks(ET.fromstring(st.to_svg(0)))} == {
+        st.action_to_string(a) for a in range(24 * 24) if st.legal_action_mask()[a]
+    }
+    m = TwixtState(board_size=8, links="manual")
+    m.push("c3")
+    assert all(h.get("data-key") in {"c3"} for h, _ in _marks(ET.fromstring(m.to_svg(0))))
 
 
 # ---------------------------------------------------------------------------------- Ataxx

@@ -198,7 +198,7 @@ def play(page, game, action: int) -> None:
         if len(sharing) > 1 or ui.confirm:
             for _ in range(len(sharing)):
                 page.wait_for_selector("#confirm")
-                if page.inner_text("#confirm") == f"Confirm {notation}":
+                if page.get_attribute("#confirm", "data-notation") == notation:  # its words: the button's text
                     break
                 shown = page.inner_text("#confirm")
                 page.keyboard.press("r")
@@ -206,7 +206,7 @@ def play(page, game, action: int) -> None:
                     "t => document.querySelector('#confirm') && document.querySelector('#confirm').textContent !== t",
                     arg=shown,
                 )
-            assert page.inner_text("#confirm") == f"Confirm {notation}"
+            assert page.get_attribute("#confirm", "data-notation") == notation
             page.click("#confirm")
     page.wait_for_function(f"document.querySelector('#board').dataset.ply > {ply}")
 
