@@ -27,7 +27,7 @@ from envs.core.checks import is_plain_int
 from envs.core.records import record_from_state, replay
 from envs.core.state import GameState, IllegalActionError
 from envs.registry import spec
-from room.words import help_words, result_words, seat_label, setting_words
+from room.words import help_words, result_words, seat_label, seat_names, setting_words
 
 if TYPE_CHECKING:
     from room.journal import Journal
@@ -207,9 +207,9 @@ class RoomGame:
         return None if self.over else int(self.state.current_player)
 
     def label(self, seat: int) -> str:
-        """A seat for people, numbered from 1: ``player 1 (x)`` (:func:`room.words.seat_label`)."""
+        """A seat for people, numbered from 1: ``player 1 (red, x)`` (:func:`room.words.seat_label`)."""
         st = self.positions[0]
-        return seat_label([st.seat_name(i) for i in range(self.num_players)], seat)
+        return seat_label(seat_names(st), seat)
 
     def seats_held(self, digests) -> set[int]:
         """The seats whose token digest is among ``digests``."""
@@ -298,7 +298,7 @@ class RoomGame:
         journal keeps), ``winners`` the winning seats (``[]`` for a draw: a draw has no winners,
         though the rules' ``winners()`` give every seat then), ``draw`` whether it is one, and
         ``words`` the result for people (:func:`room.words.result_words`: ``"draw"``, ``"player 2
-        (o) won"``, ``"player 1 (x) resigned: player 2 (o) won"``)."""
+        (blue, o) won"``, ``"player 1 (red, x) resigned: player 2 (blue, o) won"``)."""
         n = self.num_players
         labels = [self.label(i) for i in range(n)]
         if self.resigned is not None:

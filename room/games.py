@@ -55,7 +55,7 @@ from room.records import load_journal, play_header, record_header, replay_event
 from room.scheduler import AgentScheduler
 from room.shelf import peek_finished
 from room.trust import check_encodable, client_text, seats_refusal, seed_refusal
-from room.words import argument_words, help_words, seat_label, variant_labels
+from room.words import argument_words, help_words, seat_label, seat_names, variant_labels
 
 __all__ = ["Room", "MAX_UPLOAD"]
 
@@ -423,10 +423,7 @@ class Room:
                 "type": "setup",
                 "env_id": env_id,
                 "env_kwargs": kwargs,
-                "seats": [
-                    {"seat": i, "label": seat_label([st.seat_name(j) for j in range(st.num_players)], i)}
-                    for i in range(st.num_players)
-                ],
+                "seats": [{"seat": i, "label": seat_label(seat_names(st), i)} for i in range(st.num_players)],
                 "teams": st.teams(),
                 "agents": [{"name": m.name, "summary": m.summary} for m in menu],
                 "unavailable": [{"name": m.name, "why": m.summary} for m in refused],

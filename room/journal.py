@@ -13,8 +13,8 @@ The first line is the header, the others are events, in order::
     {"event": "seat", "seat": 1, "kind": "agent", "agent": "greedy", "ply": 0}
     {"event": "seat", "seat": 2, "kind": "human", "token": "<sha256>", "claimed": true, "holder": "<sha256>", "ply": 0}
     {"event": "resign", "seat": 0,
-     "then": [{"event": "result", "result": "player 1 (x) resigned", "termination": "resignation",
-               "winners": [1], "words": "player 1 (x) resigned: player 2 (o) won", "ply": 57}]}
+     "then": [{"event": "result", "result": "player 1 (red, x) resigned", "termination": "resignation",
+               "winners": [1], "words": "player 1 (red, x) resigned: player 2 (blue, o) won", "ply": 57}]}
 
 A seat event marks every change of a seat's holder, at ``ply`` (absent in older journals);
 ``holder`` tells persons apart (:mod:`room.trust`), and the header's ``seed_chosen`` says the

@@ -19,7 +19,7 @@ from typing import Any
 
 from envs.registry import spec
 from room.journal import FORMAT, VERSION
-from room.words import result_words, seat_label, setting_words
+from room.words import result_words, seat_label, seat_names, setting_words
 
 __all__ = ["peek_finished", "TAIL_BYTES"]
 
@@ -33,7 +33,7 @@ def _setting(env_id: str, kwargs_json: str) -> tuple[str, tuple[str, ...], str]:
     (``initial_state``), per setting (cached, bounded)."""
     kwargs = json.loads(kwargs_json)
     st = spec(env_id).initial_state(**kwargs)
-    return st.setting_name(), tuple(st.seat_name(i) or "" for i in range(st.num_players)), setting_words(st, kwargs)
+    return st.setting_name(), seat_names(st), setting_words(st, kwargs)
 
 
 def _event_outcome(event: dict, labels: list[str]) -> dict:

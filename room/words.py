@@ -20,6 +20,7 @@ __all__ = [
     "argument_words",
     "variant_labels",
     "seat_label",
+    "seat_names",
     "seats_words",
     "result_words",
     "plies_words",
@@ -72,8 +73,15 @@ def help_words(state: GameState, env_id: str) -> dict:
     }
 
 
+def seat_names(state: GameState) -> tuple[str, ...]:
+    """Each seat's side as people name it: the game's seat name (``state.seat_name``) through its
+    words' ``sides`` (``"red, x"`` for Ataxx's ``x``), ``""`` for a seat without a name."""
+    w = state.words()
+    return tuple(w.side(state.seat_name(i) or "") for i in range(state.num_players))
+
+
 def seat_label(seat_names, seat: int) -> str:
-    """A seat for people, numbered from 1: ``"player 1 (x)"`` (``seat_names[seat]``, the game's
+    """A seat for people, numbered from 1: ``"player 1 (red, x)"`` (``seat_names[seat]``, the game's
     name of the seat, in brackets where it has one). The protocol's seat numbers stay 0-based (the
     API); only what people read is numbered from 1."""
     name = seat_names[seat] if seat < len(seat_names) else ""
@@ -102,8 +110,8 @@ def result_words(
     unfinished: str | None = None,
 ) -> str:
     """A finished game's result for people, from the seats alone (no game named): ``"draw"``,
-    ``"player 2 (o) won"``, ``"player 2 (black) and player 4 (black) won"`` (a team),
-    ``"player 1 (x) resigned: player 2 (o) won"``, ``"player 1 and player 3 resigned: player 2
+    ``"player 2 (blue, o) won"``, ``"player 2 (black) and player 4 (black) won"`` (a team),
+    ``"player 1 (red, x) resigned: player 2 (blue, o) won"``, ``"player 1 and player 3 resigned: player 2
     won"``, ``"unfinished: the step limit (300 moves)"``.
 
     Args:

@@ -7,7 +7,7 @@ ranks 1-7 on both sides; x stones red and o stones blue, gaps (blocked squares) 
 colours of the Pillow picture (:mod:`envs.ataxx.render`, ``envs.core.render.PIECE_COLOURS``).
 Under the board a caption: each side's stone count, then whose turn it is (and the halfmove
 clock when the 100-ply draw rule is on) or the result and why the game ended; a seat's drawing
-adds which side the viewer plays (``you: o``) and the root's class says who looks
+adds which side the viewer plays (``you: blue``) and the root's class says who looks
 (``spectator``, ``viewer-x``, ``viewer-o``). The document's ``aria-label`` says the same and
 names the last move (and the pending one).
 
@@ -24,7 +24,7 @@ names the last move (and the pending one).
   drawn over the current one: the new stone and the stones it would convert in the mover's
   colour with a dashed outline, a jump's emptied source as a dashed ring.
 * **Hit shapes**: one square per board square, gaps included (``data-key`` the square's name,
-  ``"c3"``; ``aria-label`` ``"c3, x stone"``, ``"c3, empty"``, ``"c3, gap"``).
+  ``"c3"``; ``aria-label`` ``"c3, red stone"``, ``"c3, empty"``, ``"c3, gap"``).
 
 Paths (:func:`action_paths`): a jump ``c3e5`` is ``("c3", "e5")`` (kind ``"jump"``); a clone to
 ``b2`` has one path ``(source, "b2")`` per stone of the mover next to ``b2``, sources in square
@@ -89,8 +89,9 @@ MARK_COLOURS = {
     "on the board": (COLOURS["mark"], COLOURS["board"]),
     "on the last move's square": (COLOURS["mark"], blend(COLOURS["last"], COLOURS["board"], 0.8)),
 }
-_SIDE = "xo"
-_WON = {"1-0": "x won", "0-1": "o won"}
+_SIDE = "xo"  # the seats' names (FEN letters), the CSS classes of the stones
+_NAME = ("red", "blue")  # the seats' colours: what the caption and the labels say (x is red, o blue)
+_WON = {"1-0": "red won", "0-1": "blue won"}
 _RADIUS = CELL * 0.38
 
 
@@ -176,13 +177,14 @@ def _caption(state: AtaxxState, viewer: int | None) -> str:
     100-ply rule is on) or the result and why the game ended; a seat's side."""
     out = state.outcome()
     if out is not None:
-        text = f"{out.result} {_WON.get(out.result, 'draw')}: {out.termination}"
+        why = f"{_NAME[state.resignations[0][1]]} resigned" if state.resignations else out.termination
+        text = f"{out.result} {_WON.get(out.result, 'draw')}: {why}"
     else:
-        text = f"{_SIDE[state.turn]} to move"
+        text = f"{_NAME[state.turn]} to move"
         if state.halfmove_clock:
             text += f" \u00b7 clock {state.clock}/100"
     if viewer is not None:
-        text += f" \u00b7 you: {_SIDE[viewer]}"
+        text += f" \u00b7 you: {_NAME[viewer]}"
     return text
 
 
@@ -275,9 +277,9 @@ def to_svg(state: AtaxxState, viewer: int | None = None, *, pending: int | None 
     body.append(
         f'<g class="caption">'
         f'<circle cx="{_MARGIN + 9}" cy="{cy}" r="9" fill="{c["x"]}" stroke="{c["outline"]}"/>'
-        f'<text x="{_MARGIN + 24}" y="{cy + 6}" {cap}>x {nx}</text>'
-        f'<circle cx="{_MARGIN + 80}" cy="{cy}" r="9" fill="{c["o"]}" stroke="{c["outline"]}"/>'
-        f'<text x="{_MARGIN + 95}" y="{cy + 6}" {cap}>o {no}</text>'
+        f'<text x="{_MARGIN + 24}" y="{cy + 6}" {cap}>red {nx}</text>'
+        f'<circle cx="{_MARGIN + 92}" cy="{cy}" r="9" fill="{c["o"]}" stroke="{c["outline"]}"/>'
+        f'<text x="{_MARGIN + 107}" y="{cy + 6}" {cap}>blue {no}</text>'
         f'<text x="{_MARGIN + _BOARD}" y="{cy + 6}" text-anchor="end" {cap}>{esc(text)}</text></g>'
     )
     # hit shapes, on top, each followed by its mark (the same for every viewer)
@@ -286,7 +288,7 @@ def to_svg(state: AtaxxState, viewer: int | None = None, *, pending: int | None 
         x, y = _xy(sq)
         name = square_name(sq)
         what = state.piece_at(sq)
-        desc = {"x": "x stone", "o": "o stone", "-": "gap", ".": "empty"}[what]
+        desc = {"x": "red stone", "o": "blue stone", "-": "gap", ".": "empty"}[what]
         body.append(hit("rect", name, f"{name}, {desc}", x=x, y=y, width=CELL, height=CELL))
         cx, cy = _centre(sq)
         if not marks:
@@ -307,7 +309,7 @@ def to_svg(state: AtaxxState, viewer: int | None = None, *, pending: int | None 
                     quiet=True,
                 )
             )
-    label = f"Ataxx position: x {nx} stones, o {no} stones; {text}"
+    label = f"Ataxx position: red (x) {nx} stones, blue (o) {no} stones; {text}"
     if last is not None:
         label += f"; last move {state.action_to_string(last)}"
         turned = state.last_converted.bit_count()
@@ -349,7 +351,7 @@ def action_paths(state: AtaxxState, action: int) -> MovePaths:
 def status(state: AtaxxState, viewer: int | None) -> str:
     """One line the move list and the result do not say, ``""`` when there is none.
 
-    * ``"x has no move: it passes (0000)"`` when the side to move must pass;
+    * ``"red has no move: it passes (0000)"`` when the side to move must pass;
     * ``"clock 93/100: a draw in 7 plies without a clone"`` from 80 plies on, when the
       100-ply draw rule is on (``envs/ataxx/RULES.md``, rule 3).
 
@@ -362,7 +364,7 @@ def status(state: AtaxxState, viewer: int | None) -> str:
     _check_state(state)
     if state.is_terminal():
         return ""
-    side = _SIDE[state.turn]
+    side = _NAME[state.turn]
     if state.legal_actions() == [PASS_ACTION]:
         return f"{side} has no move: it passes (0000)"
     if state.halfmove_clock and state.clock >= 80:

@@ -22,7 +22,7 @@ WORDS = GameWords(
     },
     variants={"standard": "Standard 7x7", "blockers": "With four blocked squares"},
     legend=(
-        ("red and blue stones", "player 1 (x, red) and player 2 (o, blue); x moves first"),
+        ("red and blue stones", "player 1 (red, x in the notation) and player 2 (blue, o); red moves first"),
         ("yellow squares", "the last move: a clone's square, or a jump's source and target joined by a line"),
         ("dark grey square", "a gap: a blocked square no stone may go to"),
         ("yellow ring inside a stone", "a stone the last move converted"),
@@ -30,6 +30,7 @@ WORDS = GameWords(
         ("green dot", "after picking a stone: a clone to that square (a new stone; yours stays)"),
         ("hollow green dot (a ring)", "after picking a stone: a jump to that square (your stone moves two squares)"),
     ),
+    sides={"x": "red, x", "o": "blue, o"},  # the FEN letters are the seat names; the stones are red and blue
     package="envs.ataxx",
     summary_section="In short",
 )

@@ -12,6 +12,8 @@ module ``envs/<game>/words.py`` (its path declared once, in ``GameInfo.words``) 
   share a variant name with different meanings;
 * ``legend``: what the board's marks mean, as pairs ``(mark, meaning)``
   (``("dot on an empty space", "a forced space: ...")``);
+* ``sides``: how people name a seat's side where the game's seat name is notation
+  (``{"x": "red, x"}``: Ataxx's FEN letters for its red and blue stones);
 * ``summary_section``: the title of the section of the game's ``RULES.md`` (installed with the
   package) that is the short "how to play" (:meth:`GameWords.how_to_play`); the whole file is the
   full rules (:meth:`GameWords.rules_text`).
@@ -56,6 +58,7 @@ class GameWords:
         package: the game's package (``"envs.tantrix"``), where its ``RULES.md`` is.
         summary_section: the title of the ``RULES.md`` section that is the short how to play
             (``""``: none).
+        sides: ``{seat name: words}`` where a seat name is notation (:meth:`side`).
         notation: ``None`` (the notation help is ``info.notation``, one text for every setting)
             or a function of a state returning the help for that state's setting only (no
             variant's moves that the setting does not have).
@@ -67,6 +70,11 @@ class GameWords:
     package: str = ""
     summary_section: str = ""
     notation: Callable[[Any], str] | None = None
+    sides: Mapping[str, str] = field(default_factory=dict)
+
+    def side(self, seat_name: str) -> str:
+        """How people name the side of the seat named ``seat_name`` (:attr:`sides`, else the name)."""
+        return self.sides.get(seat_name, seat_name)
 
     def option(self, name: str) -> Option:
         """The words of argument ``name`` (its name itself, no help, where the game gives none)."""

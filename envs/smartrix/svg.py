@@ -319,7 +319,7 @@ def to_svg(state: SmartrixState, viewer: int | None = None, *, pending: int | No
     for p in show:
         hand = state.hand(p)
         title = (
-            f"Your hand (player {p})" if p == viewer and not over else f"Player {p}'s hand"
+            f"Your hand (player {p + 1})" if p == viewer and not over else f"Player {p + 1}'s hand"
         ) + f": {len(hand)} card{'s' if len(hand) != 1 else ''}, {state.hand_value(p)} points"
         y += _LINE
         out.append(f'<text x="{_PAD}" y="{y - 5}" {_FONT} font-size="14" fill="#fff">{esc(title)}</text>')
@@ -369,7 +369,7 @@ def to_svg(state: SmartrixState, viewer: int | None = None, *, pending: int | No
         )
     height = y + _PAD
     body = f'<rect width="{_n(width)}" height="{height}" fill="{_TABLE}"/>' + "".join(out) + "".join(hits)
-    label = "Smartrix table" + ("" if viewer is None else f", seen by player {viewer}")
+    label = "Smartrix table" + ("" if viewer is None else f", seen by player {viewer + 1}")
     return svg_document(width, height, body, label, "board-smartrix")
 
 
@@ -485,6 +485,16 @@ def _cell_label(r: int, c: int, on_table, ghosts, last_rc) -> str:
     return f"{where}: empty"
 
 
+def _result_words(state: SmartrixState, outcome) -> str:
+    """The result for people, seats and teams numbered from 1 (the rules' result text counts from
+    0): ``"player 2 won"``, ``"team 1 won"``, or ``"a draw"``."""
+    if not outcome.winners or len(outcome.winners) == state.num_players:
+        return "a draw"
+    if state.team_game:
+        return f"team {state.team_of(outcome.winners[0]) + 1} won"
+    return " and ".join(f"player {w + 1}" for w in outcome.winners) + " won"
+
+
 def _caption(state: SmartrixState, over: bool, moved: bool, last, pending) -> list[str]:
     who = "team" if state.team_game else "player"
     if over:
@@ -492,11 +502,11 @@ def _caption(state: SmartrixState, over: bool, moved: bool, last, pending) -> li
         assert outcome is not None  # the game is over
         scores = state.team_scores()
         ended = f" ({outcome.termination})" if state.resignations else ""  # "... (the other sides resigned)"
-        first = f"Game over: {outcome.result}{ended}; {who} scores " + ", ".join(str(s) for s in scores)
+        first = f"Game over: {_result_words(state, outcome)}{ended}; {who} scores " + ", ".join(str(s) for s in scores)
     else:
         p = state.current_player
-        team = f" (team {state.team_of(p)})" if state.team_game else ""
-        first = f"Turn {state.turn_number + 1}: player {p}{team} to move; pile {state.pile_size}"
+        team = f" (team {state.team_of(p) + 1})" if state.team_game else ""
+        first = f"Turn {state.turn_number + 1}: player {p + 1}{team} to move; pile {state.pile_size}"
         if pending is not None:
             first += f"; trying {state.action_to_string(pending)}"
     lines = [first]
@@ -507,7 +517,7 @@ def _caption(state: SmartrixState, over: bool, moved: bool, last, pending) -> li
         got = state.last_collected
         if got:
             taker = next(q for q in range(state.num_players) if got[0] in state.collected(q))
-            second += f"; player {taker} collected {len(got)} cards, {sum(_VALUES[n - 1] for n in got)} points"
+            second += f"; player {taker + 1} collected {len(got)} cards, {sum(_VALUES[n - 1] for n in got)} points"
     lines.append(second)
     return lines
 
@@ -515,9 +525,9 @@ def _caption(state: SmartrixState, over: bool, moved: bool, last, pending) -> li
 def _player_line(state: SmartrixState, p: int, viewer, over: bool) -> str:
     mark = "\u25b6 " if not over and p == state.current_player else ""
     you = " (you)" if p == viewer else ""
-    team = f", team {state.team_of(p)}" if state.team_game else ""
+    team = f", team {state.team_of(p) + 1}" if state.team_game else ""
     coll = len(state.collected(p))
-    line = f"{mark}Player {p}{you}{team}: {state.hand_size(p)} in hand; {coll} collected, {state.points(p)} pts"
+    line = f"{mark}Player {p + 1}{you}{team}: {state.hand_size(p)} in hand; {coll} collected, {state.points(p)} pts"
     if over:
         line += f"; score {state.scores()[p]}"
     if state.is_out(p):

@@ -162,8 +162,19 @@ def tile_label(tile: int, rot: int = 0) -> str:
 
 
 def _player_name(state, p: int) -> str:
-    name = f"P{p} {COLOUR_NAMES[state.colour_of(p) - 1]}"
-    return name + (f" (team {state.team_of(p)})" if state.team_game else "")
+    """A seat for people, numbered from 1 (``"P1 red"``, ``"P2 yellow (team 2)"``; the API's seats
+    and the rules' result texts count from 0)."""
+    name = f"P{p + 1} {COLOUR_NAMES[state.colour_of(p) - 1]}"
+    return name + (f" (team {state.team_of(p) + 1})" if state.team_game else "")
+
+
+def _result_words(state, out) -> str:
+    """The result for people: who won, by :func:`_player_name` (or the team), or ``"a draw"``."""
+    if not out.winners or len(out.winners) == state.num_players:
+        return "a draw"
+    if state.team_game:
+        return f"team {state.team_of(out.winners[0]) + 1} won"
+    return " and ".join(_player_name(state, w) for w in out.winners) + " won"
 
 
 def _check(state, viewer, pending) -> tuple[int, int, int, int] | None:
@@ -218,7 +229,7 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
     board_w, board_h = bx1 - bx0, by1 - by0
     if over:
         out = state.outcome()
-        caption = f"Game over: {out.result} ({out.termination})"
+        caption = f"Game over: {_result_words(state, out)} ({out.termination})"
     else:
         caption = f"{_player_name(state, mover)} to move · {_PHASE_TEXT[state.phase_index]}"
     counts = (

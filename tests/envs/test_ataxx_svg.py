@@ -109,7 +109,7 @@ def test_forced_pass_has_no_path_and_a_status():
     s = AtaxxState(PASSES)
     assert s.legal_actions() == [PASS_ACTION]
     assert action_paths(s, PASS_ACTION) == MovePaths(())
-    assert status(s, None) == status(s, 0) == "x has no move: it passes (0000)"
+    assert status(s, None) == status(s, 0) == "red has no move: it passes (0000)"
     s.push("0000")  # o moves next; a pass highlights nothing
     root = _root(to_svg(s))
     assert _marked(root, "last", "rect") == [] and "last move 0000" in root.get("aria-label")
@@ -135,7 +135,7 @@ def test_start_drawing_squares_stones_labels():
     assert root.get("viewBox") == f"0 0 {WIDTH} {HEIGHT}" == "0 0 504 548"
     hits = _hits(root)
     assert len(hits) == 49 and set(hits) == {f + r for f in "abcdefg" for r in "1234567"}
-    assert hits["a7"].get("aria-label") == "a7, x stone" and hits["g7"].get("aria-label") == "g7, o stone"
+    assert hits["a7"].get("aria-label") == "a7, red stone" and hits["g7"].get("aria-label") == "g7, blue stone"
     assert hits["d4"].get("aria-label") == "d4, empty"
     # a1 at the bottom left, g7 at the top right: never flipped
     assert float(hits["a1"].get("x")) < float(hits["g1"].get("x"))
@@ -144,7 +144,7 @@ def test_start_drawing_squares_stones_labels():
     labels = sorted(t.text for t in root.iter(f"{SVG}text") if "label" in _classes(t))
     assert labels == sorted(list("abcdefg1234567") * 2)
     assert _marked(root, "last", "rect") == [] and _marked(root, "gap", "rect") == []
-    assert _caption(root) == "x 2 | o 2 | x to move \u00b7 clock 0/100"
+    assert _caption(root) == "red 2 | blue 2 | red to move \u00b7 clock 0/100"
     assert "spectator" in _classes(root)
 
 
@@ -198,9 +198,9 @@ def test_viewer_names_its_side_and_changes_nothing_else():
     s = AtaxxState()
     s.push("f2")
     spectator, x_view, o_view = (to_svg(s, v) for v in (None, 0, 1))
-    assert _caption(_root(spectator)) == "x 3 | o 2 | o to move \u00b7 clock 0/100"
-    assert _caption(_root(o_view)) == "x 3 | o 2 | o to move \u00b7 clock 0/100 \u00b7 you: o"
-    assert _caption(_root(x_view)).endswith("you: x")
+    assert _caption(_root(spectator)) == "red 3 | blue 2 | blue to move \u00b7 clock 0/100"
+    assert _caption(_root(o_view)) == "red 3 | blue 2 | blue to move \u00b7 clock 0/100 \u00b7 you: blue"
+    assert _caption(_root(x_view)).endswith("you: red")
     assert "viewer-o" in _classes(_root(o_view)) and "viewer-x" in _classes(_root(x_view))
     # the board part (everything before the caption) is the same for every viewer
     board = [
@@ -217,7 +217,7 @@ def test_end_caption_and_status():
     s = AtaxxState("7/7/7/7/7/1o5/x6 x 0 1")
     s.push("a2")  # takes o's only stone
     root = _root(to_svg(s, 1))
-    assert _caption(root) == "x 3 | o 0 | 1-0 x won: a side has no stones \u00b7 you: o"
+    assert _caption(root) == "red 3 | blue 0 | 1-0 red won: a side has no stones \u00b7 you: blue"
     assert status(s, None) == ""
     d = AtaxxState("x5o/7/7/7/7/7/o5x x 99 40")
     d.push("g1e1")
@@ -229,7 +229,7 @@ def test_clock_status_near_the_draw():
     assert status(AtaxxState("x5o/7/7/7/7/7/o5x x 99 40"), 0) == "clock 99/100: a draw in 1 ply without a clone"
     assert status(AtaxxState("x5o/7/7/7/7/7/o5x x 79 40"), 0) == ""
     off = AtaxxState("x5o/7/7/7/7/7/o5x x 85 40", halfmove_clock=False)
-    assert status(off, 0) == "" and _caption(_root(to_svg(off))) == "x 2 | o 2 | x to move"
+    assert status(off, 0) == "" and _caption(_root(to_svg(off))) == "red 2 | blue 2 | red to move"
 
 
 def test_state_to_svg_and_render_reexport_are_the_module():

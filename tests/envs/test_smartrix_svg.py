@@ -138,7 +138,7 @@ def test_last_card_outlined_and_collected_set_highlighted():
     assert col_of == {20: 0, 2: 1, 1: 2, 3: 3, 10: 4}
     frames = [el for el in with_class(root, "last collected") if el.tag == f"{NS}rect"]
     assert len(frames) == 5 and sum(f.get("stroke-dasharray") is None for f in frames) == 1  # the card put down
-    assert "Last move: 10r0@+0,+4; player 0 collected 5 cards, 7 points" in texts(root)
+    assert "Last move: 10r0@+0,+4; player 1 collected 5 cards, 7 points" in texts(root)
     assert (
         keys(root)["cell:0,4"].get("aria-label")
         == "row +0, column +4: empty, card 10 was collected from here by the last move"
@@ -164,12 +164,12 @@ def test_each_viewer_sees_its_own_hand_only():
         others = {n for p in range(3) if p != seat for n in st.hand(p)}
         assert not {int(g.get("data-card")) for g in root.iter(f"{NS}g") if g.get("data-card")} & others
         lines = texts(root)
-        assert f"Your hand (player {seat}): {st.hand_size(seat)} cards, {st.hand_value(seat)} points" in lines
-        assert sum(f"Player {seat} (you): {st.hand_size(seat)} in hand" in t for t in lines) == 1
+        assert f"Your hand (player {seat + 1}): {st.hand_size(seat)} cards, {st.hand_value(seat)} points" in lines
+        assert sum(f"Player {seat + 1} (you): {st.hand_size(seat)} in hand" in t for t in lines) == 1
     assert texts(spectator)[-3:] == [
-        f"Player 0: {st.hand_size(0)} in hand; 0 collected, 0 pts",
-        f"\u25b6 Player 1: {st.hand_size(1)} in hand; 0 collected, 0 pts",
-        f"Player 2: {st.hand_size(2)} in hand; 0 collected, 0 pts",
+        f"Player 1: {st.hand_size(0)} in hand; 0 collected, 0 pts",
+        f"\u25b6 Player 2: {st.hand_size(1)} in hand; 0 collected, 0 pts",
+        f"Player 3: {st.hand_size(2)} in hand; 0 collected, 0 pts",
     ]
 
 
@@ -183,9 +183,9 @@ def test_game_over_shows_every_hand_and_the_scores():
     assert sorted(int(g.get("data-card")) for g in cards(root, "card hand")) == sorted(st.hand(0) + st.hand(1))
     assert not [k for k in keys(root) if k.startswith("card:")]  # nothing left to pick
     sc = st.scores()
-    assert texts(root)[0] == f"Game over: {st.outcome().result}; player scores {sc[0]}, {sc[1]}"
+    assert texts(root)[0] == f"Game over: player {st.outcome().winners[0] + 1} won; player scores {sc[0]}, {sc[1]}"
     lines = [
-        f"Player {p}: {st.hand_size(p)} in hand; {len(st.collected(p))} collected, {st.points(p)} pts; "
+        f"Player {p + 1}: {st.hand_size(p)} in hand; {len(st.collected(p))} collected, {st.points(p)} pts; "
         f"score {sc[p]}" + ("; out" if st.is_out(p) else "")
         for p in range(2)
     ]
@@ -212,7 +212,7 @@ def test_pending_draws_the_card_on_its_square_and_leaves_its_place_in_the_hand()
     ]
     assert spots == [(2, 2)]  # card 2 turned twice: its one spot moved from top-left to bottom-right
     assert sorted(int(g.get("data-card")) for g in cards(root, "card hand")) == [1, 3, 4, 5, 12]
-    assert texts(root)[0] == "Turn 1: player 0 to move; pile 58; trying 2r2@+0,+1"
+    assert texts(root)[0] == "Turn 1: player 1 to move; pile 58; trying 2r2@+0,+1"
     assert "card:2" in keys(root)  # still clickable: the page cycles the rotations on it
     assert parse(st.to_svg(0)).find(f".//{NS}g[@class='card pending']") is None
 
@@ -310,4 +310,4 @@ def test_drawing_is_deterministic_and_the_same_through_the_state():
     assert st.to_svg(2) == to_svg(st, 2) == to_svg(st.clone(), np.int64(2))
     root = parse(st.to_svg(None))
     assert root.get("aria-label") == "Smartrix table" and root.get("class") == "board board-smartrix"
-    assert texts(root)[0] == f"Turn 2: player 1 (team 1) to move; pile {st.pile_size}"
+    assert texts(root)[0] == f"Turn 2: player 2 (team 2) to move; pile {st.pile_size}"

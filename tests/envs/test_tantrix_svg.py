@@ -160,7 +160,7 @@ def test_forced_spaces_dotted_in_the_colour_of_each_player_who_can_fill_them():
         at.setdefault(hexes[0], []).append((round(x - _hex_centre(*hexes[0])[0], 1), d.get("fill")))
     assert at == {(0, -1): [(-5.4, RED), (5.4, YELLOW)], (0, 2): [(0, "#ffffff")]}  # 2.4 radii apart
     keys = _keys(_root(to_svg(s, 2)))
-    assert keys["hex:0,-1"].get("aria-label") == "hex 0,-1, empty, forced space: P0 red, P1 yellow can fill it"
+    assert keys["hex:0,-1"].get("aria-label") == "hex 0,-1, empty, forced space: P1 red, P2 yellow can fill it"
     assert keys["hex:0,2"].get("aria-label") == "hex 0,2, empty, forced space, nobody can fill it"
     # give P1 a tile for (0, 2) as well: yellow dots on both
     s = _position([[44, 1, 2], [46, 15], [5, 6, 7]])
@@ -199,9 +199,9 @@ def test_hands_scores_and_the_player_to_move():
     for p in range(3):
         line, loop = s.colour_score(s.colour_of(p))
         assert f"score {s.scores()[p]}: line {line}" + (f", loop {loop}×2" if loop else "") in texts
-    assert texts[0] == "P2 blue to move · free move"
+    assert texts[0] == "P3 blue to move · free move"
     names = [t for t in texts[1:] if re.match(r"P\d ", t)]
-    assert names == ["P0 red", "P1 yellow (you)", "P2 blue"]
+    assert names == ["P1 red", "P2 yellow (you)", "P3 blue"]
     assert texts.count("▶") == 1 and len(_classed(root, "to-move")) == 1
     # every tile of every hand is drawn (hands are open), only the mover's are keys
     drawn = {el.get("aria-label") for el in _classed(root, "hand-tile")}
@@ -228,13 +228,14 @@ def test_caption_status_and_the_end():
     )
     root = _root(to_svg(s))
     title = root.find(f"{NS}title").text
-    assert title.startswith(f"Tantrix position: P{s.current_player} ")
+    assert title.startswith(f"Tantrix position: P{s.current_player + 1} ")
     texts = ["".join(t.itertext()) for t in root.iter(f"{NS}text")]
     assert f"tiles placed {len(s.placed)} · bag {s.bag_size} · restrictions on" in texts
     play_random(s, seed=1)
     assert s.is_terminal() and status(s, None) == ""
     root = _root(to_svg(s, 0))
-    assert root.find(f"{NS}title").text == f"Tantrix position: Game over: {s.outcome().result} (all tiles placed)"
+    assert s.outcome().result == "player 0 won" and s.colour_of(0) == 1  # the rules count seats from 0; red
+    assert root.find(f"{NS}title").text == "Tantrix position: Game over: P1 red won (all tiles placed)"
     assert _keys(root) == {} and _classed(root, "space") == [] and _classed(root, "forced") == []
     with pytest.raises(ValueError, match="viewer"):
         status(s, 2)

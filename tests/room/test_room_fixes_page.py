@@ -216,7 +216,10 @@ def test_smartrix_cards_show_the_number_the_moves_use(browser, server):  # noqa:
         "gs => gs.map(g => [g.dataset.card, (g.querySelector('.card-number') || {}).textContent])",
     )
     assert numbers and all(shown == f"#{n}" for n, shown in numbers), numbers
-    hand = {n for n, _ in page.eval_on_selector_all("#board g.card.hand[data-card]", "gs => gs.map(g => [g.dataset.card, 0])")}
+    hand = {
+        n
+        for n, _ in page.eval_on_selector_all("#board g.card.hand[data-card]", "gs => gs.map(g => [g.dataset.card, 0])")
+    }
     assert hand == {str(n) for n in game.state.hand(0)}
     pick_until_confirm(page, game)
     page.click("#confirm")
@@ -228,7 +231,9 @@ def test_smartrix_cards_show_the_number_the_moves_use(browser, server):  # noqa:
 
 
 # ---------------------------------------------------------------------------------- 8. orientation
-@pytest.mark.parametrize("seats", [["random", "me", "random", "me"], ["me", "me", "random", "random"]], ids=["1+3", "0+1"])
+@pytest.mark.parametrize(
+    "seats", [["random", "me", "random", "me"], ["me", "me", "random", "random"]], ids=["1+3", "0+1"]
+)
 def test_a_person_with_two_double_twixt_seats_keeps_the_board_still(browser, server, seats):  # noqa: F811
     """The hole c3 stays where it is on the screen across the person's turns (neither turned nor
     scaled: the drawing keeps its height whatever its caption says)."""
@@ -268,7 +273,8 @@ def test_ataxx_help_explains_the_clone_dots_and_jump_rings_the_board_shows(brows
     page.locator("#board .hit.target").first.click()  # a stone picked: its clone and jump targets
     fills = page.eval_on_selector_all(
         "#board .hit.target + .mark .dot, #board .hit.target + .mark.dot",
-        "ds => ds.map(d => [d.closest('.mark').previousElementSibling.className.baseVal, getComputedStyle(d).fillOpacity])",
+        "ds => ds.map(d => [d.closest('.mark').previousElementSibling.className.baseVal,"
+        " getComputedStyle(d).fillOpacity])",
     )
     clones = [f for cls, f in fills if "target-clone" in cls]
     jumps = [f for cls, f in fills if "target-jump" in cls]

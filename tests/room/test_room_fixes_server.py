@@ -155,11 +155,11 @@ def test_a_finished_game_off_memory_shows_its_result_and_winners_in_the_lobby(tm
         watch(p, c["game"], c["tokens"]["0"])
         p.send({"type": "resign", "game": c["game"]})
         s = p.state(lambda f: f["over"])
-        assert s["outcome"]["words"] == "player 1 (x) resigned: player 2 (o) won"
+        assert s["outcome"]["words"] == "player 1 (red, x) resigned: player 2 (blue, o) won"
         close_pages()
     last = json.loads((records / f"{c['game']}.jsonl").read_text().splitlines()[-1])
     ev = last if last.get("event") == "result" else last["then"][-1]
-    assert ev["winners"] == [1] and ev["words"] == "player 1 (x) resigned: player 2 (o) won"
+    assert ev["winners"] == [1] and ev["words"] == "player 1 (red, x) resigned: player 2 (blue, o) won"
     app2 = create_app(records, agent_delay=0)
     with TestClient(app2) as client:
         room2 = app2.state.room
@@ -168,8 +168,14 @@ def test_a_finished_game_off_memory_shows_its_result_and_winners_in_the_lobby(tm
         p.send({"type": "lobby"})
         lobby = p.until(lambda f: f["type"] == "lobby")
         g = next(x for x in lobby["games"] if x["game"] == c["game"])
-        assert g["outcome"]["winners"] == [1] and g["outcome"]["words"] == "player 1 (x) resigned: player 2 (o) won"
-        assert g["setting"] == "Ataxx" and [s["label"] for s in g["seats"]] == ["player 1 (x)", "player 2 (o)"]
+        assert (
+            g["outcome"]["winners"] == [1]
+            and g["outcome"]["words"] == "player 1 (red, x) resigned: player 2 (blue, o) won"
+        )
+        assert g["setting"] == "Ataxx" and [s["label"] for s in g["seats"]] == [
+            "player 1 (red, x)",
+            "player 2 (blue, o)",
+        ]
         assert c["game"] not in room2.games  # still not replayed
         close_pages()
 
@@ -183,10 +189,10 @@ def test_an_older_journal_without_winners_shows_its_result_text(tmp_path):
     assert bad["winners"] == [] and bad["words"] == "1-0"
     # an uploaded record's result has winners and no words: the words are made from them
     rec = _event_outcome(
-        {"result": "0-1", "termination": "connection", "winners": [1]}, ["player 1 (x)", "player 2 (o)"]
+        {"result": "0-1", "termination": "connection", "winners": [1]}, ["player 1 (red, x)", "player 2 (blue, o)"]
     )
-    assert rec["words"] == "player 2 (o) won" and rec["winners"] == [1]
-    drawn = _event_outcome({"result": "1/2-1/2", "winners": [0, 1]}, ["player 1 (x)", "player 2 (o)"])
+    assert rec["words"] == "player 2 (blue, o) won" and rec["winners"] == [1]
+    drawn = _event_outcome({"result": "1/2-1/2", "winners": [0, 1]}, ["player 1 (red, x)", "player 2 (blue, o)"])
     assert drawn["words"] == "draw" and drawn["winners"] == [] and drawn["draw"] is True
 
 
@@ -236,7 +242,7 @@ def test_seats_are_numbered_from_1_where_people_read_them(room):  # noqa: F811
     assert all(s["label"].startswith(f"player {s['seat'] + 1}") for s in setup["seats"])
     c = create(p, "ataxx_v0", ["me", "random"], seed=1)
     s = watch(p, c["game"], c["tokens"]["0"])
-    assert [x["label"] for x in s["seats"]] == ["player 1 (x)", "player 2 (o)"]
+    assert [x["label"] for x in s["seats"]] == ["player 1 (red, x)", "player 2 (blue, o)"]
     assert "player_0" not in json.dumps(s) and "player 0" not in json.dumps(s)
 
 

@@ -58,7 +58,7 @@ def test_the_lobby_lists_games_in_players_words(browser, server):  # noqa: F811
     page.goto(server.url + "/")
     row = page.wait_for_selector("table.games tbody tr")
     text = row.inner_text()
-    assert "Player 1 (x) resigned: player 2 (o) won" in text, text
+    assert "Player 1 (red, x) resigned: player 2 (blue, o) won" in text, text
     assert "no moves" in text and "2 players" in text and "1/2" not in text
     assert not page.errors
 

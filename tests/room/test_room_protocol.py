@@ -292,7 +292,7 @@ def test_every_bad_message_gets_an_error_and_changes_nothing(room):
     spectator = connect(client)
     watch(spectator, gid)
     assert "hold no seat" in spectator.error({"type": "move", "game": gid, "action": 0})
-    assert "not your turn: player 1 (x) is to move" in b.error({"type": "move", "game": gid, "notation": "g2"})
+    assert "not your turn: player 1 (red, x) is to move" in b.error({"type": "move", "game": gid, "notation": "g2"})
     assert "may preview" in b.error({"type": "preview", "game": gid, "action": 0})
     illegal = next(x for x in range(834) if not game.state.legal_action_mask()[x])
     assert "is not legal here" in a.error({"type": "move", "game": gid, "action": illegal})
@@ -457,15 +457,15 @@ def test_resign_ends_the_game(room):
     b.send({"type": "resign", "game": gid})
     s = a.state(lambda f: f["over"])
     assert s["outcome"] == {
-        "result": "player 2 (o) resigned",
+        "result": "player 2 (blue, o) resigned",
         "termination": "resignation",
         "winners": [0],
         "scores": None,
         "draw": False,
-        "words": "player 2 (o) resigned: player 1 (x) won",
+        "words": "player 2 (blue, o) resigned: player 1 (red, x) won",
     }
     assert s["legal"] is None and s["can_resign"] is False
-    assert s["phase"] == "The game ended by resignation: player 2 (o) resigned."
+    assert s["phase"] == "The game ended by resignation: player 2 (blue, o) resigned."
     rec = client.get(f"/game/{gid}/record.json").json()
     assert rec["result"] is None and rec["meta"]["resigned"] == 1 and rec["meta"]["winners"] == [0]
     assert "is over" in a.error({"type": "move", "game": gid, "notation": "g2"})

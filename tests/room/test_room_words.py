@@ -146,12 +146,12 @@ def test_after_a_resignation_the_board_gives_the_result_not_who_is_to_move(room)
     p = connect(client)
     c = create(p, "ataxx_v0", ["me", "random"], seed=1)
     s = watch(p, c["game"], c["tokens"]["0"])
-    assert "x to move" in s["svg"]
+    assert "red to move" in s["svg"]
     p.send({"type": "resign", "game": c["game"]})
     s = p.state(lambda f: f["over"])
-    assert "to move" not in s["svg"] and "0-1 o won: x resigned" in s["svg"]
-    assert s["outcome"]["result"] == "player 1 (x) resigned"  # the room's words for two sides, as before
-    assert s["phase"] == "The game ended by resignation: player 1 (x) resigned."
+    assert "to move" not in s["svg"] and "0-1 blue won: red resigned" in s["svg"]
+    assert s["outcome"]["result"] == "player 1 (red, x) resigned"  # the room's words for two sides, as before
+    assert s["phase"] == "The game ended by resignation: player 1 (red, x) resigned."
 
 
 def test_an_older_journal_where_a_resignation_ended_a_three_player_game_still_reads(tmp_path):
