@@ -215,6 +215,31 @@ def test_the_az_agent_refuses_other_rules_with_the_same_spaces_and_too_many_simu
         AlphaZeroAgent(net, simulations=MAX_SIMULATIONS + 1, trained_on=("ataxx_v0", {}))
 
 
+def test_the_az_agent_plays_where_only_what_agents_observe_differs_and_refuses_another_board():
+    """Trained with TwixT's distance planes (27 observation planes), it plays a game without them
+    (23 planes): the search observes from the rules state in its own setting. Another board size
+    is refused by its action space."""
+    from envs.registry import spec
+    from training.agents.alphazero import AlphaZeroAgent
+    from training.agents.alphazero_net import build_network
+
+    cfg = tiny("configs/twixt_az.yaml")
+    kwargs = {**cfg.env_kwargs, "distance_planes": True}
+    torch.manual_seed(0)
+    net = build_network(cfg.env_id, kwargs, cfg.policy.to_dict())
+    agent = AlphaZeroAgent(net, simulations=2, trained_on=("twixt_v0", kwargs))
+    plain = spec("twixt_v0").make_raw(**cfg.env_kwargs)
+    plain.reset(seed=0)
+    assert plain.observation_space("player_0")["observation"].shape[-1] == 23
+    agent.check_env(plain)
+    action = agent.act(plain.state, plain.observe(plain.agent_selection))
+    assert plain.state.legal_action_mask()[action]
+    other = spec("twixt_v0").make_raw(board_size=10)
+    other.reset(seed=0)
+    with pytest.raises(ValueError, match=r"its action space \(\d+ actions\) differs from this environment's"):
+        agent.check_env(other)
+
+
 @pytest.mark.parametrize("module", ["training.evaluate", "training.play"])
 def test_evaluate_and_play_take_the_az_spec(tmp_path, module):
     from training.agents.specs import spec_forms

@@ -149,9 +149,11 @@ class AlphaZeroAgent(Agent):
         self._template = None
 
     def check_env(self, env) -> None:
-        """Refuse an environment of another id or setting than the network's: other spaces, or the
-        same spaces with other rules (TwixT with swap, Ataxx without the 50-move rule), since the
-        search plays by the rules of the training's setting.
+        """Refuse an environment of another id or setting than the network's: another action
+        layout, or the same with other rules (TwixT with swap, Ataxx without the 50-move rule),
+        since the search plays by the rules of the training's setting. The search builds its own
+        observations from the rules state, so options that change only what agents observe (TwixT's
+        ``distance_planes``) may differ from the training's.
 
         Raises:
             ValueError: naming the agent and its training setting.
@@ -163,15 +165,13 @@ class AlphaZeroAgent(Agent):
                 f"{self.name} was trained on {self.trained_on[0]} {self.trained_on[1]}, not on {env_id}: play it there"
             )
         first = env.possible_agents[0]
-        space = env.observation_space(first)["observation"]
         n = env.action_space(first).n
         template = self._vec()
-        if n != template.num_actions or getattr(space, "shape", None) != getattr(
-            template.core.observation_space, "shape", None
-        ):
+        if n != template.num_actions:
             raise ValueError(
-                f"{self.name} was trained on {self.trained_on[0]} {self.trained_on[1]}: its spaces "
-                f"differ from this environment's{f' ({kwargs})' if kwargs else ''}"
+                f"{self.name} was trained on {self.trained_on[0]} {self.trained_on[1]}: its action space "
+                f"({template.num_actions} actions) differs from this environment's ({n}"
+                f"{f', {kwargs}' if kwargs else ''})"
             )
         state = getattr(getattr(env, "unwrapped", env), "state", None)
         if state is not None:
