@@ -60,6 +60,10 @@ class Seat:
             opened (the creator or a player may still change the seat).
         error: the last failure of the seat's agent (the seat can be given to someone else).
         player: the built agent (not saved; rebuilt after a restart).
+        spec: the agent spec the seat's agent was built from (``ataxx_az:256`` for the menu name
+            ``ataxx_az``: a shipped search agent with the room's simulations); set when it is built,
+            not journaled (the same name gives the same spec after a restart); the downloaded
+            record's ``players`` give it beside the name.
         holder: who holds a person's seat, to tell persons apart (:mod:`room.trust`): the
             owner token's digest for the creator's seats, the same value for every seat one
             page took; ``None`` for an open seat or an invitation not yet opened (and in older
@@ -73,6 +77,7 @@ class Seat:
     error: str | None = None
     player: object = field(default=None, repr=False)
     holder: str | None = None
+    spec: str | None = None
 
     def journal(self) -> dict:
         out: dict[str, object] = {"kind": self.kind}
@@ -709,7 +714,9 @@ class RoomGame:
             "room_game": self.id,
             "created": self.created,
             "players": [
-                {"seat": i, "label": self.label(i), "kind": s.kind, "agent": s.agent} for i, s in enumerate(self.seats)
+                {"seat": i, "label": self.label(i), "kind": s.kind, "agent": s.agent}
+                | ({"spec": s.spec} if s.kind == "agent" and s.spec else {})
+                for i, s in enumerate(self.seats)
             ],
         }
         if self.seat_changes:

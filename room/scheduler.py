@@ -98,6 +98,7 @@ class AgentScheduler:
                 game.env_kwargs,
                 seed=None if game.seed is None else game.seed * 1000 + seat,
             )
+            s.spec = self.agents.spec_of(s.agent, game.env_id, game.env_kwargs)  # what the record names
             s.error = None
         except Exception as e:  # noqa: BLE001 - reported in the game, the seat can be given to someone else
             s.player = None

@@ -388,3 +388,18 @@ def test_a_robot_seat_plays_through_the_worker_process(room):  # noqa: F811
     watch(p, c["game"], c["tokens"]["1"])
     s = p.state(lambda f: f["ply"] >= 1 or f["seats"][0]["error"])
     assert s["seats"][0]["error"] is None and s["ply"] >= 1 and s["move_seats"][0] == 0
+
+
+def test_a_downloaded_record_names_the_spec_a_shipped_search_agent_played_with(room):  # noqa: F811
+    """The menu name of a shipped AlphaZero agent (``ataxx_az``) plays with the room's simulations
+    (``ataxx_az:256``): the record's players give both, so a replay of its moves can rebuild it."""
+    pytest.importorskip("torch")
+    from training.agents.shipped import ROOM_SIMULATIONS
+
+    client, _ = room
+    p = connect(client)
+    c = create(p, "ataxx_v0", ["me", "ataxx_az"], seed=2)
+    rec = client.get(f"/game/{c['game']}/record.json").json()
+    players = rec["meta"]["players"]
+    assert players[1]["agent"] == "ataxx_az" and players[1]["spec"] == f"ataxx_az:{ROOM_SIMULATIONS}"
+    assert players[0]["kind"] == "human" and "spec" not in players[0]
