@@ -24,6 +24,7 @@ import math
 import re
 import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -133,7 +134,7 @@ class SpeedProbe:
             :data:`PROBE_BUDGET` seconds each (the first search past it is stopped there).
         seconds: the time of each of those searches (``alphabeta:1``: the fastest of 3 runs,
             the least disturbed by a busy machine).
-        mcts_simulation: seconds of one ``mcts`` simulation there (``mcts:16``'s move / 16).
+        mcts_simulation: seconds of one ``mcts`` simulation there (``mcts:8``'s move / 8).
     """
 
     moves: int
@@ -174,7 +175,16 @@ def _deeper(counts: tuple[int, ...], seconds: tuple[float, ...], moves: int, dep
 
 #: Seconds the probe may spend on one alpha-beta depth (a search past it is stopped, and the
 #: probe goes no deeper).
-PROBE_BUDGET = 1.0
+PROBE_BUDGET = 0.5
+
+#: Seconds the probe may spend in all: once past it, it goes no deeper (a lobby waits for the
+#: first menus of a setting while it runs; on a busy 2-core machine a 1 s budget a depth made
+#: that wait about 12 s).
+PROBE_TOTAL = 1.0
+
+#: Settings whose probe and agent checks are kept (the least recently used leave first), so that
+#: a visitor walking through many settings holds no unbounded memory.
+SETTINGS_KEPT = 256
 
 
 class _Stop(Exception):
@@ -183,7 +193,8 @@ class _Stop(Exception):
 
 def _probe(env, max_depth: int) -> SpeedProbe:
     """Measure a setting's :class:`SpeedProbe` from ``env`` (a reset raw environment; untouched).
-    Costs at most about ``PROBE_BUDGET`` seconds a depth, and one ``mcts:16`` move."""
+    Costs at most about ``PROBE_BUDGET`` seconds a depth and goes no deeper once :data:`PROBE_TOTAL`
+    is spent, then one ``mcts:8`` move."""
     from training.agents.search import AlphaBetaAgent, MCTSAgent
 
     st = env.state.clone()
@@ -215,17 +226,18 @@ def _probe(env, max_depth: int) -> SpeedProbe:
             return time.perf_counter() - t0, count[0]
 
         try:
+            start = time.perf_counter()
             t1, n1 = min(search(1) for _ in range(3))  # the fastest run: the least disturbed
             counts, seconds = [n1], [t1]
-            while len(counts) < max_depth:
+            while len(counts) < max_depth and time.perf_counter() - start < PROBE_TOTAL:
                 t, n = search(len(counts) + 1)
                 counts.append(n)
                 seconds.append(t)
         except _Stop:
             pass
     t0 = time.perf_counter()
-    MCTSAgent(16, seed=0).act(probe.clone(), None)
-    per_simulation = (time.perf_counter() - t0) / 16
+    MCTSAgent(8, seed=0).act(probe.clone(), None)
+    per_simulation = (time.perf_counter() - t0) / 8
     return SpeedProbe(most, tuple(counts), tuple(seconds), per_simulation)
 
 
@@ -261,8 +273,8 @@ class RoomAgents:
             path = parse_checkpoint_spec(spec)
             self._summary[name] = f"checkpoint {path[0]}" if path else f"agent {spec}"
         shipped_agents()  # a missing or altered shipped file stops the server at start, saying which
-        self._compatible: dict[tuple, str | None] = {}
-        self._probes: dict[tuple, SpeedProbe | None] = {}
+        self._compatible: OrderedDict[tuple, dict[str, str | None]] = OrderedDict()  # setting -> name -> why
+        self._probes: OrderedDict[tuple, SpeedProbe | None] = OrderedDict()
         self._lock = threading.Lock()
 
     def _shipped(self, env_id: str, env_kwargs: dict) -> list:
@@ -390,6 +402,8 @@ class RoomAgents:
                 probe = None
             with self._lock:
                 self._probes[key] = probe
+                while len(self._probes) > SETTINGS_KEPT:
+                    self._probes.popitem(last=False)
         return None if probe is None else probe.estimate(agent)
 
     def _too_slow(self, agent, env, key: tuple) -> str | None:
@@ -416,10 +430,12 @@ class RoomAgents:
         key_base = (env_id, json.dumps(env_kwargs, sort_keys=True))
         out = []
         for name in names:
-            key = key_base + (name,)
             with self._lock:
-                known = key in self._compatible
-                problem = self._compatible.get(key)
+                checked = self._compatible.get(key_base, {})
+                known = name in checked
+                problem = checked.get(name)
+                if key_base in self._compatible:
+                    self._compatible.move_to_end(key_base)
             if not known:
                 try:
                     agent = self.make(name, env, env_id, env_kwargs, seed=0)
@@ -427,7 +443,10 @@ class RoomAgents:
                 except Exception as e:  # noqa: BLE001 - any failure means: not offered
                     problem = str(e)
                 with self._lock:
-                    self._compatible[key] = problem
+                    self._compatible.setdefault(key_base, {})[name] = problem
+                    self._compatible.move_to_end(key_base)
+                    while len(self._compatible) > SETTINGS_KEPT:
+                        self._compatible.popitem(last=False)
             out.append((name, problem))
         return out
 
