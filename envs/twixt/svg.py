@@ -9,8 +9,9 @@ The board contract of :mod:`envs.core.svg` (``to_svg``, ``action_paths``, ``CONF
 exist), each colour's two border lines in its colour between its border row (column) and the playing
 area, the row and column labels of the notation on all four sides, the links under the pegs, the
 pegs (Double TwixT: each peg carries its seat's letter, ``A`` for players 0 and 1, ``B`` for 2 and
-3, as the Pillow picture does), and under the board a caption in players' words (:func:`status_words`: whose turn,
-or the result; seats numbered from 1, moves counted from 1), in Double TwixT the last peg's owner, and for a turned board whom it is turned for. Target
+3, as the Pillow picture does), and under the board a caption in players' words
+(:func:`status_words`: whose turn, or the result; seats numbered from 1, moves counted from 1), in
+Double TwixT the last peg's owner, and for a turned board whom it is turned for. Target
 marks (:func:`envs.core.svg.mark`, shown by the room): a small dark green dot on every hole where
 the player to move may place a peg (from the game's legal mask: never on the holes behind the
 opponent's border lines), a quiet dark green ring (on hover and focus) around a peg with
@@ -86,6 +87,7 @@ __all__ = [
     "MARK_COLOURS",
     "is_turned",
     "cell_size",
+    "status_words",
 ]
 
 #: A click plays at once: every legal action has a path of its own (see the module docstring).
@@ -304,7 +306,9 @@ def status_words(state) -> str:
         return f"game over after {_moves_words(ply)}: {result} ({why})"
     text = f"move {ply + 1}: {_player_name(state, state.current_player)} to move"
     if state.linking == "manual":
-        text += f", placed {hole_name(*state.last_placed)}: add links or end" if state.placed else ", before the placement"
+        text += (
+            f", placed {hole_name(*state.last_placed)}: add links or end" if state.placed else ", before the placement"
+        )
     if state.swap_available():
         text += " (swap available)"
     if state.num_players == 4:
