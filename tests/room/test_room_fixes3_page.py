@@ -83,6 +83,9 @@ def test_the_end_of_a_game_in_players_words_not_the_result_code(browser, server,
     gid = create_in_lobby(page, server, "ataxx_v0", ["me", "random"], options={"fen": LAST_MOVE})
     game = server.game(gid)
     wait_turn(page, game, 0)
+    # a custom FEN (no variant's) stays on the setting line, wrapped: the page never scrolls sideways
+    assert page.inner_text("#setting").replace("\n", " ") == f"Ataxx · Start position (FEN) {LAST_MOVE}"
+    assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
     page.fill("#move-text", "g1")
     page.press("#move-text", "Enter")
     wait_ply(page, 1)
@@ -92,6 +95,8 @@ def test_the_end_of_a_game_in_players_words_not_the_result_code(browser, server,
     result, status = page.inner_text("#result"), page.inner_text("#status")
     assert result == f"Player 1 (red, x) won — {out['termination']}.", result
     assert status == f"Game over: player 1 (red, x) won — {out['termination']}.", status
-    assert out["result"] not in result + status  # "1-0": the record's code, not the players' words
+    caption = page.locator("#board svg .caption").text_content()
+    assert "red won: a side has no stones" in caption, caption  # the board says it in words too
+    assert out["result"] not in result + status + caption  # "1-0": the record's code, not players' words
     assert out["result"] in page.get_attribute("#result", "title")
     assert page.errors == []
