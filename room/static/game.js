@@ -340,7 +340,9 @@ function gamePage() {
     renderBoard(frame.svg);
     board.dataset.ply = String(frame.ply);
     board.dataset.view = "live";
-    $("#phase").textContent = frame.phase || "";
+    // once over, the status and the result box say how the game ended (the room's phase line after
+    // a resignation said it a third time)
+    $("#phase").textContent = frame.over ? "" : frame.phase || "";
     decorate();
     renderMoves();
     updateStatus();

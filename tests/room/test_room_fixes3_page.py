@@ -69,6 +69,7 @@ def test_ataxx_setting_notation_touch_rings_invites_and_resignation_in_players_w
     result, status = page.inner_text("#result"), page.inner_text("#status")
     assert result == "Player 1 (red, x) resigned: player 2 (blue, o) won.", result
     assert status == "Game over: player 1 (red, x) resigned: player 2 (blue, o) won.", status
+    assert page.inner_text("#phase") == ""  # not a third time ("The game ended by resignation: ...")
     box_in_view(page, "#status")
     assert page.errors == []
 
