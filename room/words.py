@@ -52,13 +52,32 @@ def _value(v) -> str:
     return v if isinstance(v, str) else json.dumps(v)
 
 
+def _variant_label(state: GameState, name: str, value) -> str | None:
+    """The label of a registry variant of ``state``'s game that sets argument ``name`` to
+    ``value`` and nothing else (Ataxx's ``"blockers"``: ``"With four blocked squares"``), or
+    ``None``."""
+    from envs.registry import env_ids, spec
+
+    for env_id in env_ids():
+        sp = spec(env_id)
+        if sp.game_info().short_name != state.info.short_name:
+            continue
+        for variant, kwargs in sp.variants.items():
+            if kwargs == {name: value}:
+                return state.words().variant(env_id, variant)
+    return None
+
+
 def setting_words(state: GameState, env_kwargs: dict) -> str:
     """The setting for people: the game's name, then each argument given, by its label
-    (``"TwixT · Board size 8 · Link crossing pp"``)."""
+    (``"TwixT · Board size 8 · Link crossing pp"``); a text value that a named variant of the game
+    sets (and nothing else) by the variant's label instead of the raw text, which may be notation
+    (``"Ataxx · With four blocked squares"``, not the FEN)."""
     w = state.words()
     parts = [state.setting_name()]
     for k, v in env_kwargs.items():
-        parts.append(f"{w.option(k).label} {_value(v)}")
+        label = _variant_label(state, k, v) if isinstance(v, str) else None
+        parts.append(label or f"{w.option(k).label} {_value(v)}")
     return " · ".join(parts)
 
 

@@ -178,7 +178,7 @@ def _caption(state: AtaxxState, viewer: int | None) -> str:
     out = state.outcome()
     if out is not None:
         why = f"{_NAME[state.resignations[0][1]]} resigned" if state.resignations else out.termination
-        text = f"{out.result} {_WON.get(out.result, 'draw')}: {why}"
+        text = f"{_WON.get(out.result, 'a draw')}: {why}"  # players' words; the code ("1-0") is the record's
     else:
         text = f"{_NAME[state.turn]} to move"
         if state.halfmove_clock:
@@ -186,6 +186,18 @@ def _caption(state: AtaxxState, viewer: int | None) -> str:
     if viewer is not None:
         text += f" \u00b7 you: {_NAME[viewer]}"
     return text
+
+
+#: Room for the turn or result text, in user units: from after the stone counts to the board's right edge.
+_TEXT_ROOM = _BOARD - 190
+
+
+def _fit(text: str) -> str:
+    """The caption's font size for ``text``: 16, or smaller for a text too long for
+    :data:`_TEXT_ROOM` at 16 (about 6.8 units a letter in a sans-serif font), so that it never runs
+    into the stone counts."""
+    width = 6.8 * len(text)
+    return "16" if width <= _TEXT_ROOM else f"{16 * _TEXT_ROOM / width:.1f}"
 
 
 def to_svg(state: AtaxxState, viewer: int | None = None, *, pending: int | None = None) -> str:
@@ -274,13 +286,14 @@ def to_svg(state: AtaxxState, viewer: int | None = None, *, pending: int | None 
     cy = _MARGIN * 2 + _BOARD + _CAPTION // 2 - 8
     text = _caption(state, viewer)
     cap = f'font-family="sans-serif" font-size="16" fill="{c["outline"]}"'
+    cap_text = cap.replace('font-size="16"', f'font-size="{_fit(text)}"')
     body.append(
         f'<g class="caption">'
         f'<circle cx="{_MARGIN + 9}" cy="{cy}" r="9" fill="{c["x"]}" stroke="{c["outline"]}"/>'
         f'<text x="{_MARGIN + 24}" y="{cy + 6}" {cap}>red {nx}</text>'
         f'<circle cx="{_MARGIN + 92}" cy="{cy}" r="9" fill="{c["o"]}" stroke="{c["outline"]}"/>'
         f'<text x="{_MARGIN + 107}" y="{cy + 6}" {cap}>blue {no}</text>'
-        f'<text x="{_MARGIN + _BOARD}" y="{cy + 6}" text-anchor="end" {cap}>{esc(text)}</text></g>'
+        f'<text x="{_MARGIN + _BOARD}" y="{cy + 6}" text-anchor="end" {cap_text}>{esc(text)}</text></g>'
     )
     # hit shapes, on top, each followed by its mark (the same for every viewer)
     marks = not state.is_terminal()
@@ -352,8 +365,8 @@ def status(state: AtaxxState, viewer: int | None) -> str:
     """One line the move list and the result do not say, ``""`` when there is none.
 
     * ``"red has no move: it passes (0000)"`` when the side to move must pass;
-    * ``"clock 93/100: a draw in 7 plies without a clone"`` from 80 plies on, when the
-      100-ply draw rule is on (``envs/ataxx/RULES.md``, rule 3).
+    * ``"clock 93/100: a draw in 7 moves without a clone"`` (moves as players count them: plies)
+      from 80 plies on, when the 100-ply draw rule is on (``envs/ataxx/RULES.md``, rule 3).
 
     Args:
         state: the position. viewer: ``None`` or a seat (the line is the same for all).
@@ -369,5 +382,5 @@ def status(state: AtaxxState, viewer: int | None) -> str:
         return f"{side} has no move: it passes (0000)"
     if state.halfmove_clock and state.clock >= 80:
         left = 100 - state.clock
-        return f"clock {state.clock}/100: a draw in {left} {'ply' if left == 1 else 'plies'} without a clone"
+        return f"clock {state.clock}/100: a draw in {left} {'move' if left == 1 else 'moves'} without a clone"
     return ""

@@ -3,8 +3,8 @@ with clicks: the board contract of :mod:`envs.core.svg`.
 
 **The drawing** (user units; a board hexagon has circumradius :data:`SIDE` = 28):
 
-* the caption: whose turn and the turn's phase (or the result), tiles placed, the bag's size
-  (never its order) and whether the three restrictions still apply;
+* the caption: whose turn and the turn's phase (or the result; the phase says when the three
+  restrictions end), tiles placed and the tiles left in the bag (never their order);
 * the table: every placed tile as a black hexagon (pointy-top, as :mod:`envs.tantrix.state` numbers
   edges) carrying its three coloured lines, each drawn over a dark stroke: a sharp curve (adjacent
   edges) is an arc of radius ``SIDE / 2`` around the shared corner, a gentle curve (edges two apart)
@@ -232,10 +232,10 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
         caption = f"Game over: {_result_words(state, out)} ({out.termination})"
     else:
         caption = f"{_player_name(state, mover)} to move · {_PHASE_TEXT[state.phase_index]}"
-    counts = (
-        f"tiles placed {len(placed)} · bag {state.bag_size} · restrictions "
-        f"{'on' if state.restrictions_active else 'off'}"
-    )
+    # what a player needs: the bag's tiles (once it is empty the restrictions end, which the phase
+    # line says: "restrictions off: the bag is empty")
+    bag = f"tiles left in the bag: {state.bag_size}" if state.bag_size else "the bag is empty"
+    counts = f"tiles placed: {len(placed)} · {bag}"
     k = max(1.0, board_w / 640)  # text and hands grow with a large table so they stay readable
     hs = _HAND_SIDE * k
     font = 14 * k

@@ -9,8 +9,9 @@ The board contract of :mod:`envs.core.svg` (``to_svg``, ``action_paths``, ``CONF
 exist), each colour's two border lines in its colour between its border row (column) and the playing
 area, the row and column labels of the notation on all four sides, the links under the pegs, the
 pegs (Double TwixT: each peg carries its seat's letter, ``A`` for players 0 and 1, ``B`` for 2 and
-3, as the Pillow picture does), and under the board a caption: the status line (whose turn, or the
-result), in Double TwixT the last peg's owner, and for a turned board whom it is turned for. Target
+3, as the Pillow picture does), and under the board a caption in players' words
+(:func:`status_words`: whose turn, or the result; seats numbered from 1, moves counted from 1), in
+Double TwixT the last peg's owner, and for a turned board whom it is turned for. Target
 marks (:func:`envs.core.svg.mark`, shown by the room): a small dark green dot on every hole where
 the player to move may place a peg (from the game's legal mask: never on the holes behind the
 opponent's border lines), a quiet dark green ring (on hover and focus) around a peg with
@@ -86,6 +87,7 @@ __all__ = [
     "MARK_COLOURS",
     "is_turned",
     "cell_size",
+    "status_words",
 ]
 
 #: A click plays at once: every legal action has a path of its own (see the module docstring).
@@ -272,6 +274,47 @@ def status(state, viewer: int | None) -> str:
         left = [COLOUR_NAMES[t] for t in (0, 1) if state.privilege_available(t)]
         parts.append(f"Privilege unclaimed: {', '.join(left) if left else 'none'}")
     return "; ".join(parts)
+
+
+def _player_name(state, pl: int) -> str:
+    """A seat for people, numbered from 1 as the room's seat list does: ``"player 1 (red)"``,
+    ``"player 3 (red B)"`` (the API's seats and :meth:`~envs.twixt.state.TwixtState.status_line`
+    count from 0)."""
+    return f"player {pl + 1} ({state.seat_name(pl)})"
+
+
+def _moves_words(n: int) -> str:
+    """``"no moves"``, ``"1 move"``, ``"16 moves"`` (plies, as players count them)."""
+    return "no moves" if n == 0 else f"{n} move" + ("" if n == 1 else "s")
+
+
+def status_words(state) -> str:
+    """The caption's first line, in players' words: ``"move 3: player 1 (red) to move"``,
+    ``"move 5: player 3 (red B) to move; Privilege unclaimed: black"``, ``"game over after 16
+    moves: red won (red connected its borders)"``, ``"game over after 4 moves: draw (neither side
+    can still connect)"``. Seats are numbered from 1 and moves counted as players count them (the
+    rules' :meth:`~envs.twixt.state.TwixtState.status_line`, what records and the text board show,
+    keeps the API's seat numbers and plies)."""
+    ply = state.turn_number
+    out = state.outcome()
+    if out is not None:
+        why = out.termination
+        if out.winners and len(out.winners) < state.num_players:
+            result = f"{COLOUR_NAMES[out.winners[0] % 2]} won"
+        else:
+            result = "draw"
+        return f"game over after {_moves_words(ply)}: {result} ({why})"
+    text = f"move {ply + 1}: {_player_name(state, state.current_player)} to move"
+    if state.linking == "manual":
+        text += (
+            f", placed {hole_name(*state.last_placed)}: add links or end" if state.placed else ", before the placement"
+        )
+    if state.swap_available():
+        text += " (swap available)"
+    if state.num_players == 4:
+        left = [COLOUR_NAMES[t] for t in (0, 1) if state.privilege_available(t)]
+        text += f"; Privilege unclaimed: {', '.join(left) if left else 'none'}"
+    return text
 
 
 # ---------------------------------------------------------------------------------- drawing
@@ -462,12 +505,9 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None, pers
             )
     # Caption under the board.
     board_h = width
-    caption = [state.status_line()]
+    caption = [status_words(state)]
     if four and last_hole is not None and last_hole in owners:
-        pl = owners[last_hole]
-        caption.append(
-            f"last peg: {hole_name(*divmod(last_hole, s))}, {COLOUR_NAMES[pl % 2]} {_SEATS[pl]} (player {pl})"
-        )
+        caption.append(f"last peg: {hole_name(*divmod(last_hole, s))}, {_player_name(state, owners[last_hole])}")
     if pending is not None:
         caption.append(f"pending: {state.action_to_string(pending)} (not played yet)")
     if turned:
@@ -521,7 +561,7 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None, pers
     label = f"{name} {s}x{s} position"
     if turned:
         label += f", seen by {state.seat_name(side)} (turned: black connects top to bottom)"
-    return svg_document(width, float(_f(height)), body, f"{label}. {state.status_line()}", "board-twixt")
+    return svg_document(width, float(_f(height)), body, f"{label}. {status_words(state)}", "board-twixt")
 
 
 def _hole_label(s: int, pegs, pegs_before, p: int, owners: dict, last_hole) -> str:

@@ -340,7 +340,9 @@ function gamePage() {
     renderBoard(frame.svg);
     board.dataset.ply = String(frame.ply);
     board.dataset.view = "live";
-    $("#phase").textContent = frame.phase || "";
+    // once over, the status and the result box say how the game ended (the room's phase line after
+    // a resignation said it a third time)
+    $("#phase").textContent = frame.over ? "" : frame.phase || "";
     decorate();
     renderMoves();
     updateStatus();
@@ -405,11 +407,18 @@ function gamePage() {
     }
   }
 
-  function winnersText() {
-    const w = (frame.outcome && frame.outcome.winners) || [];
-    if (frame.outcome && frame.outcome.draw) return " A draw: no winners.";
-    if (!w.length) return "";
-    return ` ${w.length > 1 ? "Winners" : "Winner"}: ${w.map((i) => frame.seats[i] ? frame.seats[i].label : `player ${i + 1}`).join(", ")}.`;
+  // The result in players' words (the frame's outcome.words: seats numbered from 1, who won or
+  // resigned), then why the game ended where the words do not say it already (a resignation, the
+  // step limit): "player 2 (blue, o) won — a side has no stones". The result code ("0-1") stays
+  // in the record and the journal.
+  const capital = (t) => (t ? t[0].toUpperCase() + t.slice(1) : t);
+
+  function resultWords() {
+    const o = frame.outcome;
+    if (!o) return "";
+    const words = o.words || o.result;
+    const why = o.termination && !/resign/i.test(o.termination) && !words.includes(o.termination) ? ` — ${o.termination}` : "";
+    return words + why;
   }
 
   // ---------------------------------------------------------------- players' words (room/words.py)
@@ -438,8 +447,8 @@ function gamePage() {
     const mover = frame.to_move;
     const seat = mover === null ? null : frame.seats[mover];
     if (viewPly !== null) text = `Viewing position ${viewPly} of ${frame.ply} (End returns to the game).`;
-    else if (frame.kind === "record") text = `Uploaded record: ${frame.ply} moves${frame.outcome ? ", " + frame.outcome.result : ""}.`;
-    else if (frame.over) text = `Game over: ${frame.outcome ? frame.outcome.result + " (" + frame.outcome.termination + ")" : "finished"}.${winnersText()}`;
+    else if (frame.kind === "record") text = `Uploaded record: ${frame.ply} moves${frame.outcome ? ", " + resultWords() : ""}.`;
+    else if (frame.over) text = `Game over: ${frame.outcome ? resultWords() : "finished"}.`;
     else if (frame.legal) {
       text = `Your move (${seat.label}).`;
       if (pending) {
@@ -462,7 +471,8 @@ function gamePage() {
     const res = $("#result");
     if (frame.outcome) {
       res.hidden = false;
-      res.textContent = `${frame.outcome.result} — ${frame.outcome.termination}.${winnersText()}`;
+      res.textContent = `${capital(resultWords())}.`;
+      res.title = `result: ${frame.outcome.result} (${frame.outcome.termination})`;  // the game's own texts
     } else res.hidden = true;
     $("#undo").disabled = !frame.can_undo;
     $("#resign").disabled = !frame.can_resign;
@@ -512,8 +522,8 @@ function gamePage() {
     const inv = Object.entries(d.invites || {}).filter(([s]) => frame.seats[s] && frame.seats[s].invited);
     if (!inv.length || frame.over) { box.hidden = true; return; }
     box.hidden = false;
-    box.replaceChildren(el("p", { text: "Invitation links (each works once: the first browser to open it takes the seat):" }), ...inv.map(([s, t]) => el("p", {}, `seat ${s}: `,
-      el("input", { class: "link", readonly: true, "aria-label": `link for seat ${s}`,
+    box.replaceChildren(el("p", { text: "Invitation links (each works once: the first browser to open it takes the seat):" }), ...inv.map(([s, t]) => el("p", {}, `${capital(frame.seats[s].label)}: `,
+      el("input", { class: "link", readonly: true, "aria-label": `link for ${frame.seats[s].label}`,
         value: `${location.origin}/game/${gid}#seat=${s}&token=${encodeURIComponent(t)}` }))));
   }
 

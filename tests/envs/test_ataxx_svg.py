@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from envs.ataxx import PASS_ACTION, AtaxxState, parse_square
+from envs.ataxx import svg as svg_module
 from envs.ataxx.svg import CONFIRM, HEIGHT, WIDTH, action_paths, status, to_svg
 from envs.core.state import IllegalActionError
 from envs.core.svg import MovePaths
@@ -217,16 +218,21 @@ def test_end_caption_and_status():
     s = AtaxxState("7/7/7/7/7/1o5/x6 x 0 1")
     s.push("a2")  # takes o's only stone
     root = _root(to_svg(s, 1))
-    assert _caption(root) == "red 3 | blue 0 | 1-0 red won: a side has no stones \u00b7 you: blue"
+    # players' words (the result code "1-0" is the record's), small enough not to run into the counts
+    assert _caption(root) == "red 3 | blue 0 | red won: a side has no stones \u00b7 you: blue"
+    (g,) = [el for el in root.iter(f"{SVG}g") if "caption" in _classes(el)]
+    result = list(g.iter(f"{SVG}text"))[-1]
+    size = float(result.get("font-size"))
+    assert size < 16 and 6.8 * size / 16 * len(result.text) <= svg_module._TEXT_ROOM + 1
     assert status(s, None) == ""
     d = AtaxxState("x5o/7/7/7/7/7/o5x x 99 40")
     d.push("g1e1")
-    assert _caption(_root(to_svg(d))).endswith("1/2-1/2 draw: halfmove clock reached 100")
+    assert _caption(_root(to_svg(d))).endswith(" | a draw: halfmove clock reached 100")
 
 
 def test_clock_status_near_the_draw():
-    assert status(AtaxxState("x5o/7/7/7/7/7/o5x x 85 40"), 0) == "clock 85/100: a draw in 15 plies without a clone"
-    assert status(AtaxxState("x5o/7/7/7/7/7/o5x x 99 40"), 0) == "clock 99/100: a draw in 1 ply without a clone"
+    assert status(AtaxxState("x5o/7/7/7/7/7/o5x x 85 40"), 0) == "clock 85/100: a draw in 15 moves without a clone"
+    assert status(AtaxxState("x5o/7/7/7/7/7/o5x x 99 40"), 0) == "clock 99/100: a draw in 1 move without a clone"
     assert status(AtaxxState("x5o/7/7/7/7/7/o5x x 79 40"), 0) == ""
     off = AtaxxState("x5o/7/7/7/7/7/o5x x 85 40", halfmove_clock=False)
     assert status(off, 0) == "" and _caption(_root(to_svg(off))) == "red 2 | blue 2 | red to move"

@@ -230,7 +230,9 @@ def test_caption_status_and_the_end():
     title = root.find(f"{NS}title").text
     assert title.startswith(f"Tantrix position: P{s.current_player + 1} ")
     texts = ["".join(t.itertext()) for t in root.iter(f"{NS}text")]
-    assert f"tiles placed {len(s.placed)} · bag {s.bag_size} · restrictions on" in texts
+    # in players' words: no "bag 44", no bare "restrictions on" (the phase line says when they end)
+    assert f"tiles placed: {len(s.placed)} · tiles left in the bag: {s.bag_size}" in texts
+    assert not any("restrictions" in t for t in texts)
     play_random(s, seed=1)
     assert s.is_terminal() and status(s, None) == ""
     root = _root(to_svg(s, 0))
@@ -242,6 +244,8 @@ def test_caption_status_and_the_end():
     # the bag empties mid-game: restrictions off shown in the status
     s = _position([[44, 1, 2], [46, 3], [5, 6, 7]])
     assert status(s, None) == "free move (restrictions off: the bag is empty)"
+    texts = ["".join(t.itertext()) for t in _root(to_svg(s)).iter(f"{NS}text")]
+    assert f"tiles placed: {len(s.placed)} · the bag is empty" in texts
 
 
 def test_view_fits_the_tiles_not_the_window():

@@ -199,12 +199,12 @@ def test_double_twixt_privilege_is_a_button_before_the_hole_and_seats_are_letter
     seats = sorted((el.text, el.get("x"), el.get("y")) for el in _with_class(root, "seat"))
     assert seats == [("A", "120", "240"), ("A", "180", "180"), ("B", "300", "240")]  # b4 black A, c3 red A, e4 red B
     assert _hits(root)["e4"].get("aria-label") == "e4, red peg, seat B, last move"
-    assert "last peg: e4, red B (player 2)" in st.to_svg()
+    assert "last peg: e4, player 3 (red B)" in st.to_svg()
     st.push("d2!")  # black B claims: red A is skipped, black A moves next
     assert st.current_player == 1
     paths = _paths(st)
     assert not any(name.endswith("!") for name in paths) and tsvg.status(st, 1) == "Privilege unclaimed: red"
-    assert "last peg: d2, black B (player 3)" in st.to_svg()
+    assert "last peg: d2, player 4 (black B)" in st.to_svg()
 
 
 def test_manual_links_are_two_peg_clicks_and_end_is_a_button():
@@ -315,3 +315,25 @@ def test_a_finished_game_imports_with_its_result_and_bad_files_are_refused():
     bad = format_tsgf(TwixtRecord(moves=["c3", "c3"], board_size=8, rules="pp", swap=True))
     with pytest.raises(InvalidPositionError, match=r"move 2 \('c3'\)"):
         import_record("x.tsgf", bad)
+
+
+def _caption(svg: str) -> str:
+    return " ".join(el.text for el in _with_class(ET.fromstring(svg), "caption")[0])
+
+
+def test_the_caption_numbers_seats_from_1_and_counts_moves():
+    """People read seats from 1 (the room's "player 3 (red B)") and moves, not plies; the rules'
+    status line (records, the text board) keeps the API's seat numbers."""
+    st = TwixtState.from_moves("c3 b4", board_size=8)
+    assert _caption(st.to_svg()) == "move 3: player 1 (red) to move"
+    assert st.status_line() == "ply 2: red (player 0) to move"  # the API's text, unchanged
+    assert ET.fromstring(st.to_svg()).get("aria-label").endswith(". move 3: player 1 (red) to move")
+    d = TwixtState.from_moves("c3 b4 e4", board_size=8, num_players=4)
+    text = _caption(d.to_svg())
+    assert text.startswith("move 4: player 4 (black B) to move") and "last peg: e4, player 3 (red B)" in text
+    assert "ply" not in text and "(player 2)" not in text
+    st.resign(0)
+    assert _caption(st.to_svg()) == "game over after 2 moves: black won (red resigned)"
+    one = TwixtState.from_moves("c3", board_size=8)
+    one.resign(1)
+    assert _caption(one.to_svg()) == "game over after 1 move: red won (black resigned)"

@@ -228,8 +228,8 @@ def test_a_whole_ataxx_game_against_random_by_clicks(browser, server):
             play(page, game, game.state.legal_actions()[-1])
     page.wait_for_selector("#result:not([hidden])")
     assert game.over and game.state.is_terminal()
-    out = game.state.outcome()
-    assert out.result in page.inner_text("#result") and "Game over" in page.inner_text("#status")
+    words = game.outcome()["words"]  # the result in players' words, not the code ("1-0")
+    assert words.lower() in page.inner_text("#result").lower() and "Game over" in page.inner_text("#status")
     assert page.locator("#moves li").count() == game.ply
     # replay controls: Home shows the start, the arrows step, End returns
     page.keyboard.press("Home")

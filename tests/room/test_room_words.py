@@ -149,7 +149,7 @@ def test_after_a_resignation_the_board_gives_the_result_not_who_is_to_move(room)
     assert "red to move" in s["svg"]
     p.send({"type": "resign", "game": c["game"]})
     s = p.state(lambda f: f["over"])
-    assert "to move" not in s["svg"] and "0-1 blue won: red resigned" in s["svg"]
+    assert "to move" not in s["svg"] and "blue won: red resigned" in s["svg"] and "0-1" not in s["svg"]
     assert s["outcome"]["result"] == "player 1 (red, x) resigned"  # the room's words for two sides, as before
     assert s["phase"] == "The game ended by resignation: player 1 (red, x) resigned."
 
