@@ -54,7 +54,7 @@ from room.protocol import (
 from room.records import load_journal, play_header, record_header, replay_event
 from room.scheduler import AgentScheduler
 from room.shelf import peek_finished
-from room.trust import check_encodable, client_text, seats_refusal, seed_refusal
+from room.trust import check_encodable, client_text, seats_refusal, seed_refusal, seen_refusal
 from room.words import argument_words, help_words, seat_label, seat_names, variant_labels
 
 __all__ = ["Room", "MAX_UPLOAD"]
@@ -581,7 +581,10 @@ class Room:
         return game.owner if game.is_owner(conn.tokens) else None
 
     def _check_fair(self, game: RoomGame, seat: int, new: Seat) -> None:
-        """Refuse giving ``seat`` to ``new`` where :func:`room.trust.seats_refusal` does."""
+        """Refuse giving ``seat`` to ``new`` where :func:`room.trust.seats_refusal` or
+        :func:`room.trust.seen_refusal` does."""
+        if why := seen_refusal(game.hidden, game.label(seat), new, game.seen[seat]):
+            raise RoomError(why)
         after = list(game.seats)
         after[seat] = new
         if why := seats_refusal(game.hidden, after, game.owner, game.seed_chosen):

@@ -22,7 +22,12 @@ seed decides the deal, and a page holding two seats shows two hands. So:
 * nobody may hold two seats of such a game (a partner's, an agent's, an open or invited one)
   unless every person's seat of the game is theirs: alone against agents, or all seats, one
   person may hold several; with anyone else (a person, an invitation, an open seat) nobody may;
-* once the creator chose the seed, no seat of the game goes to anyone else.
+* once the creator chose the seed, no seat of the game goes to anyone else;
+* a seat that a person has held (and so seen its cards) goes afterwards only back to that person
+  or to an agent, never to another person (an invitation, an open seat, a join): a person who
+  took over an agent's seat alone, read its hand and then invited someone to it would know the
+  invitee's hand. What each seat's holders were is rebuilt from the journal's seats
+  (:attr:`room.game.RoomGame.seen`), so a restart keeps the rule.
 
 Persons are told apart by a *holder* kept with each person's seat (:attr:`room.game.Seat.holder`,
 journaled): the creator's seats carry the owner token's digest, a seat taken by a page that holds
@@ -34,7 +39,7 @@ that no page it serves ever shows two hands of a game in which another person si
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -48,6 +53,8 @@ __all__ = [
     "csp",
     "seed_refusal",
     "seats_refusal",
+    "seen_refusal",
+    "person",
     "client_text",
     "check_encodable",
 ]
@@ -239,6 +246,37 @@ def seats_refusal(hidden: bool, seats: Sequence[Seat], owner: str | None, seed_c
                     "would show two hands"
                 )
     return None
+
+
+def person(seat: Seat) -> str | None:
+    """Who holds ``seat`` (a person's seat whose token was used): its holder, or its token's
+    digest in journals older than holders; ``None`` for an agent, an open seat or an invitation
+    not yet opened."""
+    return (seat.holder or seat.token) if seat.held else None
+
+
+def seen_refusal(hidden: bool, label: str, new: Seat, seen: Collection[str]) -> str | None:
+    """``None`` when a seat whose hidden cards the persons ``seen`` have seen (they held it) may
+    go to ``new``, else why not: in a game with hidden information only to one of them (in
+    practice the one person who held it) or to an agent.
+
+    Args:
+        hidden: the game keeps something hidden.
+        label: the seat for people (``player 2``).
+        new: the seat as it would be after the change.
+        seen: the persons who have held the seat (:func:`person` of each).
+    """
+    if not hidden or not seen or new.kind != "human":
+        return None
+    who = person(new)
+    if who is not None and who in seen:
+        return None
+    to = "another person" if who is not None else ("an invitation" if new.invited else "an open seat")
+    return (
+        f"{label}'s hidden cards were seen by the person who held it: in a game with hidden information "
+        f"that seat may go only to that person or to an agent, not to {to} (who would play a hand "
+        "someone else has read); start a new game to play with someone else"
+    )
 
 
 # ---------------------------------------------------------------------------------- what clients read

@@ -1,0 +1,89 @@
+"""Round 3 of the play room's server fixes (Starlette's TestClient, no browser): a seat of a game
+with hidden information that one person held never goes to another person (also after a restart);
+``create`` and ``seat`` refuse the agents the seat menus refuse as too slow; a bound on open
+WebSockets per visitor and in all; an upload with a lone surrogate in a move is a 400; error
+texts that do not repeat themselves.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("starlette", reason="the play room needs the 'room' extra: pip install -e '.[room]'")
+pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the 'test' extra)")
+
+from test_room_protocol import TestClient, close_pages, connect, watch  # noqa: E402
+
+from room.app import create_app  # noqa: E402
+
+
+@pytest.fixture
+def room(tmp_path):
+    """``(client, app)`` of a room over ``tmp_path/records``; agents answer at once."""
+    app = create_app(tmp_path / "records", agent_delay=0)
+    with TestClient(app) as client:
+        yield client, app
+        close_pages()
+
+
+def created(page, env_id: str, seats: list[str], **msg) -> dict:
+    page.send({"type": "create", "env_id": env_id, "seats": seats, **msg})
+    return page.until(lambda f: f["type"] in ("created", "error"))
+
+
+def seated(page, gid: str, seat: int, to: str) -> dict:
+    page.send({"type": "seat", "game": gid, "seat": seat, "to": to})
+    return page.until(lambda f: f["type"] in ("seated", "error"))
+
+
+# ---------------------------------------------------------------------------------- 1. seen seats
+def test_a_seat_one_person_has_seen_never_goes_to_another_person(room, tmp_path):
+    """The finding: a person took seat 1 of a Smartrix game from an agent (allowed: nobody else
+    plays), read its hand, then gave seat 1 to an invitation keeping seat 0: the invitee would
+    play a hand the first person has read."""
+    client, app = room
+    a, b = connect(client), connect(client)
+    c = created(a, "smartrix_v0", ["me", "random"])
+    gid = c["game"]
+    game = app.state.room.games[gid]
+    watch(a, gid, c["tokens"]["0"], c["owner"])
+    assert seated(a, gid, 1, "me")["type"] == "seated"  # alone against an agent: allowed
+    before = game.journal.path.read_bytes()
+    for to in ("invite", "open"):
+        f = seated(a, gid, 1, to)
+        assert f["type"] == "error", f
+        assert "player 2's hidden cards were seen by the person who held it" in f["message"], f["message"]
+        assert "only to that person or to an agent" in f["message"]
+    assert game.journal.path.read_bytes() == before and game.seats[1].held
+    # back to an agent, then to an invitation or an open seat: still refused; the same person may take it back
+    assert seated(a, gid, 1, "random")["type"] == "seated"
+    before = game.journal.path.read_bytes()
+    for to in ("invite", "open"):
+        assert "hidden cards were seen" in seated(a, gid, 1, to)["message"]
+    assert game.journal.path.read_bytes() == before and game.seats[1].kind == "agent"
+    # the creator's own seat 0 is seen too: it never goes to an invitation
+    assert "player 1's hidden cards were seen" in seated(a, gid, 0, "invite")["message"]
+    # ... and after a restart (the seat events of the journal are replayed)
+    restarted = create_app(app.state.room.records, agent_delay=0)
+    with TestClient(restarted) as client2:
+        p = connect(client2)
+        watch(p, gid, c["tokens"]["0"], c["owner"])
+        assert "hidden cards were seen" in seated(p, gid, 1, "invite")["message"]
+        assert seated(p, gid, 1, "me")["type"] == "seated"  # the same person takes it back
+        p.ws.__exit__(None, None, None)  # an open page keeps its TestClient waiting
+    # an invitee who held a seat and gave it to an agent: the creator may not take it afterwards
+    c = created(a, "smartrix_v0", ["me", "invite", "random"], env_kwargs={"num_players": 3})
+    gid = c["game"]
+    watch(a, gid, c["tokens"]["0"], c["owner"])
+    b.send({"type": "watch", "game": gid, "tokens": [c["tokens"]["1"]]})
+    b.until(lambda f: f["type"] == "joined")
+    assert seated(b, gid, 1, "random")["type"] == "seated"
+    assert "player 2's hidden cards were seen" in seated(a, gid, 1, "me")["message"]
+    assert "hidden cards were seen" in seated(a, gid, 1, "invite")["message"]
+    # a game without hidden information: a seat goes to anyone
+    c = created(a, "ataxx_v0", ["me", "random"])
+    watch(a, c["game"], c["tokens"]["0"], c["owner"])
+    assert seated(a, c["game"], 1, "me")["type"] == "seated"
+    assert seated(a, c["game"], 1, "invite")["type"] == "seated"
