@@ -471,6 +471,7 @@ class Room:
                 )
             else:
                 self.agents.spec_of(c, env_id, kwargs)  # unknown names: a clear error
+                await self._check_agent(c, env, env_id, kwargs, f"create: player {i + 1}")
                 seats.append(Seat("agent", c))
         if why := seats_refusal(hidden, seats, token_digest(owner), msg.get("seed") is not None):
             raise RoomError(f"create: {why}")
@@ -719,6 +720,8 @@ class Room:
                     raise RoomError(f"seat: {e}") from None
             else:
                 self.agents.spec_of(to, game.env_id, game.env_kwargs)
+                _, env = self._new_env(game.env_id, game.env_kwargs)
+                await self._check_agent(to, env, game.env_id, game.env_kwargs, f"seat: {game.label(i)}")
                 new = Seat("agent", to)
                 old = game.seats[i]
                 game.seats[i] = new
@@ -736,6 +739,18 @@ class Room:
         conn.send({"type": "seated", "game": game.id, "seat": i, "to": to, "token": tok})
         self.broadcast(game)
         self.kick(game)
+
+    async def _check_agent(self, name: str, env, env_id: str, env_kwargs: dict, where: str) -> None:
+        """Refuse seating the agent ``name`` where the seat menus of this setting refuse it
+        (:meth:`room.agents.RoomAgents.refusal`, off the event loop as the menus are): a crafted
+        message gets no agent the menus call too slow. Games restored from a journal are not
+        checked (their agents reattach as they were)."""
+        why = await anyio.to_thread.run_sync(self.agents.refusal, name, env, env_id, env_kwargs)
+        if why:
+            raise RoomError(
+                f"{where}: agent {name!r} is not offered for this setting: {why}; "
+                "expected one of the agents of the seat menu"
+            )
 
     def _check_game_bounds(self, visitor: str) -> None:
         """Refuse a new game past ``max_open_games`` or ``max_games_per_visitor`` (RoomError)."""

@@ -87,3 +87,56 @@ def test_a_seat_one_person_has_seen_never_goes_to_another_person(room, tmp_path)
     watch(a, c["game"], c["tokens"]["0"], c["owner"])
     assert seated(a, c["game"], 1, "me")["type"] == "seated"
     assert seated(a, c["game"], 1, "invite")["type"] == "seated"
+
+
+# ---------------------------------------------------------------------------------- 2. agents too slow
+def _slow_probe(monkeypatch):
+    """A speed probe that does not depend on the machine: alphabeta:2 0.5 s a move, alphabeta:3
+    25 s (over half of the 30 s move time limit: too slow), mcts:1000 1 s."""
+    import room.agents as ra
+
+    monkeypatch.setattr(ra, "_probe", lambda env, depth: ra.SpeedProbe(100, (100, 5000), (0.01, 0.5), 1e-3))
+
+
+def test_create_and_seat_refuse_the_agents_the_menus_refuse(tmp_path, monkeypatch):
+    """The finding: a crafted create or seat message put alphabeta:4 on a TwixT 24x24 seat that
+    the menus refuse as too slow for the setting."""
+    from room.limits import RoomLimits
+
+    _slow_probe(monkeypatch)
+    records = tmp_path / "records"
+    app = create_app(records, agent_delay=0, limits=RoomLimits(move_time_limit=30.0))
+    with TestClient(app) as client:
+        p = connect(client)
+        p.send({"type": "setup", "env_id": "ataxx_v0"})
+        setup = p.until(lambda f: f["type"] == "setup")
+        refused = {u["name"] for u in setup["unavailable"]}
+        assert "alphabeta:3" in refused and "alphabeta:2" not in refused
+        for name in ("alphabeta:3", "alphabeta:4"):
+            f = created(p, "ataxx_v0", ["me", name], seed=1)
+            assert f["type"] == "error", f
+            assert f["message"].startswith(f"create: player 2: agent '{name}' is not offered for this setting: ")
+            assert "too slow for this setting" in f["message"] and "--move-time-limit" in f["message"]
+        assert list(records.iterdir()) == []
+        # seat: the same refusal, the game unchanged
+        c = created(p, "ataxx_v0", ["me", "alphabeta:2"], seed=1)
+        gid = c["game"]
+        watch(p, gid, c["tokens"]["0"], c["owner"])
+        game = app.state.room.games[gid]
+        before = game.journal.path.read_bytes()
+        f = seated(p, gid, 1, "alphabeta:3")
+        assert f["type"] == "error" and "seat: player 2" in f["message"] and "too slow" in f["message"], f
+        assert game.journal.path.read_bytes() == before and game.seats[1].agent == "alphabeta:2"
+        assert seated(p, gid, 1, "mcts:1000")["type"] == "seated"  # what the menu offers is seated
+        # an agent that cannot play the game at all: alpha-beta in a game of three sides
+        f = created(p, "smartrix_v0", ["me", "alphabeta:2", "random"], env_kwargs={"num_players": 3})
+        assert f["type"] == "error" and "two players or two teams" in f["message"], f
+        assert f["message"].count("alphabeta:2") == 1, f["message"]  # the name is said once
+        close_pages()
+    # a game restored from its journal keeps its agent, even one the menus now refuse
+    lines = game.journal.path.read_text().splitlines()
+    header = json.loads(lines[0])
+    header["seats"][1] = {"kind": "agent", "agent": "alphabeta:3"}
+    game.journal.path.write_text("\n".join([json.dumps(header)]) + "\n")
+    restored = create_app(records, agent_delay=0, limits=RoomLimits(move_time_limit=30.0)).state.room.games[gid]
+    assert restored.seats[1].agent == "alphabeta:3" and restored.seats[1].error is None
