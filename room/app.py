@@ -166,6 +166,9 @@ def create_app(
     async def websocket(ws: WebSocket):
         await ws.accept()
         conn = Connection(ws, ws.client.host if ws.client else "", lim.max_send_queue_bytes)
+        if why := room.connection_refusal(conn.visitor):  # counted and added with no await between
+            await ws.close(code=1008, reason=why)
+            return
         room.connections.add(conn)
         loop = asyncio.get_running_loop()
         writer = loop.create_task(conn.writer())

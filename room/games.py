@@ -752,6 +752,19 @@ class Room:
                 "expected one of the agents of the seat menu"
             )
 
+    def connection_refusal(self, visitor: str) -> str | None:
+        """``None`` when one more page (WebSocket) of ``visitor`` may connect, else why not (a
+        WebSocket close reason, at most 123 bytes): past ``max_connections`` open pages in all or
+        ``max_connections_per_visitor`` of one visitor (each may hold ``max_send_queue_bytes`` of
+        unsent frames)."""
+        lim = self.limits
+        if len(self.connections) >= lim.max_connections:
+            return f"the room has {len(self.connections)} pages open, its bound (--max-connections); try again later"
+        mine = sum(1 for c in self.connections if c.visitor == visitor)
+        if mine >= lim.max_connections_per_visitor:
+            return f"you have {mine} pages of this room open, the bound (--max-connections-per-visitor); close one"
+        return None
+
     def _check_game_bounds(self, visitor: str) -> None:
         """Refuse a new game past ``max_open_games`` or ``max_games_per_visitor`` (RoomError)."""
         lim = self.limits

@@ -8,6 +8,7 @@ texts that do not repeat themselves.
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -140,3 +141,57 @@ def test_create_and_seat_refuse_the_agents_the_menus_refuse(tmp_path, monkeypatc
     game.journal.path.write_text("\n".join([json.dumps(header)]) + "\n")
     restored = create_app(records, agent_delay=0, limits=RoomLimits(move_time_limit=30.0)).state.room.games[gid]
     assert restored.seats[1].agent == "alphabeta:3" and restored.seats[1].error is None
+
+
+# ---------------------------------------------------------------------------------- 3. open pages
+def _refused_close(client) -> dict:
+    """The close message of a WebSocket the room accepts and closes at once."""
+    from starlette.websockets import WebSocketDisconnect
+
+    with client.websocket_connect("ws://127.0.0.1/ws") as ws:
+        with pytest.raises(WebSocketDisconnect) as e:
+            ws.receive_text()
+    return {"code": e.value.code, "reason": e.value.reason}
+
+
+@pytest.mark.parametrize(
+    ("total", "per_visitor", "said"),
+    [(2, 5, "the room has 2 pages open, its bound (--max-connections)"),
+     (5, 2, "you have 2 pages of this room open, the bound (--max-connections-per-visitor)")],
+)
+def test_open_pages_are_bounded_in_all_and_per_visitor(tmp_path, total, per_visitor, said):
+    """The finding: 60 silent pages took the server from 643 MB to 1124 MB (each may hold
+    --max-send-queue-bytes of unsent frames), and nothing bounded their number."""
+    from room.limits import RoomLimits
+
+    limits = RoomLimits(max_connections=total, max_connections_per_visitor=per_visitor)
+    app = create_app(tmp_path / "records", agent_delay=0, limits=limits)
+    with TestClient(app) as client:
+        pages = [connect(client), connect(client)]
+        for p in pages:
+            p.send({"type": "lobby"})
+            assert p.until(lambda f: f["type"] == "lobby")["games"] == []
+        closed = _refused_close(client)
+        assert closed["code"] == 1008 and said in closed["reason"], closed
+        assert len(closed["reason"].encode()) <= 123 and len(app.state.room.connections) == 2
+        pages[0].ws.__exit__(None, None, None)  # a page closed: another may open
+        for _ in range(100):
+            if len(app.state.room.connections) < 2:
+                break
+            time.sleep(0.05)
+        p = connect(client)
+        p.send({"type": "lobby"})
+        assert p.until(lambda f: f["type"] == "lobby")["type"] == "lobby"
+        close_pages()
+
+
+def test_the_page_bounds_are_options_with_defaults(capsys):
+    from room.cli import main as room_main
+    from room.limits import RoomLimits
+
+    assert (RoomLimits().max_connections, RoomLimits().max_connections_per_visitor) == (256, 32)
+    with pytest.raises(SystemExit):
+        room_main(["--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "--max-connections N" in out and "--max-connections-per-visitor N" in out
+    assert "seconds an agent may think a move" in out and "search agent may think" not in out
