@@ -789,7 +789,7 @@ def _record_positions(record: dict) -> list[GameState]:
         try:
             st.push(move)
         except IllegalActionError as e:
-            raise RoomError(f"move {i + 1} ({move}) of the record is illegal: {e}") from None
+            raise RoomError(f"move {i + 1} ({move!r}) of the record is illegal: {e}") from None
         while later and later[0][0] == i + 1:  # checked by replay below
             try:
                 st.resign(later.pop(0)[1])

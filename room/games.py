@@ -821,6 +821,7 @@ class Room:
             )
         try:
             rec = import_record(filename, data)
+            check_encodable(rec, "the record")  # before any message quotes a part of it
             moves = rec.get("moves")
             if isinstance(moves, list) and len(moves) > lim.max_record_moves:
                 raise RoomError(

@@ -56,6 +56,7 @@ __all__ = [
     "seen_refusal",
     "person",
     "client_text",
+    "safe_text",
     "check_encodable",
 ]
 
@@ -286,6 +287,13 @@ def client_text(e: BaseException) -> str:
     if isinstance(e, OSError):
         return f"{type(e).__name__}: {e.strerror or 'the file system refused it'}"
     return f"{type(e).__name__}: {e}"
+
+
+def safe_text(text: str) -> str:
+    """``text`` with every character UTF-8 cannot encode (a lone surrogate such as ``"\\udc00"``,
+    from a client's input quoted in an error) written as its escape: a text any response can
+    send."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def check_encodable(data: Any, what: str) -> None:

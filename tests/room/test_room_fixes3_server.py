@@ -195,3 +195,39 @@ def test_the_page_bounds_are_options_with_defaults(capsys):
     out = " ".join(capsys.readouterr().out.split())
     assert "--max-connections N" in out and "--max-connections-per-visitor N" in out
     assert "seconds an agent may think a move" in out and "search agent may think" not in out
+
+
+# ---------------------------------------------------------------------------------- 4. lone surrogates
+def _record_with_moves(moves_json: str) -> bytes:
+    from envs.core.records import record_from_state
+    from envs.registry import spec
+
+    env = spec("ataxx_v0").make_raw()
+    env.reset(seed=1)
+    rec = record_from_state(env.state, "ataxx_v0", {}, 1)
+    rec["moves"] = ["PLACEHOLDER"]
+    rec.pop("result", None)
+    return json.dumps(rec).replace('["PLACEHOLDER"]', moves_json).encode()
+
+
+def test_a_lone_surrogate_in_a_records_move_is_a_400_and_nothing_is_stored(room):
+    """The finding: moves ["f1\\udc00"] gave HTTP 500 (the error text quoted the move, and the
+    response could not encode it)."""
+    client, app = room
+    for moves in ('["f1\\udc00"]', '["a1a2", "\\ud800"]'):
+        r = client.post("/upload", files={"file": ("g.json", _record_with_moves(moves))})
+        assert r.status_code == 400, r.text
+        assert "not valid Unicode" in r.json()["error"] and "nothing was stored" in r.json()["error"], r.json()
+    assert list(app.state.room.records.iterdir()) == [] and app.state.room.games == {}
+
+
+def test_error_texts_that_quote_input_are_safe_to_encode():
+    from room.game import RoomError, _record_positions
+    from room.trust import safe_text
+
+    assert safe_text("f1\udc00 and é") == "f1\\udc00 and é"
+    rec = json.loads(_record_with_moves('["zz9"]'))
+    rec["moves"] = ["zz\udc00"]
+    with pytest.raises(RoomError) as e:
+        _record_positions(rec)
+    str(e.value).encode("utf-8")  # the move is quoted escaped
