@@ -399,6 +399,11 @@ class Room:
         sp = spec(env_id)
         if "render_mode" in env_kwargs:
             raise RoomError("env_kwargs must not set render_mode: the room draws the board itself")
+        known = [a for a in sp.arguments() if a != "render_mode"]  # the room's games' arguments
+        if unknown := sorted(set(env_kwargs) - set(known), key=str):
+            raise RoomError(
+                f"{env_id} has no argument {', '.join(map(repr, unknown))}; its arguments are: {', '.join(known)}"
+            )
         try:
             env = sp.make_raw(**env_kwargs)
             env.reset(seed=0)
@@ -762,7 +767,8 @@ class Room:
             return f"the room has {len(self.connections)} pages open, its bound (--max-connections); try again later"
         mine = sum(1 for c in self.connections if c.visitor == visitor)
         if mine >= lim.max_connections_per_visitor:
-            return f"you have {mine} pages of this room open, the bound (--max-connections-per-visitor); close one"
+            pages = f"{mine} page{'s' * (mine != 1)}"
+            return f"you have {pages} of this room open, the bound (--max-connections-per-visitor); close one"
         return None
 
     def _check_game_bounds(self, visitor: str) -> None:

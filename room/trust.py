@@ -9,7 +9,8 @@ request and every WebSocket handshake must name, in ``Host``, one of the served 
 browser sends ``Origin``, the origin must be this very host and port (``http://`` or
 ``https://`` + the ``Host`` header). A refused request gets ``400`` (wrong host) or ``403``
 (another site's page) and a one-line text saying why; a refused WebSocket is closed before it is
-accepted (code 1008, the browser sees the handshake fail). :func:`csp` is the
+accepted, which the server answers with HTTP ``403`` to the handshake (the page sees the
+connection fail, without the reason). :func:`csp` is the
 Content-Security-Policy of a page, whose ``connect-src`` names the room's own origin (``ws://`` and
 ``wss://`` of the request's host: ``'self'`` matches a WebSocket only since Chrome 71 and Safari 16).
 

@@ -156,8 +156,10 @@ def _refused_close(client) -> dict:
 
 @pytest.mark.parametrize(
     ("total", "per_visitor", "said"),
-    [(2, 5, "the room has 2 pages open, its bound (--max-connections)"),
-     (5, 2, "you have 2 pages of this room open, the bound (--max-connections-per-visitor)")],
+    [
+        (2, 5, "the room has 2 pages open, its bound (--max-connections)"),
+        (5, 2, "you have 2 pages of this room open, the bound (--max-connections-per-visitor)"),
+    ],
 )
 def test_open_pages_are_bounded_in_all_and_per_visitor(tmp_path, total, per_visitor, said):
     """The finding: 60 silent pages took the server from 643 MB to 1124 MB (each may hold
@@ -231,3 +233,29 @@ def test_error_texts_that_quote_input_are_safe_to_encode():
     with pytest.raises(RoomError) as e:
         _record_positions(rec)
     str(e.value).encode("utf-8")  # the move is quoted escaped
+
+
+# ---------------------------------------------------------------------------------- 5. words
+def test_an_unknown_argument_lists_only_the_arguments_the_room_takes(room):
+    client, _ = room
+    p = connect(client)
+    msg = p.error({"type": "create", "env_id": "ataxx_v0", "seats": ["me", "random"], "env_kwargs": {"colour": 1}})
+    assert "ataxx_v0 has no argument 'colour'; its arguments are: fen, halfmove_clock, max_steps" in msg, msg
+    assert "render_mode" not in msg
+
+
+def test_a_restored_agent_that_cannot_play_is_named_once(tmp_path):
+    """The finding: "agent 'alphabeta:6' cannot play: agent 'alphabeta:6': ..." (a journal's
+    agent past this room's --max-alphabeta-depth)."""
+    app = create_app(tmp_path / "records", agent_delay=0)
+    with TestClient(app) as client:
+        p = connect(client)
+        gid = created(p, "ataxx_v0", ["me", "alphabeta:2"], seed=1)["game"]
+        close_pages()
+    path = app.state.room.records / f"{gid}.jsonl"
+    header = json.loads(path.read_text().splitlines()[0])
+    header["seats"][1] = {"kind": "agent", "agent": "alphabeta:6"}
+    path.write_text(json.dumps(header) + "\n")
+    error = create_app(tmp_path / "records").state.room.games[gid].seats[1].error
+    assert error.startswith("agent 'alphabeta:6' cannot play: alphabeta:N needs 1 <= N <= 4"), error
+    assert error.count("alphabeta:6") == 1
