@@ -185,6 +185,9 @@ PROBE_TOTAL = 1.0
 #: Settings whose probe and agent checks are kept (the least recently used leave first), so that
 #: a visitor walking through many settings holds no unbounded memory.
 SETTINGS_KEPT = 256
+#: The most agent names whose check is kept per setting (the menus' names and those of ``create``
+#: and ``seat`` messages, which a client may make up: ``mcts:1`` to ``mcts:5000``).
+MAX_CHECKED_NAMES = 64
 
 
 class _Stop(Exception):
@@ -428,27 +431,38 @@ class RoomAgents:
             + list(self.named)
         )
         key_base = (env_id, json.dumps(env_kwargs, sort_keys=True))
-        out = []
-        for name in names:
-            with self._lock:
-                checked = self._compatible.get(key_base, {})
-                known = name in checked
-                problem = checked.get(name)
-                if key_base in self._compatible:
-                    self._compatible.move_to_end(key_base)
-            if not known:
-                try:
-                    agent = self.make(name, env, env_id, env_kwargs, seed=0)
-                    problem = self._too_slow(agent, env, key_base)
-                except Exception as e:  # noqa: BLE001 - any failure means: not offered
-                    problem = str(e)
-                with self._lock:
-                    self._compatible.setdefault(key_base, {})[name] = problem
-                    self._compatible.move_to_end(key_base)
-                    while len(self._compatible) > SETTINGS_KEPT:
-                        self._compatible.popitem(last=False)
-            out.append((name, problem))
-        return out
+        return [(name, self._check(name, env, env_id, env_kwargs, key_base)) for name in names]
+
+    def refusal(self, name: object, env, env_id: str, env_kwargs: dict) -> str | None:
+        """Why the agent ``name`` may not be seated in ``env``'s setting (a reset raw environment
+        of ``env_id`` with ``env_kwargs``), or ``None``: exactly what the seat menus refuse (an
+        unknown name, an agent that cannot play the game, a search agent too slow for the
+        setting), checked once per setting (cached). It may probe the setting's speed (seconds
+        the first time): call it off the event loop. The room asks it for a ``create`` or
+        ``seat`` message, not for games restored from a journal."""
+        return self._check(name, env, env_id, env_kwargs, (env_id, json.dumps(env_kwargs, sort_keys=True)))
+
+    def _check(self, name, env, env_id: str, env_kwargs: dict, key_base: tuple) -> str | None:
+        with self._lock:
+            checked = self._compatible.get(key_base, {})
+            known = name in checked
+            problem = checked.get(name)
+            if key_base in self._compatible:
+                self._compatible.move_to_end(key_base)
+        if known:
+            return problem
+        try:
+            agent = self.make(name, env, env_id, env_kwargs, seed=0)
+            problem = self._too_slow(agent, env, key_base)
+        except Exception as e:  # noqa: BLE001 - any failure means: not offered
+            problem = str(e)
+        with self._lock:
+            if len(self._compatible.get(key_base, {})) < MAX_CHECKED_NAMES:  # names a client makes up
+                self._compatible.setdefault(key_base, {})[name] = problem
+            self._compatible.move_to_end(key_base)
+            while len(self._compatible) > SETTINGS_KEPT:
+                self._compatible.popitem(last=False)
+        return problem
 
 
 def _duration(seconds: float) -> str:

@@ -38,7 +38,7 @@ from room.connection import Connection
 from room.game import RoomError
 from room.games import Room
 from room.limits import RoomLimits
-from room.trust import LOOPBACK_HOSTS, HostCheck, allowed_host, csp
+from room.trust import LOOPBACK_HOSTS, HostCheck, allowed_host, csp, safe_text
 
 __all__ = ["create_app", "serve_in_thread", "CSP"]
 
@@ -114,7 +114,7 @@ def create_app(
         try:
             rec = game.download()
         except RoomError as e:
-            return JSONResponse({"error": str(e)}, status_code=409)
+            return JSONResponse({"error": safe_text(str(e))}, status_code=409)
         from envs.core.records import record_to_json
 
         return Response(
@@ -154,18 +154,21 @@ def create_app(
                 data = await f.read(lim.max_upload_bytes + 1)
                 name = f.filename or ""
         except Exception as e:  # noqa: BLE001 - a malformed form
-            return JSONResponse({"error": f"not a file upload: {e}"}, status_code=400)
+            return JSONResponse({"error": safe_text(f"not a file upload: {e}")}, status_code=400)
         try:
             visitor = request.client.host if request.client else ""
             game = await anyio.to_thread.run_sync(room.add_record, name, data, visitor)
         except RoomError as e:
-            return JSONResponse({"error": str(e)}, status_code=400)
+            return JSONResponse({"error": safe_text(str(e))}, status_code=400)
         room.lobby_changed()
         return JSONResponse({"game": game.id, "url": f"/game/{game.id}"})
 
     async def websocket(ws: WebSocket):
         await ws.accept()
         conn = Connection(ws, ws.client.host if ws.client else "", lim.max_send_queue_bytes)
+        if why := room.connection_refusal(conn.visitor):  # counted and added with no await between
+            await ws.close(code=1008, reason=why)
+            return
         room.connections.add(conn)
         loop = asyncio.get_running_loop()
         writer = loop.create_task(conn.writer())

@@ -129,6 +129,9 @@ class RoomGame:
         thinking: the seat whose agent is choosing, or ``None``.
         seed_chosen: the creator gave the seed (:mod:`room.trust`: then no seat of a game with
             hidden information goes to anyone else).
+        seen: per seat, the persons (:func:`room.trust.person`) who have held it (and so seen
+            its hidden cards): from the seats at the start and every seat change, so a restart
+            rebuilds it from the journal (:func:`room.trust.seen_refusal`).
         seat_changes: every change of a seat's holder after the start, in order:
             ``{"ply", "seat", "to"}`` (``to`` as :meth:`Seat.public_kind`; in the downloaded
             record's ``meta``).
@@ -165,6 +168,9 @@ class RoomGame:
         self.thinking: int | None = None
         self.seed_chosen = False
         self.seat_changes: list[dict] = []
+        self.seen: list[set[str]] = [set() for _ in seats]
+        for i, s in enumerate(seats):
+            self._saw(i, s)
         self.journaled = 0  # events in the game's journal (RoomLimits.max_game_events)
         self.journal: Journal | None = None
         self.env = None
@@ -229,8 +235,15 @@ class RoomGame:
         """Give ``seat`` to ``new`` (journaled by the caller first): a change of the game, listed
         in :attr:`seat_changes`."""
         self.seats[seat] = new
+        self._saw(seat, new)
         self.seat_changes.append({"ply": self.ply, "seat": seat, "to": new.public_kind()})
         self.changed()
+
+    def _saw(self, seat: int, s: Seat) -> None:
+        from room.trust import person
+
+        if (who := person(s)) is not None:
+            self.seen[seat].add(who)
 
     def is_owner(self, digests) -> bool:
         return any(_same(self.owner, d) for d in digests)
@@ -377,6 +390,7 @@ class RoomGame:
         t.played_by = list(self.played_by)
         t.seats = list(self.seats)
         t.seat_changes = list(self.seat_changes)
+        t.seen = [set(s) for s in self.seen]
         t.journal = None
         t._cache = OrderedDict()
         return t
@@ -775,7 +789,7 @@ def _record_positions(record: dict) -> list[GameState]:
         try:
             st.push(move)
         except IllegalActionError as e:
-            raise RoomError(f"move {i + 1} ({move}) of the record is illegal: {e}") from None
+            raise RoomError(f"move {i + 1} ({move!r}) of the record is illegal: {e}") from None
         while later and later[0][0] == i + 1:  # checked by replay below
             try:
                 st.resign(later.pop(0)[1])

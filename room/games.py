@@ -54,7 +54,7 @@ from room.protocol import (
 from room.records import load_journal, play_header, record_header, replay_event
 from room.scheduler import AgentScheduler
 from room.shelf import peek_finished
-from room.trust import check_encodable, client_text, seats_refusal, seed_refusal
+from room.trust import check_encodable, client_text, seats_refusal, seed_refusal, seen_refusal
 from room.words import argument_words, help_words, seat_label, seat_names, variant_labels
 
 __all__ = ["Room", "MAX_UPLOAD"]
@@ -399,6 +399,11 @@ class Room:
         sp = spec(env_id)
         if "render_mode" in env_kwargs:
             raise RoomError("env_kwargs must not set render_mode: the room draws the board itself")
+        known = [a for a in sp.arguments() if a != "render_mode"]  # the room's games' arguments
+        if unknown := sorted(set(env_kwargs) - set(known), key=str):
+            raise RoomError(
+                f"{env_id} has no argument {', '.join(map(repr, unknown))}; its arguments are: {', '.join(known)}"
+            )
         try:
             env = sp.make_raw(**env_kwargs)
             env.reset(seed=0)
@@ -471,6 +476,7 @@ class Room:
                 )
             else:
                 self.agents.spec_of(c, env_id, kwargs)  # unknown names: a clear error
+                await self._check_agent(c, env, env_id, kwargs, f"create: player {i + 1}")
                 seats.append(Seat("agent", c))
         if why := seats_refusal(hidden, seats, token_digest(owner), msg.get("seed") is not None):
             raise RoomError(f"create: {why}")
@@ -581,7 +587,10 @@ class Room:
         return game.owner if game.is_owner(conn.tokens) else None
 
     def _check_fair(self, game: RoomGame, seat: int, new: Seat) -> None:
-        """Refuse giving ``seat`` to ``new`` where :func:`room.trust.seats_refusal` does."""
+        """Refuse giving ``seat`` to ``new`` where :func:`room.trust.seats_refusal` or
+        :func:`room.trust.seen_refusal` does."""
+        if why := seen_refusal(game.hidden, game.label(seat), new, game.seen[seat]):
+            raise RoomError(why)
         after = list(game.seats)
         after[seat] = new
         if why := seats_refusal(game.hidden, after, game.owner, game.seed_chosen):
@@ -716,6 +725,8 @@ class Room:
                     raise RoomError(f"seat: {e}") from None
             else:
                 self.agents.spec_of(to, game.env_id, game.env_kwargs)
+                _, env = self._new_env(game.env_id, game.env_kwargs)
+                await self._check_agent(to, env, game.env_id, game.env_kwargs, f"seat: {game.label(i)}")
                 new = Seat("agent", to)
                 old = game.seats[i]
                 game.seats[i] = new
@@ -733,6 +744,32 @@ class Room:
         conn.send({"type": "seated", "game": game.id, "seat": i, "to": to, "token": tok})
         self.broadcast(game)
         self.kick(game)
+
+    async def _check_agent(self, name: str, env, env_id: str, env_kwargs: dict, where: str) -> None:
+        """Refuse seating the agent ``name`` where the seat menus of this setting refuse it
+        (:meth:`room.agents.RoomAgents.refusal`, off the event loop as the menus are): a crafted
+        message gets no agent the menus call too slow. Games restored from a journal are not
+        checked (their agents reattach as they were)."""
+        why = await anyio.to_thread.run_sync(self.agents.refusal, name, env, env_id, env_kwargs)
+        if why:
+            raise RoomError(
+                f"{where}: agent {name!r} is not offered for this setting: {why}; "
+                "expected one of the agents of the seat menu"
+            )
+
+    def connection_refusal(self, visitor: str) -> str | None:
+        """``None`` when one more page (WebSocket) of ``visitor`` may connect, else why not (a
+        WebSocket close reason, at most 123 bytes): past ``max_connections`` open pages in all or
+        ``max_connections_per_visitor`` of one visitor (each may hold ``max_send_queue_bytes`` of
+        unsent frames)."""
+        lim = self.limits
+        if len(self.connections) >= lim.max_connections:
+            return f"the room has {len(self.connections)} pages open, its bound (--max-connections); try again later"
+        mine = sum(1 for c in self.connections if c.visitor == visitor)
+        if mine >= lim.max_connections_per_visitor:
+            pages = f"{mine} page{'s' * (mine != 1)}"
+            return f"you have {pages} of this room open, the bound (--max-connections-per-visitor); close one"
+        return None
 
     def _check_game_bounds(self, visitor: str) -> None:
         """Refuse a new game past ``max_open_games`` or ``max_games_per_visitor`` (RoomError)."""
@@ -790,6 +827,7 @@ class Room:
             )
         try:
             rec = import_record(filename, data)
+            check_encodable(rec, "the record")  # before any message quotes a part of it
             moves = rec.get("moves")
             if isinstance(moves, list) and len(moves) > lim.max_record_moves:
                 raise RoomError(

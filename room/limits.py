@@ -32,7 +32,10 @@ no journal, no upload file).
   positions in memory bounded. A change past it is refused, the game unchanged; it can still be
   resigned.
 * **Pages**: a page whose frames not yet sent pass ``max_send_queue_bytes`` (it does not read
-  them) is dropped: its WebSocket is closed and it reconnects by reloading.
+  them) is dropped: its WebSocket is closed and it reconnects by reloading. At most
+  ``max_connections`` pages (WebSockets) are open at once, ``max_connections_per_visitor`` of one
+  visitor (each may hold ``max_send_queue_bytes``): one more is closed at once with code 1008 and
+  a reason that says which bound.
 
 A *visitor* is the address of the connection (``request.client.host``): on the default loopback
 server every visitor is this machine's one person, so the per-visitor bounds then bound the room.
@@ -67,9 +70,11 @@ class RoomLimits(BaseModel):
     svg_cache_size: int = Field(64, ge=1, description="drawings a game keeps cached")
     max_alphabeta_depth: int = Field(4, ge=1, le=6, description="deepest alphabeta:D of the menus")
     max_mcts_simulations: int = Field(5000, ge=1, le=20000, description="largest mcts:N of the menus")
-    move_time_limit: float = Field(30.0, gt=0, le=3600, description="seconds a search agent may think a move")
+    move_time_limit: float = Field(30.0, gt=0, le=3600, description="seconds an agent may think a move")
     max_send_queue_bytes: int = Field(8 * 1024 * 1024, ge=1024, description="bytes queued for a page")
     max_game_events: int = Field(10000, ge=2, description="journaled changes of one game")
+    max_connections: int = Field(256, ge=1, description="open WebSockets (pages) in the room")
+    max_connections_per_visitor: int = Field(32, ge=1, description="open WebSockets (pages) of one visitor")
 
     def option(self, field: str) -> str:
         """The command-line option of ``field`` (``--max-open-games``)."""

@@ -102,7 +102,8 @@ class AgentScheduler:
             s.error = None
         except Exception as e:  # noqa: BLE001 - reported in the game, the seat can be given to someone else
             s.player = None
-            s.error = f"agent {s.agent!r} cannot play: {e}"
+            # the agents' own messages may name the agent already ("agent 'x': ..."): once is enough
+            s.error = f"agent {s.agent!r} cannot play: {str(e).removeprefix(f'agent {s.agent!r}: ')}"
 
     def drop_stale(self, game: RoomGame) -> None:
         """Cancel the turn of an agent that is thinking on a former version of ``game`` (an undo,

@@ -9,7 +9,8 @@ request and every WebSocket handshake must name, in ``Host``, one of the served 
 browser sends ``Origin``, the origin must be this very host and port (``http://`` or
 ``https://`` + the ``Host`` header). A refused request gets ``400`` (wrong host) or ``403``
 (another site's page) and a one-line text saying why; a refused WebSocket is closed before it is
-accepted (code 1008, the browser sees the handshake fail). :func:`csp` is the
+accepted, which the server answers with HTTP ``403`` to the handshake (the page sees the
+connection fail, without the reason). :func:`csp` is the
 Content-Security-Policy of a page, whose ``connect-src`` names the room's own origin (``ws://`` and
 ``wss://`` of the request's host: ``'self'`` matches a WebSocket only since Chrome 71 and Safari 16).
 
@@ -22,7 +23,12 @@ seed decides the deal, and a page holding two seats shows two hands. So:
 * nobody may hold two seats of such a game (a partner's, an agent's, an open or invited one)
   unless every person's seat of the game is theirs: alone against agents, or all seats, one
   person may hold several; with anyone else (a person, an invitation, an open seat) nobody may;
-* once the creator chose the seed, no seat of the game goes to anyone else.
+* once the creator chose the seed, no seat of the game goes to anyone else;
+* a seat that a person has held (and so seen its cards) goes afterwards only back to that person
+  or to an agent, never to another person (an invitation, an open seat, a join): a person who
+  took over an agent's seat alone, read its hand and then invited someone to it would know the
+  invitee's hand. What each seat's holders were is rebuilt from the journal's seats
+  (:attr:`room.game.RoomGame.seen`), so a restart keeps the rule.
 
 Persons are told apart by a *holder* kept with each person's seat (:attr:`room.game.Seat.holder`,
 journaled): the creator's seats carry the owner token's digest, a seat taken by a page that holds
@@ -34,7 +40,7 @@ that no page it serves ever shows two hands of a game in which another person si
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -48,7 +54,10 @@ __all__ = [
     "csp",
     "seed_refusal",
     "seats_refusal",
+    "seen_refusal",
+    "person",
     "client_text",
+    "safe_text",
     "check_encodable",
 ]
 
@@ -241,6 +250,37 @@ def seats_refusal(hidden: bool, seats: Sequence[Seat], owner: str | None, seed_c
     return None
 
 
+def person(seat: Seat) -> str | None:
+    """Who holds ``seat`` (a person's seat whose token was used): its holder, or its token's
+    digest in journals older than holders; ``None`` for an agent, an open seat or an invitation
+    not yet opened."""
+    return (seat.holder or seat.token) if seat.held else None
+
+
+def seen_refusal(hidden: bool, label: str, new: Seat, seen: Collection[str]) -> str | None:
+    """``None`` when a seat whose hidden cards the persons ``seen`` have seen (they held it) may
+    go to ``new``, else why not: in a game with hidden information only to one of them (in
+    practice the one person who held it) or to an agent.
+
+    Args:
+        hidden: the game keeps something hidden.
+        label: the seat for people (``player 2``).
+        new: the seat as it would be after the change.
+        seen: the persons who have held the seat (:func:`person` of each).
+    """
+    if not hidden or not seen or new.kind != "human":
+        return None
+    who = person(new)
+    if who is not None and who in seen:
+        return None
+    to = "another person" if who is not None else ("an invitation" if new.invited else "an open seat")
+    return (
+        f"{label}'s hidden cards were seen by the person who held it: in a game with hidden information "
+        f"that seat may go only to that person or to an agent, not to {to} (who would play a hand "
+        "someone else has read); start a new game to play with someone else"
+    )
+
+
 # ---------------------------------------------------------------------------------- what clients read
 def client_text(e: BaseException) -> str:
     """An exception as a client may read it: for a file system error, its reason without the
@@ -248,6 +288,13 @@ def client_text(e: BaseException) -> str:
     if isinstance(e, OSError):
         return f"{type(e).__name__}: {e.strerror or 'the file system refused it'}"
     return f"{type(e).__name__}: {e}"
+
+
+def safe_text(text: str) -> str:
+    """``text`` with every character UTF-8 cannot encode (a lone surrogate such as ``"\\udc00"``,
+    from a client's input quoted in an error) written as its escape: a text any response can
+    send."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def check_encodable(data: Any, what: str) -> None:
