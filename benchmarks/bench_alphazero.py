@@ -28,7 +28,8 @@ import torch  # noqa: E402
 from envs.core.vector import pack_mask  # noqa: E402
 from training.agents.alphazero_net import build_network, make_evaluate  # noqa: E402
 from training.config import load_config  # noqa: E402
-from training.engines.alphazero.trainer import ReplayBuffer, SelfPlay, _symmetries, train_step  # noqa: E402
+from training.engines.alphazero.learning import ReplayBuffer, batch_symmetries, train_step  # noqa: E402
+from training.engines.alphazero.trainer import SelfPlay  # noqa: E402
 
 
 def main() -> None:
@@ -63,7 +64,7 @@ def main() -> None:
     while buffer.size < cfg.learn.batch_size:  # positions to learn from (uniform targets)
         buffer.add(selfplay.obs, pack_mask(mask), mask / mask.sum(axis=1, keepdims=True), np.zeros(b, np.float32))
     opt = torch.optim.Adam(net.parameters(), lr=cfg.learn.learning_rate)
-    sym = _symmetries(cfg)
+    sym = batch_symmetries(cfg)
     train_step(net, opt, buffer, rng, cfg.learn.batch_size, 1.0, sym)
     t0 = time.perf_counter()
     for _ in range(args.steps):

@@ -86,6 +86,7 @@ from typing import Any
 import numpy as np
 
 from training.config import ConfigError
+from training.engines.alphazero.learning import ReplayBuffer, batch_symmetries, train_step
 from training.progress_log import ProgressLogger
 from training.runs import duration, final_report, next_multiple, write_config, write_report
 
@@ -93,77 +94,6 @@ __all__ = ["ReplayBuffer", "SelfPlay", "SelfPlayActor", "ActorPool", "train_step
 
 #: The ``format`` entry of every checkpoint of this engine.
 FORMAT = "tabletop_rl.alphazero"
-
-
-# ---------------------------------------------------------------------------- the replay buffer
-class ReplayBuffer:
-    """A ring buffer of training positions (numpy arrays, the oldest overwritten first).
-
-    Stored per position: the observation (``float16``, an array or a dict of arrays: the boards'
-    values are small integers and fractions, which float16 keeps), the legal mask packed
-    (:func:`envs.core.vector.pack_mask`, ``uint8 (ceil(A / 8),)``), the policy target ``float16
-    (A,)`` and the value target ``float32``.
-
-    Args:
-        capacity: positions kept (>= 1).
-        obs_space: one observation's space (``Box`` or ``Dict`` of ``Box``).
-        num_actions: ``A``.
-    """
-
-    def __init__(self, capacity: int, obs_space, num_actions: int):
-        from envs.core.vector import obs_zeros
-
-        self.capacity = int(capacity)
-        self.num_actions = int(num_actions)
-        zeros = obs_zeros(obs_space, self.capacity)
-        self.obs = (
-            {k: v.astype(np.float16) for k, v in zeros.items()} if isinstance(zeros, dict) else zeros.astype(np.float16)
-        )
-        self.mask = np.zeros((self.capacity, (self.num_actions + 7) // 8), dtype=np.uint8)
-        self.policy = np.zeros((self.capacity, self.num_actions), dtype=np.float16)
-        self.value = np.zeros(self.capacity, dtype=np.float32)
-        self.size = 0
-        self.next = 0
-        self.added = 0
-
-    def add(self, obs, packed_mask: np.ndarray, policy: np.ndarray, value: np.ndarray) -> None:
-        """Append ``n`` positions: ``obs`` a batch ``(n, ...)`` (or dict), ``packed_mask uint8 (n,
-        ceil(A/8))``, ``policy float (n, A)``, ``value float (n,)``."""
-        from envs.core.vector import obs_put
-
-        n = len(value)
-        if n == 0:
-            return
-        if n > self.capacity:  # only the newest fit
-            keep = np.arange(n - self.capacity, n)
-            obs = {k: v[keep] for k, v in obs.items()} if isinstance(obs, dict) else obs[keep]
-            packed_mask, policy, value = packed_mask[keep], policy[keep], value[keep]
-            self.added += n - self.capacity
-            n = self.capacity
-        idx = (self.next + np.arange(n)) % self.capacity
-        obs_put(self.obs, idx, obs)
-        self.mask[idx] = packed_mask
-        self.policy[idx] = policy
-        self.value[idx] = value
-        self.next = int((self.next + n) % self.capacity)
-        self.size = int(min(self.capacity, self.size + n))
-        self.added += n
-
-    def batch(self, idx: np.ndarray) -> tuple:
-        """Positions ``idx``: ``(obs float32, mask bool (n, A), policy float32 (n, A), value float32 (n,))``."""
-        from envs.core.vector import unpack_mask
-
-        obs = (
-            {k: v[idx].astype(np.float32) for k, v in self.obs.items()}
-            if isinstance(self.obs, dict)
-            else self.obs[idx].astype(np.float32)
-        )
-        return (
-            obs,
-            unpack_mask(self.mask[idx], self.num_actions),
-            self.policy[idx].astype(np.float32),
-            self.value[idx],
-        )
 
 
 # ---------------------------------------------------------------------------- self-play
@@ -408,55 +338,6 @@ class ActorPool:
         self.actors = []
 
 
-# ---------------------------------------------------------------------------- learning
-def train_step(
-    network,
-    optimizer,
-    buffer: ReplayBuffer,
-    rng: np.random.Generator,
-    batch_size: int,
-    value_weight: float,
-    symmetries=None,
-    device=None,
-) -> dict:
-    """One Adam step on a uniform minibatch: cross-entropy to the improved policy over the legal
-    actions plus ``value_weight`` times the value's MSE. ``device``: where ``network`` lives (the
-    minibatch is moved there; ``None``: the CPU, nothing moved). Returns the losses (floats)."""
-    import torch
-
-    from training.agents.alphazero_net import masked_logits, obs_tensor
-
-    def put(x):
-        if device is None:
-            return x
-        return {k: v.to(device) for k, v in x.items()} if isinstance(x, dict) else x.to(device)
-
-    idx = rng.integers(buffer.size, size=batch_size)
-    obs, mask, target, z = buffer.batch(idx)
-    if symmetries is not None:
-        obs, mask, target = symmetries.apply_random(obs, mask, target, rng)
-    network.train()
-    logits, v = network(put(obs_tensor(obs)))
-    logp = torch.log_softmax(masked_logits(logits, put(torch.as_tensor(mask))), dim=1)
-    t = put(torch.as_tensor(target))
-    t = t / t.sum(dim=1, keepdim=True).clamp_min(1e-12)  # float16 storage: renormalise
-    policy_loss = -(t * logp).sum(dim=1).mean()
-    value_loss = ((v - put(torch.as_tensor(z))) ** 2).mean()
-    loss = policy_loss + value_weight * value_loss
-    optimizer.zero_grad(set_to_none=True)
-    loss.backward()
-    optimizer.step()
-    return {"policy_loss": policy_loss.item(), "value_loss": value_loss.item(), "loss": loss.item()}
-
-
-def _symmetries(cfg):
-    if not cfg.selfplay.symmetries:
-        return None
-    from training.engines.alphazero.symmetry import BatchSymmetries
-
-    return BatchSymmetries.for_env(cfg.env_id, cfg.env_kwargs)
-
-
 # ---------------------------------------------------------------------------- the run
 def _save(path: Path, cfg, network, optimizer, buffer, rng, selfplay, counters: dict) -> None:
     """``selfplay``: the :class:`SelfPlay` of in-process self-play, or the :class:`ActorPool`."""
@@ -604,7 +485,7 @@ def train_in(
         counters.update(data["counters"])
         history = list(data["counters"].get("history", []))
     counters.pop("history", None)
-    symmetries = _symmetries(cfg)
+    symmetries = batch_symmetries(cfg)
     # self-play in process and the evaluations search with a CPU network: the learner's own on the CPU
     play_net = network if device is None else copy.deepcopy(network).cpu()
     evaluate = make_evaluate(play_net)

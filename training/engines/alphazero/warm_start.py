@@ -20,7 +20,7 @@ then, before its first self-play move:
    (the value target; a team shares its return; a game cut at ``max_steps`` is a draw, 0) — the
    targets self-play stores, with the teacher's move in place of the search's improved policy.
 2. :func:`imitate` takes ``epochs * ceil(N / batch_size)`` Adam steps of the engine's own loss
-   (:func:`training.engines.alphazero.trainer.train_step`: cross-entropy of the policy plus
+   (:func:`training.engines.alphazero.learning.train_step`: cross-entropy of the policy plus
    ``learn.value_weight`` times the value's squared error, with the board symmetries when
    ``selfplay.symmetries``) on uniform minibatches of ``pretrain.batch_size`` from the decisions of
    all but the last tenth of the games, at ``pretrain.learning_rate``, with the run's optimizer
@@ -153,7 +153,7 @@ def imitate(network, optimizer, data: dict, cfg, seed: int, holdout: float = 0.1
 
     The games in the last ``holdout`` fraction (at least one when there are two or more) are kept
     out and measure the fit. Steps: ``pretrain.epochs * ceil(N_train / pretrain.batch_size)`` Adam
-    steps of :func:`training.engines.alphazero.trainer.train_step` on uniform minibatches, at
+    steps of :func:`training.engines.alphazero.learning.train_step` on uniform minibatches, at
     ``pretrain.learning_rate``; the optimizer's learning rate is ``learn.learning_rate`` again after.
 
     Args:
@@ -177,7 +177,7 @@ def imitate(network, optimizer, data: dict, cfg, seed: int, holdout: float = 0.1
     """
     from envs.core.vector import obs_take, unpack_mask
     from training.agents.alphazero_net import make_evaluate
-    from training.engines.alphazero.trainer import ReplayBuffer, _symmetries, train_step
+    from training.engines.alphazero.learning import ReplayBuffer, batch_symmetries, train_step
 
     if not 0.0 <= holdout < 1.0:
         raise ValueError(f"holdout must be in [0, 1), got {holdout!r}")
@@ -195,7 +195,7 @@ def imitate(network, optimizer, data: dict, cfg, seed: int, holdout: float = 0.1
     steps = pc.epochs * math.ceil(train_idx.size / pc.batch_size)
     for group in optimizer.param_groups:
         group["lr"] = pc.learning_rate
-    symmetries = _symmetries(cfg)
+    symmetries = batch_symmetries(cfg)
     losses: list[float] = []
     try:
         for _ in range(steps):
