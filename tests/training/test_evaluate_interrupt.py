@@ -44,6 +44,9 @@ def test_ctrl_c_in_the_cli_keeps_the_games_that_ended(tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # a pytest-xdist worker ignores SIGINT, and an ignored signal stays ignored in the child
+        # (Python then installs no KeyboardInterrupt handler): give the child the default
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.time() + 120
     while not out.exists() and time.time() < deadline and proc.poll() is None:  # made before the first game
