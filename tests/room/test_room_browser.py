@@ -26,6 +26,7 @@ playwright_api = pytest.importorskip(
 from room_helpers import hidden_cards_in  # noqa: E402
 
 from room.app import create_app, serve_in_thread  # noqa: E402
+from room.limits import RoomLimits  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists():
@@ -58,7 +59,12 @@ class Server:
         self.start()
 
     def start(self):
-        self.app = create_app(self.records, agent_delay=0)
+        # one server serves a whole module's pages, none closed before the module ends: past the
+        # room's default of 32 open pages for one visitor (every page here is 127.0.0.1) a page's
+        # WebSocket is refused, and its board never comes (the bound has its own tests)
+        self.app = create_app(
+            self.records, agent_delay=0, limits=RoomLimits(max_connections=4096, max_connections_per_visitor=4096)
+        )
         self.url, self._stop = serve_in_thread(self.app, port=self.port)
         self.port = int(self.url.rsplit(":", 1)[1])
 
