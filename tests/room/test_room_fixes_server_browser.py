@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("starlette", reason="the play room needs the 'room' extra: pip install -e '.[room]'")
 pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (the 'test' extra)")
 
-from test_room_browser import TIMEOUT, browser, new_page, server  # noqa: E402,F401
+from test_room_browser import browser, create_in_lobby, new_page, server  # noqa: E402,F401
 
 
 def test_the_lobby_never_offers_the_former_games_agents_while_the_new_setting_is_checked(browser, server):  # noqa: F811
@@ -45,13 +45,7 @@ def test_the_lobby_never_offers_the_former_games_agents_while_the_new_setting_is
 
 def test_the_lobby_lists_games_in_players_words(browser, server):  # noqa: F811
     page = new_page(browser)
-    page.goto(server.url + "/")
-    page.wait_for_selector("#env option", state="attached")
-    page.select_option("#env", "ataxx_v0")
-    page.wait_for_selector("#seat-1 option[value='random']", state="attached", timeout=90_000)
-    page.select_option("#seat-1", "random")
-    page.click("#create")
-    page.wait_for_url("**/game/*", timeout=TIMEOUT)
+    create_in_lobby(page, server, "ataxx_v0", ["me", "random"], seed=None)
     page.click("#resign")
     page.click("#resign")  # "Really resign?"
     page.wait_for_selector("#result:not([hidden])")
