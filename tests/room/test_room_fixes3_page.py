@@ -28,10 +28,8 @@ from test_room_browser import (  # noqa: E402  (skips the module as that file do
     wait_ply,
     wait_turn,
 )
-from test_room_fixes_page import VISIBLE_MARKS  # noqa: E402
-from test_room_layout import DESKTOP, PHONE, box_in_view, page_at  # noqa: E402
-
-SIZES = pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["1280x860", "390x844"])
+from test_room_fixes_page import SIZES, VISIBLE_MARKS  # noqa: E402
+from test_room_layout import PHONE, box_in_view, page_at  # noqa: E402
 
 BLOCKERS_FEN = "x5o/7/2-1-2/7/2-1-2/7/o5x x 0 1"
 
