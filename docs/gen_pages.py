@@ -27,7 +27,6 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
-import json
 import re
 import sys
 from pathlib import Path
@@ -262,16 +261,25 @@ def baseline_table(env_id: str) -> list[tuple[str, str, str]]:
 def shipped_rows(env_id: str) -> list[tuple[str, str, str, str, str]]:
     """``(name, engine, setting, variant, summary)`` for every shipped agent of ``env_id``
     (``training.agents.shipped``: the index only, files not read)."""
-    from training.agents.shipped import setting_kwargs, shipped_names, shipped_spec
+    from training.agents.shipped import agents_only_arguments, setting_kwargs, shipped_names, shipped_spec
 
     sp = spec(env_id)
-    variants = {json.dumps(setting_kwargs(env_id, kw), sort_keys=True): name for name, kw in sp.variants.items()}
+    agents_only = agents_only_arguments(env_id)
     rows = []
     for name in shipped_names():
         agent = shipped_spec(name, verify=False)
         if agent.env_id != env_id:
             continue
-        variant = variants.get(json.dumps(agent.setting(), sort_keys=True))
+        setting = agent.setting()  # an AlphaZero agent's has no agents-only argument: compare without
+        variant = next(
+            (
+                v
+                for v, kw in sp.variants.items()
+                if {k: x for k, x in setting_kwargs(env_id, kw).items() if k in setting or k not in agents_only}
+                == setting
+            ),
+            None,
+        )
         engine = (
             "MaskablePPO"
             if agent.engine == "sb3"

@@ -239,6 +239,35 @@ def test_shipped_for_returns_exactly_the_agents_of_that_setting(index, env_id, k
     assert [a.name for a in shipped_for(env_id, kwargs, index=index)] == expected
 
 
+def test_an_alphazero_agent_plays_its_setting_with_or_without_options_for_agents_only(tmp_path):
+    """A search agent observes from the rules state, so TwixT's ``distance_planes`` (an argument
+    the game's words mark agents_only) does not make another setting for it; for a MaskablePPO
+    agent, whose network reads the environment's observation, it does."""
+    entries = []
+    for name, engine, kwargs in (
+        ("az24", "alphazero", {"board_size": 24, "distance_planes": True}),
+        ("ppo24", "sb3", {"board_size": 24, "distance_planes": True}),
+        ("az8_swap", "alphazero", {"board_size": 8, "swap": True}),
+    ):
+        file = f"{name}{'.pt' if engine == 'alphazero' else '.zip'}"
+        (tmp_path / file).write_bytes(name.encode())
+        over = {"engine": engine, **({"room_simulations": 32} if engine == "alphazero" else {})}
+        entries.append(_entry(name, file, "twixt_v0", kwargs, _sha(tmp_path / file), **over))
+    index = _write_index(tmp_path, entries)
+    names = lambda *a: [x.name for x in shipped_for(*a, index=index)]  # noqa: E731
+    assert shipped_module.agents_only_arguments("twixt_v0") == {"distance_planes"}
+    assert shipped_module.agents_only_arguments("ataxx_v0") == frozenset()
+    assert names("twixt_v0", {"board_size": 24}) == ["az24"]
+    assert names("twixt_v0", None) == ["az24"]  # 24x24 is the default board
+    assert names("twixt_v0", {"board_size": 24, "distance_planes": True}) == ["az24", "ppo24"]
+    assert names("twixt_v0", {"board_size": 24, "swap": True}) == []  # another rule is another setting
+    assert names("twixt_v0", {"board_size": 8, "swap": True, "distance_planes": True}) == ["az8_swap"]
+    assert names("twixt_v0", {"board_size": 8}) == []
+    az24 = shipped_spec("az24", index, verify=False)
+    assert "distance_planes" not in az24.setting() and az24.setting()["board_size"] == 24
+    assert shipped_spec("ppo24", index, verify=False).setting()["distance_planes"] is True
+
+
 def test_setting_kwargs_fills_defaults_and_drops_max_steps_and_render_mode():
     s = setting_kwargs("twixt_v0", {"board_size": 8, "max_steps": 9, "render_mode": "ansi"})
     assert s["board_size"] == 8 and "max_steps" not in s and "render_mode" not in s

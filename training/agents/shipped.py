@@ -59,6 +59,7 @@ __all__ = [
     "shipped_for",
     "shipped_spec",
     "setting_kwargs",
+    "agents_only_arguments",
     "shipped_markdown",
     "add_run",
     "strip_optimizer",
@@ -155,8 +156,12 @@ class ShippedAgent:
         return hash((self.name, self.sha256))
 
     def setting(self) -> dict:
-        """The resolved setting it plays (:func:`setting_kwargs` of its env id and kwargs)."""
-        return setting_kwargs(self.env_id, self.env_kwargs)
+        """The resolved setting it plays: :func:`setting_kwargs` of its env id and kwargs; for an
+        alphazero agent less the arguments that change only what agents observe
+        (:func:`agents_only_arguments`, e.g. TwixT's ``distance_planes``), since its search builds
+        its own observations from the rules state and so plays that game with them or without."""
+        s = setting_kwargs(self.env_id, self.env_kwargs)
+        return _without_agents_only(self.env_id, s) if self.engine == "alphazero" else s
 
     @property
     def room_spec(self) -> str:
@@ -439,10 +444,34 @@ def setting_kwargs(env_id: str, env_kwargs: dict | None = None) -> dict:
     return _plain(full)
 
 
+def agents_only_arguments(env_id: str) -> frozenset[str]:
+    """The constructor arguments of ``env_id`` that change only what agents observe, nothing that
+    people see or play: those its game's words mark ``agents_only``
+    (:class:`envs.core.words.Option`; TwixT's ``distance_planes``). Empty for a game without words.
+
+    Raises:
+        UnknownEnvError: unknown ``env_id``.
+    """
+    from envs.core.words import load_words
+
+    module = getattr(spec(env_id).game_info(), "words", "")
+    if not module:
+        return frozenset()
+    words = load_words(module)
+    return frozenset(name for name, option in words.options.items() if option.agents_only)
+
+
+def _without_agents_only(env_id: str, setting: dict) -> dict:
+    drop = agents_only_arguments(env_id)
+    return {k: v for k, v in setting.items() if k not in drop}
+
+
 def shipped_for(env_id: str, env_kwargs: dict | None = None, index: str | Path | None = None) -> list[ShippedAgent]:
     """The shipped agents trained on exactly this setting (same env id, same
     :func:`setting_kwargs`: ``max_steps`` and ``render_mode`` do not count, any other argument,
-    a start position included, does).
+    a start position included, does). An alphazero agent also plays the settings that differ from
+    its own only in arguments for agents' observations (:func:`agents_only_arguments`): its search
+    observes from the rules state in its own setting (:meth:`ShippedAgent.setting`).
 
     Args:
         env_id: a registered environment id.
@@ -457,12 +486,16 @@ def shipped_for(env_id: str, env_kwargs: dict | None = None, index: str | Path |
         ShippedIndexError: as :func:`shipped_agents`, for a matching entry.
     """
     wanted = setting_kwargs(env_id, env_kwargs)
+    searched = _without_agents_only(env_id, wanted)
     index = Path(index) if index is not None else INDEX
-    return [
-        _agent(e, index, verify=True)
-        for e in _entries(index)
-        if e["env_id"] == env_id and setting_kwargs(e["env_id"], e["env_kwargs"]) == wanted
-    ]
+    found = []
+    for e in _entries(index):
+        if e["env_id"] != env_id:
+            continue
+        setting = setting_kwargs(e["env_id"], e["env_kwargs"])
+        if setting == wanted or (e["engine"] == "alphazero" and _without_agents_only(env_id, setting) == searched):
+            found.append(_agent(e, index, verify=True))
+    return found
 
 
 def shipped_markdown(index: str | Path | None = None) -> str:
