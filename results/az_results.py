@@ -4,7 +4,8 @@ tournament, its learning curve over wall time, and its run figures, in ``results
 Usage::
 
     python results/az_results.py runs/ataxx_az-0 --name ataxx_az-0 \\
-        --opponents random greedy alphabeta:1 alphabeta:2 mcts:1000 ataxx_quick --games 400
+        --opponents random greedy alphabeta:1 alphabeta:2 mcts:1000 ataxx_quick --games 400 \\
+        [--ladder-games 100] [--skip-gauntlet] [--curve-opponents greedy ataxx_quick]
 
 Everything is played by the project's own command, ``python -m training.evaluate`` (printed before
 it runs, and kept in ``about.json``):
@@ -21,7 +22,11 @@ it runs, and kept in ``about.json``):
    1), with the wall time at which the run wrote it: the run's ``time/time_elapsed`` at that
    position in ``logs/progress.csv``, or, for runs logged before that column, the checkpoint file's
    modification time less that of the run's ``config.yaml`` (written when the run starts).
-3. **The run** (``run.json``): config name, seed, positions, training wall time (periodic
+3. **The ladder** (``ladder/``, with ``--ladder-games N``): the opponents' own round robin (``N``
+   games a pair, seed 2; ``ladder/pairs.csv``), and the Elo ladder fitted on its games and the
+   gauntlet's together (``ladder/ratings.csv``, ``ladder/ratings.png``; ``random`` = 0). The
+   gauntlet's own ladder cannot order opponents that the agent beat in every game.
+4. **The run** (``run.json``): config name, seed, positions, training wall time (periodic
    evaluations included), self-play positions/s and network evaluations/s, and its own final
    evaluation and its software and machine (``environment``; ``python results/environment.py`` then
    writes the folder's ``environment.json`` from it), from the run's ``report.json``; ``about.json``:
@@ -51,8 +56,11 @@ RESULTS = Path(__file__).resolve().parent
 REPO = RESULTS.parent
 
 
-def _evaluate(run_cfg: dict, agents: list[str], games: int, seed: int, out: Path) -> tuple[list[str], float]:
-    """Run ``python -m training.evaluate`` (gauntlet, batched) and return its command and seconds."""
+def _evaluate(
+    run_cfg: dict, agents: list[str], games: int, seed: int, out: Path, gauntlet: bool = True
+) -> tuple[list[str], float]:
+    """Run ``python -m training.evaluate`` (batched; a gauntlet of the first agent, or with
+    ``gauntlet=False`` a round robin) and return its command and seconds."""
     cmd = [
         sys.executable,
         "-m",
@@ -68,7 +76,7 @@ def _evaluate(run_cfg: dict, agents: list[str], games: int, seed: int, out: Path
         str(seed),
         "--max-steps",
         str(run_cfg["max_steps"]),
-        "--gauntlet",
+        *(["--gauntlet"] if gauntlet else []),
         "--concurrency",
         "64",
         "--out",
@@ -155,7 +163,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--curve-games", type=int, default=100, help="games a pair at each checkpoint (default 100)")
     p.add_argument("--skip-gauntlet", action="store_true", help="keep the gauntlet already written")
+    p.add_argument(
+        "--ladder-games",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also play the opponents' own round robin, N games a pair (seed 2), and rate everyone on "
+        "the gauntlet's and these games together: ladder/ (default 0: no ladder)",
+    )
     args = p.parse_args(argv)
+    if args.ladder_games < 0 or args.games < 1 or args.curve_games < 1:
+        p.error("--games and --curve-games must be at least 1, --ladder-games at least 0")
 
     run = args.run
     missing = [str(run / f) for f in ("config.yaml", "report.json", "checkpoints/final.pt") if not (run / f).is_file()]
@@ -172,10 +190,10 @@ def main(argv: list[str] | None = None) -> int:
         "simulations": args.simulations if args.simulations is not None else run_cfg["search"]["eval_simulations"],
         "commands": [],
     }
-    if (out / "about.json").exists():
-        about["commands"] = [
-            c for c in json.loads((out / "about.json").read_text())["commands"] if c["what"] == "gauntlet"
-        ]
+    redone = {"gauntlet": not args.skip_gauntlet, "ladder": args.ladder_games > 0, "curve": bool(args.curve_opponents)}
+    if (out / "about.json").exists():  # keep the commands of the parts not played again
+        kept = json.loads((out / "about.json").read_text())["commands"]
+        about["commands"] = [c for c in kept if not redone.get(c["what"].split()[0], False)]
 
     work = Path(tempfile.mkdtemp(prefix="az_results_"))  # each tournament's files, before they are kept
     if not args.skip_gauntlet:
@@ -184,7 +202,13 @@ def main(argv: list[str] | None = None) -> int:
         (folder).mkdir(exist_ok=True)
         for name in ("pairs.csv", "ratings.csv", "ratings.png"):
             shutil.copy(work / name, folder / name)
-        about["commands"] = [{"what": "gauntlet", "command": shlex.join(cmd), "seconds": seconds}]
+        about["commands"].insert(0, {"what": "gauntlet", "command": shlex.join(cmd), "seconds": seconds})
+    if args.ladder_games:
+        cmd, seconds = _evaluate(run_cfg, list(args.opponents), args.ladder_games, 2, work, gauntlet=False)
+        about["commands"].append(
+            {"what": "ladder (the opponents' round robin)", "command": shlex.join(cmd), "seconds": seconds}
+        )
+        _ladder(out / "gauntlet" / "pairs.csv", work / "pairs.csv", out / "ladder", args.name)
 
     rows = []
     steps = sorted(
@@ -232,6 +256,59 @@ def main(argv: list[str] | None = None) -> int:
     (out / "about.json").write_text(json.dumps(about, indent=1) + "\n")
     print(f"written to {out}")
     return 0
+
+
+def _read_pairs(path: Path) -> list[dict]:
+    with path.open(newline="") as f:
+        return [{**r, **{k: int(r[k]) for k in ("games", "wins", "draws", "losses")}} for r in csv.DictReader(f)]
+
+
+def _ladder(gauntlet_pairs: Path, opponent_pairs: Path, folder: Path, name: str) -> None:
+    """Write ``folder/pairs.csv`` (the opponents' round robin), ``folder/ratings.csv`` and
+    ``folder/ratings.png``: Elo (Bradley-Terry with a virtual draw a pair, ``random`` = 0, or the
+    first opponent where ``random`` did not play; :func:`training.ratings.elo_ratings_with_intervals`)
+    fitted on the gauntlet's games and the opponents' games together. The gauntlet alone cannot
+    order opponents that the agent beat in every game; their games with each other can."""
+    from training.ratings import elo_ratings_with_intervals
+
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copy(opponent_pairs, folder / "pairs.csv")
+    pairs = _read_pairs(gauntlet_pairs) + _read_pairs(opponent_pairs)
+    names = list(dict.fromkeys(p["agent"] for p in pairs))
+    anchor = "random" if "random" in names else names[1]
+    elo = elo_ratings_with_intervals(names, pairs, anchor)
+    rows = []
+    for n in names:
+        mine = [p for p in pairs if p["agent"] == n]
+        w, d, l, g = (sum(p[k] for p in mine) for k in ("wins", "draws", "losses", "games"))
+        rows.append({"name": n, "games": g, "wins": w, "draws": d, "losses": l, "score": (w + 0.5 * d) / g, **elo[n]})
+    rows.sort(key=lambda r: -r["elo"])
+    with (folder / "ratings.csv").open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=["rank", *rows[0]])
+        w.writeheader()
+        w.writerows({"rank": i + 1, **r} for i, r in enumerate(rows))
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 1.2 + 0.5 * len(rows)), dpi=100)
+    ys = list(range(len(rows)))[::-1]
+    ax.errorbar(
+        [r["elo"] for r in rows],
+        ys,
+        xerr=[[r["elo"] - r["elo_ci95_low"] for r in rows], [r["elo_ci95_high"] - r["elo"] for r in rows]],
+        fmt="o",
+        capsize=4,
+    )
+    ax.set_yticks(ys)
+    ax.set_yticklabels(["the AlphaZero agent" if r["name"].startswith("az:") else r["name"] for r in rows])
+    ax.set_xlabel(f"Elo, Bradley-Terry fit, {anchor} = 0 (bars: 95 % interval)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_title(f"{name}: the gauntlet and the opponents' round robin", fontsize=9)
+    fig.tight_layout()
+    fig.savefig(folder / "ratings.png")
+    plt.close(fig)
 
 
 def _plot(rows: list[dict], path: Path, title: str) -> None:
