@@ -98,6 +98,7 @@ __all__ = [
     "blend",
     "ply_movers",
     "recent_plies",
+    "winners_words",
 ]
 
 #: Attributes of every hit shape: filled (so the whole area takes clicks) but invisible.
@@ -316,6 +317,26 @@ def blend(top: str, bottom: str, opacity: float) -> str:
         raise ValueError(f"opacity must be in [0, 1], got {opacity!r}")
     mixed = (round(t * opacity + u * (1 - opacity)) for t, u in zip(_rgb(top), _rgb(bottom)))
     return "#{:02x}{:02x}{:02x}".format(*mixed)
+
+
+def winners_words(state: GameState, winners, seat_name: Callable[[int], str] | None = None) -> str:
+    """A finished game's winners for a board's caption: ``"a draw"`` (no winners, or every seat),
+    ``"team 2 won"`` (a team game: :meth:`GameState.team_of` of a winner, numbered from 1), or the
+    winning seats joined by "and", ``"player 2 won"`` (seats numbered from 1 unless ``seat_name``
+    names them, e.g. by colour).
+
+    Args:
+        state: the game (its seats and teams).
+        winners: the winning seats (``outcome.winners``).
+        seat_name: a seat's name for people (default ``"player N"``, N from 1).
+    """
+    winners = list(winners)
+    if not winners or len(winners) == state.num_players:
+        return "a draw"
+    if any(len(t) > 1 for t in state.teams()):
+        return f"team {state.team_of(winners[0]) + 1} won"
+    name = seat_name or (lambda w: f"player {w + 1}")
+    return " and ".join(name(w) for w in winners) + " won"
 
 
 def ply_movers(state: GameState) -> list[int] | None:

@@ -43,7 +43,18 @@ from __future__ import annotations
 
 from envs.core.checks import is_int
 from envs.core.errors import IllegalActionError
-from envs.core.svg import MovePaths, blend, esc, hit, mark, mark_ring, ply_movers, recent_plies, svg_document
+from envs.core.svg import (
+    MovePaths,
+    blend,
+    esc,
+    hit,
+    mark,
+    mark_ring,
+    ply_movers,
+    recent_plies,
+    svg_document,
+    winners_words,
+)
 from envs.smartrix.cards import CARD_PATTERNS, CARD_VALUES
 from envs.smartrix.state import HAND_SIZE, SmartrixState
 
@@ -485,16 +496,6 @@ def _cell_label(r: int, c: int, on_table, ghosts, last_rc) -> str:
     return f"{where}: empty"
 
 
-def _result_words(state: SmartrixState, outcome) -> str:
-    """The result for people, seats and teams numbered from 1 (the rules' result text counts from
-    0): ``"player 2 won"``, ``"team 1 won"``, or ``"a draw"``."""
-    if not outcome.winners or len(outcome.winners) == state.num_players:
-        return "a draw"
-    if state.team_game:
-        return f"team {state.team_of(outcome.winners[0]) + 1} won"
-    return " and ".join(f"player {w + 1}" for w in outcome.winners) + " won"
-
-
 def _caption(state: SmartrixState, over: bool, moved: bool, last, pending) -> list[str]:
     who = "team" if state.team_game else "player"
     if over:
@@ -502,7 +503,9 @@ def _caption(state: SmartrixState, over: bool, moved: bool, last, pending) -> li
         assert outcome is not None  # the game is over
         scores = state.team_scores()
         ended = f" ({outcome.termination})" if state.resignations else ""  # "... (the other sides resigned)"
-        first = f"Game over: {_result_words(state, outcome)}{ended}; {who} scores " + ", ".join(str(s) for s in scores)
+        first = f"Game over: {winners_words(state, outcome.winners)}{ended}; {who} scores " + ", ".join(
+            str(s) for s in scores
+        )
     else:
         p = state.current_player
         team = f" (team {state.team_of(p) + 1})" if state.team_game else ""

@@ -44,7 +44,19 @@ from __future__ import annotations
 
 import math
 
-from envs.core.svg import MovePaths, blend, esc, hit, mark, mark_dot, mark_ring, ply_movers, recent_plies, svg_document
+from envs.core.svg import (
+    MovePaths,
+    blend,
+    esc,
+    hit,
+    mark,
+    mark_dot,
+    mark_ring,
+    ply_movers,
+    recent_plies,
+    svg_document,
+    winners_words,
+)
 from envs.tantrix.render import LINE_COLOURS
 from envs.tantrix.state import PHASES
 from envs.tantrix.tiles import COLOUR_NAMES, TR_SEG
@@ -168,15 +180,6 @@ def _player_name(state, p: int) -> str:
     return name + (f" (team {state.team_of(p) + 1})" if state.team_game else "")
 
 
-def _result_words(state, out) -> str:
-    """The result for people: who won, by :func:`_player_name` (or the team), or ``"a draw"``."""
-    if not out.winners or len(out.winners) == state.num_players:
-        return "a draw"
-    if state.team_game:
-        return f"team {state.team_of(out.winners[0]) + 1} won"
-    return " and ".join(_player_name(state, w) for w in out.winners) + " won"
-
-
 def _check(state, viewer, pending) -> tuple[int, int, int, int] | None:
     """Validate ``viewer`` and ``pending``; return the pending placement ``(tile, q, r, rot)``."""
     if viewer is not None:
@@ -229,7 +232,9 @@ def to_svg(state, viewer: int | None = None, *, pending: int | None = None) -> s
     board_w, board_h = bx1 - bx0, by1 - by0
     if over:
         out = state.outcome()
-        caption = f"Game over: {_result_words(state, out)} ({out.termination})"
+        caption = (
+            f"Game over: {winners_words(state, out.winners, lambda w: _player_name(state, w))} ({out.termination})"
+        )
     else:
         caption = f"{_player_name(state, mover)} to move · {_PHASE_TEXT[state.phase_index]}"
     # what a player needs: the bag's tiles (once it is empty the restrictions end, which the phase

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 from conftest import contract_cases, play_random, start_state
-from envs.core.svg import BoardUI, MovePaths, esc, hit, load_board_ui, svg_document, text_board
+from envs.core.svg import BoardUI, MovePaths, esc, hit, load_board_ui, svg_document, text_board, winners_words
 
 SVG = "{http://www.w3.org/2000/svg}"
 PLIES = (0, 7, 31)
@@ -146,3 +146,19 @@ def test_helpers_escape_and_check():
     with pytest.raises(TypeError, match="lacks"):
         load_board_ui("envs.core.heuristics")
     assert text_board.confirm is False
+
+
+def test_winners_words_names_a_draw_a_team_or_the_seats_from_one():
+    import envs
+
+    two = envs.make_raw("smartrix_v0")
+    two.reset(seed=0)
+    teams = envs.make_raw("smartrix_v0", num_players=4, teams=True)
+    teams.reset(seed=0)
+    assert winners_words(two.state, []) == "a draw"
+    assert winners_words(two.state, [0, 1]) == "a draw"  # every seat
+    assert winners_words(two.state, [1]) == "player 2 won"
+    assert winners_words(two.state, [0], lambda w: f"P{w + 1} red") == "P1 red won"
+    assert [teams.state.team_of(p) for p in range(4)] == [0, 1, 0, 1]
+    assert winners_words(teams.state, [1, 3]) == "team 2 won"
+    assert winners_words(teams.state, [0, 2]) == "team 1 won"
