@@ -658,20 +658,25 @@ def alphazero_claims() -> list[Claim]:
         pairs = f"alphazero/{name}/gauntlet/pairs.csv"
         played = {r["opponent"] for r in _rows(pairs) if _is(r["agent"], AZ)}
         ppo = sorted(played - set(AZ_OPPONENTS))
-        if len(ppo) != 1:
-            raise LookupError(f"{pairs}: expected one PPO opponent besides {AZ_OPPONENTS}, got {ppo}")
+        if len(ppo) > 1:
+            raise LookupError(f"{pairs}: expected at most one PPO opponent besides {AZ_OPPONENTS}, got {ppo}")
         values = [run["positions"], run["train_seconds"] / 60, about["simulations"]]
         cells = []
-        for opp in [*AZ_OPPONENTS, ppo[0]]:
+        for opp in AZ_OPPONENTS:
             if opp in played:
                 values += score_ci(pairs, AZ, opp)
                 cells.append("{} [{}, {}]")
             else:
                 cells.append("not played")
+        if ppo:
+            values += score_ci(pairs, AZ, ppo[0])
+            cells.append(f"{{}} [{{}}, {{}}] (`{ppo[0]}`)")
+        else:
+            cells.append("no PPO agent of this setting")
         out.append(
             Claim(
                 part,
-                f"| `{config}` | {seed} | {{}} | {{}} min | {{}} | " + " | ".join(cells) + f" (`{ppo[0]}`) |",
+                f"| `{config}` | {seed} | {{}} | {{}} min | {{}} | " + " | ".join(cells) + " |",
                 [float(v) for v in values],
                 pairs + ", run.json, about.json",
                 formats=["{:,.0f}", "{:.1f}", "{:.0f}"] + ["{:.3f}"] * (len(values) - 3),
@@ -688,6 +693,21 @@ def alphazero_claims() -> list[Claim]:
                     [v for _, who in ladder for v in elo(ratings, who)],
                     ratings,
                     formats=["{:+.0f}"] * (3 * len(ladder)),
+                )
+            )
+        ladder_file = folder / "ladder" / "ratings.csv"
+        if ladder_file.exists():  # the gauntlet and the opponents' round robin, rated together
+            ratings = f"alphazero/{name}/ladder/ratings.csv"
+            rows = _rows(ratings)
+            out.append(
+                Claim(
+                    part,
+                    f"Ladder of `{config}` seed {seed} (the gauntlet and the opponents' round robin of "
+                    f"{{}} games a pair, random = 0): "
+                    + ", ".join(f"{_ladder_label(r['name'])} {{}} [{{}}, {{}}]" for r in rows),
+                    [float(_ladder_games(folder))] + [v for r in rows for v in elo(ratings, r["name"])],
+                    ratings,
+                    formats=["{:.0f}"] + ["{:+.0f}"] * (3 * len(rows)),
                 )
             )
         for extra in sorted(folder.glob("vs_*/pairs.csv")):  # further tournaments of the same final.pt
@@ -709,21 +729,40 @@ def alphazero_claims() -> list[Claim]:
                 rows = list(csv.DictReader(f))
             cells = []
             values = []
+            against = ["greedy", *ppo]
             for r in rows:
-                cells.append("{} min: {} [{}, {}] and {} [{}, {}]")
+                cells.append("{} min: " + " and ".join(["{} [{}, {}]"] * len(against)))
                 values += [float(r["elapsed_s"]) / 60]
-                for opp in ("greedy", ppo[0]):
+                for opp in against:
                     values += [float(r[f"{k}_vs_{opp}"]) for k in ("score", "ci95_low", "ci95_high")]
             out.append(
                 Claim(
                     part,
-                    f"Curve of `{config}` seed {seed} (against greedy and `{ppo[0]}`): " + "; ".join(cells),
+                    f"Curve of `{config}` seed {seed} (against {' and '.join(_ladder_label(o) for o in against)}): "
+                    + "; ".join(cells),
                     values,
                     f"alphazero/{name}/curve.csv",
-                    formats=["{:.1f}", "{:.3f}", "{:.3f}", "{:.3f}", "{:.3f}", "{:.3f}", "{:.3f}"] * len(rows),
+                    formats=(["{:.1f}"] + ["{:.3f}"] * (3 * len(against))) * len(rows),
                 )
             )
     return out
+
+
+def _ladder_label(name: str) -> str:
+    """How the Results page names an agent in a ladder or curve line (baselines plain where the
+    existing lines have them so: ``greedy``; others in backticks)."""
+    if _is(name, AZ):
+        return "the AlphaZero agent"
+    return name if name == "greedy" else f"`{name}`"
+
+
+def _ladder_games(folder: Path) -> int:
+    """The games a pair of a results folder's ladder round robin (``ladder/pairs.csv``: every pair
+    must have the same number)."""
+    games = {int(r["games"]) for r in _rows(str((folder / "ladder" / "pairs.csv").relative_to(RESULTS)))}
+    if len(games) != 1:
+        raise LookupError(f"{folder}/ladder/pairs.csv: pairs of {sorted(games)} games, expected one number")
+    return games.pop()
 
 
 def _report(path: str, *keys: str) -> float:
