@@ -645,8 +645,11 @@ AZ_OPPONENTS = ["random", "greedy", "alphabeta:1", "alphabeta:2", "mcts:1000"]
 
 def alphazero_claims() -> list[Claim]:
     """The **Gumbel AlphaZero** part: one table row per run folder of ``results/alphazero/`` (its
-    gauntlet's scores with intervals, its positions and training minutes), the Elo ladder of each
-    run that has one in the Results page, and the learning curve's points against the PPO agent."""
+    gauntlet's scores with intervals, its positions and training minutes; the last column the PPO
+    agent of the setting, or that there is none), the Elo ladder of each run that has one (its
+    ``ladder/``: the gauntlet and the opponents' round robin rated together; else, where the
+    gauntlet played random, the gauntlet's own), further tournaments of the same agent
+    (``vs_*/``), and the learning curve's points against greedy and the PPO agent."""
     out: list[Claim] = []
     part = "**Gumbel AlphaZero**"
     root = RESULTS / "alphazero"
@@ -682,7 +685,8 @@ def alphazero_claims() -> list[Claim]:
                 formats=["{:,.0f}", "{:.1f}", "{:.0f}"] + ["{:.3f}"] * (len(values) - 3),
             )
         )
-        if "random" in played:  # the full gauntlets: an Elo ladder anchored at random
+        ladder_file = folder / "ladder" / "ratings.csv"
+        if "random" in played and not ladder_file.exists():  # a full gauntlet without ladder/: its own Elo
             ratings = f"alphazero/{name}/gauntlet/ratings.csv"
             ladder = [("the AlphaZero agent", AZ)] + [(f"`{o}`", o) for o in AZ_OPPONENTS[1:] + ppo if o in played]
             out.append(
@@ -695,7 +699,6 @@ def alphazero_claims() -> list[Claim]:
                     formats=["{:+.0f}"] * (3 * len(ladder)),
                 )
             )
-        ladder_file = folder / "ladder" / "ratings.csv"
         if ladder_file.exists():  # the gauntlet and the opponents' round robin, rated together
             ratings = f"alphazero/{name}/ladder/ratings.csv"
             rows = _rows(ratings)

@@ -316,3 +316,66 @@ def test_runs_alone_go_to_alone_and_are_compared_with_seed_0(tmp_path):
     _fake_checkpoint(alone / "ataxx_quick-0" / "checkpoints" / "final.zip", 5)  # other weights
     collect.collect(alone, root, alone=True)
     assert collect.table(root).splitlines()[2].endswith("| 7.5 min wall, 13.7 min CPU, OTHER WEIGHTS |")
+
+
+def test_an_alphazero_folder_without_ppo_agent_and_with_a_ladder_gives_its_lines(tmp_path, monkeypatch):
+    """A setting with no PPO agent (TwixT 24x24): the row says so and the curve is against greedy
+    alone; a ladder/ gives one line, its agents in the file's order."""
+    import csv
+
+    folder = tmp_path / "alphazero" / "twixt24_az-0"
+    (folder / "gauntlet").mkdir(parents=True)
+    (folder / "ladder").mkdir()
+    (folder / "run.json").write_text(json.dumps({"positions": 215040, "train_seconds": 3600.0}))
+    (folder / "about.json").write_text(json.dumps({"simulations": 64, "commands": []}))
+    fields = ["agent", "opponent", "games", "wins", "draws", "losses", "score", "score_ci95_low", "score_ci95_high"]
+
+    def write(path, rows):
+        with path.open("w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(fields)
+            w.writerows(rows)
+
+    write(
+        folder / "gauntlet" / "pairs.csv",
+        [
+            ["az:r/final.pt:64", "random", 400, 400, 0, 0, 1.0, 0.99, 1.0],
+            ["az:r/final.pt:64", "greedy", 400, 380, 0, 20, 0.95, 0.92, 0.97],
+        ],
+    )
+    write(
+        folder / "ladder" / "pairs.csv",
+        [["random", "greedy", 50, 1, 0, 49, 0.02, 0.0, 0.1], ["greedy", "random", 50, 49, 0, 1, 0.98, 0.9, 1.0]],
+    )
+    with (folder / "ladder" / "ratings.csv").open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["rank", "name", "games", "elo", "elo_ci95_low", "elo_ci95_high"])
+        w.writerows(
+            [
+                [1, "az:r/final.pt:64", 800, 1400.4, 1200, 1600],
+                [2, "greedy", 450, 650.2, 500, 800],
+                [3, "random", 450, 0, 0, 0],
+            ]
+        )
+    with (folder / "curve.csv").open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(
+            ["checkpoint", "positions", "elapsed_s", "score_vs_greedy", "ci95_low_vs_greedy", "ci95_high_vs_greedy"]
+        )
+        w.writerow(["final.pt", 215040, 3600, 0.95, 0.9, 0.98])
+    monkeypatch.setattr(check_readme, "RESULTS", tmp_path)
+    lines = {c.template.split(" ")[0]: c for c in check_readme.alphazero_claims()}
+    row = lines["|"]
+    assert row.template.endswith(
+        "| {} [{}, {}] | {} [{}, {}] | not played | not played | not played | no PPO agent of this setting |"
+    )
+    assert row.values == [215040.0, 60.0, 64.0, 1.0, 0.99, 1.0, 0.95, 0.92, 0.97]
+    ladder = lines["Ladder"]
+    assert ladder.template == (
+        "Ladder of `twixt24_az` seed 0 (the gauntlet and the opponents' round robin of {} games a pair, random = 0): "
+        "the AlphaZero agent {} [{}, {}], greedy {} [{}, {}], `random` {} [{}, {}]"
+    )
+    assert ladder.values == [50.0, 1400.4, 1200.0, 1600.0, 650.2, 500.0, 800.0, 0.0, 0.0, 0.0]
+    curve = lines["Curve"]
+    assert curve.template == "Curve of `twixt24_az` seed 0 (against greedy): {} min: {} [{}, {}]"
+    assert curve.values == [60.0, 0.95, 0.9, 0.98]
