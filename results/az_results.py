@@ -18,10 +18,12 @@ it runs, and kept in ``about.json``):
    holds the scores with Wilson intervals and ``ratings.csv`` the Elo ladder (Bradley-Terry,
    ``random`` = 0).
 2. **The learning curve** (``curve.csv``, ``curve.png``): every checkpoint of the run
-   (``step_<N>.pt`` and ``final.pt``) against ``--curve-opponents`` (``--curve-games`` a pair, seed
-   1), with the wall time at which the run wrote it: the run's ``time/time_elapsed`` at that
-   position in ``logs/progress.csv``, or, for runs logged before that column, the checkpoint file's
-   modification time less that of the run's ``config.yaml`` (written when the run starts).
+   (``step_<N>.pt`` and ``final.pt``; with ``--earlier-parts``, those of the parts it resumed
+   too; with ``--curve-every K``, every K-th ``step_<N>.pt``) against ``--curve-opponents``
+   (``--curve-games`` a pair, seed 1), with the wall time at which the run wrote it: the run's
+   ``time/time_elapsed`` at that position in ``logs/progress.csv``, or, for runs logged before that
+   column, the checkpoint file's modification time less that of the run's ``config.yaml`` (written
+   when the run starts).
 3. **The ladder** (``ladder/``, with ``--ladder-games N``): the opponents' own round robin (``N``
    games a pair, seed 2; ``ladder/pairs.csv``), and the Elo ladder fitted on its games and the
    gauntlet's together (``ladder/ratings.csv``, ``ladder/ratings.png``; ``random`` = 0). The
@@ -162,6 +164,22 @@ def main(argv: list[str] | None = None) -> int:
         help="the learning curve's opponents (default greedy; none: no curve)",
     )
     p.add_argument("--curve-games", type=int, default=100, help="games a pair at each checkpoint (default 100)")
+    p.add_argument(
+        "--earlier-parts",
+        nargs="*",
+        default=[],
+        type=Path,
+        metavar="RUN",
+        help="run directories of the earlier parts of a run made in resumed parts (oldest first): their "
+        "checkpoints join the learning curve, at their own wall times",
+    )
+    p.add_argument(
+        "--curve-every",
+        type=int,
+        default=1,
+        metavar="K",
+        help="the curve plays every K-th checkpoint of the parts (and always final.pt; default 1: all)",
+    )
     p.add_argument("--skip-gauntlet", action="store_true", help="keep the gauntlet already written")
     p.add_argument(
         "--ladder-games",
@@ -172,8 +190,11 @@ def main(argv: list[str] | None = None) -> int:
         "the gauntlet's and these games together: ladder/ (default 0: no ladder)",
     )
     args = p.parse_args(argv)
-    if args.ladder_games < 0 or args.games < 1 or args.curve_games < 1:
-        p.error("--games and --curve-games must be at least 1, --ladder-games at least 0")
+    if args.ladder_games < 0 or args.games < 1 or args.curve_games < 1 or args.curve_every < 1:
+        p.error("--games, --curve-games and --curve-every must be at least 1, --ladder-games at least 0")
+    for part in args.earlier_parts:
+        if not (part / "checkpoints").is_dir() or not (part / "logs" / "progress.csv").is_file():
+            p.error(f"--earlier-parts: {part} is not a run directory (no checkpoints/ or logs/progress.csv)")
 
     run = args.run
     missing = [str(run / f) for f in ("config.yaml", "report.json", "checkpoints/final.pt") if not (run / f).is_file()]
@@ -212,20 +233,24 @@ def main(argv: list[str] | None = None) -> int:
 
     rows = []
     steps = sorted(
-        (int(c.stem.split("_")[1]), c) for c in (run / "checkpoints").glob("step_*.pt") if c.stem[5:].isdigit()
+        (int(c.stem.split("_")[1]), c, part)
+        for part in [*args.earlier_parts, run]
+        for c in (part / "checkpoints").glob("step_*.pt")
+        if c.stem[5:].isdigit()
     )
-    points = [*steps, (int(report["timesteps"]), final)]
-    for positions, ckpt in points:
+    points = [*steps[args.curve_every - 1 :: args.curve_every], (int(report["timesteps"]), final, run)]
+    for positions, ckpt, part in points:
         if not args.curve_opponents:
             break
         cmd, seconds = _evaluate(
             run_cfg, [_spec(ckpt, args.simulations), *args.curve_opponents], args.curve_games, 1, work
         )
-        about["commands"].append({"what": f"curve {ckpt.name}", "command": shlex.join(cmd), "seconds": seconds})
+        label = ckpt.name if part == run else f"{part.name}/{ckpt.name}"
+        about["commands"].append({"what": f"curve {label}", "command": shlex.join(cmd), "seconds": seconds})
         with (work / "pairs.csv").open(newline="") as f:
             pairs = [r for r in csv.DictReader(f) if r["agent"].startswith("az:")]
-        elapsed = _wall(report) if ckpt == final else _elapsed_at(run, positions)
-        row = {"checkpoint": ckpt.name, "positions": positions, "elapsed_s": elapsed}
+        elapsed = _wall(report) if ckpt == final else _elapsed_at(part, positions)
+        row = {"checkpoint": label, "positions": positions, "elapsed_s": elapsed}
         for r in pairs:
             row[f"score_vs_{r['opponent']}"] = r["score"]
             row[f"ci95_low_vs_{r['opponent']}"] = r["score_ci95_low"]
