@@ -41,6 +41,7 @@ __all__ = [
     "SPEED_SHARE",
     "PROBE_PLIES",
     "PROBE_BUDGET",
+    "PROBE_TIMEOUT",
     "parse_agent_option",
     "SpeedProbe",
 ]
@@ -181,6 +182,10 @@ PROBE_BUDGET = 0.5
 #: first menus of a setting while it runs; on a busy 2-core machine a 1 s budget a depth made
 #: that wait about 12 s).
 PROBE_TOTAL = 1.0
+
+#: Seconds the probe's worker process may take in all (it is killed then, and the setting's search
+#: agents are offered without an estimate: the move time limit still stops them).
+PROBE_TIMEOUT = 15.0
 
 #: Settings whose probe and agent checks are kept (the least recently used leave first), so that
 #: a visitor walking through many settings holds no unbounded memory.
@@ -399,8 +404,10 @@ class RoomAgents:
             known = key in self._probes
             probe = self._probes.get(key)
         if not known:
-            try:
-                probe = _probe(env, self.max_depth)
+            from room.workers import call_in_process
+
+            try:  # in a forked child: the probe's Python work does not hold the server's GIL
+                probe = call_in_process(_probe, (env, self.max_depth), PROBE_TIMEOUT)
             except Exception:  # noqa: BLE001 - no estimate: the move time limit still stops the agent
                 probe = None
             with self._lock:

@@ -17,7 +17,7 @@ import multiprocessing
 import threading
 import traceback
 
-__all__ = ["MoveTimeout", "think_in_process", "stop_all", "uses_process"]
+__all__ = ["MoveTimeout", "think_in_process", "call_in_process", "stop_all", "uses_process"]
 
 _live: set = set()
 _live_lock = threading.Lock()
@@ -57,20 +57,64 @@ def think_in_process(agent, state, obs, seat: int, timeout: float) -> int:
         MoveTimeout: no answer within ``timeout`` seconds (the child was killed).
         RuntimeError: the agent raised in the child (its type and message), or the child died.
     """
+    answer = _in_child(
+        _child,
+        (agent, state, obs, seat),
+        timeout,
+        f"the agent did not answer within {timeout:g} s (its search was stopped)",
+        "the agent's worker process",
+    )
+    agent.rng.bit_generator.state = answer[2]
+    return answer[1]
+
+
+def _call_child(conn, func, args) -> None:
+    try:
+        conn.send(("ok", func(*args)))
+    except BaseException as e:  # noqa: BLE001 - told to the parent
+        conn.send(("error", f"{type(e).__name__}: {e}", traceback.format_exc(limit=5)))
+    finally:
+        conn.close()
+
+
+def call_in_process(func, args: tuple, timeout: float):
+    """``func(*args)`` computed in a forked child process killed after ``timeout`` seconds (call
+    it from a worker thread): Python work that would otherwise hold the server's GIL, such as the
+    agents' speed probe (:mod:`room.agents`), runs beside the event loop instead of stopping it.
+    The child inherits ``func`` and ``args`` (nothing is pickled but the result).
+
+    Raises:
+        MoveTimeout: no result within ``timeout`` seconds (the child was killed).
+        RuntimeError: ``func`` raised in the child (its type and message), or the child died.
+    """
+    answer = _in_child(
+        _call_child,
+        (func, args),
+        timeout,
+        f"no result within {timeout:g} s (the work was stopped)",
+        "the worker process",
+    )
+    return answer[1]
+
+
+def _in_child(target, args: tuple, timeout: float, late: str, who: str) -> tuple:
+    """Fork a child running ``target(conn, *args)``, wait up to ``timeout`` seconds for its one
+    message, kill it, and return the message (``("ok", ...)``), or raise ``MoveTimeout(late)`` or
+    ``RuntimeError``."""
     ctx = multiprocessing.get_context("fork")
     parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(child, agent, state, obs, seat), daemon=True)
+    proc = ctx.Process(target=target, args=(child, *args), daemon=True)
     with _live_lock:
         proc.start()
         _live.add(proc)
     child.close()
     try:
         if not parent.poll(timeout):
-            raise MoveTimeout(f"the agent did not answer within {timeout:g} s (its search was stopped)")
+            raise MoveTimeout(late)
         try:
             answer = parent.recv()
         except EOFError:
-            raise RuntimeError(f"the agent's worker process died (exit code {proc.exitcode})") from None
+            raise RuntimeError(f"{who} died (exit code {proc.exitcode})") from None
     finally:
         if proc.is_alive():
             proc.kill()
@@ -80,8 +124,7 @@ def think_in_process(agent, state, obs, seat: int, timeout: float) -> int:
             _live.discard(proc)
     if answer[0] != "ok":
         raise RuntimeError(answer[1])
-    agent.rng.bit_generator.state = answer[2]
-    return answer[1]
+    return answer
 
 
 def stop_all() -> None:

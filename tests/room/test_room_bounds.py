@@ -29,7 +29,7 @@ from envs.registry import spec  # noqa: E402
 from room.app import create_app, serve_in_thread  # noqa: E402
 from room.connection import Connection  # noqa: E402
 from room.limits import RoomLimits  # noqa: E402
-from room.workers import MoveTimeout, think_in_process  # noqa: E402
+from room.workers import MoveTimeout, call_in_process, think_in_process  # noqa: E402
 from training.agents.search import AlphaBetaAgent  # noqa: E402
 
 
@@ -328,6 +328,65 @@ def test_a_search_agent_in_its_worker_process_plays_as_in_a_thread():
     with pytest.raises(MoveTimeout):
         think_in_process(SleepingAlphaBeta(1), st.clone(), env.observe(env.agent_selection), st.current_player, 0.2)
     assert multiprocessing.active_children() == []
+
+
+def _spin(seconds: float) -> int:
+    """Pure-Python work for ``seconds`` (holds the GIL of its process); the loop count."""
+    n, end = 0, time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        n += 1
+    return n
+
+
+def _fail():
+    raise KeyError("broken")
+
+
+def test_work_in_a_child_process_returns_its_result_and_leaves_the_server_s_gil_free():
+    import threading
+
+    ticks = [0]
+    stop = threading.Event()
+
+    def ticker():  # a thread of the server (the event loop's stand-in)
+        while not stop.is_set():
+            ticks[0] += 1
+            time.sleep(0.001)
+
+    t = threading.Thread(target=ticker)
+    t.start()
+    try:
+        before = ticks[0]
+        assert call_in_process(_spin, (1.0,), 20) > 0
+        during = ticks[0] - before
+    finally:
+        stop.set()
+        t.join()
+    assert during > 100  # about 1,000 ticks of 1 ms in the second of work: the thread was never held
+    with pytest.raises(RuntimeError, match="KeyError: 'broken'"):
+        call_in_process(_fail, (), 20)
+    with pytest.raises(MoveTimeout, match="no result within 0.2 s"):
+        call_in_process(_spin, (30.0,), 0.2)
+    assert multiprocessing.active_children() == []
+
+
+def test_the_speed_probe_runs_in_a_child_process(monkeypatch):
+    import room.agents as ra
+
+    parent = os.getpid()
+    pids = []
+
+    def probe(env, depth):
+        pids.append(os.getpid())  # recorded in the child: the parent's list stays empty
+        assert os.getpid() != parent
+        return ra.SpeedProbe(100, (100,), (0.01,), 1e-3)
+
+    monkeypatch.setattr(ra, "_probe", probe)
+    agents = ra.RoomAgents({}, limits=RoomLimits())
+    env = spec("ataxx_v0").make_raw()
+    env.reset(seed=0)
+    assert agents.estimate(AlphaBetaAgent(1), env, "ataxx_v0", {}) == pytest.approx(0.01)
+    assert pids == []
 
 
 # ---------------------------------------------------------------------------------- slow pages
