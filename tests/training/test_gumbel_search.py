@@ -493,6 +493,130 @@ def test_finished_games_are_skipped():
     assert out.visit_counts[1].sum() == 4 and calls[0] == 1
 
 
+# ---------------------------------------------------------------------------- chance and hidden information
+def _sketch_evaluate(num_actions: int, seed: int = 0, record: list | None = None):
+    """A fixed random 'network' for large observations (dicts of arrays): the flattened
+    observation is projected to 8 numbers, which give the logits and a tanh value; every
+    observation it is shown is appended to ``record`` (flattened, float64)."""
+    r = np.random.default_rng(seed)
+    head = r.normal(0.0, 1.0, (8, num_actions))
+    vhead = r.normal(0.0, 0.5, 8)
+    proj: dict = {}
+
+    def evaluate(obs, masks):
+        parts = [obs[k] for k in sorted(obs)] if isinstance(obs, dict) else [obs]
+        flat = np.concatenate([np.asarray(x, np.float64).reshape(len(masks), -1) for x in parts], axis=1)
+        if "P" not in proj:
+            proj["P"] = np.random.default_rng(seed + 1).normal(0.0, flat.shape[1] ** -0.5, (flat.shape[1], 8))
+        z = flat @ proj["P"]
+        if record is not None:
+            record.append(flat)
+        return (z @ head).astype(np.float32), np.tanh(z @ vhead).astype(np.float32)
+
+    return evaluate
+
+
+def _midgame(env_id: str, n: int, plies: int, seed: int, **kwargs):
+    """A vector env of ``n`` games after ``plies`` random actions each (none finished)."""
+    from envs.core.vector import sample_legal
+
+    vec = envs.make_vec(env_id, n, seed=seed, autoreset="disabled", **kwargs)
+    out = vec.reset()
+    rng = np.random.default_rng(seed)
+    for _ in range(plies):
+        out = vec.step(sample_legal(out.action_mask, rng.random(n)))
+    assert (vec.current_player() >= 0).all()
+    return vec
+
+
+def _other_truths(vec, seeds):
+    """For each seed, the batch with what each game's mover cannot see redrawn (another bag order,
+    other hands and pile): positions its movers cannot tell from ``vec``'s."""
+    mover = vec.current_player()
+    states = [vec.to_state(i) for i in range(vec.num_envs)]
+    out = []
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        others = [st.sample_determinization(int(p), rng) for st, p in zip(states, mover)]
+        assert all(o != st for o, st in zip(others, states))  # the hidden part really differs
+        assert all(o.to_text(viewer=int(p)) == st.to_text(viewer=int(p)) for o, st, p in zip(others, states, mover))
+        out.append(vec.from_states(others))
+    return out
+
+
+def _search_recorded(vec, seed=0, **kw):
+    record: list = []
+    res = gumbel_search(vec, _sketch_evaluate(vec.num_actions, record=record), np.random.default_rng(seed), **kw)
+    return res, np.concatenate(record)
+
+
+@pytest.mark.parametrize(
+    "env_id, kwargs, plies",
+    [("tantrix_v0", {}, 4), ("smartrix_v0", {}, 6)],
+    ids=["tantrix-bag-order", "smartrix-hands-and-pile"],
+)
+def test_hidden_information_is_never_read(env_id, kwargs, plies):
+    """Games whose movers cannot tell them apart (Tantrix: another order of the bag; Smartrix: the
+    cards the mover has not seen dealt otherwise to the other hand and the pile) give the same
+    search from the same generator: the same action, policy, q-values and visits, and the network is
+    shown exactly the same observations, so nothing of the true hidden order reached it. Searched
+    as they are (``determinize=False``), the same games are told apart: the test can fail."""
+    vec = _midgame(env_id, 2, plies, seed=3, **kwargs)
+    kw = dict(num_simulations=12, max_num_considered_actions=4)
+    base, seen = _search_recorded(vec, **kw)
+    assert base.num_nodes > 0 and (base.visit_counts.sum(axis=1) == 12).all()
+    truths = _other_truths(vec, seeds=(21, 22))
+    for other in truths:
+        res, seen_other = _search_recorded(other, **kw)
+        _results_equal(base, res)
+        np.testing.assert_array_equal(seen_other, seen)
+    # the control: without determinization the hidden part shows in the observations
+    _, raw_a = _search_recorded(vec, determinize=False, **kw)
+    _, raw_b = _search_recorded(truths[0], determinize=False, **kw)
+    assert raw_a.shape != raw_b.shape or not np.array_equal(raw_a, raw_b)
+
+
+def test_one_determinization_per_search_drawn_after_the_noise():
+    """The documented draws: ``rng.gumbel(size=(B, A))``, then ``determinize(mover, rng)`` of each
+    live game in game order; the tree is the search of those determinizations as they are."""
+    vec = _midgame("smartrix_v0", 3, 5, seed=4)
+    rng = np.random.default_rng(7)
+    res = gumbel_search(vec, _sketch_evaluate(vec.num_actions), rng, num_simulations=8)
+    mine = np.random.default_rng(7)
+    g = mine.gumbel(size=(3, vec.num_actions))
+    mover = vec.current_player()
+    dets = [vec.to_state(i).determinize(int(mover[i]), mine) for i in range(3)]
+    assert rng.bit_generator.state == mine.bit_generator.state  # nothing else was drawn
+    same = gumbel_search(
+        vec.from_states(dets), _sketch_evaluate(vec.num_actions), None, num_simulations=8, gumbel=g, determinize=False
+    )
+    _results_equal(res, same)
+
+
+def test_perfect_information_search_draws_only_the_noise():
+    """Ataxx (perfect information): one ``gumbel`` draw from ``rng``, none with explicit noise, and
+    a forced determinization (a clone) changes nothing."""
+    vec = _ataxx_positions(3, 4, seed=5)
+    ev = _projection_evaluate(vec.num_actions)
+    rng = np.random.default_rng(3)
+    a = gumbel_search(vec, ev, rng, num_simulations=8)
+    mine = np.random.default_rng(3)
+    mine.gumbel(size=(3, vec.num_actions))
+    assert rng.bit_generator.state == mine.bit_generator.state
+    _results_equal(a, gumbel_search(vec, ev, np.random.default_rng(3), num_simulations=8, determinize=True))
+    rng = np.random.default_rng(3)
+    gumbel_search(vec, ev, rng, num_simulations=8, gumbel=a.gumbel)
+    assert rng.bit_generator.state == np.random.default_rng(3).bit_generator.state
+
+
+def test_hidden_information_needs_a_generator_even_with_explicit_noise():
+    vec = _midgame("smartrix_v0", 1, 2, seed=0)
+    with pytest.raises(ValueError, match="determinizations"):
+        gumbel_search(vec, uniform_evaluate, None, num_simulations=2, gumbel=np.zeros((1, vec.num_actions)))
+    with pytest.raises(ValueError, match="determinize must be"):
+        gumbel_search(vec, uniform_evaluate, np.random.default_rng(0), num_simulations=2, determinize="yes")
+
+
 # ---------------------------------------------------------------------------- errors
 @pytest.mark.parametrize(
     "kwargs, match",

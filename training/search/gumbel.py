@@ -48,8 +48,23 @@ actions are masked at every node (mctx masks only the root; with masked priors i
 As in mctx (and Pgx, which uses it), the completed Q-values are rescaled over all ``A`` actions,
 illegal ones counting as unvisited (at the mixed value).
 
-Not covered: chance (the tree copies the game, bag included, so a search with hidden or random
-draws sees them), and more than two sides (values are zero-sum between two teams).
+**Chance and hidden information** (determinized search, "perfect-information Monte Carlo" as in
+Long, Sturtevant, Buro and Furtak, AAAI 2010; one sample per search): in a game whose
+:class:`~envs.core.state.GameInfo` says ``perfect_information=False`` (asked through the registry,
+:func:`has_hidden_information`; no game is named here), each live game is replaced, before its
+tree is built, by **one determinization per search** drawn from its mover's view:
+``env.to_state(i).determinize(mover, rng)`` (:meth:`envs.core.state.GameState.determinize`: a
+function of what the mover may know and of ``rng`` only, e.g. the Tantrix bag as a set, the
+Smartrix cards the mover has not seen, each put in a canonical order before they are dealt), loaded
+with ``env.from_states``. The draws of ``rng`` come in this order: the root noise
+(``rng.gumbel(size=(B, A))``, unless ``gumbel`` is given), then one determinization per live game
+in ascending game index. Every draw inside the tree (a refill from the bag, a card from the pile)
+and every hidden hand then follows that one sample, and the network sees each node's mover's
+observation of it. So the search never reads the true bag order, pile order or other hands: two
+games its mover cannot tell apart give the same result from the same generator state. A
+perfect-information game is searched as it is, with no draw from ``rng`` beyond the noise.
+
+Not covered: more than two sides (values are zero-sum between two teams).
 """
 
 from __future__ import annotations
@@ -67,6 +82,7 @@ __all__ = [
     "gumbel_search",
     "uniform_evaluate",
     "seat_teams",
+    "has_hidden_information",
     "considered_visit_sequence",
     "mixed_value",
     "completed_qvalues",
@@ -264,6 +280,28 @@ def uniform_evaluate(observations, masks: np.ndarray) -> tuple[np.ndarray, np.nd
 
 
 _TEAMS_CACHE: dict[tuple, np.ndarray] = {}
+_HIDDEN_CACHE: dict[str, bool] = {}
+
+
+def has_hidden_information(env) -> bool:
+    """Whether the game of ``env`` has information hidden from some player (a bag's order, other
+    hands): ``not GameInfo.perfect_information``, from the registry
+    (``envs.spec(env.env_id).game_info()``), so that no game is named here. An ``env_id`` the
+    registry does not know (a test's table game) counts as perfect information.
+    """
+    env_id = getattr(env, "env_id", None)
+    if not isinstance(env_id, str):
+        return False
+    if env_id not in _HIDDEN_CACHE:
+        import envs
+        from envs.core.errors import UnknownEnvError
+
+        try:
+            info = envs.spec(env_id).game_info()
+        except UnknownEnvError:
+            return False
+        _HIDDEN_CACHE[env_id] = not bool(info.perfect_information)
+    return _HIDDEN_CACHE[env_id]
 
 
 def seat_teams(env, teams: Sequence[Sequence[int]] | None = None) -> np.ndarray:
@@ -420,6 +458,7 @@ def gumbel_search(
     use_mixed_value: bool = True,
     teams: Sequence[Sequence[int]] | None = None,
     gumbel: np.ndarray | None = None,
+    determinize: bool | None = None,
 ) -> SearchResult:
     """Search every game of ``env`` with Gumbel AlphaZero (see the module docstring for the rules and
     their sources) and return its action, improved policy and statistics.
@@ -437,7 +476,9 @@ def gumbel_search(
             then once per simulation, on at most ``B`` new positions (the games whose simulation
             reached a new, unfinished position).
         rng: the generator of the root's Gumbel noise (one ``rng.gumbel(size=(B, A))`` draw a
-            call): the same generator state gives the same result.
+            call) and then, in a game with hidden information, of the determinizations (one
+            ``state.determinize(mover, rng)`` per live game, in game order; see the module
+            docstring): the same generator state gives the same result.
         num_simulations: ``S >= 1`` simulations per game.
         max_num_considered_actions: ``m >= 1``, the actions sampled at the root (capped at the legal
             count); mctx's default 16.
@@ -447,13 +488,19 @@ def gumbel_search(
             (:func:`completed_qvalues`; mctx's defaults 0.1, 50, True, True).
         teams: the seats grouped by team; ``None`` asks the registry (:func:`seat_teams`).
         gumbel: explicit root noise ``float (B, A)`` used as is instead of drawing from ``rng``
-            (which is then not used), e.g. to replay another search's noise.
+            (which is then used for the determinizations only), e.g. to replay another search's
+            noise.
+        determinize: whether to search one determinization of each game from its mover's view
+            (``True``) or the game as it is (``False``); ``None`` (the default) asks the game:
+            ``True`` exactly when its :class:`~envs.core.state.GameInfo` says
+            ``perfect_information=False`` (:func:`has_hidden_information`).
 
     Returns:
         :class:`SearchResult`.
 
     Raises:
-        ValueError: a bad count, scale, ``rng`` (not a ``numpy.random.Generator``), ``gumbel``
+        ValueError: a bad count, scale, ``rng`` (not a ``numpy.random.Generator``, where noise or
+            determinizations are drawn), ``gumbel``
             shape, ``teams`` (see :func:`seat_teams`), an ``env`` that is not a started vector env,
             or an ``evaluate`` answer of the wrong shape, with a non-finite logit on a legal action,
             or a value outside ``[-1, 1]``.
@@ -465,13 +512,17 @@ def gumbel_search(
     vinit = _check_real("maxvisit_init", maxvisit_init, 0.0)
     if not callable(evaluate):
         raise ValueError(f"evaluate must be callable, got {type(evaluate).__name__}")
-    if gumbel is None and not isinstance(rng, np.random.Generator):
-        raise ValueError(
-            f"rng must be a numpy.random.Generator (np.random.default_rng(seed)), got {type(rng).__name__}"
-        )
     core = getattr(env, "core", None)
     if core is None or not hasattr(env, "action_mask") or not hasattr(env, "current_player"):
         raise ValueError(f"env must be a vector env from envs.make_vec, got {type(env).__name__}")
+    if determinize is not None and not isinstance(determinize, (bool, np.bool_)):
+        raise ValueError(f"determinize must be True, False or None (ask the game), got {determinize!r}")
+    hidden = has_hidden_information(env) if determinize is None else bool(determinize)
+    if (gumbel is None or hidden) and not isinstance(rng, np.random.Generator):
+        raise ValueError(
+            f"rng must be a numpy.random.Generator (np.random.default_rng(seed)), got {type(rng).__name__}"
+            + (" (it draws this game's determinizations)" if hidden else "")
+        )
     try:
         root_mask = np.array(env.action_mask(), dtype=bool)
     except RuntimeError as e:
@@ -488,6 +539,12 @@ def gumbel_search(
     root_player = np.asarray(env.current_player(), dtype=np.int64)
     live = (root_player >= 0) & root_mask.any(axis=1)
     trees = np.flatnonzero(live)
+    if hidden and trees.size:
+        # one determinization per live game from its mover's view, in game order, after the noise
+        states = [env.to_state(i) for i in range(B)]
+        for i in trees.tolist():
+            states[i] = states[i].determinize(int(root_player[i]), rng)
+        core = env.from_states(states).core
     N = S + 1
     # the trees (mctx's Tree fields, one row per game, node 0 the root)
     # (rows of the big arrays are only read once their node exists: "empty" ones are filled then)
