@@ -617,6 +617,210 @@ def test_hidden_information_needs_a_generator_even_with_explicit_noise():
         gumbel_search(vec, uniform_evaluate, np.random.default_rng(0), num_simulations=2, determinize="yes")
 
 
+# ---------------------------------------------------------------------------- more than two sides: max-n
+def _two_columns(evaluate):
+    """The same evaluation with its values as the two sides' ``(N, 2)``: (mover's, other's)."""
+
+    def ev(obs, masks):
+        lg, v = evaluate(obs, masks)
+        v = np.asarray(v)
+        return lg, np.stack([v, -v], axis=1)
+
+    return ev
+
+
+def test_two_sides_as_vectors_search_exactly_as_scalars():
+    """Two sides: an ``(N, 2)`` evaluation (mover's side, other side) with zero-sum values gives
+    exactly the search of the scalar one, with the Privilege of Double TwixT (partners, K = 2) and
+    with noise; ``root_values`` is ``(root_value, -root_value)``."""
+    from envs.twixt.state import TwixtState
+
+    double = _copies(
+        "double_twixt_v0", TwixtState.from_moves(["d2", "a4", "c6", "h5"], board_size=8, num_players=4), 2, board_size=8
+    )
+    for vec, kw in (
+        (_ataxx_positions(4, 6, seed=9), dict(num_simulations=16, max_num_considered_actions=4)),
+        (double, dict(num_simulations=24, max_num_considered_actions=8)),
+    ):
+        ev = _projection_evaluate(vec.num_actions, seed=2)
+        a = gumbel_search(vec, ev, np.random.default_rng(4), **kw)
+        b = gumbel_search(vec, _two_columns(ev), np.random.default_rng(4), **kw)
+        _results_equal(a, b)
+        assert a.num_evaluations == b.num_evaluations and a.num_nodes == b.num_nodes
+        np.testing.assert_array_equal(b.root_values, np.stack([a.root_value, -a.root_value], axis=1))
+
+
+def _node(mover, children, abs_value, returns=(0, 0, 0)):
+    """A node of a 3-seat table game: two actions (legal unless the game is over), uniform prior,
+    ``abs_value`` the value of seats (0, 1, 2)."""
+    return dict(
+        mover=mover,
+        legal=[mover >= 0] * 2,
+        children=list(children),
+        logits=[0.0, 0.0],
+        abs=list(abs_value),
+        returns=list(returns),
+    )
+
+
+# Three seats, no teams (K = 3), two actions a node. Values below are (seat 0, seat 1, seat 2),
+# absolute; the evaluation returns them mover-relative (the mover's seat first, then the next ones).
+THREE = dict(
+    num_players=3,
+    teams=[[0], [1], [2]],
+    num_actions=2,
+    roots=[0],
+    nodes=[
+        # 0: seat 0 to move; a0 -> node 1 (seat 1 to move), a1 -> node 2 (seat 2 to move)
+        _node(0, (1, 2), (0, 0, 0)),
+        # 1: seat 1; b0 ends the game won by seat 0, b1 won by seat 1
+        _node(1, (3, 4), (0.4, 0.2, -0.6)),
+        # 2: seat 2; c0 ends the game won by seat 2, c1 won by seat 0
+        _node(2, (5, 6), (-0.2, -0.3, 0.5)),
+        _node(-1, (-1, -1), (0, 0, 0), returns=(1, -1, -1)),
+        _node(-1, (-1, -1), (0, 0, 0), returns=(-1, 1, -1)),
+        _node(-1, (-1, -1), (0, 0, 0), returns=(-1, -1, 1)),
+        _node(-1, (-1, -1), (0, 0, 0), returns=(1, -1, -1)),
+    ],
+)
+for _d in THREE["nodes"]:  # the evaluation's order: the mover's seat, then the next seats
+    _m = max(_d["mover"], 0)
+    _d["value"] = [_d["abs"][(_m + j) % 3] for j in range(3)]
+
+
+def test_three_sides_by_hand():
+    """Max-n by hand (m = 2, S = 8, no noise). Sequential halving gives each root action 4 visits
+    (schedule 0,0,1,1,2,2,3,3): the expansion, then 3 selections below it.
+
+    Node 1 (seat 1 to move, raw value 0.2 for seat 1, uniform prior), by seat 1's component:
+    * visit 1: nothing visited, every completed q is the raw value, sigma = 0: argmax of
+      ``pi' - N / (1 + sum N)`` = (0.5, 0.5) ties to b0 -> seat 0 wins: q_1(b0) = -1.
+    * visit 2: N = (1, 0); b1's completed q is the mixed value (0.2 + 1 * -1) / 2 = -0.4;
+      (-1, -0.4) rescales to (0, 1), times (50 + 1) * 0.1: sigma = (0, 5.1), pi' = (0.006, 0.994);
+      minus N / 2: (-0.494, 0.994) -> b1, seat 1 wins: q_1(b1) = +1.
+    * visit 3: N = (1, 1), q = (-1, 1), sigma = (0, 5.1); minus N / 3 -> b1 again.
+    (Backing up seat 0's value instead would send seat 1 to b0 at visit 2: the test tells.)
+    Node 1's value: the mean of its raw value (0.4, 0.2, -0.6) and the returns of b0, b1, b1:
+    seat 0: (0.4 + 1 - 1 - 1) / 4 = -0.15.
+
+    Node 2 (seat 2, raw value 0.5 for seat 2): visit 1 ties to c0 (seat 2 wins, q_2 = 1); visit 2:
+    c1's mixed value (0.5 + 1) / 2 = 0.75 < 1: sigma = (5.1, 0), pi' - N / 2 = (0.494, 0.006) ->
+    c0; visit 3: mixed (0.5 + 2) / 3 = 0.83 < 1 -> c0. Node 2's value for seat 0: (-0.2 - 3) / 4 = -0.8.
+
+    Root (seat 0): q = (-0.15, -0.8), both visited 4 times, sigma = rescaled (1, 0) times
+    (50 + 4) * 0.1 = (5.4, 0): action a0, policy softmax(5.4, 0). Root values: the mean of
+    (0, 0, 0) and the 8 backed-up vectors (the expansions of nodes 1 and 2, then the returns):
+    seat 0 (0.4 + 1 - 1 - 1 - 0.2 - 3) / 9 = -3.8 / 9, seat 1 (0.2 - 1 + 1 + 1 - 0.3 - 3) / 9 =
+    -2.1 / 9, seat 2 (-0.6 - 3 + 0.5 + 3) / 9 = -0.1 / 9.
+    """
+    ev = table_evaluate(THREE)
+    out = gumbel_search(
+        table_env(THREE, [0]),
+        ev,
+        np.random.default_rng(0),
+        num_simulations=8,
+        max_num_considered_actions=2,
+        gumbel_scale=0.0,
+        teams=THREE["teams"],
+    )
+    np.testing.assert_array_equal(out.visit_counts[0], [4, 4])
+    np.testing.assert_allclose(out.qvalues[0], [-0.15, -0.8], atol=1e-6)
+    np.testing.assert_allclose(out.completed_qvalues[0], [5.4, 0.0], atol=1e-5)
+    np.testing.assert_allclose(out.action_weights[0], np.exp([5.4, 0.0]) / np.exp([5.4, 0.0]).sum(), atol=1e-6)
+    assert out.action[0] == 0
+    np.testing.assert_allclose(out.root_values[0], np.array([-3.8, -2.1, -0.1]) / 9, atol=1e-6)
+    assert out.root_value[0] == pytest.approx(-3.8 / 9, abs=1e-6)
+    assert out.raw_value[0] == 0.0
+    # new nodes: node 1, node 2 and the ends after b0, b1, c0 (a finished game visited again adds none)
+    assert out.num_nodes == 5 and out.num_evaluations == 3  # the root, node 1, node 2
+
+
+def test_three_sides_root_of_another_seat():
+    """The same tree searched from node 1 (seat 1 to move): the values come back mover-relative
+    (seat 1, seat 2, seat 0), and seat 1 picks its own win b1 over seat 0's b0."""
+    out = gumbel_search(
+        table_env(THREE, [1]),
+        table_evaluate(THREE),
+        np.random.default_rng(0),
+        num_simulations=4,
+        max_num_considered_actions=2,
+        gumbel_scale=0.0,
+        teams=THREE["teams"],
+    )
+    np.testing.assert_array_equal(out.visit_counts[0], [2, 2])
+    np.testing.assert_allclose(out.qvalues[0], [-1.0, 1.0])
+    assert out.action[0] == 1
+    # (raw (0.2, -0.6, 0.4) + 2 * b0 (-1, -1, 1) + 2 * b1 (1, -1, -1)) / 5, as (seat 1, seat 2, seat 0)
+    np.testing.assert_allclose(out.root_values[0], np.array([0.2, -4.6, 0.4]) / 5, atol=1e-6)
+
+
+def _sides_evaluate(num_actions: int, num_sides: int, seed: int = 0):
+    """:func:`_sketch_evaluate` with ``(N, K)`` values: tanh of 8 projected numbers times a fixed
+    ``(8, K)`` matrix."""
+    base = _sketch_evaluate(num_actions, seed)
+    vhead = np.random.default_rng(seed + 7).normal(0.0, 0.5, (8, num_sides))
+    z_of: dict = {}
+
+    def evaluate(obs, masks):
+        lg, _ = base(obs, masks)
+        parts = [obs[k] for k in sorted(obs)] if isinstance(obs, dict) else [obs]
+        flat = np.concatenate([np.asarray(x, np.float64).reshape(len(masks), -1) for x in parts], axis=1)
+        if "P" not in z_of:
+            z_of["P"] = np.random.default_rng(seed + 1).normal(0.0, flat.shape[1] ** -0.5, (flat.shape[1], 8))
+        return lg, np.tanh((flat @ z_of["P"]) @ vhead).astype(np.float32)
+
+    return evaluate
+
+
+@pytest.mark.parametrize(
+    "env_id, kwargs, sides",
+    [
+        ("tantrix_v0", {"num_players": 3}, 3),
+        ("smartrix_v0", {"num_players": 4}, 4),
+        ("smartrix_v0", {"num_players": 4, "teams": True}, 2),
+    ],
+    ids=["tantrix-3p", "smartrix-4p", "smartrix-teams"],
+)
+def test_many_sides_on_real_games(env_id, kwargs, sides):
+    """Real 3- and 4-seat games (and Smartrix teams: 2 sides of 2 seats) searched with ``(N, K)``
+    values (uniform, then a fixed random projection): legal actions, a policy on the legal actions,
+    every root visit counted, finite values in [-1, 1], and the mover's side first."""
+    vec = _midgame(env_id, 2, 5, seed=1, **kwargs)
+    assert len(set(seat_teams(vec).tolist())) == sides
+    mask = vec.action_mask()
+    for ev in (
+        lambda o, m: (np.zeros(m.shape, np.float32), np.zeros((len(m), sides), np.float32)),
+        _sides_evaluate(vec.num_actions, sides),
+    ):
+        out = gumbel_search(vec, ev, np.random.default_rng(2), num_simulations=8, max_num_considered_actions=4)
+        assert mask[np.arange(2), out.action].all()
+        assert (out.visit_counts.sum(axis=1) == 8).all() and (out.visit_counts[~mask] == 0).all()
+        np.testing.assert_allclose(out.action_weights.sum(axis=1), 1.0, rtol=1e-5)
+        assert (out.action_weights[~mask] == 0).all()
+        assert out.root_values.shape == (2, sides) and np.isfinite(out.root_values).all()
+        assert (np.abs(out.root_values) <= 1).all() and np.isfinite(out.qvalues).all()
+        np.testing.assert_array_equal(out.root_values[:, 0], out.root_value)
+        assert out.num_nodes > 0
+
+
+@pytest.mark.parametrize(
+    "values, match",
+    [
+        (lambda n: np.zeros((n, 2)), r"values of shape \(\d+, 2\), expected \(\d+, 3\)"),
+        (lambda n: np.zeros((n, 4)), r"values of shape \(\d+, 4\), expected \(\d+, 3\)"),
+        (lambda n: np.zeros((n, 3, 1)), "values of shape"),
+        (lambda n: np.full((n, 3), 2.0), r"\[-1, 1\]"),
+    ],
+)
+def test_bad_value_shapes_for_three_sides(values, match):
+    vec = envs.make_vec("tantrix_v0", 1, seed=0, num_players=3)
+    vec.reset()
+    with pytest.raises(ValueError, match=match):
+        gumbel_search(
+            vec, lambda o, m: (np.zeros(m.shape), values(len(m))), np.random.default_rng(0), num_simulations=2
+        )
+
+
 # ---------------------------------------------------------------------------- errors
 @pytest.mark.parametrize(
     "kwargs, match",
@@ -631,8 +835,8 @@ def test_hidden_information_needs_a_generator_even_with_explicit_noise():
         (dict(rng=0), "numpy.random.Generator"),
         (dict(evaluate=None), "callable"),
         (dict(gumbel=np.zeros((2, 3))), "gumbel"),
-        (dict(teams=[[0], [1], []]), "exactly once|two sides"),
-        (dict(teams=[[0, 1]]), "two sides"),
+        (dict(teams=[[0], [1], []]), "exactly once, in non-empty teams"),
+        (dict(teams=[[0, 1]]), "at least two sides"),
         (dict(teams=[[0], [0]]), "exactly once"),
     ],
 )
@@ -668,9 +872,10 @@ def test_bad_env():
         gumbel_search(object(), uniform_evaluate, np.random.default_rng(0), num_simulations=2)
     with pytest.raises(ValueError, match="reset"):
         gumbel_search(envs.make_vec("ataxx_v0", 2), uniform_evaluate, np.random.default_rng(0), num_simulations=2)
-    with pytest.raises(ValueError, match="two sides"):
-        vec = envs.make_vec("tantrix_v0", 1, seed=0, num_players=3)
-        vec.reset()
+    # three sides: a scalar value per position cannot say how the other two stand
+    vec = envs.make_vec("tantrix_v0", 1, seed=0, num_players=3)
+    vec.reset()
+    with pytest.raises(ValueError, match=r"values of shape \(1,\), expected \(1, 3\).*3 sides"):
         gumbel_search(vec, uniform_evaluate, np.random.default_rng(0), num_simulations=2)
 
 
