@@ -593,6 +593,32 @@ def test_one_determinization_per_search_drawn_after_the_noise():
     _results_equal(res, same)
 
 
+def test_each_game_its_own_determinization_generator():
+    """``determinization_rngs``: game ``i``'s determinization from its own generator, so a game
+    searched alone (with its row of the noise and its generator) gives the batch's row."""
+    vec = _midgame("smartrix_v0", 3, 5, seed=6)
+    ev = _sketch_evaluate(vec.num_actions)
+    g = np.random.default_rng(0).gumbel(size=(3, vec.num_actions))
+    kw = dict(num_simulations=8, max_num_considered_actions=4)
+    batch = gumbel_search(
+        vec, ev, None, gumbel=g, determinization_rngs=[np.random.default_rng(10 + i) for i in range(3)], **kw
+    )
+    for i in range(3):
+        alone = gumbel_search(
+            vec.take([i]), ev, None, gumbel=g[i : i + 1], determinization_rngs=[np.random.default_rng(10 + i)], **kw
+        )
+        assert alone.action[0] == batch.action[i]
+        np.testing.assert_array_equal(alone.visit_counts[0], batch.visit_counts[i])
+        np.testing.assert_allclose(alone.action_weights[0], batch.action_weights[i], rtol=1e-4, atol=1e-6)
+    # the same generator for every game (a list of one object) draws as ``rng`` does
+    shared = np.random.default_rng(5)
+    a = gumbel_search(vec, ev, None, gumbel=g, determinization_rngs=[shared] * 3, **kw)
+    _results_equal(a, gumbel_search(vec, ev, np.random.default_rng(5), gumbel=g, **kw))
+    for bad in ([np.random.default_rng(0)] * 2, [0, 1, 2], np.random.default_rng(0)):
+        with pytest.raises(ValueError, match="determinization_rngs must be a list of 3"):
+            gumbel_search(vec, ev, np.random.default_rng(0), determinization_rngs=bad, **kw)
+
+
 def test_perfect_information_search_draws_only_the_noise():
     """Ataxx (perfect information): one ``gumbel`` draw from ``rng``, none with explicit noise, and
     a forced determinization (a clone) changes nothing."""

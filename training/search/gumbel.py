@@ -68,18 +68,19 @@ illegal ones counting as unvisited (at the mixed value).
 **Chance and hidden information** (determinized search, "perfect-information Monte Carlo" as in
 Long, Sturtevant, Buro and Furtak, AAAI 2010; one sample per search): in a game whose
 :class:`~envs.core.state.GameInfo` says ``perfect_information=False`` (asked through the registry,
-:func:`has_hidden_information`; no game is named here), each live game is replaced, before its
-tree is built, by **one determinization per search** drawn from its mover's view:
+:func:`has_hidden_information`; no game is named here), each live game is replaced, before its tree
+is built, by **one determinization per search** drawn from its mover's view:
 ``env.to_state(i).determinize(mover, rng)`` (:meth:`envs.core.state.GameState.determinize`: a
-function of what the mover may know and of ``rng`` only, e.g. the Tantrix bag as a set, the
-Smartrix cards the mover has not seen, each put in a canonical order before they are dealt), loaded
-with ``env.from_states``. The draws of ``rng`` come in this order: the root noise
-(``rng.gumbel(size=(B, A))``, unless ``gumbel`` is given), then one determinization per live game
-in ascending game index. Every draw inside the tree (a refill from the bag, a card from the pile)
-and every hidden hand then follows that one sample, and the network sees each node's mover's
-observation of it. So the search never reads the true bag order, pile order or other hands: two
-games its mover cannot tell apart give the same result from the same generator state. A
-perfect-information game is searched as it is, with no draw from ``rng`` beyond the noise.
+function of what the mover may know and of ``rng`` only, e.g. the Tantrix bag as a set, the Smartrix
+cards the mover has not seen, each put in a canonical order before they are dealt), loaded with
+``env.from_states``. The draws of ``rng`` come in this order: the root noise
+(``rng.gumbel(size=(B, A))``, unless ``gumbel`` is given), then one determinization per live game in
+ascending game index (or each from its game's own generator, ``determinization_rngs``). Every draw inside the tree (a
+refill from the bag, a card from the pile) and every hidden hand then follows that one sample, and
+the network sees each node's mover's observation of it. So the search never reads the true bag
+order, pile order or other hands: two games its mover cannot tell apart give the same result from
+the same generator state. A perfect-information game is searched as it is, with no draw from ``rng``
+beyond the noise.
 
 Not covered: several determinizations per search (one tree each, root statistics averaged), and
 a determinization per simulation (information-set MCTS); with one sample per search, a strategy
@@ -508,6 +509,7 @@ def gumbel_search(
     teams: Sequence[Sequence[int]] | None = None,
     gumbel: np.ndarray | None = None,
     determinize: bool | None = None,
+    determinization_rngs: Sequence[np.random.Generator] | None = None,
 ) -> SearchResult:
     """Search every game of ``env`` with Gumbel AlphaZero (see the module docstring for the rules and
     their sources) and return its action, improved policy and statistics.
@@ -547,17 +549,21 @@ def gumbel_search(
             (``True``) or the game as it is (``False``); ``None`` (the default) asks the game:
             ``True`` exactly when its :class:`~envs.core.state.GameInfo` says
             ``perfect_information=False`` (:func:`has_hidden_information`).
+        determinization_rngs: ``B`` generators (the same object may repeat), game ``i``'s
+            determinization drawn from entry ``i`` instead of ``rng`` (still in ascending game
+            order), e.g. each game's own generator so that a game's search does not depend on the
+            batch around it; ignored where nothing is determinized.
 
     Returns:
         :class:`SearchResult`.
 
     Raises:
         ValueError: a bad count, scale, ``rng`` (not a ``numpy.random.Generator``, where noise or
-            determinizations are drawn), ``gumbel``
-            shape, ``teams`` (see :func:`seat_teams`), an ``env`` that is not a started vector env,
-            or an ``evaluate`` answer of the wrong shape (values neither ``(N, K)`` nor, with two
-            sides, ``(N,)``), with a non-finite logit on a legal action, or a value outside
-            ``[-1, 1]``.
+            determinizations are drawn), ``determinization_rngs`` (not ``B`` generators), ``gumbel``
+            shape, ``teams`` (see :func:`seat_teams`), ``determinize`` (not a bool or ``None``), an
+            ``env`` that is not a started vector env, or an ``evaluate`` answer of the wrong shape
+            (values neither ``(N, K)`` nor, with two sides, ``(N,)``), with a non-finite logit on a
+            legal action, or a value outside ``[-1, 1]``.
     """
     S = _check_count("num_simulations", num_simulations, 1)
     M = _check_count("max_num_considered_actions", max_num_considered_actions, 1)
@@ -572,7 +578,7 @@ def gumbel_search(
     if determinize is not None and not isinstance(determinize, (bool, np.bool_)):
         raise ValueError(f"determinize must be True, False or None (ask the game), got {determinize!r}")
     hidden = has_hidden_information(env) if determinize is None else bool(determinize)
-    if (gumbel is None or hidden) and not isinstance(rng, np.random.Generator):
+    if (gumbel is None or (hidden and determinization_rngs is None)) and not isinstance(rng, np.random.Generator):
         raise ValueError(
             f"rng must be a numpy.random.Generator (np.random.default_rng(seed)), got {type(rng).__name__}"
             + (" (it draws this game's determinizations)" if hidden else "")
@@ -582,6 +588,17 @@ def gumbel_search(
     except RuntimeError as e:
         raise ValueError(f"env must be started (reset) before a search: {e}") from None
     B, A = root_mask.shape
+    if determinization_rngs is not None:
+        listed = isinstance(determinization_rngs, (list, tuple))
+        if (
+            not listed
+            or len(determinization_rngs) != B
+            or not all(isinstance(x, np.random.Generator) for x in determinization_rngs)
+        ):
+            raise ValueError(
+                f"determinization_rngs must be a list of {B} numpy.random.Generator (one per game), got "
+                + (f"a list of {len(determinization_rngs)}" if listed else type(determinization_rngs).__name__)
+            )
     team_of = seat_teams(env, teams)
     K = int(team_of.max()) + 1  # sides
     first_seat = np.array([int(np.flatnonzero(team_of == t)[0]) for t in range(K)], dtype=np.int64)
@@ -598,8 +615,9 @@ def gumbel_search(
     if hidden and trees.size:
         # one determinization per live game from its mover's view, in game order, after the noise
         states = [env.to_state(i) for i in range(B)]
+        gens = [rng] * B if determinization_rngs is None else list(determinization_rngs)
         for i in trees.tolist():
-            states[i] = states[i].determinize(int(root_player[i]), rng)
+            states[i] = states[i].determinize(int(root_player[i]), gens[i])
         core = env.from_states(states).core
     N = S + 1
     # the trees (mctx's Tree fields, one row per game, node 0 the root)
