@@ -619,6 +619,55 @@ def test_each_game_its_own_determinization_generator():
             gumbel_search(vec, ev, np.random.default_rng(0), determinization_rngs=bad, **kw)
 
 
+def test_several_determinizations_share_the_root():
+    """``num_determinizations=D``: D samples per game drawn one after the other, D trees whose root
+    q-values are averaged. With m = S = 4 each tree visits the 4 considered root actions once, so
+    every tree's q-values are those of a one-tree search of its sample, and the result follows from
+    their mean by the paper's formulas."""
+    vec = _midgame("smartrix_v0", 2, 5, seed=8)
+    A = vec.num_actions
+    ev = _sketch_evaluate(A)
+    g = np.random.default_rng(0).gumbel(size=(2, A))
+    kw = dict(num_simulations=4, max_num_considered_actions=4, gumbel=g)
+    rng = np.random.default_rng(5)
+    out = gumbel_search(vec, ev, rng, num_determinizations=3, **kw)
+    mine = np.random.default_rng(5)
+    mover = vec.current_player()
+    samples = [[vec.to_state(i).determinize(int(mover[i]), mine) for _ in range(3)] for i in range(2)]
+    assert rng.bit_generator.state == mine.bit_generator.state  # 3 draws per game, nothing else
+    assert samples[0][0] != samples[0][1]
+    singles = [
+        gumbel_search(vec.from_states([samples[0][d], samples[1][d]]), ev, None, determinize=False, **kw)
+        for d in range(3)
+    ]
+    for one in singles:
+        np.testing.assert_array_equal(one.visit_counts, out.visit_counts)
+        np.testing.assert_array_equal(one.considered, out.considered)
+    assert (out.visit_counts.sum(axis=1) == 4).all() and (out.visit_counts.max(axis=1) == 1).all()
+    q = np.mean([one.qvalues.astype(np.float64) for one in singles], axis=0)
+    np.testing.assert_allclose(out.qvalues, q, atol=1e-6)
+    assert not np.allclose(singles[0].qvalues, singles[1].qvalues)  # the samples do differ
+    mask = vec.action_mask()
+    logits, _ = ev(vec.core.observe(mover.astype(np.int32)), mask)
+    logits = np.where(mask, logits.astype(np.float64), -1e30)
+    sq = completed_qvalues(q, out.visit_counts, out.raw_value.astype(np.float64), logits)
+    np.testing.assert_allclose(out.completed_qvalues, sq, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(out.action_weights, improved_policy(logits, sq, mask), atol=1e-5)
+    np.testing.assert_allclose(out.root_value, np.mean([one.root_value for one in singles], axis=0), atol=1e-6)
+    assert out.num_evaluations == sum(one.num_evaluations for one in singles)
+    # and still blind to the truth
+    for other in _other_truths(vec, seeds=(31,)):
+        _results_equal(out, gumbel_search(other, ev, np.random.default_rng(5), num_determinizations=3, **kw))
+
+
+def test_several_determinizations_need_hidden_information():
+    vec = _ataxx_positions(2, 2, seed=0)
+    with pytest.raises(ValueError, match="num_determinizations=2 needs a search that determinizes"):
+        gumbel_search(vec, uniform_evaluate, np.random.default_rng(0), num_simulations=2, num_determinizations=2)
+    with pytest.raises(ValueError, match="num_determinizations must be an integer >= 1"):
+        gumbel_search(vec, uniform_evaluate, np.random.default_rng(0), num_simulations=2, num_determinizations=0)
+
+
 def test_perfect_information_search_draws_only_the_noise():
     """Ataxx (perfect information): one ``gumbel`` draw from ``rng``, none with explicit noise, and
     a forced determinization (a clone) changes nothing."""

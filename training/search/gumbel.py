@@ -82,10 +82,13 @@ order, pile order or other hands: two games its mover cannot tell apart give the
 the same generator state. A perfect-information game is searched as it is, with no draw from ``rng``
 beyond the noise.
 
-Not covered: several determinizations per search (one tree each, root statistics averaged), and
-a determinization per simulation (information-set MCTS); with one sample per search, a strategy
-fusion error remains (the tree plans as if the sample were the truth), as in every determinized
-search.
+Several determinizations per search (``num_determinizations=D``, optional): ``D`` samples per game
+(drawn one after the other for each game, in game order), one tree each, sharing the root: every
+simulation takes the same root action in the ``D`` trees, chosen by the root's rules on the mean of
+their root q-values (they visit the same root actions), and the result is computed from those means
+(an ensemble of determinizations with a joint root). Not covered: a determinization per simulation
+(information-set MCTS). Every determinized search keeps a strategy-fusion error (each tree plans as
+if its sample were the truth).
 """
 
 from __future__ import annotations
@@ -456,7 +459,9 @@ def _check_real(name: str, v, low: float, *, strict: bool = False) -> float:
 class SearchResult:
     """What :func:`gumbel_search` returns, one row per game of the batch (``B`` games, ``A``
     actions). A game that was already over gets action 0 (ignored by the vector env), all-zero
-    weights, counts and values, and no considered action.
+    weights, counts and values, and no considered action. With several determinizations
+    (``num_determinizations``), q-values and values are the means over a game's trees, and the
+    visit counts those of each of its trees (they visit the same root actions).
 
     Attributes:
         action: ``int64 (B,)``: the action to play (mover's frame): the best of the most visited
@@ -510,6 +515,7 @@ def gumbel_search(
     gumbel: np.ndarray | None = None,
     determinize: bool | None = None,
     determinization_rngs: Sequence[np.random.Generator] | None = None,
+    num_determinizations: int = 1,
 ) -> SearchResult:
     """Search every game of ``env`` with Gumbel AlphaZero (see the module docstring for the rules and
     their sources) and return its action, improved policy and statistics.
@@ -553,6 +559,13 @@ def gumbel_search(
             determinization drawn from entry ``i`` instead of ``rng`` (still in ascending game
             order), e.g. each game's own generator so that a game's search does not depend on the
             batch around it; ignored where nothing is determinized.
+        num_determinizations: ``D >= 1`` determinizations (trees) per game, in a game with
+            hidden information: game ``i``'s ``D`` samples are drawn one after the other (from
+            ``rng``, or from its ``determinization_rngs[i]``), in ascending game order; its ``D``
+            trees share the root: each simulation takes the same root action in all of them (by
+            the root's rules on their mean q-values), then descends each tree by its own sample,
+            and the result is computed from the mean of the ``D`` trees' root q-values and values
+            (the evaluation is called on up to ``B * D`` positions a step).
 
     Returns:
         :class:`SearchResult`.
@@ -566,6 +579,7 @@ def gumbel_search(
             legal action, or a value outside ``[-1, 1]``.
     """
     S = _check_count("num_simulations", num_simulations, 1)
+    D = _check_count("num_determinizations", num_determinizations, 1)
     M = _check_count("max_num_considered_actions", max_num_considered_actions, 1)
     gscale = _check_real("gumbel_scale", gumbel_scale, 0.0)
     vscale = _check_real("value_scale", value_scale, 0.0)
@@ -578,6 +592,11 @@ def gumbel_search(
     if determinize is not None and not isinstance(determinize, (bool, np.bool_)):
         raise ValueError(f"determinize must be True, False or None (ask the game), got {determinize!r}")
     hidden = has_hidden_information(env) if determinize is None else bool(determinize)
+    if D > 1 and not hidden:
+        raise ValueError(
+            f"num_determinizations={D} needs a search that determinizes (a game with hidden information, "
+            "or determinize=True): this one searches the game as it is"
+        )
     if (gumbel is None or (hidden and determinization_rngs is None)) and not isinstance(rng, np.random.Generator):
         raise ValueError(
             f"rng must be a numpy.random.Generator (np.random.default_rng(seed)), got {type(rng).__name__}"
@@ -612,34 +631,41 @@ def gumbel_search(
     root_player = np.asarray(env.current_player(), dtype=np.int64)
     live = (root_player >= 0) & root_mask.any(axis=1)
     trees = np.flatnonzero(live)
+    # the trees' rows: D per game (row i * D + d: game i's sample d), one per game without samples
+    NB = B * D
+    game_of = np.repeat(np.arange(B), D)
+    gr = g if D == 1 else g[game_of]
+    if D > 1:
+        root_mask, root_player, live = root_mask[game_of], root_player[game_of], live[game_of]
+        trees = np.flatnonzero(live)
     if hidden and trees.size:
-        # one determinization per live game from its mover's view, in game order, after the noise
-        states = [env.to_state(i) for i in range(B)]
+        # D determinizations per live game from its mover's view, in game order, after the noise
+        states = [env.to_state(i) for i in range(B) for _ in range(D)]
         gens = [rng] * B if determinization_rngs is None else list(determinization_rngs)
-        for i in trees.tolist():
-            states[i] = states[i].determinize(int(root_player[i]), gens[i])
+        for r in trees.tolist():
+            states[r] = states[r].determinize(int(root_player[r]), gens[r // D])
         core = env.from_states(states).core
     N = S + 1
     # the trees (mctx's Tree fields, one row per game, node 0 the root)
     # (rows of the big arrays are only read once their node exists: "empty" ones are filled then)
-    child = np.empty((B, N, A), dtype=np.int32)  # children_index, -1: unvisited
-    logits = np.empty((B, N, A), dtype=np.float64)  # children_prior_logits (masked)
-    probs = np.empty((B, N, A), dtype=np.float64)  # their softmax (for the mixed value)
-    legal = np.zeros((B, N, A), dtype=bool)
-    cvisits = np.zeros((B, N, A), dtype=np.int32)  # children_visits
+    child = np.empty((NB, N, A), dtype=np.int32)  # children_index, -1: unvisited
+    logits = np.empty((NB, N, A), dtype=np.float64)  # children_prior_logits (masked)
+    probs = np.empty((NB, N, A), dtype=np.float64)  # their softmax (for the mixed value)
+    legal = np.zeros((NB, N, A), dtype=bool)
+    cvisits = np.zeros((NB, N, A), dtype=np.int32)  # children_visits
     # values are vectors of the K sides in absolute side order (max-n); a node's q-values and
     # visits are of its own mover's side only (what its selection reads)
-    cq = np.zeros((B, N, A), dtype=np.float64)  # qvalues of the node's side: rewards + discounts * values
-    reward = np.zeros((B, N, K), dtype=np.float64)  # of the edge into each node, per side
-    discount = np.zeros((B, N), dtype=np.float64)  # 0 into a finished game, else 1
-    nvisits = np.zeros((B, N), dtype=np.int32)
-    raw = np.zeros((B, N, K), dtype=np.float64)
-    nvalues = np.zeros((B, N, K), dtype=np.float64)
-    parent = np.full((B, N), -1, dtype=np.int32)
-    from_action = np.full((B, N), -1, dtype=np.int32)
-    mover = np.full((B, N), -1, dtype=np.int64)
-    side = np.full((B, N), -1, dtype=np.int64)  # team_of[mover], -1 at a finished game
-    count = np.ones(B, dtype=np.int64)  # nodes used per tree
+    cq = np.zeros((NB, N, A), dtype=np.float64)  # qvalues of the node's side: rewards + discounts * values
+    reward = np.zeros((NB, N, K), dtype=np.float64)  # of the edge into each node, per side
+    discount = np.zeros((NB, N), dtype=np.float64)  # 0 into a finished game, else 1
+    nvisits = np.zeros((NB, N), dtype=np.int32)
+    raw = np.zeros((NB, N, K), dtype=np.float64)
+    nvalues = np.zeros((NB, N, K), dtype=np.float64)
+    parent = np.full((NB, N), -1, dtype=np.int32)
+    from_action = np.full((NB, N), -1, dtype=np.int32)
+    mover = np.full((NB, N), -1, dtype=np.int64)
+    side = np.full((NB, N), -1, dtype=np.int64)  # team_of[mover], -1 at a finished game
+    count = np.ones(NB, dtype=np.int64)  # nodes used per tree
     n_eval = 0
     n_nodes = 0
 
@@ -659,7 +685,26 @@ def gumbel_search(
         mover[trees, 0] = root_player[trees]
     num_considered = np.minimum(M, root_mask.sum(axis=1))
     table = _considered_table(M, S)
-    nodes = core.take(np.repeat(np.arange(B), N))  # node n of game b is game b * N + n
+    nodes = core.take(np.repeat(np.arange(NB), N))  # node n of row b is game b * N + n
+
+    def root_stats(bb):
+        """The roots of rows ``bb`` (every live row, D per game, in order): one row per game and
+        its visits, q-values (the mean of its D trees': they visit the same root actions) and
+        sigma(completed q)."""
+        if D == 1:
+            return bb, cvisits[bb, 0], cq[bb, 0], sigma(bb, 0)
+        first = bb[::D]
+        q = cq[bb, 0].reshape(-1, D, A).mean(axis=1)
+        sq = _completed(
+            q,
+            cvisits[first, 0],
+            raw[first, 0, side[first, 0]],
+            probs[first, 0] if use_mixed_value else None,
+            value_scale=vscale,
+            maxvisit_init=vinit,
+            rescale_values=bool(rescale_values),
+        )
+        return first, cvisits[first, 0], q, sq
 
     def sigma(bb, nn):
         return _completed(
@@ -677,11 +722,12 @@ def gumbel_search(
             break
         bb = trees
         # root: Sequential Halving with Gumbel (mctx gumbel_muzero_root_action_selection)
-        sq = sigma(bb, 0)
-        visits = cvisits[bb, 0]
-        considered_visit = table[num_considered[bb], visits.sum(axis=1)]
-        score = score_considered(considered_visit, g[bb], logits[bb, 0], sq, visits)
-        act = np.argmax(np.where(legal[bb, 0], score, -np.inf), axis=1)
+        first, visits, _, sq = root_stats(bb)
+        considered_visit = table[num_considered[first], visits.sum(axis=1)]
+        score = score_considered(considered_visit, gr[first], logits[first, 0], sq, visits)
+        act = np.argmax(np.where(legal[first, 0], score, -np.inf), axis=1)
+        if D > 1:  # the same root action in the D trees of a game
+            act = np.repeat(act, D)
         node = np.zeros(bb.size, dtype=np.int64)
         nxt = child[bb, 0, act].astype(np.int64)
         # below: deterministic selection (mctx gumbel_muzero_interior_action_selection)
@@ -777,26 +823,27 @@ def gumbel_search(
     root_values = np.zeros((B, K), dtype=np.float32)
     root_value = np.zeros(B, dtype=np.float32)
     raw_value = np.zeros(B, dtype=np.float32)
+    root_visits = np.zeros((B, A), dtype=np.int32)
     if trees.size:
-        bb = trees
-        s0 = side[bb, 0]
-        root_value[bb] = nvalues[bb, 0, s0]
-        raw_value[bb] = raw[bb, 0, s0]
-        root_values[bb] = _relative(nvalues[bb, 0], s0)
-        visits = cvisits[bb, 0]
-        q = cq[bb, 0]
-        sq = sigma(bb, 0)
-        score = score_considered(visits.max(axis=1), g[bb], logits[bb, 0], sq, visits)
-        action[bb] = np.argmax(np.where(legal[bb, 0], score, -np.inf), axis=1)
-        weights[bb] = improved_policy(logits[bb, 0], sq, legal[bb, 0])
-        sq_out[bb] = sq
-        q_out[bb] = q
+        first, visits, q, sq = root_stats(trees)
+        gi = first // D  # the games
+        s0 = side[first, 0]
+        values = nvalues[trees, 0] if D == 1 else nvalues[trees, 0].reshape(-1, D, K).mean(axis=1)
+        root_value[gi] = values[np.arange(gi.size), s0]
+        raw_value[gi] = raw[first, 0, s0]
+        root_values[gi] = _relative(values, s0)
+        root_visits[gi] = visits
+        score = score_considered(visits.max(axis=1), g[gi], logits[first, 0], sq, visits)
+        action[gi] = np.argmax(np.where(legal[first, 0], score, -np.inf), axis=1)
+        weights[gi] = improved_policy(logits[first, 0], sq, legal[first, 0])
+        sq_out[gi] = sq
+        q_out[gi] = q
         # Gumbel-top-k: the first num_considered by g + logits (ties to the lower action, as argmax)
-        key = np.where(legal[bb, 0], np.maximum(_LOW_LOGIT, g[bb] + logits[bb, 0]), -np.inf)
+        key = np.where(legal[first, 0], np.maximum(_LOW_LOGIT, g[gi] + logits[first, 0]), -np.inf)
         order = np.argsort(-key, axis=1, kind="stable")
         rank = np.empty_like(order)
-        np.put_along_axis(rank, order, np.arange(A)[None, :].repeat(bb.size, axis=0), axis=1)
-        considered[bb] = rank < num_considered[bb][:, None]
+        np.put_along_axis(rank, order, np.arange(A)[None, :].repeat(gi.size, axis=0), axis=1)
+        considered[gi] = rank < num_considered[first][:, None]
     return SearchResult(
         action=action,
         action_weights=weights,
@@ -805,7 +852,7 @@ def gumbel_search(
         root_values=root_values,
         qvalues=q_out,
         completed_qvalues=sq_out,
-        visit_counts=cvisits[:, 0].copy(),
+        visit_counts=root_visits,
         considered=considered,
         gumbel=g,
         num_evaluations=int(n_eval),
