@@ -23,7 +23,7 @@ and values (``tests/training/test_gumbel_search.py``, cases made by ``tests/data
   sigma(completed q))``.
 * **Backup: max-n** (Luckhardt and Irani, "An algorithmic solution of N-person games", AAAI 1986;
   mctx ``search.backward`` on vectors): a node's value is a vector of ``K`` values, one per side
-  (team: :func:`seat_teams`, in the order ``GameState.teams()`` lists them), ``v(s) = `` the mean of
+  (team: :func:`seat_teams`, in the order ``GameState.teams()`` lists them), ``v(s)`` the mean of
   the network's value and every value backed up through ``s``, and an edge backs up ``r + d *
   v(s')`` componentwise, with ``r`` the game's returns per side on the move that ends it (partners
   share their team's return) and ``d = 0`` there (a terminal node's value is 0), ``r = 0, d = 1``
@@ -73,14 +73,14 @@ is built, by **one determinization per search** drawn from its mover's view:
 ``env.to_state(i).determinize(mover, rng)`` (:meth:`envs.core.state.GameState.determinize`: a
 function of what the mover may know and of ``rng`` only, e.g. the Tantrix bag as a set, the Smartrix
 cards the mover has not seen, each put in a canonical order before they are dealt), loaded with
-``env.from_states``. The draws of ``rng`` come in this order: the root noise
+``env.from_states``. The draws of ``rng`` come in this order: first the root noise
 (``rng.gumbel(size=(B, A))``, unless ``gumbel`` is given), then one determinization per live game in
-ascending game index (or each from its game's own generator, ``determinization_rngs``). Every draw inside the tree (a
-refill from the bag, a card from the pile) and every hidden hand then follows that one sample, and
-the network sees each node's mover's observation of it. So the search never reads the true bag
-order, pile order or other hands: two games its mover cannot tell apart give the same result from
-the same generator state. A perfect-information game is searched as it is, with no draw from ``rng``
-beyond the noise.
+ascending game index (or each from its game's own generator, ``determinization_rngs``). Every draw
+inside the tree (a refill from the bag, a card from the pile) and every hidden hand then follows
+that one sample, and the network sees each node's mover's observation of it. So the search never
+reads the true bag order, pile order or other hands: two games its mover cannot tell apart give the
+same result from the same generator state. A perfect-information game is searched as it is, with no
+draw from ``rng`` beyond the noise.
 
 Several determinizations per search (``num_determinizations=D``, optional): ``D`` samples per game
 (drawn one after the other for each game, in game order), one tree each, sharing the root: every
@@ -533,8 +533,8 @@ def gumbel_search(
             (the other side's is its negation), or ``(N, K)``, each of the ``K`` sides
             (:func:`seat_teams`) in the mover-relative order: column ``j`` is side ``(mover's side
             + j) mod K`` (module docstring). It is called once for the roots and
-            then once per simulation, on at most ``B`` new positions (the games whose simulation
-            reached a new, unfinished position).
+            then once per simulation, on at most ``B`` new positions (``B * D`` with ``D``
+            determinizations: the trees whose simulation reached a new, unfinished position).
         rng: the generator of the root's Gumbel noise (one ``rng.gumbel(size=(B, A))`` draw a
             call) and then, in a game with hidden information, of the determinizations (one
             ``state.determinize(mover, rng)`` per live game, in game order; see the module
