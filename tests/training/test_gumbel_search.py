@@ -878,6 +878,44 @@ def test_many_sides_on_real_games(env_id, kwargs, sides):
         assert out.num_nodes > 0
 
 
+@pytest.mark.parametrize("num_players, teams", [(3, False), (4, True)], ids=["smartrix-3p", "smartrix-teams"])
+def test_smartrix_end_phase_pass_is_scored_by_the_game(num_players, teams):
+    """Smartrix's end phase: with the pile empty a pass puts the passer (with teams: both
+    partners) out. From the position where the mover's pass ends the game, the search's q-value of
+    the pass is exactly the game's return for the mover's side (max-n over 3 seats; with teams, 2
+    sides of 2 seats), whatever the values the network gives."""
+    from envs.smartrix import SmartrixState
+
+    kwargs = {"num_players": num_players, "teams": teams}
+    st = SmartrixState(num_players, seed=2, teams=teams)
+    rng = np.random.default_rng(0)
+    while st._pile:  # play (passing half the time) until the pile is empty
+        legal = st.legal_actions()
+        st.apply(st.pass_action if rng.random() < 0.5 else legal[int(rng.integers(len(legal)))])
+        assert not st.is_terminal()
+    for _ in range(num_players):  # then pass until the next pass ends the game
+        after = st.clone()
+        after.apply(after.pass_action)
+        if after.is_terminal():
+            break
+        st = after
+    assert after.is_terminal() and len(st.legal_actions()) > 1
+    mover = st.current_player
+    vec = _copies("smartrix_v0", st, 2, **kwargs)
+    sides = len(st.teams())
+    pass_action = st.to_agent_action(mover, st.pass_action)
+
+    def evaluate(obs, masks):  # the pass first in the prior; some values for every side
+        logits = np.zeros(masks.shape, np.float32)
+        logits[:, pass_action] = 5.0
+        return logits, np.tile(np.linspace(-0.5, 0.5, sides, dtype=np.float32), (len(masks), 1))
+
+    out = gumbel_search(vec, evaluate, np.random.default_rng(1), num_simulations=8, max_num_considered_actions=4)
+    assert (out.visit_counts[:, pass_action] > 0).all()
+    np.testing.assert_array_equal(out.qvalues[:, pass_action], after.returns()[mover])
+    assert out.root_values.shape == (2, sides)
+
+
 @pytest.mark.parametrize(
     "values, match",
     [
