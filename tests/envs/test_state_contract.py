@@ -214,6 +214,18 @@ def test_determinize_depends_only_on_what_the_player_knows(name, games):
                 st.determinize(st.num_players, np.random.default_rng(0))
 
 
+def test_determinize_must_be_implemented_where_information_is_hidden():
+    """The default is a clone only for perfect information: a game that hides something and does
+    not say how to redraw it is refused rather than searched with its hidden part in view."""
+
+    class Hidden(AtaxxState):
+        info = dataclasses.replace(AtaxxState.info, perfect_information=False)
+
+    with pytest.raises(NotImplementedError, match="has hidden information and must implement determinize"):
+        Hidden().determinize(0, np.random.default_rng(0))
+    assert AtaxxState().determinize(1, np.random.default_rng(0)) == AtaxxState()
+
+
 def test_determinize_redraws_from_the_hidden_set():
     """Tantrix: the bag sorted by tile number (a set), then one ``permutation`` (the robot's
     sample, exactly); Smartrix: the unseen cards sorted, then one ``permutation`` dealt to the other
