@@ -1,7 +1,10 @@
 """The batched Gumbel search (training/search/gumbel.py): equal to DeepMind mctx's
 ``gumbel_muzero_policy`` on tabular game trees (tests/data/mctx_gumbel_cases.json, made by
 tests/data/make_mctx_cases.py; no JAX needed here), the paper's formulas worked by hand, forced wins
-on real Ataxx and TwixT positions, determinism and argument errors."""
+on real Ataxx and TwixT positions, determinism and argument errors; hidden information (Tantrix's
+bag order, Smartrix's hands and pile: searched on determinizations that never read the truth) and
+more than two sides (max-n values, worked by hand on a 3-seat tree, and on real 3- and 4-seat
+games)."""
 
 from __future__ import annotations
 
