@@ -881,6 +881,27 @@ def test_many_sides_on_real_games(env_id, kwargs, sides):
         assert out.num_nodes > 0
 
 
+@pytest.mark.parametrize(
+    "env_id, kwargs",
+    [("smartrix_v0", {"num_players": 4, "teams": True}), ("tantrix_v0", {"num_players": 3})],
+    ids=["smartrix-teams", "tantrix-3p"],
+)
+def test_reference_backend_searches_hidden_games_alike(env_id, kwargs):
+    """Determinized and searched with max-n on the batched core or on the reference rules states
+    (one per game): the same result, so the determinization goes through ``to_state`` and
+    ``from_states`` whole on both."""
+    fast = _midgame(env_id, 3, 5, seed=6, **kwargs)
+    slow = envs.make_vec(env_id, 3, seed=6, autoreset="disabled", backend="reference", **kwargs)
+    slow.reset()
+    slow = slow.from_states([fast.to_state(i) for i in range(3)])
+    ev = _sides_evaluate(fast.num_actions, len(set(seat_teams(fast).tolist())))
+    kw = dict(num_simulations=8, max_num_considered_actions=4)
+    a = gumbel_search(fast, ev, np.random.default_rng(1), **kw)
+    b = gumbel_search(slow, ev, np.random.default_rng(1), **kw)
+    _results_equal(a, b)
+    np.testing.assert_array_equal(a.root_values, b.root_values)
+
+
 @pytest.mark.parametrize("num_players, teams", [(3, False), (4, True)], ids=["smartrix-3p", "smartrix-teams"])
 def test_smartrix_end_phase_pass_is_scored_by_the_game(num_players, teams):
     """Smartrix's end phase: with the pile empty a pass puts the passer (with teams: both
