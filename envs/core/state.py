@@ -471,6 +471,39 @@ class GameState(ABC):
         self._check_seat(player, "player")
         return self.clone()
 
+    def determinize(self, player: int, rng: np.random.Generator) -> GameState:
+        """A full state consistent with what ``player`` knows, drawn as a function of ``player``'s
+        information and ``rng`` only: two states that ``player`` cannot tell apart (the same
+        ``to_text(viewer=player)``, differing only in what is hidden from ``player``, such as a
+        bag's order or another hand) give equal (``==``) results from generators in the same state.
+        This is what a search uses so that it never reads the true hidden order: the hidden items
+        are put in a canonical order (e.g. by number) before ``rng`` deals them, which is what
+        :meth:`sample_determinization` does not promise (its results follow the true order, and
+        stay as they are for the agents and records that depend on them).
+
+        The default, for perfect-information games (``info.perfect_information``; Ataxx, TwixT),
+        is a plain :meth:`clone` (``rng`` is not used); every game with hidden information
+        implements it in its own package (Tantrix: the unseen bag as a set, shuffled; Smartrix:
+        the cards ``player`` has not seen, sorted, then dealt to the other hands and the pile).
+
+        Args:
+            player: the seat whose knowledge is kept.
+            rng: ``numpy.random.Generator`` of the draw.
+
+        Returns:
+            A new state; this state is unchanged.
+
+        Raises:
+            ValueError: ``player`` is not a seat.
+            NotImplementedError: a game with hidden information that does not implement it.
+        """
+        self._check_seat(player, "player")
+        if not self.info.perfect_information:
+            raise NotImplementedError(
+                f"{self.info.long_name} has hidden information and must implement determinize(player, rng)"
+            )
+        return self.clone()
+
     # ------------------------------------------------------------------ chance: the deal
     def deal(self):
         """The chance outcome that fixed this game's start, as JSON-ready data (what game records

@@ -1200,9 +1200,45 @@ class SmartrixState(GameState):
         """
         if not is_int(player) or not 0 <= player < self.num_players:
             raise ParameterError(f"player must be 0..{self.num_players - 1}, got {player!r}")
+        others = [q for q in range(self.num_players) if q != player]
+        return self._redeal(player, [c for q in others for c in self._hands[q]] + self._pile, rng)
+
+    def determinize(self, player: int, rng: np.random.Generator) -> SmartrixState:
+        """A redeal of what ``player`` has not seen that does not depend on where those cards
+        really are (the search's determinization, :meth:`envs.core.state.GameState.determinize`):
+        the unseen cards (:meth:`unseen_cards`: the other hands and the pile) are put in card-number
+        order, shuffled by one ``rng.permutation`` call, then dealt as
+        :meth:`sample_determinization` deals them: the other seats' hands in seat order (each keeps
+        its size), the rest to the pile, in that order. Two states that ``player`` cannot tell
+        apart (other hidden hands, another pile order) give equal samples from generators in the
+        same state.
+
+        Everything public and ``player``'s own hand are kept, as by :meth:`sample_determinization`.
+        The sample's :attr:`start` (what its record replays from) is the real start with the
+        redealt cards swapped in, as there: it is bookkeeping for records, read by no rules, no
+        observation and no vector core (``envs.make_vec(...).from_states`` keeps the position only).
+
+        Args:
+            player: the seat whose knowledge is kept.
+            rng: ``numpy.random.Generator`` for the redeal (one ``permutation`` call).
+
+        Returns:
+            A new :class:`SmartrixState`; this state is unchanged.
+
+        Raises:
+            ParameterError: ``player`` is not a seat (``ParameterError`` is a ``ValueError``).
+        """
+        if not is_int(player) or not 0 <= player < self.num_players:
+            raise ParameterError(f"player must be 0..{self.num_players - 1}, got {player!r}")
+        others = [q for q in range(self.num_players) if q != player]
+        return self._redeal(player, sorted([c for q in others for c in self._hands[q]] + self._pile), rng)
+
+    def _redeal(self, player: int, unseen: list[int], rng: np.random.Generator) -> SmartrixState:
+        """A clone with the cards ``unseen`` (card indices, the other hands' and the pile's, in
+        the order ``rng``'s permutation applies to) dealt to the other hands in seat order and the
+        rest to the pile (see :meth:`sample_determinization`)."""
         new = self.clone()
         others = [q for q in range(self.num_players) if q != player]
-        unseen = [c for q in others for c in self._hands[q]] + self._pile
         perm = rng.permutation(len(unseen)).tolist()
         shuffled = [unseen[i] for i in perm]
         swap: dict[int, int] = {}  # real hidden card index -> the sample's card in its place

@@ -295,10 +295,9 @@ def _turn_value(
 def _sample(state: TantrixState, player: int, rng: np.random.Generator) -> TantrixState:
     """``state.sample_determinization(player, rng)`` made independent of the true bag order: the
     bag is first put in tile-number order (a set, what everyone knows), then shuffled by ``rng``;
-    two positions that differ only in the bag's order give the same samples."""
-    c = state.clone()
-    c._bag[c._bpos :] = sorted(c._bag[c._bpos :])
-    return c.sample_determinization(player, rng)
+    two positions that differ only in the bag's order give the same samples. That is the game's
+    :meth:`~envs.tantrix.state.TantrixState.determinize` (the same draws, the same samples)."""
+    return state.determinize(player, rng)
 
 
 class TantrixRobot:

@@ -1143,6 +1143,36 @@ class TantrixState(GameState):
             c.initial_bag[c._bpos :] = order
         return c
 
+    def determinize(self, player: int, rng: np.random.Generator) -> TantrixState:
+        """A sample of the bag's order that does not depend on its true order (the search's
+        determinization, :meth:`envs.core.state.GameState.determinize`): the tiles still in the
+        bag are put in tile-number order (the bag as a set, what everyone knows), then shuffled by
+        one ``rng.permutation`` call. Two positions differing only in the bag's order give equal
+        samples from generators in the same state. The Tantrix robot samples so
+        (:func:`envs.tantrix.robot._sample`, whose results this reproduces exactly: the same
+        shuffle of the sorted bag).
+
+        Args:
+            player: the seat whose knowledge is kept (every seat knows the same in Tantrix).
+            rng: ``numpy.random.Generator`` for the shuffle.
+
+        Returns:
+            A new state equal to this one except for the order of the remaining bag (its records
+            replay to it: ``initial_bag`` changes the same way).
+
+        Raises:
+            ValueError: ``player`` is not a seat.
+        """
+        if not is_int(player) or not 0 <= player < self.num_players:
+            raise ValueError(f"player must be a seat in [0, {self.num_players}), got {player!r}")
+        c = self.clone()
+        rest = sorted(c._bag[c._bpos :])
+        order = [rest[i] for i in rng.permutation(len(rest))]
+        c._bag[c._bpos :] = order
+        if len(c.initial_bag) == len(c._bag):
+            c.initial_bag[c._bpos :] = order
+        return c
+
     def __getstate__(self):
         d = dict(self.__dict__)
         d["_g"] = None

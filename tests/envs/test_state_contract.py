@@ -189,6 +189,71 @@ def test_sample_determinization_redraws_hidden_cards():
 
 
 @pytest.mark.parametrize("name", NAMES)
+def test_determinize_depends_only_on_what_the_player_knows(name, games):
+    """``determinize(p, rng)`` keeps what ``p`` sees, and two states ``p`` cannot tell apart (the
+    second one is another deal of what ``p`` cannot see: ``sample_determinization``) give equal
+    samples from equal generators; perfect information: a clone, and ``rng`` is not drawn from."""
+    for _, _, snaps in games(name):
+        for st in snaps[:3]:
+            for p in range(st.num_players):
+                rng = np.random.default_rng(5)
+                d = st.determinize(p, rng)
+                assert type(d) is type(st) and d is not st
+                assert d.to_text(viewer=p) == st.to_text(viewer=p)
+                assert d.current_player == st.current_player
+                if st.current_player == p:
+                    assert d.legal_moves() == st.legal_moves()
+                if st.info.perfect_information:
+                    assert d == st and d.history == st.history
+                    assert rng.bit_generator.state == np.random.default_rng(5).bit_generator.state
+                    continue
+                other = st.sample_determinization(p, np.random.default_rng(100 + p))
+                assert other.to_text(viewer=p) == st.to_text(viewer=p)
+                assert other.determinize(p, np.random.default_rng(5)) == d
+            with pytest.raises(ValueError):
+                st.determinize(st.num_players, np.random.default_rng(0))
+
+
+def test_determinize_must_be_implemented_where_information_is_hidden():
+    """The default is a clone only for perfect information: a game that hides something and does
+    not say how to redraw it is refused rather than searched with its hidden part in view."""
+
+    class Hidden(AtaxxState):
+        info = dataclasses.replace(AtaxxState.info, perfect_information=False)
+
+    with pytest.raises(NotImplementedError, match="has hidden information and must implement determinize"):
+        Hidden().determinize(0, np.random.default_rng(0))
+    assert AtaxxState().determinize(1, np.random.default_rng(0)) == AtaxxState()
+
+
+def test_determinize_redraws_from_the_hidden_set():
+    """Tantrix: the bag sorted by tile number (a set), then one ``permutation`` (the robot's
+    sample, exactly); Smartrix: the unseen cards sorted, then one ``permutation`` dealt to the other
+    hands in seat order and the rest to the pile."""
+    t = TantrixState(2, seed=4)
+    truth = t.sample_determinization(0, np.random.default_rng(9))  # the same tiles, another order
+    assert truth.bag_remaining() != t.bag_remaining()
+    rest = sorted(t.bag_remaining())
+    perm = np.random.default_rng(1).permutation(len(rest))
+    for st in (t, truth):
+        e = st.determinize(0, np.random.default_rng(1))
+        assert e.bag_remaining() == [rest[i] for i in perm]
+        sorted_first = st.clone()
+        sorted_first._bag[sorted_first._bpos :] = sorted(sorted_first._bag[sorted_first._bpos :])
+        assert e == sorted_first.sample_determinization(0, np.random.default_rng(1))
+    s = SmartrixState(3, seed=4)
+    unseen = sorted(s.unseen_cards(0))
+    perm = np.random.default_rng(2).permutation(len(unseen))
+    dealt = [unseen[i] for i in perm]
+    n1, n2 = len(s.hand(1)), len(s.hand(2))
+    for st in (s, s.sample_determinization(0, np.random.default_rng(8))):
+        d = st.determinize(0, np.random.default_rng(2))
+        assert d.hand(0) == s.hand(0)
+        assert d.hand(1) == sorted(dealt[:n1]) and d.hand(2) == sorted(dealt[n1 : n1 + n2])
+        assert sorted(d.unseen_cards(0)) == unseen
+
+
+@pytest.mark.parametrize("name", NAMES)
 def test_copy_deepcopy_and_pickle_continue_identically(name, games):
     for seed, _, snaps in games(name):
         st = snaps[len(snaps) // 2]

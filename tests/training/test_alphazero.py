@@ -186,6 +186,52 @@ def test_the_az_agent_answers_a_batch_as_it_answers_each_position(sims):
     assert len(set(one_by_one)) > 1
 
 
+def test_the_az_agent_searches_tantrix_without_reading_the_bag():
+    """Tantrix, 2 players (hidden bag order): the agent's batched search answers as its games one
+    by one with the same generators (each game's determinization from its own), and positions
+    that differ only in the bag's order get the same answers. The network is replaced by a fixed
+    random projection of the observation (no training needed)."""
+    from envs.registry import spec
+    from training.agents import make_agent
+    from training.agents.alphazero import AlphaZeroAgent
+
+    agent = AlphaZeroAgent(
+        torch.nn.Identity(), simulations=6, max_num_considered_actions=4, trained_on=("tantrix_v0", {})
+    )
+    proj: dict = {}
+
+    def evaluate(obs, masks):  # logits and a value from 8 projected numbers of the observation
+        flat = np.concatenate([np.asarray(obs[k], np.float64).reshape(len(masks), -1) for k in sorted(obs)], axis=1)
+        if not proj:
+            r = np.random.default_rng(0)
+            proj.update(p=r.normal(0, flat.shape[1] ** -0.5, (flat.shape[1], 8)), h=r.normal(0, 1, (8, masks.shape[1])))
+            proj["v"] = r.normal(0, 0.5, 8)
+        z = flat @ proj["p"]
+        return (z @ proj["h"]).astype(np.float32), np.tanh(z @ proj["v"]).astype(np.float32)
+
+    agent.evaluate = evaluate
+    rnd = make_agent("random", seed=1)
+    states, observations = [], []
+    for seed in range(3):
+        env = spec("tantrix_v0").make_raw()
+        env.reset(seed=seed)
+        for _ in range(2 + seed):
+            env.step(rnd.act(env.state, env.observe(env.agent_selection)))
+        states.append(env.state.clone())
+        observations.append(env.observe(env.agent_selection))
+    gens = lambda: [np.random.default_rng(100 + i) for i in range(3)]  # noqa: E731
+    batch = agent.act_batch(states, observations, gens())
+    one_by_one = []
+    for s, o, g in zip(states, observations, gens()):
+        agent.rng = g
+        one_by_one.append(agent.act(s, o))
+    assert batch == one_by_one
+    assert all(s.legal_action_mask()[s.to_state_action(s.current_player, a)] for s, a in zip(states, batch))
+    shuffled = [s.sample_determinization(s.current_player, np.random.default_rng(7)) for s in states]
+    assert all(t != s and t.bag_remaining() != s.bag_remaining() for s, t in zip(states, shuffled))
+    assert agent.act_batch(shuffled, observations, gens()) == batch
+
+
 def test_the_az_agent_refuses_other_rules_with_the_same_spaces_and_too_many_simulations():
     """A setting with the training's spaces but other rules (Ataxx without the 50-move rule) is
     refused, naming the agent's setting, by ``check_env`` (before any game of training.evaluate

@@ -95,7 +95,9 @@ class AlphaZeroAgent(Agent):
         simulations: simulations per move (``None``: the checkpoint's ``search.eval_simulations``);
             0: the raw policy's most probable legal action.
         max_num_considered_actions: the root's considered actions (``None``: the checkpoint's).
-        seed: seed of ``self.rng`` (unused by the noiseless search; kept for the interface).
+        seed: seed of ``self.rng``, which draws the search's determinization in a game with hidden
+            information (:func:`~training.search.gumbel_search`); the noiseless search of a
+            perfect-information game draws nothing from it.
         name: the agent's name (default ``az:PATH:SIMS``).
         trained_on: ``(env_id, env_kwargs)``, for a live network.
 
@@ -147,6 +149,7 @@ class AlphaZeroAgent(Agent):
         self.trained_on = trained_on
         self.name = name or (f"az:{self.path}:{self.simulations}" if self.path else f"az:{self.simulations}")
         self._template = None
+        self._batch_rngs: list | None = None  # act_batch's generators, while it runs
 
     def check_env(self, env) -> None:
         """Refuse an environment of another id or setting than the network's: another action
@@ -198,6 +201,17 @@ class AlphaZeroAgent(Agent):
     def _act(self, state, obs):
         return self._act_batch([state], [obs])[0]
 
+    def act_batch(self, states: list, observations: list, rngs: list | None = None) -> list[int]:
+        """:meth:`Agent.act_batch` in one batched search, where game ``i``'s determinization (a game
+        with hidden information) is drawn from ``rngs[i]`` (``self.rng`` for every game where
+        ``rngs`` is ``None``, in game order), so a batch answers as its games asked one by one with
+        those generators."""
+        self._batch_rngs = rngs
+        try:
+            return super().act_batch(states, observations, rngs)
+        finally:
+            self._batch_rngs = None
+
     def _act_batch(self, states, observations):
         """One batched search over the games of ``states`` (their actions in the movers' frames)."""
         from training.search import gumbel_search
@@ -209,6 +223,7 @@ class AlphaZeroAgent(Agent):
             mask = np.asarray(vec.action_mask(), dtype=bool)
             logits, _ = self.evaluate(vec.core.observe(vec.current_player().astype(np.int32)), mask)
             return [int(a) for a in np.argmax(np.where(mask, logits, -np.inf), axis=1)]
+        rngs = self._batch_rngs
         out = gumbel_search(
             vec,
             self.evaluate,
@@ -217,5 +232,7 @@ class AlphaZeroAgent(Agent):
             max_num_considered_actions=self.m,
             gumbel_scale=0.0,
             gumbel=np.zeros((len(states), vec.num_actions)),  # no noise, and no draw from self.rng
+            # hidden information: each game's determinization from its own generator
+            determinization_rngs=list(rngs) if rngs is not None and len(rngs) == len(states) else None,
         )
         return [int(a) for a in out.action]

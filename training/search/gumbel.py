@@ -21,11 +21,27 @@ and values (``tests/training/test_gumbel_search.py``, cases made by ``tests/data
 * **Below the root** (paper section 5, mctx ``gumbel_muzero_interior_action_selection``):
   deterministic selection, ``argmax(pi' - N / (1 + sum N))`` with ``pi' = softmax(logits +
   sigma(completed q))``.
-* **Backup** (mctx ``search.backward``): ``q(s, a) = r + d * v(s')``, with the reward ``r`` of the
-  seat that moved, and ``d = -1`` when the next mover is on the other side, ``+1`` when the same seat
-  or a partner moves again (TwixT's link steps, Double TwixT's Privilege), ``0`` at the end of the
-  game (the game's return for the mover is the reward; a terminal node's value is 0). Values are
-  always from the side to move, so a team shares its value.
+* **Backup: max-n** (Luckhardt and Irani, "An algorithmic solution of N-person games", AAAI 1986;
+  mctx ``search.backward`` on vectors): a node's value is a vector of ``K`` values, one per side
+  (team: :func:`seat_teams`, in the order ``GameState.teams()`` lists them), ``v(s)`` the mean of
+  the network's value and every value backed up through ``s``, and an edge backs up ``r + d *
+  v(s')`` componentwise, with ``r`` the game's returns per side on the move that ends it (partners
+  share their team's return) and ``d = 0`` there (a terminal node's value is 0), ``r = 0, d = 1``
+  elsewhere. Each node's selection, and the root's Gumbel scores, sequential halving, completed
+  Q-values and policy target, read the component of **the side to move at that node**
+  (``team_of[current_player]``): ``q(s, a) = r_t + d * v_t(s')`` for that side ``t``. So the same
+  seat moving again (TwixT's link steps, Tantrix's forced and free placements of one turn), a
+  partner moving next (Double TwixT's Privilege) or a seat passing are ordinary consecutive
+  decisions. With two sides and zero-sum values (a scalar ``evaluate``, the mover's side: the
+  other side's value is its negation) this is exactly the two-player search of mctx: ``q = r + d
+  * v`` with ``d = -1`` when the other side moves next, ``+1`` for the same side, ``0`` at the end
+  (results equal bit for bit: negation is exact in floating point).
+* **Values from the network**: ``evaluate`` returns, per position, either the value of the side to
+  move (shape ``(N,)``, two sides only, zero-sum) or every side's value (shape ``(N, K)``) in the
+  **mover-relative order**: column ``j`` is the value of side ``(t + j) mod K``, ``t`` the mover's
+  side; that is the mover's side first, then the following sides in seat order (without teams:
+  seat ``(mover + j) mod num_players``; Double TwixT, Tantrix Doubles and Smartrix teams: the
+  mover's team, then the other). A network so trained is the same for every seat.
 
 Batched: the ``B`` games of a :class:`~envs.core.vector.TabletopVectorEnv` are searched in
 lockstep, and each simulation step makes **one** call of the evaluation function on the new leaves
@@ -34,8 +50,9 @@ games (a node per simulation); a simulation copies its leaf's parent with the co
 it and stores it with ``put`` (about 5 + 8 + 3 microseconds for 64 Ataxx games).
 
 Memory: about ``33 * B * (S + 1) * A`` bytes of tree arrays a call (prior logits, their
-probabilities and Q-values in float64, children and visit counts in int32, the legal masks), plus
-``B * (S + 1)`` game copies in the core: 58 MB for 64 Ataxx games (``A = 834``) at 32 simulations.
+probabilities and Q-values in float64, children and visit counts in int32, the legal masks; the
+value vectors add ``24 * K`` bytes a node), plus ``B * (S + 1)`` game copies in the core: 58 MB for
+64 Ataxx games (``A = 834``) at 32 simulations.
 
 Speed (``python benchmarks/bench_search.py``: 64 Ataxx positions after 10 random plies, 60 of
 them live, 32 simulations, m = 16, uniform evaluation, one thread, on the shared 2-core machine at
@@ -48,8 +65,30 @@ actions are masked at every node (mctx masks only the root; with masked priors i
 As in mctx (and Pgx, which uses it), the completed Q-values are rescaled over all ``A`` actions,
 illegal ones counting as unvisited (at the mixed value).
 
-Not covered: chance (the tree copies the game, bag included, so a search with hidden or random
-draws sees them), and more than two sides (values are zero-sum between two teams).
+**Chance and hidden information** (determinized search, "perfect-information Monte Carlo" as in
+Long, Sturtevant, Buro and Furtak, AAAI 2010; one sample per search): in a game whose
+:class:`~envs.core.state.GameInfo` says ``perfect_information=False`` (asked through the registry,
+:func:`has_hidden_information`; no game is named here), each live game is replaced, before its tree
+is built, by **one determinization per search** drawn from its mover's view:
+``env.to_state(i).determinize(mover, rng)`` (:meth:`envs.core.state.GameState.determinize`: a
+function of what the mover may know and of ``rng`` only, e.g. the Tantrix bag as a set, the Smartrix
+cards the mover has not seen, each put in a canonical order before they are dealt), loaded with
+``env.from_states``. The draws of ``rng`` come in this order: first the root noise
+(``rng.gumbel(size=(B, A))``, unless ``gumbel`` is given), then one determinization per live game in
+ascending game index (or each from its game's own generator, ``determinization_rngs``). Every draw
+inside the tree (a refill from the bag, a card from the pile) and every hidden hand then follows
+that one sample, and the network sees each node's mover's observation of it. So the search never
+reads the true bag order, pile order or other hands: two games its mover cannot tell apart give the
+same result from the same generator state. A perfect-information game is searched as it is, with no
+draw from ``rng`` beyond the noise.
+
+Several determinizations per search (``num_determinizations=D``, optional): ``D`` samples per game
+(drawn one after the other for each game, in game order), one tree each, sharing the root: every
+simulation takes the same root action in the ``D`` trees, chosen by the root's rules on the mean of
+their root q-values (they visit the same root actions), and the result is computed from those means
+(an ensemble of determinizations with a joint root). Not covered: a determinization per simulation
+(information-set MCTS). Every determinized search keeps a strategy-fusion error (each tree plans as
+if its sample were the truth).
 """
 
 from __future__ import annotations
@@ -67,6 +106,7 @@ __all__ = [
     "gumbel_search",
     "uniform_evaluate",
     "seat_teams",
+    "has_hidden_information",
     "considered_visit_sequence",
     "mixed_value",
     "completed_qvalues",
@@ -75,8 +115,9 @@ __all__ = [
 ]
 
 #: ``evaluate(observations, masks) -> (logits, values)``: observations ``float32 (N, ...)`` (or a
-#: dict of them), masks ``bool (N, A)``; logits ``(N, A)`` and values ``(N,)`` in ``[-1, 1]`` from
-#: the side of the player to move in each position.
+#: dict of them), masks ``bool (N, A)``; logits ``(N, A)`` and values in ``[-1, 1]``: ``(N,)`` from
+#: the side of the player to move (two sides), or ``(N, K)`` for the ``K`` sides in the
+#: mover-relative order (the mover's side first, then the following sides; module docstring).
 Evaluate = Callable[[Any, np.ndarray], "tuple[np.ndarray, np.ndarray]"]
 
 _MIN_LOGIT = float(np.finfo(np.float64).min)  # mctx's finite logit of an invalid action (no NaN)
@@ -264,6 +305,28 @@ def uniform_evaluate(observations, masks: np.ndarray) -> tuple[np.ndarray, np.nd
 
 
 _TEAMS_CACHE: dict[tuple, np.ndarray] = {}
+_HIDDEN_CACHE: dict[str, bool] = {}
+
+
+def has_hidden_information(env) -> bool:
+    """Whether the game of ``env`` has information hidden from some player (a bag's order, other
+    hands): ``not GameInfo.perfect_information``, from the registry
+    (``envs.spec(env.env_id).game_info()``), so that no game is named here. An ``env_id`` the
+    registry does not know (a test's table game) counts as perfect information.
+    """
+    env_id = getattr(env, "env_id", None)
+    if not isinstance(env_id, str):
+        return False
+    if env_id not in _HIDDEN_CACHE:
+        import envs
+        from envs.core.errors import UnknownEnvError
+
+        try:
+            info = envs.spec(env_id).game_info()
+        except UnknownEnvError:
+            return False
+        _HIDDEN_CACHE[env_id] = not bool(info.perfect_information)
+    return _HIDDEN_CACHE[env_id]
 
 
 def seat_teams(env, teams: Sequence[Sequence[int]] | None = None) -> np.ndarray:
@@ -272,9 +335,12 @@ def seat_teams(env, teams: Sequence[Sequence[int]] | None = None) -> np.ndarray:
     **env.env_kwargs)`` (the game's ``GameState.teams()``; e.g. ``[[0, 2], [1, 3]]`` for Double
     TwixT, ``[[0], [1]]`` for two players).
 
+    The teams are numbered in the order given (``GameState.teams()`` orders them by their first
+    seat): that numbering is the side order of the search's value vectors (:func:`gumbel_search`).
+
     Raises:
-        ValueError: the seat lists do not cover every seat exactly once, or there are not exactly two
-            teams (the search is zero-sum between two sides); an ``env_id`` the registry does not
+        ValueError: the seat lists do not cover every seat exactly once, a team is empty, or there
+            are fewer than two teams (a search needs two sides); an ``env_id`` the registry does not
             know (then pass ``teams``).
     """
     n = int(env.num_players)
@@ -301,12 +367,10 @@ def seat_teams(env, teams: Sequence[Sequence[int]] | None = None) -> np.ndarray:
             if not 0 <= p < n or out[p] >= 0:
                 raise ValueError(f"teams must list each of the {n} seats exactly once, got {teams!r}")
             out[p] = t
-    if (out < 0).any():
-        raise ValueError(f"teams must list each of the {n} seats exactly once, got {teams!r}")
-    if len(groups) != 2:
-        raise ValueError(
-            f"the Gumbel search is zero-sum between two sides; this game has {len(groups)} teams ({groups})"
-        )
+    if (out < 0).any() or not all(groups):
+        raise ValueError(f"teams must list each of the {n} seats exactly once, in non-empty teams, got {teams!r}")
+    if len(groups) < 2:
+        raise ValueError(f"the Gumbel search needs at least two sides; this game has {len(groups)} team ({groups})")
     out.flags.writeable = False
     if key is not None:
         _TEAMS_CACHE[key] = out
@@ -325,9 +389,26 @@ def _obs_rows(obs, rows: np.ndarray):
     return obs[rows]
 
 
-def _call_evaluate(evaluate: Evaluate, obs, masks: np.ndarray, num_actions: int) -> tuple[np.ndarray, np.ndarray]:
+def _absolute(rel: np.ndarray, side: np.ndarray) -> np.ndarray:
+    """Values ``(k, K)`` in the mover-relative order (column ``j``: side ``(side + j) mod K``) to
+    absolute side order (column ``t``: side ``t``)."""
+    K = rel.shape[1]
+    return np.take_along_axis(rel, (np.arange(K)[None, :] - side[:, None]) % K, axis=1)
+
+
+def _relative(absolute: np.ndarray, side: np.ndarray) -> np.ndarray:
+    """Inverse of :func:`_absolute`."""
+    K = absolute.shape[1]
+    return np.take_along_axis(absolute, (np.arange(K)[None, :] + side[:, None]) % K, axis=1)
+
+
+def _call_evaluate(
+    evaluate: Evaluate, obs, masks: np.ndarray, num_actions: int, num_sides: int = 2
+) -> tuple[np.ndarray, np.ndarray]:
     """Run ``evaluate`` on ``k`` positions and check its answer; masked logits ``float64 (k, A)``
-    (legal ones shifted so their max is 0, illegal ones ``_MIN_LOGIT``) and values ``float64 (k,)``."""
+    (legal ones shifted so their max is 0, illegal ones ``_MIN_LOGIT``) and values ``float64 (k,
+    K)`` in the mover-relative order (a two-side answer ``v`` of shape ``(k,)`` becomes ``(v,
+    -v)``)."""
     k = masks.shape[0]
     out = evaluate(obs, masks)
     if not isinstance(out, tuple) or len(out) != 2:
@@ -336,11 +417,17 @@ def _call_evaluate(evaluate: Evaluate, obs, masks: np.ndarray, num_actions: int)
     values = np.asarray(out[1], dtype=np.float64)
     if logits.shape != (k, num_actions):
         raise ValueError(f"evaluate returned logits of shape {logits.shape}, expected ({k}, {num_actions})")
-    if values.shape != (k,):
-        raise ValueError(f"evaluate returned values of shape {values.shape}, expected ({k},)")
+    K = num_sides
+    if values.shape != (k, K) and not (K == 2 and values.shape == (k,)):
+        raise ValueError(
+            f"evaluate returned values of shape {values.shape}, expected ({k}, {K}) (each of the {K} sides, "
+            "the mover's first)" + (f" or ({k},) (the mover's side of two)" if K == 2 else f": this game has {K} sides")
+        )
     if not np.isfinite(values).all() or (np.abs(values) > 1 + _VALUE_TOL).any():
         bad = values[~np.isfinite(values) | (np.abs(values) > 1 + _VALUE_TOL)][0]
-        raise ValueError(f"evaluate returned a value {bad!r}; values must be finite and in [-1, 1] (the mover's side)")
+        raise ValueError(f"evaluate returned a value {bad!r}; values must be finite and in [-1, 1]")
+    if values.ndim == 1:
+        values = np.stack([values, -values], axis=1)
     legal_logits = np.where(masks, logits, 0.0)
     if not np.isfinite(legal_logits).all():
         raise ValueError("evaluate returned a logit that is not finite for a legal action")
@@ -372,7 +459,9 @@ def _check_real(name: str, v, low: float, *, strict: bool = False) -> float:
 class SearchResult:
     """What :func:`gumbel_search` returns, one row per game of the batch (``B`` games, ``A``
     actions). A game that was already over gets action 0 (ignored by the vector env), all-zero
-    weights, counts and values, and no considered action.
+    weights, counts and values, and no considered action. With several determinizations
+    (``num_determinizations``), q-values and values are the means over a game's trees, and the
+    visit counts those of each of its trees (they visit the same root actions).
 
     Attributes:
         action: ``int64 (B,)``: the action to play (mover's frame): the best of the most visited
@@ -381,9 +470,9 @@ class SearchResult:
             q))`` over the legal actions (0 elsewhere), the policy target.
         root_value: ``float32 (B,)``: the root's search value (mctx ``summary().value``: the mean of
             the network's value and every backed-up value), from the mover's side.
-        raw_value: ``float32 (B,)``: the network's value of the root.
-        qvalues: ``float32 (B, A)``: ``r + d * v(child)`` of each root action, 0 where unvisited
-            (mctx ``summary().qvalues``).
+        raw_value: ``float32 (B,)``: the network's value of the root, from the mover's side.
+        qvalues: ``float32 (B, A)``: ``r + d * v(child)`` of each root action for the mover's side,
+            0 where unvisited (mctx ``summary().qvalues``).
         completed_qvalues: ``float32 (B, A)``: ``sigma(completed q)`` at the root, as used for the
             action and the weights.
         visit_counts: ``int32 (B, A)``: root visits; each live game's sum to ``num_simulations``.
@@ -391,6 +480,9 @@ class SearchResult:
         gumbel: ``float64 (B, A)``: the root noise used (``gumbel_scale`` times standard Gumbel).
         num_evaluations: ``int``: positions sent to ``evaluate`` (roots included).
         num_nodes: ``int``: nodes added to the trees (new positions, terminal ones included).
+        root_values: ``float32 (B, K)``: the root's search value of every side (``K`` teams), in the
+            order of ``evaluate``'s values: the mover's side first, then the following sides
+            (column ``j``: team ``(team of the mover + j) mod K``); column 0 is ``root_value``.
     """
 
     action: np.ndarray
@@ -404,6 +496,7 @@ class SearchResult:
     gumbel: np.ndarray
     num_evaluations: int
     num_nodes: int
+    root_values: np.ndarray
 
 
 def gumbel_search(
@@ -420,6 +513,9 @@ def gumbel_search(
     use_mixed_value: bool = True,
     teams: Sequence[Sequence[int]] | None = None,
     gumbel: np.ndarray | None = None,
+    determinize: bool | None = None,
+    determinization_rngs: Sequence[np.random.Generator] | None = None,
+    num_determinizations: int = 1,
 ) -> SearchResult:
     """Search every game of ``env`` with Gumbel AlphaZero (see the module docstring for the rules and
     their sources) and return its action, improved policy and statistics.
@@ -432,12 +528,17 @@ def gumbel_search(
             ``reset``) of ``B`` games; finished games are skipped.
         evaluate: ``evaluate(observations, masks) -> (logits, values)``: observations ``float32 (N,
             ...)`` (or a dict of such, as the env's), masks ``bool (N, A)``; returns logits ``(N, A)``
-            (finite on legal actions) and values ``(N,)`` in ``[-1, 1]``, both from the side of the
-            player to move (array-likes, e.g. numpy arrays). It is called once for the roots and
-            then once per simulation, on at most ``B`` new positions (the games whose simulation
-            reached a new, unfinished position).
+            (finite on legal actions, the mover's frame) and values in ``[-1, 1]`` (array-likes,
+            e.g. numpy arrays): ``(N,)``, the value of the side to move, in a game of two sides
+            (the other side's is its negation), or ``(N, K)``, each of the ``K`` sides
+            (:func:`seat_teams`) in the mover-relative order: column ``j`` is side ``(mover's side
+            + j) mod K`` (module docstring). It is called once for the roots and
+            then once per simulation, on at most ``B`` new positions (``B * D`` with ``D``
+            determinizations: the trees whose simulation reached a new, unfinished position).
         rng: the generator of the root's Gumbel noise (one ``rng.gumbel(size=(B, A))`` draw a
-            call): the same generator state gives the same result.
+            call) and then, in a game with hidden information, of the determinizations (one
+            ``state.determinize(mover, rng)`` per live game, in game order; see the module
+            docstring): the same generator state gives the same result.
         num_simulations: ``S >= 1`` simulations per game.
         max_num_considered_actions: ``m >= 1``, the actions sampled at the root (capped at the legal
             count); mctx's default 16.
@@ -445,39 +546,81 @@ def gumbel_search(
             play (the paper's and mctx's advice for perfect-information games).
         value_scale, maxvisit_init, rescale_values, use_mixed_value: ``sigma``'s constants
             (:func:`completed_qvalues`; mctx's defaults 0.1, 50, True, True).
-        teams: the seats grouped by team; ``None`` asks the registry (:func:`seat_teams`).
+        teams: the seats grouped by team, the sides of the search (at least two); ``None`` asks
+            the registry (:func:`seat_teams`).
         gumbel: explicit root noise ``float (B, A)`` used as is instead of drawing from ``rng``
-            (which is then not used), e.g. to replay another search's noise.
+            (which is then used for the determinizations only), e.g. to replay another search's
+            noise.
+        determinize: whether to search one determinization of each game from its mover's view
+            (``True``) or the game as it is (``False``); ``None`` (the default) asks the game:
+            ``True`` exactly when its :class:`~envs.core.state.GameInfo` says
+            ``perfect_information=False`` (:func:`has_hidden_information`).
+        determinization_rngs: ``B`` generators (the same object may repeat), game ``i``'s
+            determinization drawn from entry ``i`` instead of ``rng`` (still in ascending game
+            order), e.g. each game's own generator so that a game's search does not depend on the
+            batch around it; ignored where nothing is determinized.
+        num_determinizations: ``D >= 1`` determinizations (trees) per game, in a game with
+            hidden information: game ``i``'s ``D`` samples are drawn one after the other (from
+            ``rng``, or from its ``determinization_rngs[i]``), in ascending game order; its ``D``
+            trees share the root: each simulation takes the same root action in all of them (by
+            the root's rules on their mean q-values), then descends each tree by its own sample,
+            and the result is computed from the mean of the ``D`` trees' root q-values and values
+            (the evaluation is called on up to ``B * D`` positions a step).
 
     Returns:
         :class:`SearchResult`.
 
     Raises:
-        ValueError: a bad count, scale, ``rng`` (not a ``numpy.random.Generator``), ``gumbel``
-            shape, ``teams`` (see :func:`seat_teams`), an ``env`` that is not a started vector env,
-            or an ``evaluate`` answer of the wrong shape, with a non-finite logit on a legal action,
-            or a value outside ``[-1, 1]``.
+        ValueError: a bad count, scale, ``rng`` (not a ``numpy.random.Generator``, where noise or
+            determinizations are drawn), ``determinization_rngs`` (not ``B`` generators), ``gumbel``
+            shape, ``teams`` (see :func:`seat_teams`), ``determinize`` (not a bool or ``None``), an
+            ``env`` that is not a started vector env, or an ``evaluate`` answer of the wrong shape
+            (values neither ``(N, K)`` nor, with two sides, ``(N,)``), with a non-finite logit on a
+            legal action, or a value outside ``[-1, 1]``.
     """
     S = _check_count("num_simulations", num_simulations, 1)
+    D = _check_count("num_determinizations", num_determinizations, 1)
     M = _check_count("max_num_considered_actions", max_num_considered_actions, 1)
     gscale = _check_real("gumbel_scale", gumbel_scale, 0.0)
     vscale = _check_real("value_scale", value_scale, 0.0)
     vinit = _check_real("maxvisit_init", maxvisit_init, 0.0)
     if not callable(evaluate):
         raise ValueError(f"evaluate must be callable, got {type(evaluate).__name__}")
-    if gumbel is None and not isinstance(rng, np.random.Generator):
-        raise ValueError(
-            f"rng must be a numpy.random.Generator (np.random.default_rng(seed)), got {type(rng).__name__}"
-        )
     core = getattr(env, "core", None)
     if core is None or not hasattr(env, "action_mask") or not hasattr(env, "current_player"):
         raise ValueError(f"env must be a vector env from envs.make_vec, got {type(env).__name__}")
+    if determinize is not None and not isinstance(determinize, (bool, np.bool_)):
+        raise ValueError(f"determinize must be True, False or None (ask the game), got {determinize!r}")
+    hidden = has_hidden_information(env) if determinize is None else bool(determinize)
+    if D > 1 and not hidden:
+        raise ValueError(
+            f"num_determinizations={D} needs a search that determinizes (a game with hidden information, "
+            "or determinize=True): this one searches the game as it is"
+        )
+    if (gumbel is None or (hidden and determinization_rngs is None)) and not isinstance(rng, np.random.Generator):
+        raise ValueError(
+            f"rng must be a numpy.random.Generator (np.random.default_rng(seed)), got {type(rng).__name__}"
+            + (" (it draws this game's determinizations)" if hidden else "")
+        )
     try:
         root_mask = np.array(env.action_mask(), dtype=bool)
     except RuntimeError as e:
         raise ValueError(f"env must be started (reset) before a search: {e}") from None
     B, A = root_mask.shape
+    if determinization_rngs is not None:
+        listed = isinstance(determinization_rngs, (list, tuple))
+        if (
+            not listed
+            or len(determinization_rngs) != B
+            or not all(isinstance(x, np.random.Generator) for x in determinization_rngs)
+        ):
+            raise ValueError(
+                f"determinization_rngs must be a list of {B} numpy.random.Generator (one per game), got "
+                + (f"a list of {len(determinization_rngs)}" if listed else type(determinization_rngs).__name__)
+            )
     team_of = seat_teams(env, teams)
+    K = int(team_of.max()) + 1  # sides
+    first_seat = np.array([int(np.flatnonzero(team_of == t)[0]) for t in range(K)], dtype=np.int64)
     if gumbel is None:
         g = gscale * rng.gumbel(size=(B, A))
     else:
@@ -488,49 +631,86 @@ def gumbel_search(
     root_player = np.asarray(env.current_player(), dtype=np.int64)
     live = (root_player >= 0) & root_mask.any(axis=1)
     trees = np.flatnonzero(live)
+    # the trees' rows: D per game (row i * D + d: game i's sample d), one per game without samples
+    NB = B * D
+    game_of = np.repeat(np.arange(B), D)
+    gr = g if D == 1 else g[game_of]
+    if D > 1:
+        root_mask, root_player, live = root_mask[game_of], root_player[game_of], live[game_of]
+        trees = np.flatnonzero(live)
+    if hidden and trees.size:
+        # D determinizations per live game from its mover's view, in game order, after the noise
+        states = [env.to_state(i) for i in range(B) for _ in range(D)]
+        gens = [rng] * B if determinization_rngs is None else list(determinization_rngs)
+        for r in trees.tolist():
+            states[r] = states[r].determinize(int(root_player[r]), gens[r // D])
+        core = env.from_states(states).core
     N = S + 1
     # the trees (mctx's Tree fields, one row per game, node 0 the root)
     # (rows of the big arrays are only read once their node exists: "empty" ones are filled then)
-    child = np.empty((B, N, A), dtype=np.int32)  # children_index, -1: unvisited
-    logits = np.empty((B, N, A), dtype=np.float64)  # children_prior_logits (masked)
-    probs = np.empty((B, N, A), dtype=np.float64)  # their softmax (for the mixed value)
-    legal = np.zeros((B, N, A), dtype=bool)
-    cvisits = np.zeros((B, N, A), dtype=np.int32)  # children_visits
-    cq = np.zeros((B, N, A), dtype=np.float64)  # qvalues: children_rewards + discounts * values
-    reward = np.zeros((B, N), dtype=np.float64)  # of the edge into each node
-    discount = np.zeros((B, N), dtype=np.float64)
-    nvisits = np.zeros((B, N), dtype=np.int32)
-    raw = np.zeros((B, N), dtype=np.float64)
-    nvalues = np.zeros((B, N), dtype=np.float64)
-    parent = np.full((B, N), -1, dtype=np.int32)
-    from_action = np.full((B, N), -1, dtype=np.int32)
-    mover = np.full((B, N), -1, dtype=np.int64)
-    count = np.ones(B, dtype=np.int64)  # nodes used per tree
+    child = np.empty((NB, N, A), dtype=np.int32)  # children_index, -1: unvisited
+    logits = np.empty((NB, N, A), dtype=np.float64)  # children_prior_logits (masked)
+    probs = np.empty((NB, N, A), dtype=np.float64)  # their softmax (for the mixed value)
+    legal = np.zeros((NB, N, A), dtype=bool)
+    cvisits = np.zeros((NB, N, A), dtype=np.int32)  # children_visits
+    # values are vectors of the K sides in absolute side order (max-n); a node's q-values and
+    # visits are of its own mover's side only (what its selection reads)
+    cq = np.zeros((NB, N, A), dtype=np.float64)  # qvalues of the node's side: rewards + discounts * values
+    reward = np.zeros((NB, N, K), dtype=np.float64)  # of the edge into each node, per side
+    discount = np.zeros((NB, N), dtype=np.float64)  # 0 into a finished game, else 1
+    nvisits = np.zeros((NB, N), dtype=np.int32)
+    raw = np.zeros((NB, N, K), dtype=np.float64)
+    nvalues = np.zeros((NB, N, K), dtype=np.float64)
+    parent = np.full((NB, N), -1, dtype=np.int32)
+    from_action = np.full((NB, N), -1, dtype=np.int32)
+    mover = np.full((NB, N), -1, dtype=np.int64)
+    side = np.full((NB, N), -1, dtype=np.int64)  # team_of[mover], -1 at a finished game
+    count = np.ones(NB, dtype=np.int64)  # nodes used per tree
     n_eval = 0
     n_nodes = 0
 
     # the roots: one evaluation
     if trees.size:
         obs = _as_float32_obs(core.observe(np.where(root_player >= 0, root_player, 0).astype(np.int32)))
-        lg, v = _call_evaluate(evaluate, _obs_rows(obs, trees), root_mask[trees], A)
+        lg, v = _call_evaluate(evaluate, _obs_rows(obs, trees), root_mask[trees], A, K)
         n_eval += trees.size
         child[trees, 0] = -1
         logits[trees, 0] = lg
         probs[trees, 0] = _softmax(lg)
         legal[trees, 0] = root_mask[trees]
-        raw[trees, 0] = v
-        nvalues[trees, 0] = v
+        side[trees, 0] = team_of[root_player[trees]]
+        raw[trees, 0] = _absolute(v, side[trees, 0])
+        nvalues[trees, 0] = raw[trees, 0]
         nvisits[trees, 0] = 1
         mover[trees, 0] = root_player[trees]
     num_considered = np.minimum(M, root_mask.sum(axis=1))
     table = _considered_table(M, S)
-    nodes = core.take(np.repeat(np.arange(B), N))  # node n of game b is game b * N + n
+    nodes = core.take(np.repeat(np.arange(NB), N))  # node n of row b is game b * N + n
+
+    def root_stats(bb):
+        """The roots of rows ``bb`` (every live row, D per game, in order): one row per game and
+        its visits, q-values (the mean of its D trees': they visit the same root actions) and
+        sigma(completed q)."""
+        if D == 1:
+            return bb, cvisits[bb, 0], cq[bb, 0], sigma(bb, 0)
+        first = bb[::D]
+        q = cq[bb, 0].reshape(-1, D, A).mean(axis=1)
+        sq = _completed(
+            q,
+            cvisits[first, 0],
+            raw[first, 0, side[first, 0]],
+            probs[first, 0] if use_mixed_value else None,
+            value_scale=vscale,
+            maxvisit_init=vinit,
+            rescale_values=bool(rescale_values),
+        )
+        return first, cvisits[first, 0], q, sq
 
     def sigma(bb, nn):
         return _completed(
             cq[bb, nn],
             cvisits[bb, nn],
-            raw[bb, nn],
+            raw[bb, nn, side[bb, nn]],
             probs[bb, nn] if use_mixed_value else None,
             value_scale=vscale,
             maxvisit_init=vinit,
@@ -542,11 +722,12 @@ def gumbel_search(
             break
         bb = trees
         # root: Sequential Halving with Gumbel (mctx gumbel_muzero_root_action_selection)
-        sq = sigma(bb, 0)
-        visits = cvisits[bb, 0]
-        considered_visit = table[num_considered[bb], visits.sum(axis=1)]
-        score = score_considered(considered_visit, g[bb], logits[bb, 0], sq, visits)
-        act = np.argmax(np.where(legal[bb, 0], score, -np.inf), axis=1)
+        first, visits, _, sq = root_stats(bb)
+        considered_visit = table[num_considered[first], visits.sum(axis=1)]
+        score = score_considered(considered_visit, gr[first], logits[first, 0], sq, visits)
+        act = np.argmax(np.where(legal[first, 0], score, -np.inf), axis=1)
+        if D > 1:  # the same root action in the D trees of a game
+            act = np.repeat(act, D)
         node = np.zeros(bb.size, dtype=np.int64)
         nxt = child[bb, 0, act].astype(np.int64)
         # below: deterministic selection (mctx gumbel_muzero_interior_action_selection)
@@ -581,31 +762,31 @@ def gumbel_search(
             cp = np.asarray(sub.current_player(), dtype=np.int64)
             over = (cp < 0) | np.asarray(sub.terminated(), dtype=bool)
             cp = np.where(over, -1, cp)
-            pm = mover[b3, p3]
-            rew = np.zeros(r.size, dtype=np.float64)
-            if over.any():
+            sd = np.where(over, -1, team_of[np.maximum(cp, 0)])
+            rew = np.zeros((r.size, K), dtype=np.float64)
+            if over.any():  # each side's return (partners share theirs: the first seat's)
                 rets = np.asarray(sub.returns(), dtype=np.float64)
-                rew = np.where(over, rets[np.arange(r.size), pm], 0.0)
-            same = team_of[np.maximum(cp, 0)] == team_of[pm]
-            disc = np.where(over, 0.0, np.where(same, 1.0, -1.0))
-            value = np.zeros(r.size, dtype=np.float64)
+                rew = np.where(over[:, None], rets[:, first_seat], 0.0)
+            disc = np.where(over, 0.0, 1.0)
+            value = np.zeros((r.size, K), dtype=np.float64)
             ev = np.flatnonzero(~over)
             if ev.size:
                 m3 = np.asarray(sub.legal_action_mask(), dtype=bool)
                 obs = _as_float32_obs(sub.observe(np.maximum(cp, 0).astype(np.int32)))
-                lg, v = _call_evaluate(evaluate, _obs_rows(obs, ev), m3[ev], A)
+                lg, v = _call_evaluate(evaluate, _obs_rows(obs, ev), m3[ev], A, K)
                 n_eval += ev.size
                 child[b3[ev], n3[ev]] = -1
                 logits[b3[ev], n3[ev]] = lg
                 probs[b3[ev], n3[ev]] = _softmax(lg)
                 legal[b3[ev], n3[ev]] = m3[ev]
-                value[ev] = v
+                value[ev] = _absolute(v, sd[ev])
             raw[b3, n3] = value
             nvalues[b3, n3] = value
             nvisits[b3, n3] = 1
             parent[b3, n3] = p3
             from_action[b3, n3] = a3
             mover[b3, n3] = cp
+            side[b3, n3] = sd
             child[b3, p3, a3] = n3
             reward[b3, n3] = rew
             discount[b3, n3] = disc
@@ -613,7 +794,7 @@ def gumbel_search(
         old = np.flatnonzero(~new)  # a finished game reached again: mctx's dummy child adds a visit of value 0
         if old.size:
             nvisits[bb[old], leaf[old]] += 1
-        # back up (mctx search.backward)
+        # back up (mctx search.backward, on vectors of the sides: max-n)
         idx = leaf
         val = nvalues[bb, idx]
         up = idx != 0
@@ -622,11 +803,13 @@ def gumbel_search(
             b4, i4 = bb[r], idx[r]
             p4 = parent[b4, i4]
             a4 = from_action[b4, i4]
-            val[r] = reward[b4, i4] + discount[b4, i4] * val[r]
-            c = nvisits[b4, p4]
+            d4 = discount[b4, i4][:, None]
+            val[r] = reward[b4, i4] + d4 * val[r]
+            c = nvisits[b4, p4][:, None]
             nvalues[b4, p4] = (nvalues[b4, p4] * c + val[r]) / (c + 1.0)
-            nvisits[b4, p4] = c + 1
-            cq[b4, p4, a4] = reward[b4, i4] + discount[b4, i4] * nvalues[b4, i4]
+            nvisits[b4, p4] += 1
+            s4 = side[b4, p4]
+            cq[b4, p4, a4] = reward[b4, i4, s4] + discount[b4, i4] * nvalues[b4, i4, s4]
             cvisits[b4, p4, a4] += 1
             idx[r] = p4
             up[r] = p4 != 0
@@ -637,30 +820,39 @@ def gumbel_search(
     sq_out = np.zeros((B, A), dtype=np.float32)
     q_out = np.zeros((B, A), dtype=np.float32)
     considered = np.zeros((B, A), dtype=bool)
+    root_values = np.zeros((B, K), dtype=np.float32)
+    root_value = np.zeros(B, dtype=np.float32)
+    raw_value = np.zeros(B, dtype=np.float32)
+    root_visits = np.zeros((B, A), dtype=np.int32)
     if trees.size:
-        bb = trees
-        visits = cvisits[bb, 0]
-        q = cq[bb, 0]
-        sq = sigma(bb, 0)
-        score = score_considered(visits.max(axis=1), g[bb], logits[bb, 0], sq, visits)
-        action[bb] = np.argmax(np.where(legal[bb, 0], score, -np.inf), axis=1)
-        weights[bb] = improved_policy(logits[bb, 0], sq, legal[bb, 0])
-        sq_out[bb] = sq
-        q_out[bb] = q
+        first, visits, q, sq = root_stats(trees)
+        gi = first // D  # the games
+        s0 = side[first, 0]
+        values = nvalues[trees, 0] if D == 1 else nvalues[trees, 0].reshape(-1, D, K).mean(axis=1)
+        root_value[gi] = values[np.arange(gi.size), s0]
+        raw_value[gi] = raw[first, 0, s0]
+        root_values[gi] = _relative(values, s0)
+        root_visits[gi] = visits
+        score = score_considered(visits.max(axis=1), g[gi], logits[first, 0], sq, visits)
+        action[gi] = np.argmax(np.where(legal[first, 0], score, -np.inf), axis=1)
+        weights[gi] = improved_policy(logits[first, 0], sq, legal[first, 0])
+        sq_out[gi] = sq
+        q_out[gi] = q
         # Gumbel-top-k: the first num_considered by g + logits (ties to the lower action, as argmax)
-        key = np.where(legal[bb, 0], np.maximum(_LOW_LOGIT, g[bb] + logits[bb, 0]), -np.inf)
+        key = np.where(legal[first, 0], np.maximum(_LOW_LOGIT, g[gi] + logits[first, 0]), -np.inf)
         order = np.argsort(-key, axis=1, kind="stable")
         rank = np.empty_like(order)
-        np.put_along_axis(rank, order, np.arange(A)[None, :].repeat(bb.size, axis=0), axis=1)
-        considered[bb] = rank < num_considered[bb][:, None]
+        np.put_along_axis(rank, order, np.arange(A)[None, :].repeat(gi.size, axis=0), axis=1)
+        considered[gi] = rank < num_considered[first][:, None]
     return SearchResult(
         action=action,
         action_weights=weights,
-        root_value=nvalues[:, 0].astype(np.float32),
-        raw_value=raw[:, 0].astype(np.float32),
+        root_value=root_value,
+        raw_value=raw_value,
+        root_values=root_values,
         qvalues=q_out,
         completed_qvalues=sq_out,
-        visit_counts=cvisits[:, 0].copy(),
+        visit_counts=root_visits,
         considered=considered,
         gumbel=g,
         num_evaluations=int(n_eval),
