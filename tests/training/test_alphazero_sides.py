@@ -282,3 +282,32 @@ def test_training_evaluate_plays_a_hidden_information_az_checkpoint(tmp_path, co
     results = json.loads((tmp_path / "ev" / "results.json").read_text())
     assert len(results["games"]) == 2
     assert all(len(g["returns"]) == env_kwargs["num_players"] for g in results["games"])
+
+
+# ---------------------------------------------------------------------------- the warm start
+def test_the_warm_start_labels_four_seat_games_per_side_and_fits_them():
+    """The teacher's games of Smartrix, 4 seats (greedy in every seat, played to their end): each
+    decision's value target is every seat's return from its mover's side; the imitation trains the
+    4-value network on them."""
+    from training.agents.alphazero_net import build_network
+    from training.engines.alphazero.warm_start import imitate, teacher_games
+
+    cfg = tiny("configs/smartrix_4p_az.yaml", max_steps=None)
+    cfg.selfplay.games = 2
+    cfg.pretrain.epochs, cfg.pretrain.batch_size = 1, 32
+    data = teacher_games(cfg, "greedy", 2, seed=1)
+    n = len(data["action"])
+    assert data["value"].shape == (n, 4) and data["value"].dtype == np.float32
+    assert np.abs(data["outcomes"]).sum() > 0  # decided games
+    for g in (0, 1):
+        rows = np.flatnonzero(data["game"] == g)
+        first = data["value"][rows[0]]  # seat 0 moves first: the absolute order
+        assert first.tolist() == data["outcomes"][g].tolist()
+        for r in rows:  # some seat's row is a rotation of the outcomes
+            rotations = [np.roll(data["outcomes"][g], -j).tolist() for j in range(4)]
+            assert data["value"][r].tolist() in rotations
+    torch.manual_seed(0)
+    net = build_network(cfg.env_id, cfg.env_kwargs, cfg.policy.to_dict())
+    opt = torch.optim.Adam(net.parameters(), lr=1e-3)
+    fit = imitate(net, opt, data, cfg, seed=1)
+    assert fit["steps"] > 0 and np.isfinite(fit["last_loss"]) and 0 < fit["holdout_value_mse"] < 4
