@@ -311,3 +311,28 @@ def test_the_warm_start_labels_four_seat_games_per_side_and_fits_them():
     opt = torch.optim.Adam(net.parameters(), lr=1e-3)
     fit = imitate(net, opt, data, cfg, seed=1)
     assert fit["steps"] > 0 and np.isfinite(fit["last_loss"]) and 0 < fit["holdout_value_mse"] < 4
+
+
+def test_a_self_play_actor_returns_a_value_per_side(monkeypatch):
+    """The Ray actors' class, run in this process: the chunks of its finished games (Smartrix, 4
+    seats, played to their end) carry 4 values a position, each row a rotation of the game's
+    returns, and the learner's buffer takes them."""
+    import envs
+    from training.agents.alphazero_net import build_network
+    from training.engines.alphazero.trainer import SelfPlayActor
+
+    monkeypatch.setattr("training.threads.set_torch_threads", lambda n, **kw: True)
+    cfg = tiny("configs/smartrix_4p_az.yaml", max_steps=None)
+    torch.manual_seed(0)
+    weights = build_network(cfg.env_id, cfg.env_kwargs, cfg.policy.to_dict()).state_dict()
+    actor = SelfPlayActor(cfg, 1)
+    out = actor.play(weights, 70)
+    assert out["positions"] == 140 and len(out["chunks"]) == 2  # both games ended (about 60 plies)
+    probe = envs.make_vec(cfg.env_id, 1, seed=0, **cfg.env_kwargs)
+    buf = ReplayBuffer(256, probe.core.observation_space, probe.num_actions, value_dim=4)
+    for chunk in out["chunks"]:
+        value = chunk[3]
+        assert value.shape == (len(chunk[2]), 4) and value.any()
+        assert all(any(np.array_equal(row, np.roll(value[0], j)) for j in range(4)) for row in value)
+        buf.add(*chunk)
+    assert buf.size == sum(len(c[3]) for c in out["chunks"])
