@@ -29,8 +29,9 @@ round runs on the actors while the learner waits, then the learning runs while t
    minibatches of ``learn.batch_size`` drawn uniformly from the buffer (a numpy ring buffer of
    ``selfplay.buffer_size`` positions): loss = cross-entropy to the improved policy over the legal
    actions + ``learn.value_weight`` * MSE of the ``tanh`` value to the outcome (AlphaZero's loss;
-   Adam's ``weight_decay`` is its L2 term). With ``selfplay.symmetries`` each sample is mapped by a
-   random symmetry of the game (:meth:`envs.core.observation.ObservationEncoder.symmetries`).
+   Adam's ``weight_decay`` is its L2 term; with ``K > 2`` sides, the ``K`` values' MSE averaged).
+   With ``selfplay.symmetries`` each sample is mapped by a random symmetry of the game
+   (:meth:`envs.core.observation.ObservationEncoder.symmetries`).
 
 Budgets are positions (moves played in self-play): ``total_timesteps``, ``eval.every`` and
 ``checkpoint_every``; events fire at the end of the first round that reaches their multiple.
