@@ -638,7 +638,7 @@ class ActorCriticNet(nn.Module):
       the layout describes its planes); head ``linear``: ``Linear(., num_actions)``;
     * ``value_trunk``: :func:`mlp` of the ``net_arch["vf"]`` sizes, or with ``value_head="pooled"``
       (spatial heads only) :class:`PooledValueTrunk` of those sizes;
-    * ``value_net``: ``Linear(., 1)``.
+    * ``value_net``: ``Linear(., value_outputs)`` (1 by default: one value).
 
     Initialisation follows SB3's ``ortho_init`` (:func:`orthogonal_init`): gain ``sqrt(2)`` for
     the trunk, ``policy_net`` and ``value_trunk``, ``1`` for ``value_net``, ``0.01`` for the
@@ -655,13 +655,17 @@ class ActorCriticNet(nn.Module):
         head: ``"spatial"``, ``"factored"`` or ``"linear"``.
         net_arch: ``{"pi": [...], "vf": [...]}`` (anything else: no hidden layers).
         value_head: ``"dense"`` or ``"pooled"``.
+        value_outputs: values per position (>= 1): 1 gives ``values float32 (B,)`` (PPO's and
+            the two-sided AlphaZero value), ``K > 1`` gives ``float32 (B, K)`` (AlphaZero's value
+            of each of ``K`` sides, :mod:`training.agents.alphazero_net`). With 1 the network and
+            its initialisation are exactly those of before the option existed.
 
     Input: an observation batch (see the module docstring); :meth:`forward` returns
-    ``(logits float32 (B, num_actions), values float32 (B,))``.
+    ``(logits float32 (B, num_actions), values float32 (B,) or (B, value_outputs))``.
 
     Raises:
-        ValueError: an unknown ``features``, ``head`` or ``value_head``, or pieces that do not fit
-            (see the trunks and :func:`spatial_action_head`).
+        ValueError: an unknown ``features``, ``head`` or ``value_head``, ``value_outputs`` < 1, or
+            pieces that do not fit (see the trunks and :func:`spatial_action_head`).
     """
 
     def __init__(
@@ -674,8 +678,12 @@ class ActorCriticNet(nn.Module):
         head: str = "spatial",
         net_arch: dict | None = None,
         value_head: str = "dense",
+        value_outputs: int = 1,
     ):
         super().__init__()
+        if isinstance(value_outputs, bool) or not isinstance(value_outputs, (int, np.integer)) or value_outputs < 1:
+            raise ValueError(f"value_outputs must be an integer >= 1, got {value_outputs!r}")
+        self.value_outputs = int(value_outputs)
         if head not in ("spatial", "factored", "linear"):
             raise ValueError(f"head must be 'spatial', 'factored' or 'linear', got {head!r}")
         if value_head not in ("dense", "pooled"):
@@ -707,7 +715,7 @@ class ActorCriticNet(nn.Module):
             self.policy_net, pdim = mlp(dim, arch.get("pi", []))
             self.action_net = nn.Linear(pdim, num_actions)
             self.value_trunk, vdim = mlp(dim, arch.get("vf", []))
-        self.value_net = nn.Linear(vdim, 1)
+        self.value_net = nn.Linear(vdim, self.value_outputs)
         for part, gain in (
             (self.features_extractor, np.sqrt(2)),
             (self.policy_net, np.sqrt(2)),
@@ -727,10 +735,11 @@ class ActorCriticNet(nn.Module):
         layout: ActionLayout | None,
         num_actions: int,
         policy: Mapping[str, Any] | PolicyConfig,
+        value_outputs: int = 1,
     ) -> ActorCriticNet:
         """The network of a config's (validated) ``policy`` section: ``features``,
         ``features_kwargs`` (completed by :func:`extractor_kwargs`), ``head``, ``net_arch``,
-        ``value_head``."""
+        ``value_head``; ``value_outputs`` as in the constructor."""
         return cls(
             observation_space,
             layout,
@@ -740,6 +749,7 @@ class ActorCriticNet(nn.Module):
             head=policy["head"],
             net_arch=policy["net_arch"],
             value_head=policy["value_head"],
+            value_outputs=value_outputs,
         )
 
     def logits(self, features: torch.Tensor) -> torch.Tensor:
@@ -747,10 +757,14 @@ class ActorCriticNet(nn.Module):
         return self.action_net(self.policy_net(features))
 
     def value(self, features: torch.Tensor) -> torch.Tensor:
-        """``float32 (B, features_extractor.out_dim)`` -> values ``float32 (B,)``."""
-        return self.value_net(self.value_trunk(features)).squeeze(-1)
+        """``float32 (B, features_extractor.out_dim)`` -> values ``float32 (B,)`` (one value
+        output) or ``float32 (B, value_outputs)``."""
+        out = self.value_net(self.value_trunk(features))
+        one = getattr(self, "value_outputs", 1) == 1  # (a module pickled before the option has one)
+        return out.squeeze(-1) if one else out
 
     def forward(self, observations) -> tuple[torch.Tensor, torch.Tensor]:
-        """An observation batch -> ``(logits float32 (B, num_actions), values float32 (B,))``."""
+        """An observation batch -> ``(logits float32 (B, num_actions), values float32 (B,) or (B,
+        value_outputs))``."""
         features = self.features_extractor(observations)
         return self.logits(features), self.value(features)

@@ -5,6 +5,13 @@ network at ``simulations`` simulations a move, without root noise (``gumbel_scal
 deterministic search the paper and mctx advise for evaluation play in perfect-information games);
 with ``simulations=0`` it plays the raw policy: the argmax of the legal logits. It thinks in the
 acting agent's frame (:attr:`Agent.frame` ``"agent"``): the search's action is the mover's.
+
+In a game with hidden information or chance (Tantrix, Smartrix) the search runs on one
+determinization of each game from the mover's view (:meth:`envs.core.state.GameState.determinize`),
+drawn from the agent's generator, or in :meth:`AlphaZeroAgent.act_batch` from each game's own
+generator, so it never reads the hidden order or hands. A network of a setting with more than two
+sides gives a value per side (:mod:`training.agents.alphazero_net`), which the search backs up
+max-n.
 """
 
 from __future__ import annotations

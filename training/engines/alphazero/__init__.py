@@ -47,23 +47,42 @@ class AlphaZeroEngine:
         require_extra("train", user, TRAIN_COMMON_MODULES, as_command=as_command)
 
     def validate(self, cfg: AlphaZeroConfig, probe) -> None:
-        """The search copies the game whole, so it needs a game of perfect information without
-        chance (:attr:`envs.core.state.GameInfo.perfect_information`, ``chance``); symmetries need
-        the game to declare them.
+        """The search must not see what the mover cannot: a game with hidden information or
+        chance (:attr:`envs.core.state.GameInfo.perfect_information`, ``chance``) is searched on
+        determinizations from the mover's view (:meth:`envs.core.state.GameState.determinize`,
+        :func:`training.search.gumbel_search`), which the search makes where the game declares
+        hidden information; a game with chance but declared of perfect information would have its
+        future draws read by the tree (its copies replay the same draws), so it is refused, as is
+        a game with hidden information whose state does not implement ``determinize``. Symmetries
+        need the game to declare them.
 
         Raises:
-            ConfigError: a game with hidden information or chance (Tantrix, Smartrix: their search
-                would see the bag and the hands); ``selfplay.symmetries`` for a game without symmetries.
+            ConfigError: (``env_id``) a game with chance that declares perfect information, or
+                with hidden information and no ``determinize``; ``selfplay.symmetries`` for a game
+                without symmetries (Tantrix and Smartrix declare none).
         """
+        import numpy as np
+
         from training.config import ConfigError
 
         info = probe.state.info
-        if not info.perfect_information or info.chance:
+        if info.chance and info.perfect_information:
             raise ConfigError(
-                f"config 'engine' alphazero needs a game of perfect information without chance: "
-                f"{cfg.env_id} has {'hidden information' if not info.perfect_information else 'chance'} "
-                "(its tree search would copy the bag and the hands); train it with engine sb3 or rllib"
+                f"config 'env_id' {cfg.env_id!r}: engine alphazero needs a game whose chance is hidden "
+                "information (GameInfo.perfect_information False, searched on determinizations); this one has "
+                "chance and declares perfect information, so its search would read the future draws; train it "
+                "with engine sb3 or rllib"
             )
+        if not info.perfect_information:
+            state = probe.state
+            try:
+                state.determinize(int(state.current_player), np.random.default_rng(0))
+            except NotImplementedError as e:
+                raise ConfigError(
+                    f"config 'env_id' {cfg.env_id!r}: engine alphazero searches a game with hidden information "
+                    f"on determinizations from the mover's view, and this game has none ({e}); train it with "
+                    "engine sb3 or rllib"
+                ) from None
         if cfg.selfplay.symmetries:
             from training.engines.alphazero.symmetry import BatchSymmetries
 

@@ -105,7 +105,11 @@ class LearnConfig(Section):
     batch_size: PositiveInt = Field(256, description="positions per minibatch, drawn uniformly from the buffer")
     learning_rate: PositiveNumber = Field(1.0e-3, description="Adam's step size")
     weight_decay: NonNegativeNumber = Field(1.0e-4, description="L2 penalty on the weights (Adam's weight_decay)")
-    value_weight: NonNegativeNumber = Field(1.0, description="weight of the value MSE in the loss (policy CE weight 1)")
+    value_weight: NonNegativeNumber = Field(
+        1.0,
+        description="weight of the value MSE in the loss (policy CE weight 1); with more than two sides the MSE "
+        "is averaged over the sides' values",
+    )
     min_positions: PositiveInt = Field(1_000, description="positions in the buffer before training starts")
     device: Annotated[Literal["cpu", "cuda"], Expect("'cpu' or 'cuda'")] = Field(
         "cpu",

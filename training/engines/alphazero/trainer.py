@@ -13,7 +13,15 @@ round runs on the actors while the learner waits, then the learning runs while t
    the action played is the search's). Stored per move: the observation, the legal mask, the
    improved policy ``action_weights`` (the policy target, paper eq. 11) and the mover; when the
    game ends, each stored position gets the outcome from its mover's side (the mover's return;
-   in team games a team shares its return; a game cut by ``max_steps`` is a draw, 0).
+   in team games a team shares its return; a game cut by ``max_steps`` is a draw, 0): with more
+   than two sides (``K > 2``), every side's return in the search's mover-relative order
+   (:func:`~training.engines.alphazero.learning.value_targets`). The observation stored is the
+   mover's own (the vector env's observation is its current player's view: hidden hands and the
+   bag's order are not in it). A seat moving several times in a row (Tantrix's forced and free
+   placements of one turn) or passing (Smartrix) makes ordinary consecutive positions, each
+   labelled from its own mover's side. In a game with hidden information or chance each search
+   runs on one determinization from the mover's view, drawn from the run's generator after the
+   root noise (:func:`training.search.gumbel_search`), so it is as reproducible as the noise.
    **Playout cap randomisation** (KataGo, arXiv 1902.10565 section 3.1): with ``search.playout_cap.
    full_prob < 1`` each lockstep move is searched in full with that probability (one draw for the
    batch: the games move in lockstep), else with ``cheap_simulations``; only full searches are stored.
@@ -21,8 +29,9 @@ round runs on the actors while the learner waits, then the learning runs while t
    minibatches of ``learn.batch_size`` drawn uniformly from the buffer (a numpy ring buffer of
    ``selfplay.buffer_size`` positions): loss = cross-entropy to the improved policy over the legal
    actions + ``learn.value_weight`` * MSE of the ``tanh`` value to the outcome (AlphaZero's loss;
-   Adam's ``weight_decay`` is its L2 term). With ``selfplay.symmetries`` each sample is mapped by a
-   random symmetry of the game (:meth:`envs.core.observation.ObservationEncoder.symmetries`).
+   Adam's ``weight_decay`` is its L2 term; with ``K > 2`` sides, the ``K`` values' MSE averaged).
+   With ``selfplay.symmetries`` each sample is mapped by a random symmetry of the game
+   (:meth:`envs.core.observation.ObservationEncoder.symmetries`).
 
 Budgets are positions (moves played in self-play): ``total_timesteps``, ``eval.every`` and
 ``checkpoint_every``; events fire at the end of the first round that reaches their multiple.
@@ -86,7 +95,7 @@ from typing import Any
 import numpy as np
 
 from training.config import ConfigError
-from training.engines.alphazero.learning import ReplayBuffer, batch_symmetries, train_step
+from training.engines.alphazero.learning import ReplayBuffer, batch_symmetries, train_step, value_targets
 from training.progress_log import ProgressLogger
 from training.runs import duration, final_report, next_multiple, write_config, write_report
 
@@ -108,12 +117,14 @@ class SelfPlay:
 
     def __init__(self, cfg, seed: int):
         import envs
+        from training.search import seat_teams
 
         self.cfg = cfg
         self.env = envs.make_vec(
             cfg.env_id, cfg.selfplay.games, seed=seed, autoreset="same_step", max_steps=cfg.max_steps, **cfg.env_kwargs
         )
         self.obs = self.env.reset().observation
+        self.team_of = seat_teams(self.env)  # each seat's side, for the value targets
         self.pending: list[list] = [[] for _ in range(cfg.selfplay.games)]
         self.episodes = 0
         self.evaluations = 0
@@ -172,8 +183,7 @@ class SelfPlay:
             self.pending[i] = []
             if not stored:
                 continue
-            returns = out.rewards[i]
-            value = np.clip(np.array([returns[p[3]] for p in stored], dtype=np.float32), -1.0, 1.0)
+            value = value_targets(out.rewards[i], np.array([p[3] for p in stored], dtype=np.int64), self.team_of)
             first = stored[0][0]
             obs = (
                 {k: np.stack([p[0][k] for p in stored]) for k in first}
@@ -233,7 +243,8 @@ class SelfPlayActor:
 
         Returns:
             ``{"chunks": [(obs, packed mask uint8 (n, ceil(A/8)), policy float32 (n, A), value
-            float32 (n,)), ...] (one per game that ended, in order), "positions": int (played this
+            float32 (n,) or (n, K) (:func:`~training.engines.alphazero.learning.value_targets`)),
+            ...] (one per game that ended, in order), "positions": int (played this
             round), "totals": {"positions", "episodes", "evaluations"} (the actor's totals)}``.
         """
         self.network.load_state_dict(weights)
@@ -412,7 +423,7 @@ def train_in(
     import torch
 
     from training.agents.alphazero import load_checkpoint
-    from training.agents.alphazero_net import build_network, make_evaluate
+    from training.agents.alphazero_net import build_network, make_evaluate, num_sides, value_outputs
 
     torch.set_num_threads(int(cfg.torch_threads))
     if address is not None and cfg.selfplay.actors == 0:
@@ -436,7 +447,12 @@ def train_in(
         import envs
 
         probe = envs.make_vec(cfg.env_id, 1, seed=seed, max_steps=cfg.max_steps, **cfg.env_kwargs)
-    buffer = ReplayBuffer(cfg.selfplay.buffer_size, probe.core.observation_space, probe.num_actions)
+    buffer = ReplayBuffer(
+        cfg.selfplay.buffer_size,
+        probe.core.observation_space,
+        probe.num_actions,
+        value_dim=value_outputs(num_sides(cfg.env_id, cfg.env_kwargs)),
+    )
     counters: dict[str, Any] = {"positions": 0, "rounds": 0, "train_steps": 0, "elapsed_s": 0.0}
     history: list[dict] = []
     saved_games: dict | None = None

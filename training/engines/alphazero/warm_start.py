@@ -17,8 +17,10 @@ then, before its first self-play move:
    API (:func:`envs.make_vec`, the games and observations self-play uses; ``max_steps`` as in
    self-play), and records at each decision the mover's observation, the legal mask, the teacher's
    action (the policy target: one-hot) and, when the game ends, the outcome from the mover's side
-   (the value target; a team shares its return; a game cut at ``max_steps`` is a draw, 0) — the
-   targets self-play stores, with the teacher's move in place of the search's improved policy.
+   (the value target; a team shares its return; a game cut at ``max_steps`` is a draw, 0; with
+   more than two sides every side's outcome in the mover-relative order,
+   :func:`~training.engines.alphazero.learning.value_targets`) — the targets self-play stores,
+   with the teacher's move in place of the search's improved policy.
 2. :func:`imitate` takes ``epochs * ceil(N / batch_size)`` Adam steps of the engine's own loss
    (:func:`training.engines.alphazero.learning.train_step`: cross-entropy of the policy plus
    ``learn.value_weight`` times the value's squared error, with the board symmetries when
@@ -62,7 +64,8 @@ def teacher_games(cfg, teacher: str, games: int, seed: int) -> dict:
     Returns:
         ``{"obs": array (N, ...) or dict of arrays (float16, as the replay buffer keeps them),
         "mask": uint8 (N, ceil(A/8)) packed legal masks, "action": int64 (N,), "value": float32
-        (N,) outcome from each mover's side in [-1, 1], "game": int32 (N,) the game of each
+        (N,) outcome from each mover's side in [-1, 1] (``(N, K)`` with ``K > 2`` sides: each
+        side's, mover-relative), "game": int32 (N,) the game of each
         decision, "outcomes": float32 (games, P) each game's returns per player, "plies": int32
         (games,), "num_actions": A, "observation_space": one observation's space}`` — N decisions,
         game by game in order.
@@ -77,6 +80,8 @@ def teacher_games(cfg, teacher: str, games: int, seed: int) -> dict:
     import envs
     from envs.core.vector import obs_take, pack_mask
     from training.agents import make_agent
+    from training.engines.alphazero.learning import value_targets
+    from training.search import seat_teams
 
     if not isinstance(games, int) or games < 1:
         raise ValueError(f"teacher_games needs games >= 1, got {games!r}")
@@ -84,6 +89,8 @@ def teacher_games(cfg, teacher: str, games: int, seed: int) -> dict:
     width = min(games, cfg.selfplay.games)
     vec = envs.make_vec(cfg.env_id, width, seed=seed, autoreset="same_step", max_steps=cfg.max_steps, **cfg.env_kwargs)
     obs = vec.reset().observation
+    team_of = seat_teams(vec)
+    sides = int(team_of.max()) + 1
     slot_game = list(range(width))  # the game each slot is playing (-1: retired)
     rngs = [np.random.default_rng([seed, i]) for i in range(width)]
     next_game = width
@@ -139,7 +146,16 @@ def teacher_games(cfg, teacher: str, games: int, seed: int) -> dict:
         "obs": stacked_obs,
         "mask": np.stack([p[1] for _, p in rows]),
         "action": np.array([p[2] for _, p in rows], dtype=np.int64),
-        "value": np.clip(np.array([outcomes[g][p[3]] for g, p in rows], dtype=np.float32), -1.0, 1.0),
+        "value": (
+            np.concatenate(
+                [
+                    value_targets(outcomes[g], np.array([p[3] for p in recorded[g]], dtype=np.int64), team_of)
+                    for g in range(games)
+                ]
+            )
+            if sides > 2
+            else np.clip(np.array([outcomes[g][p[3]] for g, p in rows], dtype=np.float32), -1.0, 1.0)
+        ),
         "game": np.array([g for g, _ in rows], dtype=np.int32),
         "outcomes": outcomes,
         "plies": plies,
@@ -187,7 +203,9 @@ def imitate(network, optimizer, data: dict, cfg, seed: int, holdout: float = 0.1
     test_idx = np.flatnonzero(data["game"] >= games - kept_out)
     num_actions = int(data["num_actions"])
     pc = cfg.pretrain
-    buffer = ReplayBuffer(max(1, train_idx.size), data["observation_space"], num_actions)
+    value = np.asarray(data["value"])
+    value_dim = 1 if value.ndim == 1 else value.shape[1]
+    buffer = ReplayBuffer(max(1, train_idx.size), data["observation_space"], num_actions, value_dim=value_dim)
     policy = np.zeros((train_idx.size, num_actions), dtype=np.float32)
     policy[np.arange(train_idx.size), data["action"][train_idx]] = 1.0
     buffer.add(obs_take(data["obs"], train_idx), data["mask"][train_idx], policy, data["value"][train_idx])
@@ -218,7 +236,8 @@ def imitate(network, optimizer, data: dict, cfg, seed: int, holdout: float = 0.1
             mask = unpack_mask(data["mask"][idx], num_actions)
             logits, values = evaluate(obs_take(data["obs"], idx), mask)
             hits += int((np.argmax(np.where(mask, logits, -np.inf), axis=1) == data["action"][idx]).sum())
-            errors += float(((values - data["value"][idx]) ** 2).sum())
+            sq = (values - data["value"][idx]) ** 2  # with K values a position: their mean
+            errors += float(sq.sum() if sq.ndim == 1 else sq.mean(axis=1).sum())
         agreement, mse = hits / test_idx.size, errors / test_idx.size
     return {
         "decisions": int(len(data["action"])),
