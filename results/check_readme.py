@@ -741,7 +741,7 @@ def alphazero_claims() -> list[Claim]:
             out.append(
                 Claim(
                     part,
-                    f"Curve of `{config}` seed {seed} (against {' and '.join(_ladder_label(o) for o in against)}): "
+                    f"Curve of `{config}` seed {seed} (against {' and '.join(_curve_labels(against))}): "
                     + "; ".join(cells),
                     values,
                     f"alphazero/{name}/curve.csv",
@@ -751,12 +751,16 @@ def alphazero_claims() -> list[Claim]:
     return out
 
 
-def _ladder_label(name: str) -> str:
-    """How the Results page names an agent in a ladder or curve line (baselines plain where the
-    existing lines have them so: ``greedy``; others in backticks)."""
+def _ladder_label(name: str, plain: tuple[str, ...] = ()) -> str:
+    """How the Results page names an agent in a ladder or curve line: the trained agent in words,
+    the others in backticks, except those in ``plain`` (the curve lines' ``greedy``)."""
     if _is(name, AZ):
         return "the AlphaZero agent"
-    return name if name == "greedy" else f"`{name}`"
+    return name if name in plain else f"`{name}`"
+
+
+def _curve_labels(against: list[str]) -> list[str]:
+    return [_ladder_label(o, ("greedy",)) for o in against]
 
 
 def _ladder_games(folder: Path) -> int:

@@ -373,7 +373,7 @@ def test_an_alphazero_folder_without_ppo_agent_and_with_a_ladder_gives_its_lines
     ladder = lines["Ladder"]
     assert ladder.template == (
         "Ladder of `twixt24_az` seed 0 (the gauntlet and the opponents' round robin of {} games a pair, random = 0): "
-        "the AlphaZero agent {} [{}, {}], greedy {} [{}, {}], `random` {} [{}, {}]"
+        "the AlphaZero agent {} [{}, {}], `greedy` {} [{}, {}], `random` {} [{}, {}]"
     )
     assert ladder.values == [50.0, 1400.4, 1200.0, 1600.0, 650.2, 500.0, 800.0, 0.0, 0.0, 0.0]
     curve = lines["Curve"]

@@ -141,6 +141,9 @@ def test_one_ppo_agent_ships_for_every_game():
     assert (
         ppo(shipped_for("twixt_v0")) == [] and shipped_for("tantrix_v0", {"num_players": 3, "window_radius": 10}) == []
     )
+    # the 24x24 search agent trained with distance planes plays the standard board, with them or without
+    assert [a.name for a in shipped_for("twixt_v0")] == ["twixt24_az"]
+    assert [a.name for a in shipped_for("twixt_v0", {"distance_planes": True})] == ["twixt24_az"]
 
 
 def test_the_alphazero_agents_ship_with_the_results_of_their_runs():
@@ -148,7 +151,7 @@ def test_the_alphazero_agents_ship_with_the_results_of_their_runs():
     results/alphazero/<name>-<seed>/ (the index's source digest = the digest those results record)."""
     results = Path(__file__).resolve().parents[2] / "results" / "alphazero"
     az = [a for a in shipped_agents() if a.engine == "alphazero"]
-    assert [a.name for a in az] == ["ataxx_az", "twixt_az", "double_twixt_az"]
+    assert [a.name for a in az] == ["ataxx_az", "twixt_az", "double_twixt_az", "twixt24_az"]
     for a in az:
         about = json.loads((results / f"{a.name}-{a.seed}" / "about.json").read_text())
         assert about["final_sha256"] == a.source_sha256, a.name
