@@ -1198,10 +1198,7 @@ class SmartrixState(GameState):
         Raises:
             ParameterError: ``player`` is not a seat (``ParameterError`` is a ``ValueError``).
         """
-        if not is_int(player) or not 0 <= player < self.num_players:
-            raise ParameterError(f"player must be 0..{self.num_players - 1}, got {player!r}")
-        others = [q for q in range(self.num_players) if q != player]
-        return self._redeal(player, [c for q in others for c in self._hands[q]] + self._pile, rng)
+        return self._redeal(player, rng, canonical=False)
 
     def determinize(self, player: int, rng: np.random.Generator) -> SmartrixState:
         """A redeal of what ``player`` has not seen that does not depend on where those cards
@@ -1228,17 +1225,20 @@ class SmartrixState(GameState):
         Raises:
             ParameterError: ``player`` is not a seat (``ParameterError`` is a ``ValueError``).
         """
+        return self._redeal(player, rng, canonical=True)
+
+    def _redeal(self, player: int, rng: np.random.Generator, *, canonical: bool) -> SmartrixState:
+        """A clone with the cards ``player`` has not seen (card indices: the other hands' in seat
+        order, then the pile's; with ``canonical``, sorted) permuted by one ``rng.permutation``
+        call and dealt to the other hands in seat order, the rest to the pile (see
+        :meth:`sample_determinization`)."""
         if not is_int(player) or not 0 <= player < self.num_players:
             raise ParameterError(f"player must be 0..{self.num_players - 1}, got {player!r}")
         others = [q for q in range(self.num_players) if q != player]
-        return self._redeal(player, sorted([c for q in others for c in self._hands[q]] + self._pile), rng)
-
-    def _redeal(self, player: int, unseen: list[int], rng: np.random.Generator) -> SmartrixState:
-        """A clone with the cards ``unseen`` (card indices, the other hands' and the pile's, in
-        the order ``rng``'s permutation applies to) dealt to the other hands in seat order and the
-        rest to the pile (see :meth:`sample_determinization`)."""
+        unseen = [c for q in others for c in self._hands[q]] + self._pile
+        if canonical:
+            unseen = sorted(unseen)
         new = self.clone()
-        others = [q for q in range(self.num_players) if q != player]
         perm = rng.permutation(len(unseen)).tolist()
         shuffled = [unseen[i] for i in perm]
         swap: dict[int, int] = {}  # real hidden card index -> the sample's card in its place

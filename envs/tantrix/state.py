@@ -1133,15 +1133,7 @@ class TantrixState(GameState):
         Raises:
             ValueError: ``player`` is not a seat.
         """
-        if not is_int(player) or not 0 <= player < self.num_players:
-            raise ValueError(f"player must be a seat in [0, {self.num_players}), got {player!r}")
-        c = self.clone()
-        rest = c._bag[c._bpos :]
-        order = [rest[i] for i in rng.permutation(len(rest))]
-        c._bag[c._bpos :] = order
-        if len(c.initial_bag) == len(c._bag):
-            c.initial_bag[c._bpos :] = order
-        return c
+        return self._reshuffled(player, rng, canonical=False)
 
     def determinize(self, player: int, rng: np.random.Generator) -> TantrixState:
         """A sample of the bag's order that does not depend on its true order (the search's
@@ -1163,10 +1155,18 @@ class TantrixState(GameState):
         Raises:
             ValueError: ``player`` is not a seat.
         """
+        return self._reshuffled(player, rng, canonical=True)
+
+    def _reshuffled(self, player: int, rng: np.random.Generator, *, canonical: bool) -> TantrixState:
+        """A clone whose remaining bag is permuted by one ``rng.permutation`` call, applied to the
+        bag in its true order or, with ``canonical``, in tile-number order (``initial_bag`` changes
+        the same way, so records replay to the sample)."""
         if not is_int(player) or not 0 <= player < self.num_players:
             raise ValueError(f"player must be a seat in [0, {self.num_players}), got {player!r}")
         c = self.clone()
-        rest = sorted(c._bag[c._bpos :])
+        rest = c._bag[c._bpos :]
+        if canonical:
+            rest = sorted(rest)
         order = [rest[i] for i in rng.permutation(len(rest))]
         c._bag[c._bpos :] = order
         if len(c.initial_bag) == len(c._bag):
