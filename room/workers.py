@@ -39,14 +39,9 @@ def uses_process(agent) -> bool:
     return isinstance(agent, (AlphaBetaAgent, MCTSAgent, GameAgent))
 
 
-def _child(conn, agent, state, obs, seat: int) -> None:
-    try:
-        action = int(state.to_state_action(seat, agent.act(state, obs)))
-        conn.send(("ok", action, agent.rng.bit_generator.state))
-    except BaseException as e:  # noqa: BLE001 - told to the parent, which reports the seat
-        conn.send(("error", f"{type(e).__name__}: {e}", traceback.format_exc(limit=5)))
-    finally:
-        conn.close()
+def _move(agent, state, obs, seat: int) -> tuple[int, dict]:
+    """``agent``'s action in ``state`` for ``seat`` (the state's frame) and its generator's state."""
+    return int(state.to_state_action(seat, agent.act(state, obs))), agent.rng.bit_generator.state
 
 
 def think_in_process(agent, state, obs, seat: int, timeout: float) -> int:
@@ -57,15 +52,15 @@ def think_in_process(agent, state, obs, seat: int, timeout: float) -> int:
         MoveTimeout: no answer within ``timeout`` seconds (the child was killed).
         RuntimeError: the agent raised in the child (its type and message), or the child died.
     """
-    answer = _in_child(
-        _child,
-        (agent, state, obs, seat),
+    action, rng_state = _in_child(
+        _call_child,
+        (_move, (agent, state, obs, seat)),
         timeout,
         f"the agent did not answer within {timeout:g} s (its search was stopped)",
         "the agent's worker process",
-    )
-    agent.rng.bit_generator.state = answer[2]
-    return answer[1]
+    )[1]
+    agent.rng.bit_generator.state = rng_state
+    return action
 
 
 def _call_child(conn, func, args) -> None:
