@@ -161,20 +161,25 @@ def test_to_text_per_viewer(name, games):
                 st.to_text(viewer=st.num_players)
 
 
+def _same_for_player(d, st, p: int) -> None:
+    """``d``, a sample of ``st`` for seat ``p``, is a new state of the same game that ``p`` sees as
+    ``st`` (same view, mover and, for the mover, legal moves); with perfect information, ``st``."""
+    assert type(d) is type(st) and d is not st
+    assert d.to_text(viewer=p) == st.to_text(viewer=p)
+    assert d.current_player == st.current_player
+    if st.current_player == p:
+        assert d.legal_moves() == st.legal_moves()
+    if st.info.perfect_information:
+        assert d == st and d.history == st.history
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_sample_determinization_keeps_what_the_player_sees(name, games):
     rng = np.random.default_rng(11)
     for _, _, snaps in games(name):
         for st in snaps[:4]:
             for p in range(st.num_players):
-                d = st.sample_determinization(p, rng)
-                assert type(d) is type(st) and d is not st
-                assert d.to_text(viewer=p) == st.to_text(viewer=p)
-                assert d.current_player == st.current_player
-                if st.current_player == p:
-                    assert d.legal_moves() == st.legal_moves()
-                if st.info.perfect_information:
-                    assert d == st and d.history == st.history
+                _same_for_player(st.sample_determinization(p, rng), st, p)
             with pytest.raises(ValueError):
                 st.sample_determinization(st.num_players, rng)
 
@@ -198,13 +203,8 @@ def test_determinize_depends_only_on_what_the_player_knows(name, games):
             for p in range(st.num_players):
                 rng = np.random.default_rng(5)
                 d = st.determinize(p, rng)
-                assert type(d) is type(st) and d is not st
-                assert d.to_text(viewer=p) == st.to_text(viewer=p)
-                assert d.current_player == st.current_player
-                if st.current_player == p:
-                    assert d.legal_moves() == st.legal_moves()
+                _same_for_player(d, st, p)
                 if st.info.perfect_information:
-                    assert d == st and d.history == st.history
                     assert rng.bit_generator.state == np.random.default_rng(5).bit_generator.state
                     continue
                 other = st.sample_determinization(p, np.random.default_rng(100 + p))

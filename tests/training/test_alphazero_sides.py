@@ -15,6 +15,9 @@ import pytest
 pytest.importorskip("sb3_contrib")
 torch = pytest.importorskip("torch")
 
+from test_alphazero import checkpoint, same_tensors  # noqa: E402
+from test_alphazero import tiny as smoke_config  # noqa: E402
+
 from conftest import REPO_ROOT  # noqa: E402
 from training.config import ConfigError  # noqa: E402
 from training.engines.alphazero.learning import ReplayBuffer, train_step, value_targets  # noqa: E402
@@ -32,22 +35,11 @@ SMARTRIX_NET = {
 
 
 def tiny(config: str, **overrides):
-    """A smoke-size config of ``config`` with a small network and only ``random`` in the evaluations."""
-    cfg = load_config(REPO_ROOT / config).smoke()
+    """test_alphazero's smoke-size config of ``config`` (only ``random`` in the evaluations) with
+    a smaller network."""
+    cfg = smoke_config(str(REPO_ROOT / config), **overrides)
     cfg.policy.features_kwargs = dict(SMALL_NET)
-    cfg.eval.opponents = ["random"]
-    cfg.final_eval.opponents = ["random"]
-    for k, v in overrides.items():
-        cfg[k] = v
     return cfg
-
-
-def checkpoint(path):
-    return torch.load(path, map_location="cpu", weights_only=False)
-
-
-def same_tensors(a: dict, b: dict) -> bool:
-    return a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
 
 
 # ---------------------------------------------------------------------------- values per side
