@@ -118,6 +118,9 @@ function gamePage() {
     }
     const choices = $("#choices");
     choices.replaceChildren();
+    // data-turn="yours" while this page may move in the live position (a test waits for it
+    // before clicking: a page can show the ply before the room has seated it)
+    if (myTurn()) board.dataset.turn = "yours"; else delete board.dataset.turn;
     if (!myTurn()) { restoreFocus(); return; }
     for (const k of sel) for (const n of hits.get(k) || []) n.classList.add("selected");
     if (pending) {

@@ -161,15 +161,22 @@ def wait_synced(page, game) -> None:
         time.sleep(0.02)
 
 
-def wait_turn(page, game, seat: int) -> None:
-    """Wait until ``seat`` is to move in ``game`` and ``page`` shows that position."""
+def wait_turn(page, game, seat: int, after: int | None = None) -> None:
+    """Wait until ``seat`` is to move in ``game`` (at a ply past ``after``, when given: a click
+    sent just before may not have reached the room yet) and ``page``, seat ``seat``'s page, shows
+    that position with the move offered (``data-turn="yours"``)."""
     import time
 
     deadline = time.monotonic() + TIMEOUT / 1000
-    while game.to_move() != seat:
+    while game.to_move() != seat or (after is not None and game.ply <= after):
         assert time.monotonic() < deadline, f"seat {seat} never got the move (ply {game.ply})"
         time.sleep(0.02)
-    wait_ply(page, game.ply)
+    wait_yours(page, game.ply)
+
+
+def wait_yours(page, ply: int) -> None:
+    """Wait until ``page`` shows ply ``ply`` live and offers its seat the move there."""
+    page.wait_for_selector(f'#board[data-ply="{ply}"][data-view="live"][data-turn="yours"]')
 
 
 def click_key(page, key: str) -> None:
@@ -187,7 +194,7 @@ def play(page, game, action: int) -> None:
     ply = game.ply
     ui = st.board_ui()
     notation = st.action_to_string(action)
-    wait_ply(page, ply)
+    wait_yours(page, ply)
     paths = ui.action_paths(st, action).paths
     if not paths:
         page.click(f'#choices button[data-action="{action}"]')

@@ -61,7 +61,7 @@ def test_twixt_marks_exactly_the_legal_holes(browser, server, size):  # noqa: F8
     assert not any(k.startswith(("a", "h")) for k in marked)  # black's border columns: not red's holes
     # the next turn of red, after the agent's peg: still the mask exactly
     page.locator('#board .hit[data-key="d4"]').click()
-    wait_turn(page, game, 0)
+    wait_turn(page, game, 0, after=1)  # red's d4 and the agent's peg
     st = game.state
     mask = st.legal_action_mask()
     assert set(page.evaluate(VISIBLE_MARKS)) == {st.action_to_string(a) for a in range(st.board_size**2) if mask[a]}
@@ -102,8 +102,9 @@ def test_the_turns_controls_are_in_view_and_off_the_board(browser, server, size,
         box_in_view(page, "#moves li:last-child")
         box_in_view(page, "#undo")
     if env_id == "smartrix_v0":  # the tallest drawing: after moves, the typed move's Play too
+        ply = game.ply
         page.click("#confirm")
-        wait_turn(page, game, 0)
+        wait_turn(page, game, 0, after=ply)
         box_in_view(page, "#move-form button")
         box_in_view(page, "#undo")
     assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
@@ -162,7 +163,7 @@ def test_no_focus_ring_after_a_click_and_the_stop_follows_the_move(browser, serv
     wait_turn(page, game, 0)
     played = page.locator('#board .hit[data-key="m12"]')
     played.click()
-    wait_turn(page, game, 0)
+    wait_turn(page, game, 0, after=1)  # m12 and the agent's peg
     page.wait_for_function("() => !!document.activeElement.closest('#board [data-key]')")
     f = focused(page)
     assert page.evaluate("document.body.classList.contains('by-pointer')")
