@@ -49,21 +49,36 @@ of all games. Tree states live in one :class:`~envs.core.vector.VectorCore` of `
 games (a node per simulation); a simulation copies its leaf's parent with the core's ``take``, steps
 it and stores it with ``put`` (about 5 + 8 + 3 microseconds for 64 Ataxx games).
 
-Memory: about ``33 * B * (S + 1) * A`` bytes of tree arrays a call (prior logits, their
-probabilities and Q-values in float64, children and visit counts in int32, the legal masks; the
-value vectors add ``24 * K`` bytes a node), plus ``B * (S + 1)`` game copies in the core: 58 MB for
-64 Ataxx games (``A = 834``) at 32 simulations.
+Memory: the tree is **compact**: a node's row holds only its legal actions, in ascending action
+order (so an argmax over the row breaks ties to the lowest action, as over all ``A``), padded to a
+width ``W``: the roots' most legal actions at first, reallocated to at least 1.5 times when a new
+node has more. That is about ``36 * B * (S + 1) * W`` bytes of tree arrays a call (prior logits,
+their probabilities and Q-values in float64, children, visit counts and each slot's action in
+int32; the value vectors add ``24 * K`` bytes a node), plus ``B * (S + 1)`` game copies in the core
+and a few ``(B, A)`` arrays (the noise, the root masks, the results). Peak traced memory of one call
+(``tracemalloc``, positions after 10 random plies, uniform evaluation): 64 Ataxx games at 32
+simulations 17 MB (``W = 124``), 16 Tantrix games at 16 simulations 31 MB (``A = 39,204``, the rules'
+default window; ``W = 111``) and 64 at 32 159 MB, 16 Smartrix games 8 MB; the former dense tree
+(``33 * B * (S + 1) * A`` bytes over all actions of every node) took 66 MB, 441 MB, 3.1 GB and
+152 MB.
 
 Speed (``python benchmarks/bench_search.py``: 64 Ataxx positions after 10 random plies, 60 of
 them live, 32 simulations, m = 16, uniform evaluation, one thread, on the shared 2-core machine at
-load average ~4): about 17,000-23,000 simulations/s and as many new nodes/s batched, against
-~2,900/s for the same search one game at a time (6-8x).
+load average ~2.5): about 52,000 simulations/s and as many new nodes/s batched (20,000 with the
+dense tree, measured just before), against ~3,300/s for the same search one game at a time (16x).
+Tantrix (``--env tantrix_v0``, 2 players, the default window, ``A = 39,204``, about 37 legal
+actions): 16 positions at 16 simulations 4,300 simulations/s (550 dense), 64 at 32 3,850 (250
+dense); at the configs' window radius 10 (``A = 15,876``) 7,100 (1,400 dense); Smartrix 2 players
+11,200 (2,000 dense). Much of what remains of Tantrix's extra cost is work dense in ``A`` once a
+step (the legal masks and their scan into compact rows, the evaluation's ``(N, A)`` logits, the
+root noise), which the evaluation's interface asks for.
 
 Differences from mctx, none of which changes a result: a simulation that reaches a finished game
 stops there (mctx expands a dummy node below it, whose value and discount are 0), and illegal
 actions are masked at every node (mctx masks only the root; with masked priors it never picks one).
 As in mctx (and Pgx, which uses it), the completed Q-values are rescaled over all ``A`` actions,
-illegal ones counting as unvisited (at the mixed value).
+illegal ones counting as unvisited (at the mixed value): the compact rows add the mixed value to
+their min and max where a node has fewer than ``A`` legal actions, so the numbers are the same.
 
 **Chance and hidden information** (determinized search, "perfect-information Monte Carlo" as in
 Long, Sturtevant, Buro and Furtak, AAAI 2010; one sample per search): in a game whose
