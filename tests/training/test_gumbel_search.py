@@ -14,6 +14,7 @@ import os
 
 import numpy as np
 import pytest
+from _dense_gumbel_reference import dense_gumbel_search
 from gymnasium import spaces
 
 import envs
@@ -1029,3 +1030,55 @@ def test_illegal_logits_are_ignored():
         gumbel_search(vec, ev, np.random.default_rng(0), num_simulations=6),
         gumbel_search(vec, messy, np.random.default_rng(0), num_simulations=6),
     )
+
+
+# ---------------------------------------------------------------------------- the compact tree
+def _keyed_evaluate(num_actions: int, num_sides: int, seed: int = 0):
+    """A non-uniform random 'network' that answers each position alike wherever it is asked: the
+    logits (normal, scale 2) and the ``(N, K)`` values (uniform in [-1, 1]) of a generator seeded by
+    a CRC of the position's observation (its arrays in key order) and ``seed``."""
+    import zlib
+
+    def evaluate(obs, masks):
+        parts = [obs[k] for k in sorted(obs)] if isinstance(obs, dict) else [obs]
+        flat = np.concatenate([np.asarray(x, np.float32).reshape(len(masks), -1) for x in parts], axis=1)
+        lg = np.empty((len(masks), num_actions), np.float32)
+        values = np.empty((len(masks), num_sides), np.float32)
+        for i, row in enumerate(flat):
+            r = np.random.default_rng([seed, zlib.crc32(row.tobytes())])
+            lg[i] = 2.0 * r.standard_normal(num_actions)
+            values[i] = r.uniform(-1.0, 1.0, num_sides)
+        return lg, values
+
+    return evaluate
+
+
+@pytest.mark.parametrize(
+    "env_id, kwargs, plies, search",
+    [
+        ("ataxx_v0", {}, 6, {}),
+        ("ataxx_v0", {}, 6, {"gumbel_scale": 0.0, "use_mixed_value": False}),
+        ("tantrix_v0", {"window_radius": 3}, 4, {}),
+        ("tantrix_v0", {"window_radius": 3}, 4, {"num_determinizations": 2, "rescale_values": False}),
+        ("smartrix_v0", {"num_players": 4}, 3, {}),
+    ],
+    ids=["ataxx", "ataxx-no-noise-no-mix", "tantrix-2p", "tantrix-2p-2-determinizations", "smartrix-4p"],
+)
+def test_compact_tree_equals_the_dense_search(env_id, kwargs, plies, search):
+    """The search's tree holds each node's legal actions only; the dense search it replaced (tree
+    arrays over all ``A`` actions, kept as tests/training/_dense_gumbel_reference.py) gives the same
+    result on the same positions, noise and evaluation: a perfect-information game (Ataxx), a
+    determinized one (Tantrix, 2 players, small window) and 4 sides (Smartrix, max-n)."""
+    vec = _midgame(env_id, 5, plies, seed=3, **kwargs)
+    sides = len(set(seat_teams(vec).tolist()))
+    ev = _keyed_evaluate(vec.num_actions, sides)
+    kw = dict(num_simulations=24, max_num_considered_actions=8, **search)
+    got = gumbel_search(vec, ev, np.random.default_rng(11), **kw)
+    want = dense_gumbel_search(vec, ev, np.random.default_rng(11), **kw)
+    assert (vec.action_mask().sum(axis=1) < vec.num_actions).all()  # the illegal actions count in sigma
+    assert got.num_nodes == want.num_nodes and got.num_evaluations == want.num_evaluations
+    for f in ("action", "visit_counts", "considered", "gumbel"):
+        np.testing.assert_array_equal(getattr(got, f), getattr(want, f), err_msg=f)
+    for f in ("action_weights", "qvalues", "completed_qvalues", "root_value", "raw_value", "root_values"):
+        np.testing.assert_allclose(getattr(got, f), getattr(want, f), rtol=1e-9, atol=0, err_msg=f)
+    assert not np.allclose(got.qvalues, 0.0) and len(np.unique(got.action_weights)) > 10  # not a uniform search

@@ -49,21 +49,36 @@ of all games. Tree states live in one :class:`~envs.core.vector.VectorCore` of `
 games (a node per simulation); a simulation copies its leaf's parent with the core's ``take``, steps
 it and stores it with ``put`` (about 5 + 8 + 3 microseconds for 64 Ataxx games).
 
-Memory: about ``33 * B * (S + 1) * A`` bytes of tree arrays a call (prior logits, their
-probabilities and Q-values in float64, children and visit counts in int32, the legal masks; the
-value vectors add ``24 * K`` bytes a node), plus ``B * (S + 1)`` game copies in the core: 58 MB for
-64 Ataxx games (``A = 834``) at 32 simulations.
+Memory: the tree is **compact**: a node's row holds only its legal actions, in ascending action
+order (so an argmax over the row breaks ties to the lowest action, as over all ``A``), padded to a
+width ``W``: the roots' most legal actions at first, reallocated to at least 1.5 times when a new
+node has more. That is about ``36 * B * (S + 1) * W`` bytes of tree arrays a call (prior logits,
+their probabilities and Q-values in float64, children, visit counts and each slot's action in
+int32; the value vectors add ``24 * K`` bytes a node), plus ``B * (S + 1)`` game copies in the core
+and a few ``(B, A)`` arrays (the noise, the root masks, the results). Peak traced memory of one call
+(``tracemalloc``, positions after 10 random plies, uniform evaluation): 64 Ataxx games at 32
+simulations 17 MB (``W = 124``), 16 Tantrix games at 16 simulations 31 MB (``A = 39,204``, the rules'
+default window; ``W = 111``) and 64 at 32 159 MB, 16 Smartrix games 8 MB; the former dense tree
+(``33 * B * (S + 1) * A`` bytes over all actions of every node) took 66 MB, 441 MB, 3.1 GB and
+152 MB.
 
 Speed (``python benchmarks/bench_search.py``: 64 Ataxx positions after 10 random plies, 60 of
 them live, 32 simulations, m = 16, uniform evaluation, one thread, on the shared 2-core machine at
-load average ~4): about 17,000-23,000 simulations/s and as many new nodes/s batched, against
-~2,900/s for the same search one game at a time (6-8x).
+load average ~2.5): about 52,000 simulations/s and as many new nodes/s batched (20,000 with the
+dense tree, measured just before), against ~3,300/s for the same search one game at a time (16x).
+Tantrix (``--env tantrix_v0``, 2 players, the default window, ``A = 39,204``, about 37 legal
+actions): 16 positions at 16 simulations 4,300 simulations/s (550 dense), 64 at 32 3,850 (250
+dense); at the configs' window radius 10 (``A = 15,876``) 7,100 (1,400 dense); Smartrix 2 players
+11,200 (2,000 dense). Much of what remains of Tantrix's extra cost is work dense in ``A`` once a
+step (the legal masks and their scan into compact rows, the evaluation's ``(N, A)`` logits, the
+root noise), which the evaluation's interface asks for.
 
 Differences from mctx, none of which changes a result: a simulation that reaches a finished game
 stops there (mctx expands a dummy node below it, whose value and discount are 0), and illegal
 actions are masked at every node (mctx masks only the root; with masked priors it never picks one).
 As in mctx (and Pgx, which uses it), the completed Q-values are rescaled over all ``A`` actions,
-illegal ones counting as unvisited (at the mixed value).
+illegal ones counting as unvisited (at the mixed value): the compact rows add the mixed value to
+their min and max where a node has fewer than ``A`` legal actions, so the numbers are the same.
 
 **Chance and hidden information** (determinized search, "perfect-information Monte Carlo" as in
 Long, Sturtevant, Buro and Furtak, AAAI 2010; one sample per search): in a game whose
@@ -255,6 +270,28 @@ def _completed(q, n, raw, probs, *, value_scale, maxvisit_init, rescale_values, 
     return scale[:, None] * completed
 
 
+def _completed_compact(q, n, raw, probs, narrow, *, value_scale, maxvisit_init, rescale_values, epsilon=1e-8):
+    """:func:`_completed` on compact rows (a node's legal actions, then padding that is never
+    visited): the same numbers as the dense rows, with the rescaling's min and max over all ``A``
+    actions: where ``narrow`` (a node with fewer legal actions than ``A``) the illegal ones count, at
+    the mixed value. Returns ``sigma`` of the row ``(k, W)`` and ``fill (k,)``, that of an
+    unvisited (or illegal) action."""
+    value = raw if probs is None else mixed_value(raw, q, n, probs)
+    completed = np.where(n > 0, q, value[:, None])
+    if rescale_values:
+        lo = completed.min(axis=-1)
+        hi = completed.max(axis=-1)
+        lo = np.where(narrow, np.minimum(lo, value), lo)
+        hi = np.where(narrow, np.maximum(hi, value), hi)
+        den = np.maximum(hi - lo, epsilon)
+        completed = (completed - lo[:, None]) / den[:, None]
+        fill = (value - lo) / den
+    else:
+        fill = value
+    scale = (maxvisit_init + n.max(axis=-1)) * value_scale
+    return scale[:, None] * completed, scale * fill
+
+
 def score_considered(considered_visit, gumbel, logits, transformed_q, visit_counts) -> np.ndarray:
     """The root's ranking for an argmax (mctx ``seq_halving.score_considered``):
     ``max(-1e9, g + logits - max(logits) + sigma(q))`` where ``N(a)`` equals ``considered_visit``,
@@ -409,11 +446,27 @@ def _call_evaluate(
     (legal ones shifted so their max is 0, illegal ones ``_MIN_LOGIT``) and values ``float64 (k,
     K)`` in the mover-relative order (a two-side answer ``v`` of shape ``(k,)`` becomes ``(v,
     -v)``)."""
+    logits, values = _evaluate_checked(evaluate, obs, masks, num_actions, num_sides)
+    logits = np.asarray(logits, dtype=np.float64)
+    legal_logits = np.where(masks, logits, 0.0)
+    if not np.isfinite(legal_logits).all():
+        raise ValueError("evaluate returned a logit that is not finite for a legal action")
+    top = np.max(np.where(masks, logits, -np.inf), axis=-1, keepdims=True)
+    top = np.where(np.isfinite(top), top, 0.0)
+    return np.where(masks, logits - top, _MIN_LOGIT), values
+
+
+def _evaluate_checked(evaluate: Evaluate, obs, masks: np.ndarray, num_actions: int, num_sides: int):
+    """``evaluate``'s answer on ``k`` positions, checked: its logits ``(k, A)`` as they came (float32
+    kept, anything else as float64) and the values ``float64 (k, K)`` (clipped to ``[-1, 1]``, a
+    two-side ``(k,)`` answer ``v`` made ``(v, -v)``)."""
     k = masks.shape[0]
     out = evaluate(obs, masks)
     if not isinstance(out, tuple) or len(out) != 2:
         raise ValueError(f"evaluate must return a tuple (logits, values), got {type(out).__name__}")
-    logits = np.asarray(out[0], dtype=np.float64)
+    logits = np.asarray(out[0])
+    if logits.dtype != np.float32:
+        logits = np.asarray(logits, dtype=np.float64)
     values = np.asarray(out[1], dtype=np.float64)
     if logits.shape != (k, num_actions):
         raise ValueError(f"evaluate returned logits of shape {logits.shape}, expected ({k}, {num_actions})")
@@ -428,12 +481,34 @@ def _call_evaluate(
         raise ValueError(f"evaluate returned a value {bad!r}; values must be finite and in [-1, 1]")
     if values.ndim == 1:
         values = np.stack([values, -values], axis=1)
-    legal_logits = np.where(masks, logits, 0.0)
+    return logits, np.clip(values, -1.0, 1.0)
+
+
+def _compact_layout(masks: np.ndarray):
+    """The legal entries of masks ``bool (k, A)`` in row-major order (ascending actions in each
+    row): ``(counts (k,), rows, actions, slots)``, ``slots`` each entry's place in its row's compact
+    row."""
+    rows, cols = np.nonzero(masks)
+    counts = np.bincount(rows, minlength=masks.shape[0])
+    starts = np.cumsum(counts) - counts
+    return counts, rows, cols, np.arange(rows.size) - starts[rows]
+
+
+def _call_evaluate_compact(evaluate: Evaluate, obs, masks: np.ndarray, layout, width: int, num_actions: int, num_sides):
+    """:func:`_call_evaluate` on compact rows: the masked logits ``float64 (k, width)`` of the legal
+    actions only (slot ``j`` of a row: its ``j``-th legal action in ascending order, the same
+    numbers as the dense answer's), ``_MIN_LOGIT`` in the padding; and the values."""
+    logits, values = _evaluate_checked(evaluate, obs, masks, num_actions, num_sides)
+    counts, rows, cols, slots = layout
+    legal_logits = logits[rows, cols].astype(np.float64)
     if not np.isfinite(legal_logits).all():
         raise ValueError("evaluate returned a logit that is not finite for a legal action")
-    top = np.max(np.where(masks, logits, -np.inf), axis=-1, keepdims=True)
-    top = np.where(np.isfinite(top), top, 0.0)
-    return np.where(masks, logits - top, _MIN_LOGIT), np.clip(values, -1.0, 1.0)
+    out = np.full((masks.shape[0], width), -np.inf)
+    out[rows, slots] = legal_logits
+    top = out.max(axis=1, keepdims=True)
+    out -= np.where(np.isfinite(top), top, 0.0)
+    out[np.arange(width)[None, :] >= counts[:, None]] = _MIN_LOGIT
+    return out, values
 
 
 def _check_count(name: str, v, low: int) -> int:
@@ -646,38 +721,59 @@ def gumbel_search(
             states[r] = states[r].determinize(int(root_player[r]), gens[r // D])
         core = env.from_states(states).core
     N = S + 1
-    # the trees (mctx's Tree fields, one row per game, node 0 the root)
-    # (rows of the big arrays are only read once their node exists: "empty" ones are filled then)
-    child = np.empty((NB, N, A), dtype=np.int32)  # children_index, -1: unvisited
-    logits = np.empty((NB, N, A), dtype=np.float64)  # children_prior_logits (masked)
-    probs = np.empty((NB, N, A), dtype=np.float64)  # their softmax (for the mixed value)
-    legal = np.zeros((NB, N, A), dtype=bool)
-    cvisits = np.zeros((NB, N, A), dtype=np.int32)  # children_visits
+    # the trees (mctx's Tree fields, one row per game, node 0 the root), compact: a node's row holds
+    # its legal actions only, in ascending action order (slot j: its j-th legal action), padded to
+    # the width W of the widest node so far (the arrays grow when a wider node comes)
+    nlegal = np.zeros((NB, N), dtype=np.int32)  # legal actions of each node (its row's used slots)
+    Wr = max(1, int(root_mask[trees].sum(axis=1).max())) if trees.size else 1  # the roots' width
+    W = 0
+    child = logits = probs = cvisits = cq = actions = np.zeros((NB, N, 0))
+
+    def grow(w):
+        """Reallocate the compact arrays to width ``w`` (the new slots padding: never legal)."""
+        nonlocal W, child, logits, probs, cvisits, cq, actions
+        new = (
+            np.full((NB, N, w), -1, dtype=np.int32),  # children_index, -1: unvisited
+            np.full((NB, N, w), _MIN_LOGIT, dtype=np.float64),  # children_prior_logits (masked)
+            np.zeros((NB, N, w), dtype=np.float64),  # their softmax (for the mixed value)
+            np.zeros((NB, N, w), dtype=np.int32),  # children_visits
+            np.zeros((NB, N, w), dtype=np.float64),  # qvalues of the node's side: rewards + discounts * values
+            np.zeros((NB, N, w), dtype=np.int32),  # the action of each slot (padding: 0)
+        )
+        for a, b in zip(new, (child, logits, probs, cvisits, cq, actions)):
+            a[:, :, :W] = b
+        child, logits, probs, cvisits, cq, actions = new
+        W = w
+
+    grow(Wr)
     # values are vectors of the K sides in absolute side order (max-n); a node's q-values and
     # visits are of its own mover's side only (what its selection reads)
-    cq = np.zeros((NB, N, A), dtype=np.float64)  # qvalues of the node's side: rewards + discounts * values
     reward = np.zeros((NB, N, K), dtype=np.float64)  # of the edge into each node, per side
     discount = np.zeros((NB, N), dtype=np.float64)  # 0 into a finished game, else 1
     nvisits = np.zeros((NB, N), dtype=np.int32)
     raw = np.zeros((NB, N, K), dtype=np.float64)
     nvalues = np.zeros((NB, N, K), dtype=np.float64)
     parent = np.full((NB, N), -1, dtype=np.int32)
-    from_action = np.full((NB, N), -1, dtype=np.int32)
+    from_slot = np.full((NB, N), -1, dtype=np.int32)  # the slot of the edge into each node, in its parent
     mover = np.full((NB, N), -1, dtype=np.int64)
     side = np.full((NB, N), -1, dtype=np.int64)  # team_of[mover], -1 at a finished game
     count = np.ones(NB, dtype=np.int64)  # nodes used per tree
+    groot = np.zeros((NB, Wr), dtype=np.float64)  # the root noise of each root slot
     n_eval = 0
     n_nodes = 0
 
     # the roots: one evaluation
     if trees.size:
         obs = _as_float32_obs(core.observe(np.where(root_player >= 0, root_player, 0).astype(np.int32)))
-        lg, v = _call_evaluate(evaluate, _obs_rows(obs, trees), root_mask[trees], A, K)
+        layout = _compact_layout(root_mask[trees])
+        lg, v = _call_evaluate_compact(evaluate, _obs_rows(obs, trees), root_mask[trees], layout, Wr, A, K)
         n_eval += trees.size
-        child[trees, 0] = -1
+        cnt, rr, aa, jj = layout
         logits[trees, 0] = lg
         probs[trees, 0] = _softmax(lg)
-        legal[trees, 0] = root_mask[trees]
+        actions[trees[rr], 0, jj] = aa
+        nlegal[trees, 0] = cnt
+        groot[trees[rr], jj] = gr[trees[rr], aa]
         side[trees, 0] = team_of[root_player[trees]]
         raw[trees, 0] = _absolute(v, side[trees, 0])
         nvalues[trees, 0] = raw[trees, 0]
@@ -689,47 +785,51 @@ def gumbel_search(
 
     def root_stats(bb):
         """The roots of rows ``bb`` (every live row, D per game, in order): one row per game and
-        its visits, q-values (the mean of its D trees': they visit the same root actions) and
-        sigma(completed q)."""
+        its compact visits, q-values (the mean of its D trees': they visit the same root actions),
+        sigma(completed q) and sigma of an unvisited action."""
         if D == 1:
-            return bb, cvisits[bb, 0], cq[bb, 0], sigma(bb, 0)
+            return (bb, cvisits[bb, 0, :Wr], cq[bb, 0, :Wr], *sigma(bb, 0, Wr))
         first = bb[::D]
-        q = cq[bb, 0].reshape(-1, D, A).mean(axis=1)
-        sq = _completed(
+        q = cq[bb, 0, :Wr].reshape(-1, D, Wr).mean(axis=1)
+        sq, fill = _completed_compact(
             q,
-            cvisits[first, 0],
+            cvisits[first, 0, :Wr],
             raw[first, 0, side[first, 0]],
-            probs[first, 0] if use_mixed_value else None,
+            probs[first, 0, :Wr] if use_mixed_value else None,
+            nlegal[first, 0] < A,
             value_scale=vscale,
             maxvisit_init=vinit,
             rescale_values=bool(rescale_values),
         )
-        return first, cvisits[first, 0], q, sq
+        return first, cvisits[first, 0, :Wr], q, sq, fill
 
-    def sigma(bb, nn):
-        return _completed(
-            cq[bb, nn],
-            cvisits[bb, nn],
+    def sigma(bb, nn, w=None):
+        w = W if w is None else w
+        return _completed_compact(
+            cq[bb, nn, :w],
+            cvisits[bb, nn, :w],
             raw[bb, nn, side[bb, nn]],
-            probs[bb, nn] if use_mixed_value else None,
+            probs[bb, nn, :w] if use_mixed_value else None,
+            nlegal[bb, nn] < A,
             value_scale=vscale,
             maxvisit_init=vinit,
             rescale_values=bool(rescale_values),
         )
 
+    slot_r = np.arange(Wr)
     for _sim in range(S):
         if not trees.size:
             break
         bb = trees
         # root: Sequential Halving with Gumbel (mctx gumbel_muzero_root_action_selection)
-        first, visits, _, sq = root_stats(bb)
+        first, visits, _, sq, _ = root_stats(bb)
         considered_visit = table[num_considered[first], visits.sum(axis=1)]
-        score = score_considered(considered_visit, gr[first], logits[first, 0], sq, visits)
-        act = np.argmax(np.where(legal[first, 0], score, -np.inf), axis=1)
+        score = score_considered(considered_visit, groot[first], logits[first, 0, :Wr], sq, visits)
+        slot = np.argmax(np.where(slot_r < nlegal[first, 0][:, None], score, -np.inf), axis=1)
         if D > 1:  # the same root action in the D trees of a game
-            act = np.repeat(act, D)
+            slot = np.repeat(slot, D)
         node = np.zeros(bb.size, dtype=np.int64)
-        nxt = child[bb, 0, act].astype(np.int64)
+        nxt = child[bb, 0, slot].astype(np.int64)
         # below: deterministic selection (mctx gumbel_muzero_interior_action_selection)
         going = nxt >= 0
         while True:
@@ -738,21 +838,23 @@ def gumbel_search(
                 break
             r = np.flatnonzero(going)
             b2, n2 = bb[r], nxt[r]
-            sq2 = sigma(b2, n2)
+            sq2, _ = sigma(b2, n2)
             vis2 = cvisits[b2, n2]
             pi = _softmax(logits[b2, n2] + sq2)
             to_argmax = pi - vis2 / (1.0 + vis2.sum(axis=1, keepdims=True))
-            a2 = np.argmax(np.where(legal[b2, n2], to_argmax, -np.inf), axis=1)
+            ok = np.arange(W)[None, :] < nlegal[b2, n2][:, None]
+            s2 = np.argmax(np.where(ok, to_argmax, -np.inf), axis=1)
             node[r] = n2
-            act[r] = a2
-            nxt[r] = child[b2, n2, a2]
+            slot[r] = s2
+            nxt[r] = child[b2, n2, s2]
             going[r] = nxt[r] >= 0
         # expand the games whose path ends on an unvisited action: one take, step, put, evaluate
         new = nxt < 0
         leaf = nxt.copy()
         if new.any():
             r = np.flatnonzero(new)
-            b3, p3, a3 = bb[r], node[r], act[r]
+            b3, p3, s3 = bb[r], node[r], slot[r]
+            a3 = actions[b3, p3, s3]
             n3 = count[b3]
             count[b3] += 1
             n_nodes += r.size
@@ -771,23 +873,28 @@ def gumbel_search(
             value = np.zeros((r.size, K), dtype=np.float64)
             ev = np.flatnonzero(~over)
             if ev.size:
-                m3 = np.asarray(sub.legal_action_mask(), dtype=bool)
+                m3 = np.asarray(sub.legal_action_mask(), dtype=bool)[ev]
+                layout = _compact_layout(m3)
+                cnt, rr, aa, jj = layout
+                if cnt.max() > W:  # a wider node: more room (by half at least, at most A)
+                    grow(min(A, max(int(cnt.max()), W + W // 2)))
                 obs = _as_float32_obs(sub.observe(np.maximum(cp, 0).astype(np.int32)))
-                lg, v = _call_evaluate(evaluate, _obs_rows(obs, ev), m3[ev], A, K)
+                lg, v = _call_evaluate_compact(evaluate, _obs_rows(obs, ev), m3, layout, W, A, K)
                 n_eval += ev.size
-                child[b3[ev], n3[ev]] = -1
-                logits[b3[ev], n3[ev]] = lg
-                probs[b3[ev], n3[ev]] = _softmax(lg)
-                legal[b3[ev], n3[ev]] = m3[ev]
+                be, ne = b3[ev], n3[ev]
+                logits[be, ne] = lg
+                probs[be, ne] = _softmax(lg)
+                actions[be[rr], ne[rr], jj] = aa
+                nlegal[be, ne] = cnt
                 value[ev] = _absolute(v, sd[ev])
             raw[b3, n3] = value
             nvalues[b3, n3] = value
             nvisits[b3, n3] = 1
             parent[b3, n3] = p3
-            from_action[b3, n3] = a3
+            from_slot[b3, n3] = s3
             mover[b3, n3] = cp
             side[b3, n3] = sd
-            child[b3, p3, a3] = n3
+            child[b3, p3, s3] = n3
             reward[b3, n3] = rew
             discount[b3, n3] = disc
             leaf[r] = n3
@@ -802,19 +909,19 @@ def gumbel_search(
             r = np.flatnonzero(up)
             b4, i4 = bb[r], idx[r]
             p4 = parent[b4, i4]
-            a4 = from_action[b4, i4]
+            s4 = from_slot[b4, i4]
             d4 = discount[b4, i4][:, None]
             val[r] = reward[b4, i4] + d4 * val[r]
             c = nvisits[b4, p4][:, None]
             nvalues[b4, p4] = (nvalues[b4, p4] * c + val[r]) / (c + 1.0)
             nvisits[b4, p4] += 1
-            s4 = side[b4, p4]
-            cq[b4, p4, a4] = reward[b4, i4, s4] + discount[b4, i4] * nvalues[b4, i4, s4]
-            cvisits[b4, p4, a4] += 1
+            t4 = side[b4, p4]
+            cq[b4, p4, s4] = reward[b4, i4, t4] + discount[b4, i4] * nvalues[b4, i4, t4]
+            cvisits[b4, p4, s4] += 1
             idx[r] = p4
             up[r] = p4 != 0
 
-    # the result (mctx gumbel_muzero_policy)
+    # the result (mctx gumbel_muzero_policy), the roots' compact rows spread over the A actions
     action = np.zeros(B, dtype=np.int64)
     weights = np.zeros((B, A), dtype=np.float32)
     sq_out = np.zeros((B, A), dtype=np.float32)
@@ -825,25 +932,31 @@ def gumbel_search(
     raw_value = np.zeros(B, dtype=np.float32)
     root_visits = np.zeros((B, A), dtype=np.int32)
     if trees.size:
-        first, visits, q, sq = root_stats(trees)
+        first, visits, q, sq, fill = root_stats(trees)
         gi = first // D  # the games
         s0 = side[first, 0]
         values = nvalues[trees, 0] if D == 1 else nvalues[trees, 0].reshape(-1, D, K).mean(axis=1)
         root_value[gi] = values[np.arange(gi.size), s0]
         raw_value[gi] = raw[first, 0, s0]
         root_values[gi] = _relative(values, s0)
-        root_visits[gi] = visits
-        score = score_considered(visits.max(axis=1), g[gi], logits[first, 0], sq, visits)
-        action[gi] = np.argmax(np.where(legal[first, 0], score, -np.inf), axis=1)
-        weights[gi] = improved_policy(logits[first, 0], sq, legal[first, 0])
-        sq_out[gi] = sq
-        q_out[gi] = q
+        ok0 = slot_r < nlegal[first, 0][:, None]
+        acts = actions[first, 0, :Wr]
+        rr, jj = np.nonzero(ok0)
+        gr_, ar_ = gi[rr], acts[rr, jj]  # each legal root action: its game and action
+        root_visits[gr_, ar_] = visits[rr, jj]
+        lg0 = logits[first, 0, :Wr]
+        score = score_considered(visits.max(axis=1), groot[first], lg0, sq, visits)
+        action[gi] = acts[np.arange(gi.size), np.argmax(np.where(ok0, score, -np.inf), axis=1)]
+        weights[gr_, ar_] = improved_policy(lg0, sq, ok0)[rr, jj]
+        sq_out[gi] = fill[:, None]  # an illegal action counts as unvisited
+        sq_out[gr_, ar_] = sq[rr, jj]
+        q_out[gr_, ar_] = q[rr, jj]
         # Gumbel-top-k: the first num_considered by g + logits (ties to the lower action, as argmax)
-        key = np.where(legal[first, 0], np.maximum(_LOW_LOGIT, g[gi] + logits[first, 0]), -np.inf)
+        key = np.where(ok0, np.maximum(_LOW_LOGIT, groot[first] + lg0), -np.inf)
         order = np.argsort(-key, axis=1, kind="stable")
         rank = np.empty_like(order)
-        np.put_along_axis(rank, order, np.arange(A)[None, :].repeat(gi.size, axis=0), axis=1)
-        considered[gi] = rank < num_considered[first][:, None]
+        np.put_along_axis(rank, order, np.arange(Wr)[None, :].repeat(gi.size, axis=0), axis=1)
+        considered[gr_, ar_] = (rank < num_considered[first][:, None])[rr, jj]
     return SearchResult(
         action=action,
         action_weights=weights,
