@@ -165,6 +165,46 @@ def test_the_az_spec_plays_with_the_search_and_the_raw_policy(tmp_path):
         raw.check_env(envs.make("twixt_v0", board_size=8))
 
 
+def test_the_az_agent_takes_sigmas_value_scale_from_its_run(tmp_path):
+    """``search.value_scale`` reaches the agent from the checkpoint (0.1, mctx's, for a checkpoint
+    written before the key), an explicit one wins, a bad one is refused; at 0 the search's values
+    move nothing, so the search plays the raw policy's move, which at 0.1 it does not everywhere."""
+    import envs
+    from training.agents import make_agent
+    from training.agents.alphazero import AlphaZeroAgent
+
+    cfg = tiny()
+    cfg.search.value_scale = 0.0
+    train(cfg, tmp_path / "r", progress_bar=False)
+    path = tmp_path / "r" / "checkpoints" / "final.pt"
+    assert checkpoint(path)["config"]["search"]["value_scale"] == 0.0
+    assert make_agent(f"az:{path}:4").value_scale == 0.0
+    train(tiny(), tmp_path / "d", progress_bar=False)  # self-play's targets at 0.1: other weights
+    default = checkpoint(tmp_path / "d" / "checkpoints" / "final.pt")
+    assert default["config"]["search"]["value_scale"] == 0.1
+    assert not same_tensors(default["network"], checkpoint(path)["network"])
+    assert AlphaZeroAgent(path, value_scale=0.25).value_scale == 0.25
+    old = checkpoint(path)
+    del old["config"]["search"]["value_scale"]
+    torch.save(old, tmp_path / "old.pt")
+    assert AlphaZeroAgent(tmp_path / "old.pt").value_scale == 0.1
+    for bad in (-1.0, float("nan"), True, "0.1"):
+        with pytest.raises(ValueError, match="value_scale must be a finite number >= 0"):
+            AlphaZeroAgent(path, value_scale=bad)
+    raw = AlphaZeroAgent(path, simulations=0)
+    flat = AlphaZeroAgent(path, simulations=8, max_num_considered_actions=8)
+    scaled = AlphaZeroAgent(path, simulations=8, max_num_considered_actions=8, value_scale=0.1)
+    vec = envs.make_vec("ataxx_v0", 12, seed=3)
+    vec.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(6):  # positions a few random plies in
+        vec.step(np.array([int(rng.choice(np.flatnonzero(m))) for m in vec.action_mask()]))
+    states = [vec.to_state(i) for i in range(12)]
+    plain = raw.act_batch(states, [None] * 12)
+    assert flat.act_batch(states, [None] * 12) == plain
+    assert scaled.act_batch(states, [None] * 12) != plain
+
+
 @pytest.mark.parametrize("sims", [0, 4])
 def test_the_az_agent_answers_a_batch_as_it_answers_each_position(sims):
     """``act_batch`` (one batched search over several games) = ``act`` on each position, and the
@@ -366,6 +406,7 @@ def test_replay_buffer_is_a_ring():
         ("learn", "batch_size", 10_000_000, "'learn.batch_size' must be at most selfplay.buffer_size"),
         ("search", "simulations", 0, "'search.simulations' must be a positive integer"),
         ("search", "eval_simulations", -1, "'search.eval_simulations' must be a non-negative integer"),
+        ("search", "value_scale", -0.5, "'search.value_scale' must be a non-negative number"),
         ("selfplay", "games", 0, "'selfplay.games' must be a positive integer"),
     ],
 )

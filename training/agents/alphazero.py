@@ -102,6 +102,9 @@ class AlphaZeroAgent(Agent):
         simulations: simulations per move (``None``: the checkpoint's ``search.eval_simulations``);
             0: the raw policy's most probable legal action.
         max_num_considered_actions: the root's considered actions (``None``: the checkpoint's).
+        value_scale: ``sigma``'s scale on the completed Q-values (``None``: the checkpoint's
+            ``search.value_scale``, 0.1 for checkpoints written before that key; mctx's default),
+            a finite number >= 0 (:func:`~training.search.gumbel_search`).
         seed: seed of ``self.rng``, which draws the search's determinization in a game with hidden
             information (:func:`~training.search.gumbel_search`); the noiseless search of a
             perfect-information game draws nothing from it.
@@ -119,6 +122,7 @@ class AlphaZeroAgent(Agent):
         model,
         simulations: int | None = None,
         max_num_considered_actions: int | None = None,
+        value_scale: float | None = None,
         seed: int | None = None,
         name: str | None = None,
         trained_on: tuple[str, dict] | None = None,
@@ -126,7 +130,7 @@ class AlphaZeroAgent(Agent):
         super().__init__(seed)
         from training.agents.alphazero_net import build_network, make_evaluate
 
-        defaults = {"simulations": 16, "m": 16}
+        defaults = {"simulations": 16, "m": 16, "value_scale": 0.1}
         self.path = None
         if isinstance(model, (str, Path)):
             self.path = Path(model)
@@ -138,6 +142,7 @@ class AlphaZeroAgent(Agent):
             defaults = {
                 "simulations": cfg["search"]["eval_simulations"],
                 "m": cfg["search"]["max_num_considered_actions"],
+                "value_scale": cfg["search"].get("value_scale", 0.1),  # older checkpoints: mctx's default
             }
         else:
             if trained_on is None:
@@ -151,6 +156,15 @@ class AlphaZeroAgent(Agent):
             )
         self.simulations = int(sims)
         self.m = int(defaults["m"] if max_num_considered_actions is None else max_num_considered_actions)
+        scale = defaults["value_scale"] if value_scale is None else value_scale
+        if (
+            isinstance(scale, bool)
+            or not isinstance(scale, (int, float, np.integer, np.floating))
+            or not np.isfinite(scale)
+            or scale < 0
+        ):
+            raise ValueError(f"value_scale must be a finite number >= 0, got {scale!r}")
+        self.value_scale = float(scale)
         self.network = network
         self.evaluate = make_evaluate(network)
         self.trained_on = trained_on
@@ -237,6 +251,7 @@ class AlphaZeroAgent(Agent):
             self.rng,
             num_simulations=self.simulations,
             max_num_considered_actions=self.m,
+            value_scale=self.value_scale,
             gumbel_scale=0.0,
             gumbel=np.zeros((len(states), vec.num_actions)),  # no noise, and no draw from self.rng
             # hidden information: each game's determinization from its own generator

@@ -71,6 +71,11 @@ class SearchConfig(Section):
     eval_simulations: Annotated[int, Field(strict=True, ge=0), Expect("a non-negative integer")] = Field(
         16, description="simulations of the trained agent in evaluations (0: the raw policy's argmax)"
     )
+    value_scale: NonNegativeNumber = Field(
+        0.1,
+        description="sigma's c_scale: the completed Q-values, rescaled to [0, 1], times (50 + max visits) times "
+        "this, are added to the prior's logits (mctx's value_scale 0.1); lower it while the value head is poor",
+    )
     playout_cap: PlayoutCapConfig = Field(default_factory=PlayoutCapConfig, description="playout cap randomisation")
 
 

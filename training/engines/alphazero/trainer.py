@@ -166,6 +166,7 @@ class SelfPlay:
             num_simulations=sc.simulations if full else cap.cheap_simulations,
             max_num_considered_actions=sc.max_num_considered_actions,
             gumbel_scale=sc.gumbel_scale,
+            value_scale=sc.value_scale,
         )
         self.evaluations += res.num_evaluations
         if full and live.size:
@@ -706,6 +707,7 @@ def _evaluate(cfg, network, t: int, episodes: int, logger) -> dict:
         network,
         simulations=cfg.search.eval_simulations,
         max_num_considered_actions=cfg.search.max_num_considered_actions,
+        value_scale=cfg.search.value_scale,
         seed=t,
         name="learner",
         trained_on=(cfg.env_id, dict(cfg.env_kwargs)),
