@@ -639,33 +639,52 @@ def claims() -> list[Claim]:
     return out
 
 
-#: The opponents of the AlphaZero runs' final tournaments, in the Results table's column order.
+#: The opponents of the AlphaZero runs' final tournaments, in the Results table's column order:
+#: games of perfect information (part **Gumbel AlphaZero**) ...
 AZ_OPPONENTS = ["random", "greedy", "alphabeta:1", "alphabeta:2", "mcts:1000"]
+#: ... and games with chance or hidden information (part **Gumbel AlphaZero with chance and hidden
+#: hands**; ``robot``: the game's own robot where it has one).
+AZ_CHANCE_OPPONENTS = ["random", "greedy", "alphabeta:1", "mcts:200", "robot"]
+
+
+@functools.cache
+def _perfect_information(env_id: str) -> bool:
+    """The registry's ``GameInfo.perfect_information`` of ``env_id`` (no game is named here)."""
+    sys.path.insert(0, str(RESULTS.parent))
+    import envs
+
+    return bool(envs.spec(env_id).game_info().perfect_information)
 
 
 def alphazero_claims() -> list[Claim]:
-    """The **Gumbel AlphaZero** part: one table row per run folder of ``results/alphazero/`` (its
-    gauntlet's scores with intervals, its positions and training minutes; the last column the PPO
-    agent of the setting, or that there is none), the Elo ladder of each run that has one (its
-    ``ladder/``: the gauntlet and the opponents' round robin rated together; else, where the
-    gauntlet played random, the gauntlet's own), further tournaments of the same agent
-    (``vs_*/``), and the learning curve's points against greedy and the PPO agent."""
+    """The AlphaZero parts: **Gumbel AlphaZero** (games of perfect information, opponents
+    :data:`AZ_OPPONENTS`) and **Gumbel AlphaZero with chance and hidden hands** (the others, by the
+    registry's ``GameInfo``; opponents :data:`AZ_CHANCE_OPPONENTS`). Per run folder of
+    ``results/alphazero/``: one table row (its gauntlet's scores with intervals, its positions and
+    training minutes; the last column the PPO agent of the setting, or that there is none), the Elo
+    ladder of each run that has one (its ``ladder/``: the gauntlet and the opponents' round robin
+    rated together; else, where the gauntlet played random, the gauntlet's own), further
+    tournaments of the same agent (``vs_*/``), and the learning curve's points against greedy and
+    the PPO agent."""
     out: list[Claim] = []
-    part = "**Gumbel AlphaZero**"
     root = RESULTS / "alphazero"
     for folder in sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []:
         name = folder.name
         config, _, seed = name.rpartition("-")
         run = json.loads((folder / "run.json").read_text())
+        if _perfect_information(run["env_id"]):
+            part, opponents = "**Gumbel AlphaZero**", AZ_OPPONENTS
+        else:
+            part, opponents = "**Gumbel AlphaZero with chance and hidden hands**", AZ_CHANCE_OPPONENTS
         about = json.loads((folder / "about.json").read_text())
         pairs = f"alphazero/{name}/gauntlet/pairs.csv"
         played = {r["opponent"] for r in _rows(pairs) if _is(r["agent"], AZ)}
-        ppo = sorted(played - set(AZ_OPPONENTS))
+        ppo = sorted(played - set(opponents))
         if len(ppo) > 1:
-            raise LookupError(f"{pairs}: expected at most one PPO opponent besides {AZ_OPPONENTS}, got {ppo}")
+            raise LookupError(f"{pairs}: expected at most one PPO opponent besides {opponents}, got {ppo}")
         values = [run["positions"], run["train_seconds"] / 60, about["simulations"]]
         cells = []
-        for opp in AZ_OPPONENTS:
+        for opp in opponents:
             if opp in played:
                 values += score_ci(pairs, AZ, opp)
                 cells.append("{} [{}, {}]")
@@ -688,7 +707,7 @@ def alphazero_claims() -> list[Claim]:
         ladder_file = folder / "ladder" / "ratings.csv"
         if "random" in played and not ladder_file.exists():  # a full gauntlet without ladder/: its own Elo
             ratings = f"alphazero/{name}/gauntlet/ratings.csv"
-            ladder = [("the AlphaZero agent", AZ)] + [(f"`{o}`", o) for o in AZ_OPPONENTS[1:] + ppo if o in played]
+            ladder = [("the AlphaZero agent", AZ)] + [(f"`{o}`", o) for o in opponents[1:] + ppo if o in played]
             out.append(
                 Claim(
                     part,
@@ -732,7 +751,7 @@ def alphazero_claims() -> list[Claim]:
                 rows = list(csv.DictReader(f))
             cells = []
             values = []
-            against = ["greedy", *ppo]
+            against = [o for o in ("greedy", *ppo) if rows and f"score_vs_{o}" in rows[0]]  # those it played
             for r in rows:
                 cells.append("{} min: " + " and ".join(["{} [{}, {}]"] * len(against)))
                 values += [float(r["elapsed_s"]) / 60]

@@ -326,7 +326,7 @@ def test_an_alphazero_folder_without_ppo_agent_and_with_a_ladder_gives_its_lines
     folder = tmp_path / "alphazero" / "twixt24_az-0"
     (folder / "gauntlet").mkdir(parents=True)
     (folder / "ladder").mkdir()
-    (folder / "run.json").write_text(json.dumps({"positions": 215040, "train_seconds": 3600.0}))
+    (folder / "run.json").write_text(json.dumps({"env_id": "twixt_v0", "positions": 215040, "train_seconds": 3600.0}))
     (folder / "about.json").write_text(json.dumps({"simulations": 64, "commands": []}))
     fields = ["agent", "opponent", "games", "wins", "draws", "losses", "score", "score_ci95_low", "score_ci95_high"]
 
@@ -379,3 +379,45 @@ def test_an_alphazero_folder_without_ppo_agent_and_with_a_ladder_gives_its_lines
     curve = lines["Curve"]
     assert curve.template == "Curve of `twixt24_az` seed 0 (against greedy): {} min: {} [{}, {}]"
     assert curve.values == [60.0, 0.95, 0.9, 0.98]
+
+
+def test_an_alphazero_folder_of_a_game_with_hidden_information_goes_to_its_own_part(tmp_path, monkeypatch):
+    """A run whose game the registry says has hidden information (Smartrix) is a row of the part
+    **Gumbel AlphaZero with chance and hidden hands**, with that part's opponents (``mcts:200`` and
+    ``robot`` in place of ``alphabeta:2`` and ``mcts:1000``); a game of perfect information stays
+    in **Gumbel AlphaZero**; and the curve gives only the opponents its file holds."""
+    import csv
+
+    fields = ["agent", "opponent", "games", "wins", "draws", "losses", "score", "score_ci95_low", "score_ci95_high"]
+    for name, env_id in (("smartrix_az-0", "smartrix_v0"), ("ataxx_az-0", "ataxx_v0")):
+        folder = tmp_path / "alphazero" / name
+        (folder / "gauntlet").mkdir(parents=True)
+        (folder / "run.json").write_text(json.dumps({"env_id": env_id, "positions": 1024, "train_seconds": 120.0}))
+        (folder / "about.json").write_text(json.dumps({"simulations": 16, "commands": []}))
+        with (folder / "gauntlet" / "pairs.csv").open("w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(fields)
+            w.writerow(["az:r/final.pt:16", "greedy", 400, 280, 0, 120, 0.7, 0.65, 0.75])
+            w.writerow(["az:r/final.pt:16", "mcts:200", 400, 240, 0, 160, 0.6, 0.55, 0.65])
+            if env_id == "smartrix_v0":
+                w.writerow(["az:r/final.pt:16", "smartrix_quick", 400, 320, 0, 80, 0.8, 0.76, 0.84])
+        with (folder / "curve.csv").open("w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(
+                ["checkpoint", "positions", "elapsed_s", "score_vs_greedy", "ci95_low_vs_greedy", "ci95_high_vs_greedy"]
+            )
+            w.writerow(["final.pt", 1024, 120, 0.7, 0.6, 0.8])
+    monkeypatch.setattr(check_readme, "RESULTS", tmp_path)
+    claims = check_readme.alphazero_claims()
+    rows = {c.template.split(" | ")[0]: c for c in claims if c.template.startswith("|")}
+    chance = rows["| `smartrix_az`"]
+    assert chance.part == "**Gumbel AlphaZero with chance and hidden hands**"
+    assert chance.template.endswith(
+        "| {} | not played | {} [{}, {}] | not played | {} [{}, {}] | not played | {} [{}, {}] (`smartrix_quick`) |"
+    )
+    assert chance.values == [1024.0, 2.0, 16.0, 0.7, 0.65, 0.75, 0.6, 0.55, 0.65, 0.8, 0.76, 0.84]
+    perfect = rows["| `ataxx_az`"]  # mcts:200 is not one of this part's opponents: its PPO column
+    assert perfect.part == "**Gumbel AlphaZero**"
+    assert perfect.template.endswith("| not played | not played | {} [{}, {}] (`mcts:200`) |")
+    curves = [c for c in claims if c.template.startswith("Curve of `smartrix_az`")]
+    assert [c.template for c in curves] == ["Curve of `smartrix_az` seed 0 (against greedy): {} min: {} [{}, {}]"]
