@@ -121,13 +121,13 @@ def _wall(report: dict) -> float:
 
 def table() -> str:
     """The README's lines for every folder of ``results/alphazero/`` (``--table``): a table row per
-    run, then its Elo ladder and learning curve lines (the passages ``results/check_readme.py``
-    checks)."""
+    run, then its Elo ladder and learning curve lines, and the "alone" lines of
+    ``results/alphazero_alone/`` (the passages ``results/check_readme.py`` checks)."""
     sys.path.insert(0, str(RESULTS))
     import check_readme as cr
 
     lines = []
-    for c in cr.alphazero_claims():
+    for c in cr.alphazero_claims() + cr.alphazero_alone_claims():
         text = c.template
         for v, f in zip(c.values, c.formats or ["{}"] * len(c.values)):
             shown = f.format(v)

@@ -624,6 +624,7 @@ def claims() -> list[Claim]:
         )
 
     out.extend(alphazero_claims())
+    out.extend(alphazero_alone_claims())
 
     # The shipped agents, re-measured from the shipped files (their name is the agent's name).
     part = "**Shipped agents**"
@@ -765,6 +766,37 @@ def alphazero_claims() -> list[Claim]:
                     values,
                     f"alphazero/{name}/curve.csv",
                     formats=(["{:.1f}"] + ["{:.3f}"] * (3 * len(against))) * len(rows),
+                )
+            )
+    return out
+
+
+def alphazero_alone_claims() -> list[Claim]:
+    """The "alone" measures of AlphaZero runs of games of more than two sides
+    (``results/alphazero_alone/<NAME>/alone.json``, :mod:`results.az_alone`): the agent in one seat,
+    an opponent in every other, one passage per opponent, in the part of the run's game (as in
+    :func:`alphazero_claims`)."""
+    out: list[Claim] = []
+    root = RESULTS / "alphazero_alone"
+    for folder in sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []:
+        config, _, seed = folder.name.rpartition("-")
+        run = json.loads((folder / "run.json").read_text())
+        part = (
+            "**Gumbel AlphaZero**"
+            if _perfect_information(run["env_id"])
+            else "**Gumbel AlphaZero with chance and hidden hands**"
+        )
+        rel = f"alphazero_alone/{folder.name}/alone.json"
+        for r in json.loads((RESULTS / rel).read_text()):
+            out.append(
+                Claim(
+                    part,
+                    f"`{config}` seed {seed} alone against `{r['opponent_in_other_seats']}` in every other seat "
+                    f"({{}} simulations, {{}} games): {{}} / {{}} / {{}} = {{}} [{{}}, {{}}]",
+                    [float(r[k]) for k in ("simulations", "games", "wins", "draws", "losses", "score")]
+                    + [float(r["score_ci95_low"]), float(r["score_ci95_high"])],
+                    rel,
+                    formats=["{:.0f}"] * 5 + ["{:.3f}"] * 3,
                 )
             )
     return out

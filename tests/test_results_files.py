@@ -421,3 +421,22 @@ def test_an_alphazero_folder_of_a_game_with_hidden_information_goes_to_its_own_p
     assert perfect.template.endswith("| not played | not played | {} [{}, {}] (`mcts:200`) |")
     curves = [c for c in claims if c.template.startswith("Curve of `smartrix_az`")]
     assert [c.template for c in curves] == ["Curve of `smartrix_az` seed 0 (against greedy): {} min: {} [{}, {}]"]
+
+
+def test_an_alphazero_alone_folder_gives_one_line_per_opponent(tmp_path, monkeypatch):
+    """``results/alphazero_alone/<NAME>/alone.json`` (results/az_alone.py): one passage per opponent,
+    in the part of the run's game, with the simulations, games, W / D / L, score and interval."""
+    folder = tmp_path / "alphazero_alone" / "smartrix_4p_az-0"
+    folder.mkdir(parents=True)
+    (folder / "run.json").write_text(json.dumps({"env_id": "smartrix_v0", "positions": 1024, "train_seconds": 60.0}))
+    row = {"opponent_in_other_seats": "greedy", "simulations": 16, "games": 400, "wins": 250, "draws": 2}
+    row |= {"losses": 148, "score": 0.6275, "score_ci95_low": 0.58, "score_ci95_high": 0.67}
+    (folder / "alone.json").write_text(json.dumps([row]))
+    monkeypatch.setattr(check_readme, "RESULTS", tmp_path)
+    [claim] = check_readme.alphazero_alone_claims()
+    assert claim.part == "**Gumbel AlphaZero with chance and hidden hands**"
+    assert claim.template == (
+        "`smartrix_4p_az` seed 0 alone against `greedy` in every other seat ({} simulations, {} games): "
+        "{} / {} / {} = {} [{}, {}]"
+    )
+    assert claim.values == [16.0, 400.0, 250.0, 2.0, 148.0, 0.6275, 0.58, 0.67]
