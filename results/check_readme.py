@@ -657,6 +657,19 @@ def _perfect_information(env_id: str) -> bool:
     return bool(envs.spec(env_id).game_info().perfect_information)
 
 
+@functools.cache
+def _ppo_agents(env_id: str, kwargs_json: str) -> tuple[str, ...]:
+    sys.path.insert(0, str(RESULTS.parent))
+    from training.agents.shipped import shipped_for
+
+    return tuple(a.name for a in shipped_for(env_id, json.loads(kwargs_json)) if a.engine == "sb3")
+
+
+def _has_ppo_agent(env_id: str, env_kwargs: dict) -> bool:
+    """Whether a MaskablePPO agent of this setting ships with the package (``shipped_for``)."""
+    return bool(_ppo_agents(env_id, json.dumps(env_kwargs, sort_keys=True)))
+
+
 def alphazero_claims() -> list[Claim]:
     """The AlphaZero parts: **Gumbel AlphaZero** (games of perfect information, opponents
     :data:`AZ_OPPONENTS`) and **Gumbel AlphaZero with chance and hidden hands** (the others, by the
@@ -694,6 +707,8 @@ def alphazero_claims() -> list[Claim]:
         if ppo:
             values += score_ci(pairs, AZ, ppo[0])
             cells.append(f"{{}} [{{}}, {{}}] (`{ppo[0]}`)")
+        elif _has_ppo_agent(run["env_id"], run.get("env_kwargs") or {}):
+            cells.append("not played")
         else:
             cells.append("no PPO agent of this setting")
         out.append(

@@ -16,9 +16,10 @@ _spec.loader.exec_module(check_readme)
 
 README = (REPO_ROOT / "docs" / "results.md").read_text()  # the Results page
 
-#: The passages: 91 of the PPO runs, the baselines and the shipped agents, and per folder of
-#: results/alphazero/ a table row, an Elo line where it played random and a curve line where it has one.
-PASSAGES = 91 + len(check_readme.alphazero_claims())
+#: The passages: 91 of the PPO runs, the baselines and the shipped agents; per folder of
+#: results/alphazero/ a table row, an Elo line where it played random and a curve line where it has one;
+#: per opponent of a folder of results/alphazero_alone/ its "alone" line.
+PASSAGES = 91 + len(check_readme.alphazero_claims()) + len(check_readme.alphazero_alone_claims())
 #: The figures other pages cite (the RLlib page's quick run; the seed-0 Ataxx run that the README, Getting
 #: started and Reproducibility cite): checked by the script with the Results page.
 PAGE_PASSAGES = sum(len(v) for v in check_readme.page_claims().values())
