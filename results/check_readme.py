@@ -670,6 +670,13 @@ def _has_ppo_agent(env_id: str, env_kwargs: dict) -> bool:
     return bool(_ppo_agents(env_id, json.dumps(env_kwargs, sort_keys=True)))
 
 
+def _alphazero_part(env_id: str) -> tuple[str, list[str]]:
+    """The Results part of an AlphaZero run of ``env_id`` and its table's opponents."""
+    if _perfect_information(env_id):
+        return "**Gumbel AlphaZero**", AZ_OPPONENTS
+    return "**Gumbel AlphaZero with chance and hidden hands**", AZ_CHANCE_OPPONENTS
+
+
 def alphazero_claims() -> list[Claim]:
     """The AlphaZero parts: **Gumbel AlphaZero** (games of perfect information, opponents
     :data:`AZ_OPPONENTS`) and **Gumbel AlphaZero with chance and hidden hands** (the others, by the
@@ -686,10 +693,7 @@ def alphazero_claims() -> list[Claim]:
         name = folder.name
         config, _, seed = name.rpartition("-")
         run = json.loads((folder / "run.json").read_text())
-        if _perfect_information(run["env_id"]):
-            part, opponents = "**Gumbel AlphaZero**", AZ_OPPONENTS
-        else:
-            part, opponents = "**Gumbel AlphaZero with chance and hidden hands**", AZ_CHANCE_OPPONENTS
+        part, opponents = _alphazero_part(run["env_id"])
         about = json.loads((folder / "about.json").read_text())
         pairs = f"alphazero/{name}/gauntlet/pairs.csv"
         played = {r["opponent"] for r in _rows(pairs) if _is(r["agent"], AZ)}
@@ -796,11 +800,7 @@ def alphazero_alone_claims() -> list[Claim]:
     for folder in sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []:
         config, _, seed = folder.name.rpartition("-")
         run = json.loads((folder / "run.json").read_text())
-        part = (
-            "**Gumbel AlphaZero**"
-            if _perfect_information(run["env_id"])
-            else "**Gumbel AlphaZero with chance and hidden hands**"
-        )
+        part, _ = _alphazero_part(run["env_id"])
         rel = f"alphazero_alone/{folder.name}/alone.json"
         for r in json.loads((RESULTS / rel).read_text()):
             out.append(

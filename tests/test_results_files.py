@@ -24,6 +24,20 @@ PASSAGES = 91 + len(check_readme.alphazero_claims()) + len(check_readme.alphazer
 #: started and Reproducibility cite): checked by the script with the Results page.
 PAGE_PASSAGES = sum(len(v) for v in check_readme.page_claims().values())
 
+#: The columns of a tournament's pairs.csv and of a run's curve.csv against greedy.
+PAIR_FIELDS = ["agent", "opponent", "games", "wins", "draws", "losses", "score", "score_ci95_low", "score_ci95_high"]
+CURVE_FIELDS = ["checkpoint", "positions", "elapsed_s", "score_vs_greedy", "ci95_low_vs_greedy", "ci95_high_vs_greedy"]
+
+
+def write_csv(path, header, rows):
+    """A results CSV file: ``header`` then ``rows``."""
+    import csv
+
+    with path.open("w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        w.writerows(rows)
+
 
 def test_every_claim_of_the_results_section_matches_its_file():
     passed, problems, spans = check_readme.check(README)
@@ -322,48 +336,34 @@ def test_runs_alone_go_to_alone_and_are_compared_with_seed_0(tmp_path):
 def test_an_alphazero_folder_without_ppo_agent_and_with_a_ladder_gives_its_lines(tmp_path, monkeypatch):
     """A setting with no PPO agent (TwixT 24x24): the row says so and the curve is against greedy
     alone; a ladder/ gives one line, its agents in the file's order."""
-    import csv
-
     folder = tmp_path / "alphazero" / "twixt24_az-0"
     (folder / "gauntlet").mkdir(parents=True)
     (folder / "ladder").mkdir()
     (folder / "run.json").write_text(json.dumps({"env_id": "twixt_v0", "positions": 215040, "train_seconds": 3600.0}))
     (folder / "about.json").write_text(json.dumps({"simulations": 64, "commands": []}))
-    fields = ["agent", "opponent", "games", "wins", "draws", "losses", "score", "score_ci95_low", "score_ci95_high"]
-
-    def write(path, rows):
-        with path.open("w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(fields)
-            w.writerows(rows)
-
-    write(
+    write_csv(
         folder / "gauntlet" / "pairs.csv",
+        PAIR_FIELDS,
         [
             ["az:r/final.pt:64", "random", 400, 400, 0, 0, 1.0, 0.99, 1.0],
             ["az:r/final.pt:64", "greedy", 400, 380, 0, 20, 0.95, 0.92, 0.97],
         ],
     )
-    write(
+    write_csv(
         folder / "ladder" / "pairs.csv",
+        PAIR_FIELDS,
         [["random", "greedy", 50, 1, 0, 49, 0.02, 0.0, 0.1], ["greedy", "random", 50, 49, 0, 1, 0.98, 0.9, 1.0]],
     )
-    with (folder / "ladder" / "ratings.csv").open("w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["rank", "name", "games", "elo", "elo_ci95_low", "elo_ci95_high"])
-        w.writerows(
-            [
-                [1, "az:r/final.pt:64", 800, 1400.4, 1200, 1600],
-                [2, "greedy", 450, 650.2, 500, 800],
-                [3, "random", 450, 0, 0, 0],
-            ]
-        )
-    with (folder / "curve.csv").open("w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(
-            ["checkpoint", "positions", "elapsed_s", "score_vs_greedy", "ci95_low_vs_greedy", "ci95_high_vs_greedy"]
-        )
-        w.writerow(["final.pt", 215040, 3600, 0.95, 0.9, 0.98])
+    write_csv(
+        folder / "ladder" / "ratings.csv",
+        ["rank", "name", "games", "elo", "elo_ci95_low", "elo_ci95_high"],
+        [
+            [1, "az:r/final.pt:64", 800, 1400.4, 1200, 1600],
+            [2, "greedy", 450, 650.2, 500, 800],
+            [3, "random", 450, 0, 0, 0],
+        ],
+    )
+    write_csv(folder / "curve.csv", CURVE_FIELDS, [["final.pt", 215040, 3600, 0.95, 0.9, 0.98]])
     monkeypatch.setattr(check_readme, "RESULTS", tmp_path)
     lines = {c.template.split(" ")[0]: c for c in check_readme.alphazero_claims()}
     row = lines["|"]
@@ -387,27 +387,19 @@ def test_an_alphazero_folder_of_a_game_with_hidden_information_goes_to_its_own_p
     **Gumbel AlphaZero with chance and hidden hands**, with that part's opponents (``mcts:200`` and
     ``robot`` in place of ``alphabeta:2`` and ``mcts:1000``); a game of perfect information stays
     in **Gumbel AlphaZero**; and the curve gives only the opponents its file holds."""
-    import csv
-
-    fields = ["agent", "opponent", "games", "wins", "draws", "losses", "score", "score_ci95_low", "score_ci95_high"]
     for name, env_id in (("smartrix_az-0", "smartrix_v0"), ("ataxx_az-0", "ataxx_v0")):
         folder = tmp_path / "alphazero" / name
         (folder / "gauntlet").mkdir(parents=True)
         (folder / "run.json").write_text(json.dumps({"env_id": env_id, "positions": 1024, "train_seconds": 120.0}))
         (folder / "about.json").write_text(json.dumps({"simulations": 16, "commands": []}))
-        with (folder / "gauntlet" / "pairs.csv").open("w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(fields)
-            w.writerow(["az:r/final.pt:16", "greedy", 400, 280, 0, 120, 0.7, 0.65, 0.75])
-            w.writerow(["az:r/final.pt:16", "mcts:200", 400, 240, 0, 160, 0.6, 0.55, 0.65])
-            if env_id == "smartrix_v0":
-                w.writerow(["az:r/final.pt:16", "smartrix_quick", 400, 320, 0, 80, 0.8, 0.76, 0.84])
-        with (folder / "curve.csv").open("w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(
-                ["checkpoint", "positions", "elapsed_s", "score_vs_greedy", "ci95_low_vs_greedy", "ci95_high_vs_greedy"]
-            )
-            w.writerow(["final.pt", 1024, 120, 0.7, 0.6, 0.8])
+        pairs = [
+            ["az:r/final.pt:16", "greedy", 400, 280, 0, 120, 0.7, 0.65, 0.75],
+            ["az:r/final.pt:16", "mcts:200", 400, 240, 0, 160, 0.6, 0.55, 0.65],
+        ]
+        if env_id == "smartrix_v0":
+            pairs.append(["az:r/final.pt:16", "smartrix_quick", 400, 320, 0, 80, 0.8, 0.76, 0.84])
+        write_csv(folder / "gauntlet" / "pairs.csv", PAIR_FIELDS, pairs)
+        write_csv(folder / "curve.csv", CURVE_FIELDS, [["final.pt", 1024, 120, 0.7, 0.6, 0.8]])
     monkeypatch.setattr(check_readme, "RESULTS", tmp_path)
     claims = check_readme.alphazero_claims()
     rows = {c.template.split(" | ")[0]: c for c in claims if c.template.startswith("|")}
