@@ -29,6 +29,7 @@ per-game current player, as Pgx does. Two layers:
 from __future__ import annotations
 
 import copy
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -275,6 +276,34 @@ class VectorCore(ABC):
         Raises:
             ParameterError: a state of another game or setting (the message says which).
         """
+
+    # ------------------------------------------------------------------ the game's evaluation
+    def heuristic_values(self, index: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """The game's own static evaluation of games ``index`` as values: ``float64 (k, s)``, entry
+        ``[j, c]`` is ``tanh(evaluate(state, seats[c]) / value_scale)`` of game ``index[j]``, with
+        the ``evaluate`` and ``value_scale`` of the game's heuristics module
+        (:mod:`envs.core.heuristics`), in ``(-1, 1)``, higher better for that seat's side.
+
+        This default goes through :meth:`to_state` (one reference state a game); a game's core may
+        override it with a batched kernel that returns the same values. ``index``: ``int (k,)``
+        games that are not over; ``seats``: ``int (s,)`` seats.
+
+        Raises:
+            ValueError: the game declares no heuristics module.
+        """
+        index = np.asarray(index, dtype=np.int64)
+        players = [int(p) for p in np.asarray(seats, dtype=np.int64)]
+        out = np.zeros((index.size, len(players)), dtype=np.float64)
+        heur = None
+        for j, i in enumerate(index.tolist()):
+            st = self.to_state(i)
+            if heur is None:
+                heur = st.heuristics()
+                if heur is None:
+                    raise ValueError(f"{type(st).__name__} declares no heuristics module: it has no evaluation")
+            for c, p in enumerate(players):
+                out[j, c] = math.tanh(heur.evaluate(st, p) / heur.value_scale)
+        return out
 
     # ------------------------------------------------------------------ copies (generic)
     def take(self, index: np.ndarray) -> VectorCore:

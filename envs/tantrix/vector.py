@@ -45,6 +45,7 @@ from numba import njit
 
 from envs.core.errors import ParameterError
 from envs.core.vector import VectorCore
+from envs.tantrix.heuristics import VALUE_SCALE
 from envs.tantrix.observation import NUM_PLANES, TantrixObservation
 from envs.tantrix.state import TantrixState, window_geometry
 from envs.tantrix.tiles import NUM_TILES, TR_EDGES, TR_SEG
@@ -672,6 +673,25 @@ def _returns_kernel(n, teams, colour_of, par, usize, ucyc, meta, out):
 
 
 @njit(cache=True)
+def _score_gap_kernel(index, seats, n, teams, colour_of, par, usize, ucyc, meta, scale, out):
+    """out[j, c] = tanh((score of seats[c] - best score of another side) / scale) in game index[j]:
+    the heuristics module's tantrix_score_gap as a value, from the same union-find tables."""
+    cs = np.zeros(5, np.int64)
+    for j in range(index.shape[0]):
+        i = index[j]
+        _colour_scores(i, par, usize, ucyc, meta, cs)
+        for c in range(seats.shape[0]):
+            p = seats[c]
+            tp = p % 2 if teams else p
+            best = -1
+            for q in range(n):
+                tq = q % 2 if teams else q
+                if tq != tp and cs[colour_of[q]] > best:
+                    best = cs[colour_of[q]]
+            out[j, c] = np.tanh((cs[colour_of[p]] - best) / scale)
+
+
+@njit(cache=True)
 def _observe_kernel(
     players,
     n,
@@ -943,6 +963,28 @@ class TantrixVectorCore(VectorCore):
         out = np.zeros((self.num_envs, self.num_players), dtype=np.float32)
         a = self.arrays
         _returns_kernel(self.num_players, self.teams, self.colour_of, a["par"], a["usize"], a["ucyc"], a["meta"], out)
+        return out
+
+    def heuristic_values(self, index, seats) -> np.ndarray:
+        """:meth:`VectorCore.heuristic_values` (``tanh(score gap / VALUE_SCALE)`` of
+        :mod:`envs.tantrix.heuristics`, ``float64 (k, s)``) in one numba pass over the line tables."""
+        index = np.asarray(index, dtype=np.int64)
+        seats = np.asarray(seats, dtype=np.int64)
+        out = np.zeros((index.size, seats.size), dtype=np.float64)
+        a = self.arrays
+        _score_gap_kernel(
+            index,
+            seats,
+            self.num_players,
+            self.teams,
+            self.colour_of,
+            a["par"],
+            a["usize"],
+            a["ucyc"],
+            a["meta"],
+            float(VALUE_SCALE),
+            out,
+        )
         return out
 
     def observe(self, players):

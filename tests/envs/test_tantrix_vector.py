@@ -245,3 +245,27 @@ def test_take_put_and_the_core_arrays():
     assert all(v.shape[0] == 2 for v in core.arrays.values())
     with pytest.raises(ParameterError):
         vector_core(2, num_players=5)
+
+
+@pytest.mark.parametrize("kw", [dict(num_players=2), dict(num_players=3), dict(num_players=4, teams=True)])
+def test_the_kernels_score_gap_is_the_reference_scores(kw):
+    """The core's own ``heuristic_values`` (one numba pass over the line tables) against the
+    reference state's ``scores()``: ``tanh((own score - best other side's score) / 5)`` per seat,
+    partners not counted as opponents; mid-game, where the gaps are not all 0."""
+    vec = envs.make_vec("tantrix_v0", 8, seed=3, autoreset="disabled", **kw)
+    out = vec.reset()
+    rng = np.random.default_rng(4)
+    for _ in range(40):
+        m = out.action_mask
+        out = vec.step(np.array([int(rng.choice(np.flatnonzero(r))) if r.any() else 0 for r in m]))
+    live = np.flatnonzero(vec.current_player() >= 0)
+    assert live.size
+    n = vec.num_players
+    got = vec.core.heuristic_values(live, np.arange(n))
+    for j, i in enumerate(live.tolist()):
+        st = vec.to_state(i)
+        sc = st.scores()
+        team = [p % 2 if kw.get("teams") else p for p in range(n)]
+        gaps = [sc[p] - max(sc[q] for q in range(n) if team[q] != team[p]) for p in range(n)]
+        np.testing.assert_allclose(got[j], np.tanh(np.array(gaps) / 5.0), rtol=0, atol=1e-12)
+    assert np.abs(got).max() > 0.1

@@ -285,3 +285,45 @@ def test_pack_and_unpack_masks():
     assert packed.dtype == np.uint8 and packed.shape == (5, 105)
     assert np.array_equal(unpack_mask(packed, 834), mask)
     assert packed[0, 0] & 1 == mask[0, 0] and (packed[0, 1] >> 2) & 1 == mask[0, 10]
+
+
+@pytest.mark.parametrize("env_id,kwargs", CASES)
+def test_heuristic_values_are_the_games_own_evaluation(env_id, kwargs):
+    """``core.heuristic_values(index, seats)`` (what the search mixes into its values with
+    ``heuristic_weight``) is ``tanh(evaluate(state, seat) / value_scale)`` of the game's heuristics
+    module on each reference state, whether a game's core computes it itself (Tantrix's numba
+    kernel) or through ``to_state`` (the default)."""
+    vec = make(env_id, kwargs, seed=5, autoreset="disabled")
+    rng = np.random.default_rng(2)
+    out = vec.reset()
+    seats = np.arange(vec.num_players)
+    checked = 0
+    for ply in range(24):
+        live = np.flatnonzero(vec.current_player() >= 0)
+        if ply % 4 == 3 and live.size:
+            got = vec.core.heuristic_values(live, seats)
+            assert got.shape == (live.size, seats.size) and got.dtype == np.float64
+            for j, i in enumerate(live.tolist()):
+                st = vec.to_state(i)
+                h = st.heuristics()
+                want = [np.tanh(h.evaluate(st, int(p)) / h.value_scale) for p in seats]
+                np.testing.assert_allclose(got[j], want, rtol=0, atol=1e-12, err_msg=f"game {i} at ply {ply}")
+                checked += 1
+            # a subset of games and seats, in any order, answers the same rows
+            sub = live[::-1][:2]
+            rows = [int(np.flatnonzero(live == i)[0]) for i in sub]
+            np.testing.assert_allclose(vec.core.heuristic_values(sub, seats[::-1]), got[rows][:, ::-1])
+        if not live.size:
+            break
+        out = vec.step(random_actions(out.action_mask, rng))
+    assert checked > 0
+
+
+def test_a_core_without_heuristics_says_so(monkeypatch):
+    from envs.ataxx.state import AtaxxState
+
+    vec = envs.make_vec("ataxx_v0", 2, seed=0)
+    vec.reset()
+    monkeypatch.setattr(AtaxxState, "heuristics", lambda self: None)
+    with pytest.raises(ValueError, match="AtaxxState declares no heuristics module"):
+        vec.core.heuristic_values(np.array([0, 1]), np.array([0]))

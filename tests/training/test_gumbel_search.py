@@ -959,6 +959,68 @@ def test_bad_value_shapes_for_three_sides(values, match):
         )
 
 
+# ---------------------------------------------------------------------------- the game's evaluation
+def _heuristic_value(state, player):
+    h = state.heuristics()
+    return math.tanh(h.evaluate(state, player) / h.value_scale)
+
+
+def test_heuristic_weight_mixes_the_games_evaluation_into_every_value():
+    """``heuristic_weight`` (AlphaGo's mixing of its value network with another evaluation): with a
+    network that knows nothing (uniform priors, value 0), the root's value is ``lambda`` times the
+    game's own evaluation, and at ``lambda = 1`` a search that visits every legal action once plays
+    one whose child the game's evaluation rates best for the mover; at ``lambda = 0`` the game's
+    evaluation is never asked for."""
+    vec = envs.make_vec("ataxx_v0", 6, seed=2)
+    vec.reset()
+    rng = np.random.default_rng(3)
+    for _ in range(9):  # a few random plies: captures make the children's material differ
+        vec.step(np.array([int(rng.choice(np.flatnonzero(m))) for m in vec.action_mask()]))
+    states = [vec.to_state(i) for i in range(6)]
+    half = gumbel_search(vec, uniform_evaluate, np.random.default_rng(0), num_simulations=1, heuristic_weight=0.5)
+    want = [0.5 * _heuristic_value(s, s.current_player) for s in states]
+    np.testing.assert_allclose(half.raw_value, want, rtol=1e-6, atol=1e-7)
+    assert np.abs(half.raw_value).max() > 0.01
+    narrowed = 0
+    for i, s in enumerate(states):
+        legal = s.legal_actions()
+        n = len(legal)  # every legal action visited once
+        full = gumbel_search(
+            vec.take([i]),
+            uniform_evaluate,
+            np.random.default_rng(0),
+            num_simulations=n,
+            max_num_considered_actions=n,
+            gumbel=np.zeros((1, vec.num_actions)),
+            heuristic_weight=1.0,
+        )
+        assert full.visit_counts[0, legal].tolist() == [1] * n
+        rated = {}
+        for a in legal:
+            child = s.clone()
+            child.apply(a)
+            rated[a] = _heuristic_value(child, s.current_player)
+        best = {a for a, v in rated.items() if v == max(rated.values())}
+        assert int(full.action[0]) in best, f"game {i}: {int(full.action[0])} not among the best {sorted(best)}"
+        narrowed += len(best) < n and legal[0] not in best
+    assert narrowed > 0  # somewhere the first legal action (a blind search's) is not among the best
+    calls = []
+    original = VectorCore.heuristic_values
+
+    def counting(self, index, seats):
+        calls.append(len(index))
+        return original(self, index, seats)
+
+    try:
+        VectorCore.heuristic_values = counting
+        gumbel_search(vec, uniform_evaluate, np.random.default_rng(0), num_simulations=4)
+        assert calls == []
+        gumbel_search(vec, uniform_evaluate, np.random.default_rng(0), num_simulations=4, heuristic_weight=0.25)
+        assert calls and calls[0] == 6
+    finally:
+        VectorCore.heuristic_values = original
+
+
 # ---------------------------------------------------------------------------- errors
 @pytest.mark.parametrize(
     "kwargs, match",
@@ -970,6 +1032,9 @@ def test_bad_value_shapes_for_three_sides(values, match):
         (dict(gumbel_scale=-1.0), "gumbel_scale"),
         (dict(gumbel_scale=float("nan")), "gumbel_scale"),
         (dict(value_scale=-0.1), "value_scale"),
+        (dict(heuristic_weight=-0.1), "heuristic_weight must be a finite number >= 0"),
+        (dict(heuristic_weight=1.5), r"heuristic_weight must be in \[0, 1\], got 1.5"),
+        (dict(heuristic_weight=float("nan")), "heuristic_weight"),
         (dict(rng=0), "numpy.random.Generator"),
         (dict(evaluate=None), "callable"),
         (dict(gumbel=np.zeros((2, 3))), "gumbel"),

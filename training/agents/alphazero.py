@@ -105,6 +105,9 @@ class AlphaZeroAgent(Agent):
         value_scale: ``sigma``'s scale on the completed Q-values (``None``: the checkpoint's
             ``search.value_scale``, 0.1 for checkpoints written before that key; mctx's default),
             a finite number >= 0 (:func:`~training.search.gumbel_search`).
+        heuristic_weight: the weight in ``[0, 1]`` of the game's own evaluation in each searched
+            position's value (``None``: the checkpoint's ``search.heuristic_weight``, 0 for
+            checkpoints written before that key; :func:`~training.search.gumbel_search`).
         seed: seed of ``self.rng``, which draws the search's determinization in a game with hidden
             information (:func:`~training.search.gumbel_search`); the noiseless search of a
             perfect-information game draws nothing from it.
@@ -123,6 +126,7 @@ class AlphaZeroAgent(Agent):
         simulations: int | None = None,
         max_num_considered_actions: int | None = None,
         value_scale: float | None = None,
+        heuristic_weight: float | None = None,
         seed: int | None = None,
         name: str | None = None,
         trained_on: tuple[str, dict] | None = None,
@@ -130,7 +134,7 @@ class AlphaZeroAgent(Agent):
         super().__init__(seed)
         from training.agents.alphazero_net import build_network, make_evaluate
 
-        defaults = {"simulations": 16, "m": 16, "value_scale": 0.1}
+        defaults = {"simulations": 16, "m": 16, "value_scale": 0.1, "heuristic_weight": 0.0}
         self.path = None
         if isinstance(model, (str, Path)):
             self.path = Path(model)
@@ -143,6 +147,7 @@ class AlphaZeroAgent(Agent):
                 "simulations": cfg["search"]["eval_simulations"],
                 "m": cfg["search"]["max_num_considered_actions"],
                 "value_scale": cfg["search"].get("value_scale", 0.1),  # older checkpoints: mctx's default
+                "heuristic_weight": cfg["search"].get("heuristic_weight", 0.0),  # older ones: the network alone
             }
         else:
             if trained_on is None:
@@ -165,6 +170,14 @@ class AlphaZeroAgent(Agent):
         ):
             raise ValueError(f"value_scale must be a finite number >= 0, got {scale!r}")
         self.value_scale = float(scale)
+        lam = defaults["heuristic_weight"] if heuristic_weight is None else heuristic_weight
+        if (
+            isinstance(lam, bool)
+            or not isinstance(lam, (int, float, np.integer, np.floating))
+            or not 0 <= lam <= 1  # NaN fails too
+        ):
+            raise ValueError(f"heuristic_weight must be a number in [0, 1], got {lam!r}")
+        self.heuristic_weight = float(lam)
         self.network = network
         self.evaluate = make_evaluate(network)
         self.trained_on = trained_on
@@ -252,6 +265,7 @@ class AlphaZeroAgent(Agent):
             num_simulations=self.simulations,
             max_num_considered_actions=self.m,
             value_scale=self.value_scale,
+            heuristic_weight=self.heuristic_weight,
             gumbel_scale=0.0,
             gumbel=np.zeros((len(states), vec.num_actions)),  # no noise, and no draw from self.rng
             # hidden information: each game's determinization from its own generator

@@ -591,6 +591,7 @@ def gumbel_search(
     determinize: bool | None = None,
     determinization_rngs: Sequence[np.random.Generator] | None = None,
     num_determinizations: int = 1,
+    heuristic_weight: float = 0.0,
 ) -> SearchResult:
     """Search every game of ``env`` with Gumbel AlphaZero (see the module docstring for the rules and
     their sources) and return its action, improved policy and statistics.
@@ -641,6 +642,13 @@ def gumbel_search(
             the root's rules on their mean q-values), then descends each tree by its own sample,
             and the result is computed from the mean of the ``D`` trees' root q-values and values
             (the evaluation is called on up to ``B * D`` positions a step).
+        heuristic_weight: ``lambda`` in ``[0, 1]``: each evaluated position's value (root and
+            leaves) is ``(1 - lambda) * v + lambda * h``, ``v`` the network's and ``h`` the game's
+            own static evaluation of every side (the core's
+            :meth:`~envs.core.vector.VectorCore.heuristic_values`, from the first seat of each
+            side; ``tanh(evaluate / VALUE_SCALE)`` of the game's heuristics module), as AlphaGo
+            mixed its value network with rollouts (Silver et al. 2016, ``lambda = 0.5``). 0 (the
+            default): the network's value alone, the game's heuristics never called.
 
     Returns:
         :class:`SearchResult`.
@@ -659,6 +667,9 @@ def gumbel_search(
     gscale = _check_real("gumbel_scale", gumbel_scale, 0.0)
     vscale = _check_real("value_scale", value_scale, 0.0)
     vinit = _check_real("maxvisit_init", maxvisit_init, 0.0)
+    lam = _check_real("heuristic_weight", heuristic_weight, 0.0)
+    if lam > 1.0:
+        raise ValueError(f"heuristic_weight must be in [0, 1], got {heuristic_weight!r}")
     if not callable(evaluate):
         raise ValueError(f"evaluate must be callable, got {type(evaluate).__name__}")
     core = getattr(env, "core", None)
@@ -776,6 +787,8 @@ def gumbel_search(
         groot[trees[rr], jj] = gr[trees[rr], aa]
         side[trees, 0] = team_of[root_player[trees]]
         raw[trees, 0] = _absolute(v, side[trees, 0])
+        if lam > 0.0:
+            raw[trees, 0] = (1.0 - lam) * raw[trees, 0] + lam * core.heuristic_values(trees, first_seat)
         nvalues[trees, 0] = raw[trees, 0]
         nvisits[trees, 0] = 1
         mover[trees, 0] = root_player[trees]
@@ -887,6 +900,8 @@ def gumbel_search(
                 actions[be[rr], ne[rr], jj] = aa
                 nlegal[be, ne] = cnt
                 value[ev] = _absolute(v, sd[ev])
+                if lam > 0.0:
+                    value[ev] = (1.0 - lam) * value[ev] + lam * sub.heuristic_values(ev, first_seat)
             raw[b3, n3] = value
             nvalues[b3, n3] = value
             nvisits[b3, n3] = 1

@@ -76,6 +76,13 @@ class SearchConfig(Section):
         description="sigma's c_scale: the completed Q-values, rescaled to [0, 1], times (50 + max visits) times "
         "this, are added to the prior's logits (mctx's value_scale 0.1); lower it while the value head is poor",
     )
+    heuristic_weight: Probability = Field(
+        0.0,
+        description="weight in [0, 1] of the game's own evaluation (its heuristics module's evaluate, as "
+        "tanh(evaluate / VALUE_SCALE)) in the value of every searched position: (1 - w) * network + w * game, as "
+        "AlphaGo mixed its value network with rollouts; 0: the network alone. Self-play, the periodic and final "
+        "evaluations and the az: agent all search so",
+    )
     playout_cap: PlayoutCapConfig = Field(default_factory=PlayoutCapConfig, description="playout cap randomisation")
 
 
@@ -168,6 +175,19 @@ class AlphaZeroConfig(RunConfig):
                 f"config 'learn.min_positions' must be at most selfplay.buffer_size = "
                 f"{self.selfplay.buffer_size}, got {self.learn.min_positions!r}"
             )
+        if self.search.heuristic_weight > 0:
+            import envs
+            from envs.core.errors import UnknownEnvError
+
+            try:
+                declared = bool(envs.spec(self.env_id).game_info().heuristics)
+            except UnknownEnvError:
+                declared = True  # the env_id's own check reports an unknown game
+            if not declared:
+                raise ConfigError(
+                    f"config 'search.heuristic_weight' must be 0 for {self.env_id}: the game declares no "
+                    f"heuristics module (no evaluation of its own), got {self.search.heuristic_weight!r}"
+                )
         return self
 
     def agent_specs(self, check_teacher: bool = True) -> list[tuple[str, list[str]]]:

@@ -167,6 +167,7 @@ class SelfPlay:
             max_num_considered_actions=sc.max_num_considered_actions,
             gumbel_scale=sc.gumbel_scale,
             value_scale=sc.value_scale,
+            heuristic_weight=sc.heuristic_weight,
         )
         self.evaluations += res.num_evaluations
         if full and live.size:
@@ -708,6 +709,7 @@ def _evaluate(cfg, network, t: int, episodes: int, logger) -> dict:
         simulations=cfg.search.eval_simulations,
         max_num_considered_actions=cfg.search.max_num_considered_actions,
         value_scale=cfg.search.value_scale,
+        heuristic_weight=cfg.search.heuristic_weight,
         seed=t,
         name="learner",
         trained_on=(cfg.env_id, dict(cfg.env_kwargs)),
