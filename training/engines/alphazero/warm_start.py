@@ -206,9 +206,11 @@ def imitate(network, optimizer, data: dict, cfg, seed: int, holdout: float = 0.1
     value = np.asarray(data["value"])
     value_dim = 1 if value.ndim == 1 else value.shape[1]
     buffer = ReplayBuffer(max(1, train_idx.size), data["observation_space"], num_actions, value_dim=value_dim)
-    policy = np.zeros((train_idx.size, num_actions), dtype=np.float32)
-    policy[np.arange(train_idx.size), data["action"][train_idx]] = 1.0
-    buffer.add(obs_take(data["obs"], train_idx), data["mask"][train_idx], policy, data["value"][train_idx])
+    for lo in range(0, train_idx.size, 4096):  # one-hot targets a chunk at a time: the buffer holds the only full copy
+        idx = train_idx[lo : lo + 4096]
+        policy = np.zeros((idx.size, num_actions), dtype=np.float16)
+        policy[np.arange(idx.size), data["action"][idx]] = 1.0
+        buffer.add(obs_take(data["obs"], idx), data["mask"][idx], policy, data["value"][idx])
     rng = np.random.default_rng([seed, 1])
     steps = pc.epochs * math.ceil(train_idx.size / pc.batch_size)
     for group in optimizer.param_groups:
