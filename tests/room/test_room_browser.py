@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -357,9 +358,18 @@ def test_a_smartrix_page_never_receives_the_other_seats_cards(browser, server, m
     gid = create_in_lobby(p0, server, "smartrix_v0", ["me", "invite"], seed=None)
     link = p0.input_value("input.link")
     p0.click("#go-game")
+    game = server.game(gid)
+    wait_ply(p0, game.ply)
+    before = len(frames0)
     p1 = new_page(browser)
     p1.goto(link)
-    game = server.game(gid)
+    wait_ply(p1, game.ply)
+    # p1's claim of its seat is broadcast to p0 too; let that frame land before p0 clicks, since
+    # it redraws p0's move buttons (a click on a button being replaced is lost)
+    for _ in range(250):
+        if len(frames0) > before:
+            break
+        time.sleep(0.02)
     pages = {0: p0, 1: p1}
     hands_seen = []
     for _ in range(8):
