@@ -151,7 +151,8 @@ def test_the_alphazero_agents_ship_with_the_results_of_their_runs():
     results/alphazero/<name>-<seed>/ (the index's source digest = the digest those results record)."""
     results = Path(__file__).resolve().parents[2] / "results" / "alphazero"
     az = [a for a in shipped_agents() if a.engine == "alphazero"]
-    assert [a.name for a in az] == ["ataxx_az", "twixt_az", "double_twixt_az", "twixt24_az", "smartrix_az"]
+    names = ["ataxx_az", "twixt_az", "double_twixt_az", "twixt24_az", "smartrix_az", "tantrix_az"]
+    assert [a.name for a in az] == names
     for a in az:
         about = json.loads((results / f"{a.name}-{a.seed}" / "about.json").read_text())
         assert about["final_sha256"] == a.source_sha256, a.name
