@@ -166,29 +166,41 @@ def test_the_az_spec_plays_with_the_search_and_the_raw_policy(tmp_path):
         raw.check_env(envs.make("twixt_v0", board_size=8))
 
 
+def search_key_reaches_the_agent(tmp_path, key: str, value, default, explicit):
+    """Train a tiny run with ``search.<key> = value`` and one with the default: the checkpoint and
+    the ``az:`` agent carry ``value``, the default run's self-play trains other weights, an explicit
+    ``explicit`` wins, and a checkpoint written before the key reads ``default``. Returns the
+    checkpoint of the first run."""
+    from training.agents import make_agent
+    from training.agents.alphazero import AlphaZeroAgent
+
+    cfg = tiny()
+    cfg.search[key] = value
+    train(cfg, tmp_path / "set", progress_bar=False)
+    path = tmp_path / "set" / "checkpoints" / "final.pt"
+    assert checkpoint(path)["config"]["search"][key] == value
+    assert getattr(make_agent(f"az:{path}:4"), key) == value
+    train(tiny(), tmp_path / "default", progress_bar=False)
+    plain = checkpoint(tmp_path / "default" / "checkpoints" / "final.pt")
+    assert plain["config"]["search"][key] == default
+    assert not same_tensors(plain["network"], checkpoint(path)["network"])
+    assert getattr(AlphaZeroAgent(path, **{key: explicit}), key) == explicit
+    old = checkpoint(path)
+    del old["config"]["search"][key]
+    torch.save(old, tmp_path / "old.pt")
+    assert getattr(AlphaZeroAgent(tmp_path / "old.pt"), key) == default
+    return path
+
+
 def test_the_az_agent_takes_sigmas_value_scale_from_its_run(tmp_path):
     """``search.value_scale`` reaches the agent from the checkpoint (0.1, mctx's, for a checkpoint
     written before the key), an explicit one wins, a bad one is refused; at 0 the search's values
     move nothing, so the search plays the raw policy's move, which at 0.1 it does not everywhere."""
     import envs
-    from training.agents import make_agent
     from training.agents.alphazero import AlphaZeroAgent
 
-    cfg = tiny()
-    cfg.search.value_scale = 0.0
-    train(cfg, tmp_path / "r", progress_bar=False)
-    path = tmp_path / "r" / "checkpoints" / "final.pt"
-    assert checkpoint(path)["config"]["search"]["value_scale"] == 0.0
-    assert make_agent(f"az:{path}:4").value_scale == 0.0
-    train(tiny(), tmp_path / "d", progress_bar=False)  # self-play's targets at 0.1: other weights
-    default = checkpoint(tmp_path / "d" / "checkpoints" / "final.pt")
-    assert default["config"]["search"]["value_scale"] == 0.1
-    assert not same_tensors(default["network"], checkpoint(path)["network"])
-    assert AlphaZeroAgent(path, value_scale=0.25).value_scale == 0.25
-    old = checkpoint(path)
-    del old["config"]["search"]["value_scale"]
-    torch.save(old, tmp_path / "old.pt")
-    assert AlphaZeroAgent(tmp_path / "old.pt").value_scale == 0.1
+    # self-play's targets at 0 and at 0.1: other weights
+    path = search_key_reaches_the_agent(tmp_path, "value_scale", 0.0, default=0.1, explicit=0.25)
     for bad in (-1.0, float("nan"), True, "0.1"):
         with pytest.raises(ValueError, match="value_scale must be a finite number >= 0"):
             AlphaZeroAgent(path, value_scale=bad)
@@ -214,24 +226,9 @@ def test_heuristic_weight_reaches_self_play_and_the_agent(tmp_path, monkeypatch)
     import dataclasses
 
     from envs.registry import EnvSpec
-    from training.agents import make_agent
     from training.agents.alphazero import AlphaZeroAgent
 
-    cfg = tiny()
-    cfg.search.heuristic_weight = 0.5
-    train(cfg, tmp_path / "h", progress_bar=False)
-    path = tmp_path / "h" / "checkpoints" / "final.pt"
-    assert checkpoint(path)["config"]["search"]["heuristic_weight"] == 0.5
-    assert make_agent(f"az:{path}:4").heuristic_weight == 0.5
-    train(tiny(), tmp_path / "n", progress_bar=False)
-    plain = checkpoint(tmp_path / "n" / "checkpoints" / "final.pt")
-    assert plain["config"]["search"]["heuristic_weight"] == 0.0
-    assert not same_tensors(plain["network"], checkpoint(path)["network"])
-    assert AlphaZeroAgent(path, heuristic_weight=1).heuristic_weight == 1.0
-    old = checkpoint(path)
-    del old["config"]["search"]["heuristic_weight"]
-    torch.save(old, tmp_path / "old.pt")
-    assert AlphaZeroAgent(tmp_path / "old.pt").heuristic_weight == 0.0
+    path = search_key_reaches_the_agent(tmp_path, "heuristic_weight", 0.5, default=0.0, explicit=1.0)
     for bad in (-0.5, 1.5, float("nan"), True, "1"):
         with pytest.raises(ValueError, match="heuristic_weight must be a number in \\[0, 1\\]"):
             AlphaZeroAgent(path, heuristic_weight=bad)
