@@ -23,7 +23,7 @@ import numpy as np
 
 from envs.core.errors import ParameterError
 from training.agents.base import Agent
-from training.agents.search import _is_real
+from training.agents.search import is_real_number
 
 __all__ = ["AlphaZeroAgent", "parse_az_spec", "load_checkpoint", "AGENT_FORMAT", "MAX_SIMULATIONS"]
 
@@ -163,11 +163,11 @@ class AlphaZeroAgent(Agent):
         self.simulations = int(sims)
         self.m = int(defaults["m"] if max_num_considered_actions is None else max_num_considered_actions)
         scale = defaults["value_scale"] if value_scale is None else value_scale
-        if not _is_real(scale) or not np.isfinite(scale) or scale < 0:
+        if not is_real_number(scale) or not np.isfinite(scale) or scale < 0:
             raise ValueError(f"value_scale must be a finite number >= 0, got {scale!r}")
         self.value_scale = float(scale)
         lam = defaults["heuristic_weight"] if heuristic_weight is None else heuristic_weight
-        if not _is_real(lam) or not 0 <= lam <= 1:  # NaN fails too
+        if not is_real_number(lam) or not 0 <= lam <= 1:  # NaN fails too
             raise ValueError(f"heuristic_weight must be a number in [0, 1], got {lam!r}")
         self.heuristic_weight = float(lam)
         self.network = network

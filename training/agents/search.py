@@ -32,7 +32,7 @@ from envs.core.heuristics import one_ply_greedy, terminal_or
 from envs.core.state import GameState
 from training.agents.base import Agent
 
-__all__ = ["Evaluator", "GreedyAgent", "AlphaBetaAgent", "MCTSAgent", "DEFAULT_VALUE_SCALE"]
+__all__ = ["Evaluator", "GreedyAgent", "AlphaBetaAgent", "MCTSAgent", "DEFAULT_VALUE_SCALE", "is_real_number"]
 
 #: ``f(state, player) -> float``, higher is better for ``player`` (see the module docstring).
 Evaluator = Callable[[GameState, int], float]
@@ -196,7 +196,7 @@ class AlphaBetaAgent(Agent):
         return v
 
 
-def _is_real(x) -> bool:
+def is_real_number(x) -> bool:
     """A real number (Python or numpy int / float), not a bool."""
     return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
 
@@ -265,12 +265,12 @@ class MCTSAgent(Agent):
         super().__init__(seed)
         if not is_plain_int(simulations) or simulations < 1:
             raise ValueError(f"MCTS simulations must be a positive integer, got {simulations!r}")
-        if not _is_real(c) or not math.isfinite(c) or c < 0:
+        if not is_real_number(c) or not math.isfinite(c) or c < 0:
             raise ValueError(f"MCTS exploration constant c must be a finite number >= 0, got {c!r}")
         if rollout_limit is not None and (not is_plain_int(rollout_limit) or rollout_limit < 0):
             raise ValueError(f"MCTS rollout_limit must be None or a non-negative integer, got {rollout_limit!r}")
         if value_scale is not None and (
-            not _is_real(value_scale) or not math.isfinite(value_scale) or value_scale <= 0
+            not is_real_number(value_scale) or not math.isfinite(value_scale) or value_scale <= 0
         ):
             raise ValueError(f"MCTS value_scale must be None or a finite number > 0, got {value_scale!r}")
         if not is_plain_int(determinizations) or determinizations < 1:
