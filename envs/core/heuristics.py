@@ -25,6 +25,14 @@ it cannot play). The first line of the factory's docstring is the agent's summar
 lists them across the registered games). A heuristics module may still export ``agents``
 (``{name: factory}``); those join the declared ones.
 
+A game may also offer further named evaluations for search (e.g. Tantrix's ``"predicted"``, the
+robot's predicted final score gap), declared in its ``GameInfo.evaluators`` as
+``(name, "module:function")`` pairs and loaded by name in the same way (:func:`load_evaluators`).
+Each is ``f(state, player) -> float`` with ``evaluate``'s contract and units, so the module's
+``VALUE_SCALE`` applies to it too. :meth:`Heuristics.evaluator` returns one by name, ``"evaluate"``
+being the module's own ``evaluate``; the AlphaZero search's ``search.heuristic`` names the one it
+mixes into its values.
+
 Consumers reach them through the state: ``state.heuristics()`` returns a :class:`Heuristics`
 (or ``None`` for a game that declares none) and ``state.agents()`` the named agents, so nothing
 outside the game's package names the modules.
@@ -46,12 +54,24 @@ if TYPE_CHECKING:
 from envs.core.checks import is_plain_number
 from envs.core.plugins import check_path, load_module, load_object
 
-__all__ = ["Heuristics", "load_heuristics", "load_agents", "terminal_or", "one_ply_greedy", "WIN_VALUE"]
+__all__ = [
+    "Heuristics",
+    "load_heuristics",
+    "load_agents",
+    "load_evaluators",
+    "terminal_or",
+    "one_ply_greedy",
+    "WIN_VALUE",
+    "DEFAULT_EVALUATOR",
+]
 
 S = TypeVar("S", bound="GameState")  # one game's state type, for evaluation functions typed on it
 
 #: Value of a won game in :func:`terminal_or` (``-WIN_VALUE`` lost, 0 drawn): beyond any heuristic.
 WIN_VALUE = 1e6
+
+#: The name under which :meth:`Heuristics.evaluator` returns the module's own ``evaluate``.
+DEFAULT_EVALUATOR = "evaluate"
 
 
 @dataclass(frozen=True)
@@ -65,6 +85,8 @@ class Heuristics:
         module: the module's dotted path (``""`` when built by hand).
         agents: the game's own named agents, ``{name: factory}`` (its ``GameInfo.agents``, and
             the module's optional ``agents``; empty when it has none).
+        evaluators: the game's further named evaluations, ``{name: f(state, player) -> float}``
+            (its ``GameInfo.evaluators``; empty when it has none), in ``evaluate``'s units.
     """
 
     evaluate: Callable[[GameState, int], float]
@@ -72,11 +94,57 @@ class Heuristics:
     value_scale: float
     module: str = ""
     agents: dict = field(default_factory=dict, hash=False)
+    evaluators: dict = field(default_factory=dict, hash=False)
+
+    def evaluator_names(self) -> list[str]:
+        """``"evaluate"`` (:data:`DEFAULT_EVALUATOR`), then the names of :attr:`evaluators`."""
+        return [DEFAULT_EVALUATOR, *self.evaluators]
+
+    def evaluator(self, name: str) -> Callable[[GameState, int], float]:
+        """The evaluation called ``name``: :attr:`evaluate` for ``"evaluate"``, else the named one
+        of :attr:`evaluators`.
+
+        Raises:
+            ValueError: no evaluation of that name (the message lists the names there are).
+        """
+        if name == DEFAULT_EVALUATOR:
+            return self.evaluate
+        if isinstance(name, str) and name in self.evaluators:
+            return self.evaluators[name]
+        where = self.module or "these heuristics"
+        raise ValueError(f"{where} has no evaluation {name!r}; expected one of {self.evaluator_names()}")
 
 
 _CACHE: dict[tuple, Heuristics] = {}
 _AGENTS: dict[tuple, dict[str, Callable]] = {}
+_EVALUATORS: dict[tuple, dict[str, Callable]] = {}
 _AGENT_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+def _load_named(declared, what: str, target: str, cache: dict) -> dict[str, Callable]:
+    """``{name: callable}`` of pairs ``(name, "module:<target>")`` (``GameInfo.<what>``), each
+    imported by name; cached in ``cache``."""
+    key = tuple(declared) if isinstance(declared, (tuple, list)) else declared
+    if isinstance(key, tuple) and key in cache:
+        return dict(cache[key])
+    if not isinstance(key, tuple) or not all(
+        isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) and _AGENT_NAME.match(p[0]) for p in key
+    ):
+        raise TypeError(
+            f"GameInfo.{what} must be pairs (name, 'module:{target}') with lower-case names "
+            f"(letters, digits, '_'), got {declared!r:.200}"
+        )
+    kind = what[:-1]  # "agent", "evaluator"
+    out: dict[str, Callable] = {}
+    for name, path in key:
+        if name in out:
+            raise TypeError(f"GameInfo.{what} declares {name!r} twice")
+        obj = load_object(check_path(path, f"{kind} {name!r}", attribute=True), f"{kind} {name!r}")
+        if not callable(obj):
+            raise TypeError(f"{kind} {name!r}: {path} is not callable")
+        out[name] = obj
+    cache[key] = out
+    return dict(out)
 
 
 def load_agents(declared) -> dict[str, Callable]:
@@ -90,40 +158,43 @@ def load_agents(declared) -> dict[str, Callable]:
         TypeError: not such pairs, a name used twice, or a factory that is not callable.
         ImportError: a factory's module cannot be imported or lacks it.
     """
-    key = tuple(declared) if isinstance(declared, (tuple, list)) else declared
-    if isinstance(key, tuple) and key in _AGENTS:
-        return dict(_AGENTS[key])
-    if not isinstance(key, tuple) or not all(
-        isinstance(p, tuple) and len(p) == 2 and isinstance(p[0], str) and _AGENT_NAME.match(p[0]) for p in key
+    return _load_named(declared, "agents", "factory", _AGENTS)
+
+
+def load_evaluators(declared) -> dict[str, Callable]:
+    """The named evaluations a ``GameInfo.evaluators`` declares, ``{name: f(state, player)}``,
+    each imported by name (:func:`envs.core.plugins.load_object`); cached.
+
+    Args:
+        declared: pairs ``(name, "module:function")``; a name is lower case (letters, digits,
+            ``_``) and not ``"evaluate"`` (the heuristics module's own).
+
+    Raises:
+        TypeError: not such pairs, a name used twice or ``"evaluate"``, or a function that is not
+            callable.
+        ImportError: a function's module cannot be imported or lacks it.
+    """
+    if isinstance(declared, (tuple, list)) and any(
+        isinstance(p, tuple) and p[:1] == (DEFAULT_EVALUATOR,) for p in declared
     ):
-        raise TypeError(
-            f"GameInfo.agents must be pairs (name, 'module:factory') with lower-case names "
-            f"(letters, digits, '_'), got {declared!r:.200}"
-        )
-    out: dict[str, Callable] = {}
-    for name, path in key:
-        if name in out:
-            raise TypeError(f"GameInfo.agents declares {name!r} twice")
-        factory = load_object(check_path(path, f"agent {name!r}", attribute=True), f"agent {name!r}")
-        if not callable(factory):
-            raise TypeError(f"agent {name!r}: {path} is not callable")
-        out[name] = factory
-    _AGENTS[key] = out
-    return dict(out)
+        raise TypeError(f"GameInfo.evaluators may not declare {DEFAULT_EVALUATOR!r}: that is the module's own")
+    return _load_named(declared, "evaluators", "function", _EVALUATORS)
 
 
-def load_heuristics(module: str, agents=()) -> Heuristics:
+def load_heuristics(module: str, agents=(), evaluators=()) -> Heuristics:
     """The :class:`Heuristics` exported by the module at dotted path ``module`` (cached), with the
     named agents ``agents`` declares (a ``GameInfo.agents``, see :func:`load_agents`) added to the
-    module's own optional ``agents``.
+    module's own optional ``agents``, and the named evaluations ``evaluators`` declares (a
+    ``GameInfo.evaluators``, see :func:`load_evaluators`).
 
     Raises:
         ImportError: the module does not exist.
         TypeError: it lacks ``evaluate``, ``greedy_action`` or ``VALUE_SCALE``, or one has the
             wrong kind (the message names the module and what is missing); its ``agents`` is not a
-            dict of lower-case names (letters, digits, ``_``) to functions; as :func:`load_agents`.
+            dict of lower-case names (letters, digits, ``_``) to functions; as :func:`load_agents` and
+            :func:`load_evaluators`.
     """
-    key = (module, tuple(agents))
+    key = (module, tuple(agents), tuple(evaluators))
     if key in _CACHE:
         return _CACHE[key]
     mod = load_module(module, "heuristics module")
@@ -153,7 +224,14 @@ def load_heuristics(module: str, agents=()) -> Heuristics:
             f"heuristics module {module}: agents must be a dict of lower-case names (letters, digits, "
             f"'_') to factories, got {own!r:.200}"
         )
-    h = Heuristics(mod.evaluate, mod.greedy_action, float(scale), module, {**own, **load_agents(agents)})
+    h = Heuristics(
+        mod.evaluate,
+        mod.greedy_action,
+        float(scale),
+        module,
+        {**own, **load_agents(agents)},
+        load_evaluators(evaluators),
+    )
     _CACHE[key] = h
     return h
 

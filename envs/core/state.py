@@ -61,6 +61,11 @@ class GameInfo:
             ``(name, "module:factory")``: each factory is imported by name on first use (see
             :mod:`envs.core.plugins`; the factory's contract is in :mod:`envs.core.heuristics`).
             Reached through :meth:`GameState.agents`; ``()`` for a game without any.
+        evaluators: the game's further named evaluations for search (e.g. Tantrix's
+            ``"predicted"``), as pairs ``(name, "module:function")``, each ``f(state, player) ->
+            float`` with the heuristics module's ``evaluate`` contract and units (see
+            :mod:`envs.core.heuristics`); imported by name on first use. Reached through
+            :meth:`GameState.heuristics` (its ``evaluator(name)``); ``()`` for a game without any.
         records: dotted path of the game's record module (``"envs.tantrix.records"``), which
             registers its older JSON formats and the other programs' files it imports with
             :mod:`envs.core.records` when imported; ``""`` for a game without one. The registry
@@ -87,6 +92,7 @@ class GameInfo:
     heuristics: str = ""
     board: str = ""
     agents: tuple[tuple[str, str], ...] = ()
+    evaluators: tuple[tuple[str, str], ...] = ()
     records: str = ""
     words: str = ""
 
@@ -362,8 +368,9 @@ class GameState(ABC):
 
     def heuristics(self):
         """The game's own knowledge for agents: an :class:`envs.core.heuristics.Heuristics`
-        (``evaluate(state, player)``, ``greedy_action(state, rng)``, ``value_scale``, and its
-        ``agents``: those of ``info.agents``, see :meth:`agents`) loaded from the module named by
+        (``evaluate(state, player)``, ``greedy_action(state, rng)``, ``value_scale``, its
+        ``agents``: those of ``info.agents``, see :meth:`agents`, and its named ``evaluators``:
+        those of ``info.evaluators``) loaded from the module named by
         ``info.heuristics``, or ``None`` when the game declares none.
 
         A game (or a test's toy game) may override this method to return its own
@@ -378,7 +385,7 @@ class GameState(ABC):
             return None
         from envs.core.heuristics import load_heuristics
 
-        return load_heuristics(module, getattr(self.info, "agents", ()))
+        return load_heuristics(module, getattr(self.info, "agents", ()), getattr(self.info, "evaluators", ()))
 
     def agents(self) -> dict:
         """The game's own named agents, ``{name: factory}`` (see :mod:`envs.core.heuristics` for

@@ -278,31 +278,33 @@ class VectorCore(ABC):
         """
 
     # ------------------------------------------------------------------ the game's evaluation
-    def heuristic_values(self, index: np.ndarray, seats: np.ndarray) -> np.ndarray:
+    def heuristic_values(self, index: np.ndarray, seats: np.ndarray, evaluator: str = "evaluate") -> np.ndarray:
         """The game's own static evaluation of games ``index`` as values: ``float64 (k, s)``, entry
-        ``[j, c]`` is ``tanh(evaluate(state, seats[c]) / value_scale)`` of game ``index[j]``, with
-        the ``evaluate`` and ``value_scale`` of the game's heuristics module
-        (:mod:`envs.core.heuristics`), in ``(-1, 1)``, higher better for that seat's side.
+        ``[j, c]`` is ``tanh(f(state, seats[c]) / value_scale)`` of game ``index[j]``, ``f`` the
+        evaluation called ``evaluator`` of the game's heuristics module (:mod:`envs.core.heuristics`:
+        ``"evaluate"``, the module's own, or one of the game's named ``GameInfo.evaluators``) and
+        ``value_scale`` the module's, in ``(-1, 1)``, higher better for that seat's side.
 
         This default goes through :meth:`to_state` (one reference state a game); a game's core may
         override it with a batched kernel that returns the same values. ``index``: ``int (k,)``
         games that are not over; ``seats``: ``int (s,)`` seats.
 
         Raises:
-            ValueError: the game declares no heuristics module.
+            ValueError: the game declares no heuristics module, or no evaluation ``evaluator``.
         """
         index = np.asarray(index, dtype=np.int64)
         players = [int(p) for p in np.asarray(seats, dtype=np.int64)]
         out = np.zeros((index.size, len(players)), dtype=np.float64)
-        heur = None
+        f = scale = None
         for j, i in enumerate(index.tolist()):
             st = self.to_state(i)
-            if heur is None:
+            if f is None:
                 heur = st.heuristics()
                 if heur is None:
                     raise ValueError(f"{type(st).__name__} declares no heuristics module: it has no evaluation")
+                f, scale = heur.evaluator(evaluator), heur.value_scale
             for c, p in enumerate(players):
-                out[j, c] = math.tanh(heur.evaluate(st, p) / heur.value_scale)
+                out[j, c] = math.tanh(f(st, p) / scale)
         return out
 
     # ------------------------------------------------------------------ copies (generic)

@@ -242,6 +242,7 @@ class TantrixState(GameState):
         heuristics="envs.tantrix.heuristics",
         board="envs.tantrix.svg",
         agents=(("robot", "envs.tantrix.robot:robot_agent"),),
+        evaluators=(("predicted", "envs.tantrix.robot:robot_value"),),
         records="envs.tantrix.records",
         words="envs.tantrix.words",
     )

@@ -965,9 +965,13 @@ class TantrixVectorCore(VectorCore):
         _returns_kernel(self.num_players, self.teams, self.colour_of, a["par"], a["usize"], a["ucyc"], a["meta"], out)
         return out
 
-    def heuristic_values(self, index, seats) -> np.ndarray:
-        """:meth:`VectorCore.heuristic_values` (``tanh(score gap / VALUE_SCALE)`` of
-        :mod:`envs.tantrix.heuristics`, ``float64 (k, s)``) in one numba pass over the line tables."""
+    def heuristic_values(self, index, seats, evaluator="evaluate") -> np.ndarray:
+        """:meth:`VectorCore.heuristic_values`, ``float64 (k, s)``: for ``"evaluate"``
+        (``tanh(score gap / VALUE_SCALE)`` of :mod:`envs.tantrix.heuristics`) one numba pass over
+        the line tables; another evaluation (``"predicted"``, the robot's predicted score gap) goes
+        through the reference states (the default, ~1 ms a game)."""
+        if evaluator != "evaluate":
+            return super().heuristic_values(index, seats, evaluator)
         index = np.asarray(index, dtype=np.int64)
         seats = np.asarray(seats, dtype=np.int64)
         out = np.zeros((index.size, seats.size), dtype=np.float64)

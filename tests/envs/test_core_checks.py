@@ -89,3 +89,33 @@ def test_declared_agents_load_by_name():
         load_agents((("a", "envs.core.checks:is_int"), ("a", "envs.core.checks:is_bool")))
     with pytest.raises(TypeError, match="is not callable"):
         load_agents((("a", "envs.core.records:FORMAT"),))
+
+
+def test_declared_evaluators_load_by_name_and_the_heuristics_offer_them():
+    """``GameInfo.evaluators`` (further evaluations for search) load as agents do; ``evaluate`` is
+    the module's own and may not be declared again; ``Heuristics.evaluator(name)`` answers each
+    name and refuses another, naming those there are."""
+    import envs
+    from envs.core.heuristics import load_evaluators, load_heuristics
+    from envs.tantrix.heuristics import tantrix_score_gap
+    from envs.tantrix.robot import robot_value
+
+    assert load_evaluators((("plain", "envs.core.checks:is_int"),)) == {"plain": checks.is_int}
+    for bad in ((("Plain", "envs.core.checks:is_int"),), ("plain",), {"plain": "envs.core.checks:is_int"}):
+        with pytest.raises(TypeError, match=r"GameInfo.evaluators must be pairs \(name, 'module:function'\)"):
+            load_evaluators(bad)
+    with pytest.raises(TypeError, match="GameInfo.evaluators may not declare 'evaluate'"):
+        load_evaluators((("evaluate", "envs.core.checks:is_int"),))
+    with pytest.raises(TypeError, match="declares 'a' twice"):
+        load_evaluators((("a", "envs.core.checks:is_int"), ("a", "envs.core.checks:is_bool")))
+    with pytest.raises(TypeError, match="evaluator 'a': envs.core.records:FORMAT is not callable"):
+        load_evaluators((("a", "envs.core.records:FORMAT"),))
+    h = envs.spec("tantrix_v0").initial_state().heuristics()
+    assert h.evaluator_names() == ["evaluate", "predicted"]
+    assert h.evaluator("evaluate") is tantrix_score_gap and h.evaluator("predicted") is robot_value
+    with pytest.raises(ValueError, match=r"has no evaluation 'nope'; expected one of \['evaluate', 'predicted'\]"):
+        h.evaluator("nope")
+    plain = load_heuristics("envs.ataxx.heuristics")
+    assert plain.evaluators == {} and plain.evaluator_names() == ["evaluate"]
+    with pytest.raises(ValueError, match="expected one of \\['evaluate'\\]"):
+        plain.evaluator("predicted")

@@ -269,3 +269,28 @@ def test_the_kernels_score_gap_is_the_reference_scores(kw):
         gaps = [sc[p] - max(sc[q] for q in range(n) if team[q] != team[p]) for p in range(n)]
         np.testing.assert_allclose(got[j], np.tanh(np.array(gaps) / 5.0), rtol=0, atol=1e-12)
     assert np.abs(got).max() > 0.1
+
+
+@pytest.mark.parametrize("kw", [dict(num_players=2), dict(num_players=4, teams=True)])
+def test_the_predicted_evaluation_is_the_robots(kw):
+    """``heuristic_values(index, seats, "predicted")`` (the evaluation ``search.heuristic:
+    predicted`` mixes in) is ``tanh(robot_value(state, seat) / 5)`` of each reference state, the
+    robot's predicted final score gap (:func:`envs.tantrix.robot.robot_value`), which differs from
+    the score gap mid-game; an evaluation the game does not offer is refused by name."""
+    from envs.tantrix.robot import robot_value
+
+    vec = envs.make_vec("tantrix_v0", 6, seed=5, autoreset="disabled", **kw)
+    out = vec.reset()
+    rng = np.random.default_rng(6)
+    for _ in range(24):
+        m = out.action_mask
+        out = vec.step(np.array([int(rng.choice(np.flatnonzero(r))) if r.any() else 0 for r in m]))
+    live = np.flatnonzero(vec.current_player() >= 0)
+    assert live.size
+    seats = np.arange(vec.num_players)[::-1]
+    got = vec.core.heuristic_values(live, seats, "predicted")
+    want = np.array([[np.tanh(robot_value(vec.to_state(i), int(p)) / 5.0) for p in seats] for i in live.tolist()])
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+    assert np.abs(got - vec.core.heuristic_values(live, seats)).max() > 0.05
+    with pytest.raises(ValueError, match=r"has no evaluation 'nope'; expected one of \['evaluate', 'predicted'\]"):
+        vec.core.heuristic_values(live, seats, "nope")

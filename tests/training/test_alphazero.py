@@ -246,6 +246,61 @@ def test_heuristic_weight_reaches_self_play_and_the_agent(tmp_path, monkeypatch)
     assert load_config(tmp_path / "c.yaml", validate=False).search.heuristic_weight == 0.0
 
 
+def test_the_named_heuristic_reaches_self_play_and_the_agent(tmp_path):
+    """``search.heuristic`` (which of the game's evaluations the weight mixes in; Tantrix's
+    ``predicted``, the robot's evaluation): self-play searching with it trains other weights than
+    with the score gap, the checkpoint carries it to the ``az:`` agent (``evaluate`` for a
+    checkpoint written before the key), an explicit one wins, and a name the game does not offer,
+    or one at weight 0 (where it would do nothing), is refused."""
+    import yaml
+
+    from training.agents import make_agent
+    from training.agents.alphazero import AlphaZeroAgent
+
+    cfg = tiny("configs/tantrix_az.yaml")
+    assert cfg.search.heuristic == "evaluate" and cfg.search.heuristic_weight == 1.0
+    cfg.search.heuristic = "predicted"
+    train(cfg, tmp_path / "predicted", progress_bar=False)
+    path = tmp_path / "predicted" / "checkpoints" / "final.pt"
+    assert checkpoint(path)["config"]["search"]["heuristic"] == "predicted"
+    assert make_agent(f"az:{path}:4").heuristic == "predicted"
+    train(tiny("configs/tantrix_az.yaml"), tmp_path / "gap", progress_bar=False)
+    gap = checkpoint(tmp_path / "gap" / "checkpoints" / "final.pt")
+    assert gap["config"]["search"]["heuristic"] == "evaluate"
+    assert not same_tensors(gap["network"], checkpoint(path)["network"])
+    assert AlphaZeroAgent(path, heuristic="evaluate").heuristic == "evaluate"
+    old = checkpoint(path)
+    del old["config"]["search"]["heuristic"]
+    torch.save(old, tmp_path / "old.pt")
+    assert AlphaZeroAgent(tmp_path / "old.pt").heuristic == "evaluate"
+    for bad in ("nope", 3, "Predicted"):
+        with pytest.raises(ValueError, match=r"heuristic must be one of \['evaluate', 'predicted'\] for tantrix_v0"):
+            AlphaZeroAgent(path, heuristic=bad)
+    for config, search, match in [
+        (
+            "tantrix_az",
+            {"heuristic": "nope"},
+            r"'search.heuristic' must be one of \['evaluate', 'predicted'\] for tantrix_v0",
+        ),
+        (
+            "ataxx_az",
+            {"heuristic": "predicted", "heuristic_weight": 0.5},
+            r"must be one of \['evaluate'\] for ataxx_v0",
+        ),
+        (
+            "tantrix_az",
+            {"heuristic": "predicted", "heuristic_weight": 0.0},
+            "used only with search.heuristic_weight > 0",
+        ),
+        ("tantrix_az", {"heuristic": "Predicted"}, "'search.heuristic' must be an evaluation's name"),
+    ]:
+        data = yaml.safe_load((REPO_ROOT / "configs" / f"{config}.yaml").read_text())
+        data["search"].update(search)
+        (tmp_path / "c.yaml").write_text(yaml.safe_dump(data))
+        with pytest.raises(ConfigError, match=match):
+            load_config(tmp_path / "c.yaml", validate=False)
+
+
 @pytest.mark.parametrize("sims", [0, 4])
 def test_the_az_agent_answers_a_batch_as_it_answers_each_position(sims):
     """``act_batch`` (one batched search over several games) = ``act`` on each position, and the

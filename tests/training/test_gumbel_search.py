@@ -1007,18 +1007,69 @@ def test_heuristic_weight_mixes_the_games_evaluation_into_every_value():
     calls = []
     original = VectorCore.heuristic_values
 
-    def counting(self, index, seats):
-        calls.append(len(index))
-        return original(self, index, seats)
+    def counting(self, index, seats, evaluator="evaluate"):
+        calls.append((len(index), evaluator))
+        return original(self, index, seats, evaluator)
 
     try:
         VectorCore.heuristic_values = counting
         gumbel_search(vec, uniform_evaluate, np.random.default_rng(0), num_simulations=4)
         assert calls == []
         gumbel_search(vec, uniform_evaluate, np.random.default_rng(0), num_simulations=4, heuristic_weight=0.25)
-        assert calls and calls[0] == 6
+        assert calls and calls[0] == (6, "evaluate") and {e for _, e in calls} == {"evaluate"}
     finally:
         VectorCore.heuristic_values = original
+
+
+def test_the_search_mixes_in_the_named_evaluation():
+    """``heuristic="predicted"`` (Tantrix's robot evaluation, ``GameInfo.evaluators``): at
+    ``lambda = 1`` a search that visits every legal action once plays one whose child that
+    evaluation rates best for the mover, where the score gap would often choose otherwise; a name
+    the game does not offer is refused and leaves the env as it was."""
+    from envs.tantrix.robot import robot_value
+
+    vec = envs.make_vec("tantrix_v0", 4, seed=8, num_players=2)
+    vec.reset()
+    rng = np.random.default_rng(9)
+    for _ in range(12):
+        vec.step(np.array([int(rng.choice(np.flatnonzero(m))) for m in vec.action_mask()]))
+    differs = 0
+    for i in range(4):
+        s = vec.to_state(i)
+        legal = s.legal_actions()
+        n = len(legal)
+        picked = {}
+        for name in ("predicted", "evaluate"):
+            res = gumbel_search(
+                vec.take([i]),
+                uniform_evaluate,
+                np.random.default_rng(0),
+                num_simulations=n,
+                max_num_considered_actions=n,
+                gumbel=np.zeros((1, vec.num_actions)),
+                heuristic_weight=1.0,
+                heuristic=name,
+            )
+            assert res.visit_counts[0, legal].tolist() == [1] * n
+            picked[name] = int(res.action[0])
+        rated = {}
+        for a in legal:
+            child = s.clone()
+            child.apply(a)
+            rated[a] = math.tanh(robot_value(child, s.current_player) / 5.0)
+        top = max(rated.values())
+        assert rated[picked["predicted"]] == top, f"game {i}: not among the robot evaluation's best"
+        differs += rated[picked["evaluate"]] < top
+    assert differs > 0
+    before = vec.action_mask().copy(), vec.current_player().copy()
+    with pytest.raises(ValueError, match="has no evaluation 'nope'"):
+        gumbel_search(
+            vec, uniform_evaluate, np.random.default_rng(0), num_simulations=2, heuristic_weight=0.5, heuristic="nope"
+        )
+    with pytest.raises(ValueError, match="heuristic must be the name of one of the game's evaluations, got 3"):
+        gumbel_search(vec, uniform_evaluate, np.random.default_rng(0), num_simulations=2, heuristic=3)
+    np.testing.assert_array_equal(vec.action_mask(), before[0])
+    np.testing.assert_array_equal(vec.current_player(), before[1])
 
 
 # ---------------------------------------------------------------------------- errors

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -93,6 +94,15 @@ def load_checkpoint(path: str | Path, *, stripped: bool = False) -> dict:
     return data
 
 
+def _evaluator_names(env_id: str) -> list[str]:
+    """The names of the evaluations ``env_id``'s game offers the search: ``"evaluate"`` and its
+    ``GameInfo.evaluators`` (``["evaluate"]`` for a game without heuristics, whose weight must be 0)."""
+    import envs
+
+    info = envs.spec(env_id).game_info()
+    return ["evaluate", *(n for n, _ in info.evaluators)] if info.heuristics else ["evaluate"]
+
+
 class AlphaZeroAgent(Agent):
     """A network playing with the Gumbel search.
 
@@ -109,6 +119,9 @@ class AlphaZeroAgent(Agent):
         heuristic_weight: the weight in ``[0, 1]`` of the game's own evaluation in each searched
             position's value (``None``: the checkpoint's ``search.heuristic_weight``, 0 for
             checkpoints written before that key; :func:`~training.search.gumbel_search`).
+        heuristic: which of the game's evaluations that weight mixes in: ``"evaluate"`` (its
+            heuristics module's own) or a name of its ``GameInfo.evaluators`` (``None``: the
+            checkpoint's ``search.heuristic``, ``"evaluate"`` for checkpoints written before that key).
         seed: seed of ``self.rng``, which draws the search's determinization in a game with hidden
             information (:func:`~training.search.gumbel_search`); the noiseless search of a
             perfect-information game draws nothing from it.
@@ -116,7 +129,8 @@ class AlphaZeroAgent(Agent):
         trained_on: ``(env_id, env_kwargs)``, for a live network.
 
     Raises:
-        FileNotFoundError, ValueError: a missing or foreign checkpoint, a negative ``simulations``.
+        FileNotFoundError, ValueError: a missing or foreign checkpoint, a negative ``simulations``,
+            a ``heuristic`` the game does not offer.
     """
 
     frame = "agent"
@@ -128,6 +142,7 @@ class AlphaZeroAgent(Agent):
         max_num_considered_actions: int | None = None,
         value_scale: float | None = None,
         heuristic_weight: float | None = None,
+        heuristic: str | None = None,
         seed: int | None = None,
         name: str | None = None,
         trained_on: tuple[str, dict] | None = None,
@@ -135,7 +150,13 @@ class AlphaZeroAgent(Agent):
         super().__init__(seed)
         from training.agents.alphazero_net import build_network, make_evaluate
 
-        defaults = {"simulations": 16, "m": 16, "value_scale": 0.1, "heuristic_weight": 0.0}
+        defaults: dict[str, Any] = {
+            "simulations": 16,
+            "m": 16,
+            "value_scale": 0.1,
+            "heuristic_weight": 0.0,
+            "heuristic": "evaluate",
+        }
         self.path = None
         if isinstance(model, (str, Path)):
             self.path = Path(model)
@@ -149,6 +170,7 @@ class AlphaZeroAgent(Agent):
                 "m": cfg["search"]["max_num_considered_actions"],
                 "value_scale": cfg["search"].get("value_scale", 0.1),  # older checkpoints: mctx's default
                 "heuristic_weight": cfg["search"].get("heuristic_weight", 0.0),  # older ones: the network alone
+                "heuristic": cfg["search"].get("heuristic", "evaluate"),  # older ones: the module's evaluate
             }
         else:
             if trained_on is None:
@@ -170,6 +192,11 @@ class AlphaZeroAgent(Agent):
         if not is_real_number(lam) or not 0 <= lam <= 1:  # NaN fails too
             raise ValueError(f"heuristic_weight must be a number in [0, 1], got {lam!r}")
         self.heuristic_weight = float(lam)
+        name_h = defaults["heuristic"] if heuristic is None else heuristic
+        offered = _evaluator_names(trained_on[0])
+        if not isinstance(name_h, str) or name_h not in offered:
+            raise ValueError(f"heuristic must be one of {offered} for {trained_on[0]}, got {name_h!r}")
+        self.heuristic = name_h
         self.network = network
         self.evaluate = make_evaluate(network)
         self.trained_on = trained_on
@@ -258,6 +285,7 @@ class AlphaZeroAgent(Agent):
             max_num_considered_actions=self.m,
             value_scale=self.value_scale,
             heuristic_weight=self.heuristic_weight,
+            heuristic=self.heuristic,
             gumbel_scale=0.0,
             gumbel=np.zeros((len(states), vec.num_actions)),  # no noise, and no draw from self.rng
             # hidden information: each game's determinization from its own generator

@@ -592,6 +592,7 @@ def gumbel_search(
     determinization_rngs: Sequence[np.random.Generator] | None = None,
     num_determinizations: int = 1,
     heuristic_weight: float = 0.0,
+    heuristic: str = "evaluate",
 ) -> SearchResult:
     """Search every game of ``env`` with Gumbel AlphaZero (see the module docstring for the rules and
     their sources) and return its action, improved policy and statistics.
@@ -649,6 +650,9 @@ def gumbel_search(
             side; ``tanh(evaluate / VALUE_SCALE)`` of the game's heuristics module), as AlphaGo
             mixed its value network with rollouts (Silver et al. 2016, ``lambda = 0.5``). 0 (the
             default): the network's value alone, the game's heuristics never called.
+        heuristic: which of the game's evaluations ``h`` is (the ``evaluator`` argument of
+            :meth:`~envs.core.vector.VectorCore.heuristic_values`): ``"evaluate"`` (the default,
+            the heuristics module's own) or a name of the game's ``GameInfo.evaluators``.
 
     Returns:
         :class:`SearchResult`.
@@ -659,7 +663,8 @@ def gumbel_search(
             shape, ``teams`` (see :func:`seat_teams`), ``determinize`` (not a bool or ``None``), an
             ``env`` that is not a started vector env, or an ``evaluate`` answer of the wrong shape
             (values neither ``(N, K)`` nor, with two sides, ``(N,)``), with a non-finite logit on a
-            legal action, or a value outside ``[-1, 1]``.
+            legal action, or a value outside ``[-1, 1]``; with ``heuristic_weight > 0``, a game
+            without heuristics or without the evaluation ``heuristic``.
     """
     S = _check_count("num_simulations", num_simulations, 1)
     D = _check_count("num_determinizations", num_determinizations, 1)
@@ -670,6 +675,8 @@ def gumbel_search(
     lam = _check_real("heuristic_weight", heuristic_weight, 0.0)
     if lam > 1.0:
         raise ValueError(f"heuristic_weight must be in [0, 1], got {heuristic_weight!r}")
+    if not isinstance(heuristic, str):
+        raise ValueError(f"heuristic must be the name of one of the game's evaluations, got {heuristic!r}")
     if not callable(evaluate):
         raise ValueError(f"evaluate must be callable, got {type(evaluate).__name__}")
     core = getattr(env, "core", None)
@@ -788,7 +795,7 @@ def gumbel_search(
         side[trees, 0] = team_of[root_player[trees]]
         raw[trees, 0] = _absolute(v, side[trees, 0])
         if lam > 0.0:
-            raw[trees, 0] = (1.0 - lam) * raw[trees, 0] + lam * core.heuristic_values(trees, first_seat)
+            raw[trees, 0] = (1.0 - lam) * raw[trees, 0] + lam * core.heuristic_values(trees, first_seat, heuristic)
         nvalues[trees, 0] = raw[trees, 0]
         nvisits[trees, 0] = 1
         mover[trees, 0] = root_player[trees]
@@ -901,7 +908,7 @@ def gumbel_search(
                 nlegal[be, ne] = cnt
                 value[ev] = _absolute(v, sd[ev])
                 if lam > 0.0:
-                    value[ev] = (1.0 - lam) * value[ev] + lam * sub.heuristic_values(ev, first_seat)
+                    value[ev] = (1.0 - lam) * value[ev] + lam * sub.heuristic_values(ev, first_seat, heuristic)
             raw[b3, n3] = value
             nvalues[b3, n3] = value
             nvisits[b3, n3] = 1

@@ -83,6 +83,12 @@ class SearchConfig(Section):
         "AlphaGo mixed its value network with rollouts; 0: the network alone. Self-play, the periodic and final "
         "evaluations and the az: agent all search so",
     )
+    heuristic: Annotated[str, Field(strict=True, pattern=r"^[a-z][a-z0-9_]*$"), Expect("an evaluation's name")] = Field(
+        "evaluate",
+        description="which of the game's evaluations heuristic_weight mixes in: 'evaluate' (its heuristics "
+        "module's own) or one of the names its GameInfo.evaluators declares (Tantrix: 'predicted', the robot's "
+        "predicted final score gap, ~1 ms a position); used only with heuristic_weight > 0",
+    )
     playout_cap: PlayoutCapConfig = Field(default_factory=PlayoutCapConfig, description="playout cap randomisation")
 
 
@@ -175,19 +181,32 @@ class AlphaZeroConfig(RunConfig):
                 f"config 'learn.min_positions' must be at most selfplay.buffer_size = "
                 f"{self.selfplay.buffer_size}, got {self.learn.min_positions!r}"
             )
-        if self.search.heuristic_weight > 0:
+        sc = self.search
+        if sc.heuristic_weight > 0 or sc.heuristic != "evaluate":
             import envs
             from envs.core.errors import UnknownEnvError
 
             try:
-                declared = bool(envs.spec(self.env_id).game_info().heuristics)
+                info = envs.spec(self.env_id).game_info()
             except UnknownEnvError:
-                declared = True  # the env_id's own check reports an unknown game
-            if not declared:
+                info = None  # the env_id's own check reports an unknown game
+            if info is not None and not info.heuristics and sc.heuristic_weight > 0:
                 raise ConfigError(
                     f"config 'search.heuristic_weight' must be 0 for {self.env_id}: the game declares no "
-                    f"heuristics module (no evaluation of its own), got {self.search.heuristic_weight!r}"
+                    f"heuristics module (no evaluation of its own), got {sc.heuristic_weight!r}"
                 )
+            if sc.heuristic != "evaluate":
+                if sc.heuristic_weight == 0:
+                    raise ConfigError(
+                        f"config 'search.heuristic' is used only with search.heuristic_weight > 0: leave it "
+                        f"'evaluate' or set a weight, got {sc.heuristic!r} at weight 0"
+                    )
+                names = ["evaluate", *(n for n, _ in getattr(info, "evaluators", ()))]
+                if info is not None and (not info.heuristics or sc.heuristic not in names):
+                    raise ConfigError(
+                        f"config 'search.heuristic' must be one of {names} for {self.env_id} (the heuristics "
+                        f"module's evaluate and the game's GameInfo.evaluators), got {sc.heuristic!r}"
+                    )
         return self
 
     def agent_specs(self, check_teacher: bool = True) -> list[tuple[str, list[str]]]:

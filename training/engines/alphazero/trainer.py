@@ -168,6 +168,7 @@ class SelfPlay:
             gumbel_scale=sc.gumbel_scale,
             value_scale=sc.value_scale,
             heuristic_weight=sc.heuristic_weight,
+            heuristic=sc.heuristic,
         )
         self.evaluations += res.num_evaluations
         if full and live.size:
@@ -710,6 +711,7 @@ def _evaluate(cfg, network, t: int, episodes: int, logger) -> dict:
         max_num_considered_actions=cfg.search.max_num_considered_actions,
         value_scale=cfg.search.value_scale,
         heuristic_weight=cfg.search.heuristic_weight,
+        heuristic=cfg.search.heuristic,
         seed=t,
         name="learner",
         trained_on=(cfg.env_id, dict(cfg.env_kwargs)),
