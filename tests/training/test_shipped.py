@@ -148,13 +148,17 @@ def test_one_ppo_agent_ships_for_every_game():
 
 def test_the_alphazero_agents_ship_with_the_results_of_their_runs():
     """Each shipped AlphaZero agent is the final checkpoint whose tournaments are in
-    results/alphazero/<name>-<seed>/ (the index's source digest = the digest those results record)."""
+    results/alphazero/<name>-<seed>/, or for a four-seat game measured alone in
+    results/alphazero_alone/<name>-<seed>/ (the index's source digest = the digest those results record)."""
     results = Path(__file__).resolve().parents[2] / "results" / "alphazero"
     az = [a for a in shipped_agents() if a.engine == "alphazero"]
-    names = ["ataxx_az", "twixt_az", "double_twixt_az", "twixt24_az", "smartrix_az", "tantrix_az"]
+    names = ["ataxx_az", "twixt_az", "double_twixt_az", "twixt24_az", "smartrix_az", "tantrix_az", "tantrix_4p_az"]
     assert [a.name for a in az] == names
     for a in az:
-        about = json.loads((results / f"{a.name}-{a.seed}" / "about.json").read_text())
+        folder = results / f"{a.name}-{a.seed}"
+        if not folder.is_dir():
+            folder = results.parent / "alphazero_alone" / f"{a.name}-{a.seed}"
+        about = json.loads((folder / "about.json").read_text())
         assert about["final_sha256"] == a.source_sha256, a.name
         assert a.path.suffix == ".pt" and a.path.stat().st_size < 2_000_000  # weights and config only
 
