@@ -245,12 +245,14 @@ def test_a_person_with_two_double_twixt_seats_keeps_the_board_still(browser, ser
     game = server.game(gid)
     mine = [i for i, s in enumerate(seats) if s == "me"]
     places = set()
+    after = -1  # the ply of the last click: wait past it (the click may not have reached the room yet)
     for turn in range(4):
         deadline = time.monotonic() + 15
-        while game.to_move() not in mine:
+        while game.to_move() not in mine or game.ply <= after:
             assert time.monotonic() < deadline
             time.sleep(0.02)
-        wait_ply(page, game.ply)
+        after = game.ply
+        wait_ply(page, after)
         page.wait_for_selector("#board .hit.target")  # the position drawn for the person to move
         box = page.evaluate(
             "() => { const r = document.querySelector('#board .hit[data-key=\"c3\"]').getBoundingClientRect();"
