@@ -247,19 +247,26 @@ def test_take_put_and_the_core_arrays():
         vector_core(2, num_players=5)
 
 
+def _after_random_plies(n: int, plies: int, seed: int, rng_seed: int, **kw):
+    """A vector env of ``n`` Tantrix games (setting ``kw``) after ``plies`` uniformly random legal
+    actions each (action 0 in a game that is over), and the indices of the games not over (some)."""
+    vec = envs.make_vec("tantrix_v0", n, seed=seed, autoreset="disabled", **kw)
+    out = vec.reset()
+    rng = np.random.default_rng(rng_seed)
+    for _ in range(plies):
+        m = out.action_mask
+        out = vec.step(np.array([int(rng.choice(np.flatnonzero(r))) if r.any() else 0 for r in m]))
+    live = np.flatnonzero(vec.current_player() >= 0)
+    assert live.size
+    return vec, live
+
+
 @pytest.mark.parametrize("kw", [dict(num_players=2), dict(num_players=3), dict(num_players=4, teams=True)])
 def test_the_kernels_score_gap_is_the_reference_scores(kw):
     """The core's own ``heuristic_values`` (one numba pass over the line tables) against the
     reference state's ``scores()``: ``tanh((own score - best other side's score) / 5)`` per seat,
     partners not counted as opponents; mid-game, where the gaps are not all 0."""
-    vec = envs.make_vec("tantrix_v0", 8, seed=3, autoreset="disabled", **kw)
-    out = vec.reset()
-    rng = np.random.default_rng(4)
-    for _ in range(40):
-        m = out.action_mask
-        out = vec.step(np.array([int(rng.choice(np.flatnonzero(r))) if r.any() else 0 for r in m]))
-    live = np.flatnonzero(vec.current_player() >= 0)
-    assert live.size
+    vec, live = _after_random_plies(8, 40, seed=3, rng_seed=4, **kw)
     n = vec.num_players
     got = vec.core.heuristic_values(live, np.arange(n))
     for j, i in enumerate(live.tolist()):
@@ -279,14 +286,7 @@ def test_the_predicted_evaluation_is_the_robots(kw):
     the score gap mid-game; an evaluation the game does not offer is refused by name."""
     from envs.tantrix.robot import robot_value
 
-    vec = envs.make_vec("tantrix_v0", 6, seed=5, autoreset="disabled", **kw)
-    out = vec.reset()
-    rng = np.random.default_rng(6)
-    for _ in range(24):
-        m = out.action_mask
-        out = vec.step(np.array([int(rng.choice(np.flatnonzero(r))) if r.any() else 0 for r in m]))
-    live = np.flatnonzero(vec.current_player() >= 0)
-    assert live.size
+    vec, live = _after_random_plies(6, 24, seed=5, rng_seed=6, **kw)
     seats = np.arange(vec.num_players)[::-1]
     got = vec.core.heuristic_values(live, seats, "predicted")
     want = np.array([[np.tanh(robot_value(vec.to_state(i), int(p)) / 5.0) for p in seats] for i in live.tolist()])

@@ -965,6 +965,25 @@ def _heuristic_value(state, player):
     return math.tanh(h.evaluate(state, player) / h.value_scale)
 
 
+def _visiting_each_action_once(vec, i: int, legal: list, **kwargs) -> int:
+    """The action of a noiseless search of game ``i`` with a blind network at ``heuristic_weight``
+    1 that visits each of its ``legal`` actions exactly once (checked): the one whose child the
+    game's evaluation (``kwargs``: ``heuristic=``) rates best."""
+    n = len(legal)
+    res = gumbel_search(
+        vec.take([i]),
+        uniform_evaluate,
+        np.random.default_rng(0),
+        num_simulations=n,
+        max_num_considered_actions=n,
+        gumbel=np.zeros((1, vec.num_actions)),
+        heuristic_weight=1.0,
+        **kwargs,
+    )
+    assert res.visit_counts[0, legal].tolist() == [1] * n
+    return int(res.action[0])
+
+
 def test_heuristic_weight_mixes_the_games_evaluation_into_every_value():
     """``heuristic_weight`` (AlphaGo's mixing of its value network with another evaluation): with a
     network that knows nothing (uniform priors, value 0), the root's value is ``lambda`` times the
@@ -984,24 +1003,15 @@ def test_heuristic_weight_mixes_the_games_evaluation_into_every_value():
     narrowed = 0
     for i, s in enumerate(states):
         legal = s.legal_actions()
-        n = len(legal)  # every legal action visited once
-        full = gumbel_search(
-            vec.take([i]),
-            uniform_evaluate,
-            np.random.default_rng(0),
-            num_simulations=n,
-            max_num_considered_actions=n,
-            gumbel=np.zeros((1, vec.num_actions)),
-            heuristic_weight=1.0,
-        )
-        assert full.visit_counts[0, legal].tolist() == [1] * n
+        n = len(legal)
+        chosen = _visiting_each_action_once(vec, i, legal)
         rated = {}
         for a in legal:
             child = s.clone()
             child.apply(a)
             rated[a] = _heuristic_value(child, s.current_player)
         best = {a for a, v in rated.items() if v == max(rated.values())}
-        assert int(full.action[0]) in best, f"game {i}: {int(full.action[0])} not among the best {sorted(best)}"
+        assert chosen in best, f"game {i}: {chosen} not among the best {sorted(best)}"
         narrowed += len(best) < n and legal[0] not in best
     assert narrowed > 0  # somewhere the first legal action (a blind search's) is not among the best
     calls = []
@@ -1037,21 +1047,7 @@ def test_the_search_mixes_in_the_named_evaluation():
     for i in range(4):
         s = vec.to_state(i)
         legal = s.legal_actions()
-        n = len(legal)
-        picked = {}
-        for name in ("predicted", "evaluate"):
-            res = gumbel_search(
-                vec.take([i]),
-                uniform_evaluate,
-                np.random.default_rng(0),
-                num_simulations=n,
-                max_num_considered_actions=n,
-                gumbel=np.zeros((1, vec.num_actions)),
-                heuristic_weight=1.0,
-                heuristic=name,
-            )
-            assert res.visit_counts[0, legal].tolist() == [1] * n
-            picked[name] = int(res.action[0])
+        picked = {name: _visiting_each_action_once(vec, i, legal, heuristic=name) for name in ("predicted", "evaluate")}
         rated = {}
         for a in legal:
             child = s.clone()
