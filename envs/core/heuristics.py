@@ -63,6 +63,7 @@ __all__ = [
     "one_ply_greedy",
     "WIN_VALUE",
     "DEFAULT_EVALUATOR",
+    "offered_evaluators",
 ]
 
 S = TypeVar("S", bound="GameState")  # one game's state type, for evaluation functions typed on it
@@ -113,6 +114,15 @@ class Heuristics:
             return self.evaluators[name]
         where = self.module or "these heuristics"
         raise ValueError(f"{where} has no evaluation {name!r}; expected one of {self.evaluator_names()}")
+
+
+def offered_evaluators(info) -> list[str]:
+    """The names of the evaluations a game offers search, read from its ``GameInfo`` without
+    importing anything: :data:`DEFAULT_EVALUATOR`, then the names of ``info.evaluators``; only
+    :data:`DEFAULT_EVALUATOR` for a game without a heuristics module (whose weight must be 0)."""
+    if not info.heuristics:
+        return [DEFAULT_EVALUATOR]
+    return [DEFAULT_EVALUATOR, *(name for name, _ in info.evaluators)]
 
 
 _CACHE: dict[tuple, Heuristics] = {}

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from envs.core.errors import ParameterError
+from envs.core.heuristics import DEFAULT_EVALUATOR, offered_evaluators
 from training.agents.base import Agent
 from training.agents.search import is_real_number
 
@@ -94,15 +95,6 @@ def load_checkpoint(path: str | Path, *, stripped: bool = False) -> dict:
     return data
 
 
-def _evaluator_names(env_id: str) -> list[str]:
-    """The names of the evaluations ``env_id``'s game offers the search: ``"evaluate"`` and its
-    ``GameInfo.evaluators`` (``["evaluate"]`` for a game without heuristics, whose weight must be 0)."""
-    import envs
-
-    info = envs.spec(env_id).game_info()
-    return ["evaluate", *(n for n, _ in info.evaluators)] if info.heuristics else ["evaluate"]
-
-
 class AlphaZeroAgent(Agent):
     """A network playing with the Gumbel search.
 
@@ -155,7 +147,7 @@ class AlphaZeroAgent(Agent):
             "m": 16,
             "value_scale": 0.1,
             "heuristic_weight": 0.0,
-            "heuristic": "evaluate",
+            "heuristic": DEFAULT_EVALUATOR,
         }
         self.path = None
         if isinstance(model, (str, Path)):
@@ -170,7 +162,7 @@ class AlphaZeroAgent(Agent):
                 "m": cfg["search"]["max_num_considered_actions"],
                 "value_scale": cfg["search"].get("value_scale", 0.1),  # older checkpoints: mctx's default
                 "heuristic_weight": cfg["search"].get("heuristic_weight", 0.0),  # older ones: the network alone
-                "heuristic": cfg["search"].get("heuristic", "evaluate"),  # older ones: the module's evaluate
+                "heuristic": cfg["search"].get("heuristic", DEFAULT_EVALUATOR),  # older ones: the module's
             }
         else:
             if trained_on is None:
@@ -193,7 +185,9 @@ class AlphaZeroAgent(Agent):
             raise ValueError(f"heuristic_weight must be a number in [0, 1], got {lam!r}")
         self.heuristic_weight = float(lam)
         name_h = defaults["heuristic"] if heuristic is None else heuristic
-        offered = _evaluator_names(trained_on[0])
+        import envs
+
+        offered = offered_evaluators(envs.spec(trained_on[0]).game_info())
         if not isinstance(name_h, str) or name_h not in offered:
             raise ValueError(f"heuristic must be one of {offered} for {trained_on[0]}, got {name_h!r}")
         self.heuristic = name_h

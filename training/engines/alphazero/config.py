@@ -182,7 +182,9 @@ class AlphaZeroConfig(RunConfig):
                 f"{self.selfplay.buffer_size}, got {self.learn.min_positions!r}"
             )
         sc = self.search
-        if sc.heuristic_weight > 0 or sc.heuristic != "evaluate":
+        from envs.core.heuristics import DEFAULT_EVALUATOR, offered_evaluators
+
+        if sc.heuristic_weight > 0 or sc.heuristic != DEFAULT_EVALUATOR:
             import envs
             from envs.core.errors import UnknownEnvError
 
@@ -195,14 +197,14 @@ class AlphaZeroConfig(RunConfig):
                     f"config 'search.heuristic_weight' must be 0 for {self.env_id}: the game declares no "
                     f"heuristics module (no evaluation of its own), got {sc.heuristic_weight!r}"
                 )
-            if sc.heuristic != "evaluate":
+            if sc.heuristic != DEFAULT_EVALUATOR:
                 if sc.heuristic_weight == 0:
                     raise ConfigError(
                         f"config 'search.heuristic' is used only with search.heuristic_weight > 0: leave it "
                         f"'evaluate' or set a weight, got {sc.heuristic!r} at weight 0"
                     )
-                names = ["evaluate", *(n for n, _ in getattr(info, "evaluators", ()))]
-                if info is not None and (not info.heuristics or sc.heuristic not in names):
+                names = offered_evaluators(info) if info is not None else []
+                if info is not None and sc.heuristic not in names:
                     raise ConfigError(
                         f"config 'search.heuristic' must be one of {names} for {self.env_id} (the heuristics "
                         f"module's evaluate and the game's GameInfo.evaluators), got {sc.heuristic!r}"
