@@ -35,7 +35,10 @@ Array layout (:attr:`TantrixVectorCore.arrays`; ``NC = S * S`` cells of the padd
   tiles in the game, tiles placed, candidates, clipped placements now, decision points with a
   clipped placement, legal actions (the column constants below).
 
-Speed and compile time: see the end of this docstring (measured figures).
+Evaluations for search (:meth:`TantrixVectorCore.heuristic_values`): ``evaluate``, the score gap, and
+``predicted``, the robot's predicted final score gap (:func:`envs.tantrix.robot.robot_value`), are each
+one numba pass over these tables, with the reference's arithmetic (``predicted``: ~9 µs a position,
+67x faster than through the reference states; ``benchmarks/bench_tantrix_evaluations.py``).
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ from envs.core.errors import ParameterError
 from envs.core.vector import VectorCore
 from envs.tantrix.heuristics import VALUE_SCALE
 from envs.tantrix.observation import NUM_PLANES, TantrixObservation
+from envs.tantrix.robot import FIT_FULL, GROWTH_ONE, GROWTH_TWO
 from envs.tantrix.state import TantrixState, window_geometry
 from envs.tantrix.tiles import NUM_TILES, TR_EDGES, TR_SEG
 
@@ -692,6 +696,218 @@ def _score_gap_kernel(index, seats, n, teams, colour_of, par, usize, ucyc, meta,
 
 
 @njit(cache=True)
+def _predicted_kernel(
+    index,
+    seats,
+    n,
+    teams,
+    colour_of,
+    tile,
+    cnt,
+    need,
+    pidx,
+    cand,
+    par,
+    usize,
+    ucyc,
+    hands,
+    bag,
+    meta,
+    NB,
+    EP,
+    SEG,
+    addv,
+    adds,
+    fills,
+    stack,
+    stamp,
+    growth_two,
+    growth_one,
+    fit_full,
+    scale,
+    out,
+):
+    """out[j, c] = tanh(robot_value(game index[j], seats[c]) / scale): the robot's evaluator
+    (envs.tantrix.robot: predict_scores, then the mover's colour minus the best other colour; a
+    finished game 1000 x its result plus the score gap), line by line the same arithmetic, read
+    from the same union-find tables and the tiles still to be placed (hands and the bag as a set)."""
+    NT = NUM_TILES
+    pool = np.zeros(NT, np.int64)
+    inplay = np.zeros(5, np.bool_)
+    for p in range(n):
+        inplay[colour_of[p]] = True
+    has = np.zeros((5, NT), np.bool_)
+    w1 = np.zeros((5, NT))  # the best and second-best weight of a line's ends
+    w2 = np.zeros((5, NT))
+    wsum = np.zeros((5, NT))  # the sum of its ends' weights
+    nfor = np.zeros((5, NT), np.int64)  # its ends facing a forced space some tile left fits
+    selfw = np.zeros((5, NT))  # the weight of a space both its ends face (-1: none)
+    mr1 = np.zeros((5, MAXCAND), np.int64)  # spaces two ends of colour col face: roots and weight
+    mr2 = np.zeros((5, MAXCAND), np.int64)
+    mw = np.zeros((5, MAXCAND))
+    nm = np.zeros(5, np.int64)
+    pred = np.zeros(5)
+    cs = np.zeros(5, np.int64)
+    roots = np.zeros(6, np.int64)
+    for j in range(index.shape[0]):
+        i = index[j]
+        if meta[i, OVER]:
+            _colour_scores(i, par, usize, ucyc, meta, cs)
+            best = -1
+            for p in range(n):
+                if cs[colour_of[p]] > best:
+                    best = cs[colour_of[p]]
+            side = -1
+            one = True
+            for p in range(n):
+                if cs[colour_of[p]] == best:
+                    tp = p % 2 if teams else p
+                    if side == -1:
+                        side = tp
+                    elif side != tp:
+                        one = False
+            for c in range(seats.shape[0]):
+                p = seats[c]
+                tp = p % 2 if teams else p
+                res = 0.0
+                if not meta[i, DEADLOCK]:
+                    if cs[colour_of[p]] < best:
+                        res = -1.0
+                    elif one:
+                        res = 1.0
+                other = -1
+                for q in range(n):
+                    tq = q % 2 if teams else q
+                    if tq != tp and cs[colour_of[q]] > other:
+                        other = cs[colour_of[q]]
+                out[j, c] = np.tanh((1000.0 * res + (cs[colour_of[p]] - other)) / scale)
+            continue
+        m = 0
+        for p in range(n):
+            for s in range(6):
+                if hands[i, p, s] > 0:
+                    pool[m] = hands[i, p, s]
+                    m += 1
+        for b in range(meta[i, BPOS], meta[i, BAGLEN]):
+            pool[m] = bag[i, b]
+            m += 1
+        remaining = m
+        restricted = meta[i, BPOS] < meta[i, BAGLEN]
+        nplaced = meta[i, NPLACED]
+        for col in range(1, 5):
+            nm[col] = 0
+            for x in range(nplaced):
+                has[col, x] = False
+                w1[col, x] = 0.0
+                w2[col, x] = 0.0
+                wsum[col, x] = 0.0
+                nfor[col, x] = 0
+                selfw[col, x] = -1.0
+        for jj in range(meta[i, NCAND]):
+            c0 = cand[i, jj]
+            pat = need[i, c0]
+            if pat == 0:
+                continue
+            shown = False
+            mask = 0
+            for d in range(6):
+                e = (pat >> (3 * d)) & 7
+                if e:
+                    mask |= 7 << (3 * d)
+                    if inplay[e]:
+                        shown = True
+            if not shown:
+                continue
+            nfit = 0
+            for k in range(remaining):
+                t = pool[k]
+                for r in range(6):
+                    if EP[t * 6 + r] & mask == pat:
+                        nfit += 1
+                        break
+            if nfit > 0 and restricted and not _geom_ok(i, c0, tile, cnt, cand, meta, NB, addv, adds, fills, stack, stamp):
+                w = 0.0
+            else:
+                w = min(1.0, nfit / fit_full)
+            forced = cnt[i, c0] >= 3 and w > 0
+            for col in range(1, 5):
+                if not inplay[col]:
+                    continue
+                nr = 0
+                for d in range(6):
+                    if (pat >> (3 * d)) & 7 == col:
+                        roots[nr] = _find(par[i, col], pidx[i, c0 + NB[d]])
+                        nr += 1
+                for q in range(nr):
+                    x = roots[q]
+                    has[col, x] = True
+                    if w > w1[col, x]:
+                        w2[col, x] = w1[col, x]
+                        w1[col, x] = w
+                    elif w > w2[col, x]:
+                        w2[col, x] = w
+                    wsum[col, x] += w
+                    if forced:
+                        nfor[col, x] += 1
+                if nr == 2:
+                    if roots[0] == roots[1]:
+                        if w > selfw[col, roots[0]]:
+                            selfw[col, roots[0]] = w
+                    else:
+                        k = nm[col]
+                        mr1[col, k] = roots[0]
+                        mr2[col, k] = roots[1]
+                        mw[col, k] = w
+                        nm[col] = k + 1
+        share = 2.0 if teams else 1.0
+        turns = remaining * share / n
+        for col in range(1, 5):
+            if not inplay[col]:
+                continue
+            withc = 0
+            for k in range(remaining):
+                if SEG[pool[k] * 6, col, 0] >= 0:
+                    withc += 1
+            cfrac = withc / remaining if remaining else 0.0
+            best = 0.0
+            loop_now = 0
+            for x in range(nplaced):
+                if par[i, col, x] == x and usize[i, col, x]:
+                    if ucyc[i, col, x]:
+                        loop_now = max(loop_now, 2 * usize[i, col, x])
+                    else:
+                        best = max(best, float(usize[i, col, x]))
+            best = max(best, float(loop_now))
+            for x in range(nplaced):
+                if not has[col, x]:
+                    continue
+                L = float(usize[i, col, x])
+                if selfw[col, x] >= 0.0:
+                    best = max(best, L + selfw[col, x] * (L + 2.0))
+                    continue
+                a = w1[col, x] + w2[col, x]
+                rate = growth_one + (growth_two - growth_one) * (a - 1.0) if a >= 1.0 else growth_one * a
+                best = max(best, L + nfor[col, x] + rate * turns * cfrac)
+            for k in range(nm[col]):
+                r1 = mr1[col, k]
+                r2 = mr2[col, k]
+                w = mw[col, k]
+                if w > 0:
+                    a = max(0.0, min(2.0, wsum[col, r1] + wsum[col, r2]) - w * 2)
+                    rate = growth_one + (growth_two - growth_one) * (a - 1.0) if a >= 1.0 else growth_one * a
+                    best = max(best, usize[i, col, r1] + usize[i, col, r2] + w * (1.0 + rate * turns * cfrac))
+            pred[col] = best
+        for c in range(seats.shape[0]):
+            mine = colour_of[seats[c]]
+            other = -1e300
+            for q in range(n):
+                oc = colour_of[q]
+                if oc != mine and pred[oc] > other:
+                    other = pred[oc]
+            out[j, c] = np.tanh((pred[mine] - other) / scale)
+
+
+@njit(cache=True)
 def _observe_kernel(
     players,
     n,
@@ -966,26 +1182,68 @@ class TantrixVectorCore(VectorCore):
         return out
 
     def heuristic_values(self, index, seats, evaluator="evaluate") -> np.ndarray:
-        """:meth:`VectorCore.heuristic_values`, ``float64 (k, s)``: for ``"evaluate"``
-        (``tanh(score gap / VALUE_SCALE)`` of :mod:`envs.tantrix.heuristics`) one numba pass over
-        the line tables; another evaluation (``"predicted"``, the robot's predicted score gap) goes
-        through the reference states (the default, ~1 ms a game)."""
-        if evaluator != "evaluate":
+        """:meth:`VectorCore.heuristic_values`, ``float64 (k, s)``, one numba pass over the games'
+        tables for both of Tantrix's evaluations: ``"evaluate"``, ``tanh(score gap / VALUE_SCALE)``
+        of :mod:`envs.tantrix.heuristics`, and ``"predicted"``, ``tanh(robot_value / VALUE_SCALE)``
+        of :func:`envs.tantrix.robot.robot_value` (the robot's predicted final score gap: every
+        line's ends, the spaces they face and the tiles still to be placed, the bag as a set), the
+        same values as the reference states' to rounding (tests/envs/test_tantrix_vector.py).
+        Any other name goes to the default (the reference states), which raises for a name the
+        game does not declare.
+
+        Raises:
+            ValueError: ``evaluator`` is not one of the game's evaluations.
+        """
+        if evaluator not in ("evaluate", "predicted"):
             return super().heuristic_values(index, seats, evaluator)
         index = np.asarray(index, dtype=np.int64)
         seats = np.asarray(seats, dtype=np.int64)
         out = np.zeros((index.size, seats.size), dtype=np.float64)
         a = self.arrays
-        _score_gap_kernel(
+        if evaluator == "evaluate":
+            _score_gap_kernel(
+                index,
+                seats,
+                self.num_players,
+                self.teams,
+                self.colour_of,
+                a["par"],
+                a["usize"],
+                a["ucyc"],
+                a["meta"],
+                float(VALUE_SCALE),
+                out,
+            )
+            return out
+        addv, adds, fills, stack, stamp = _scratch(self.NC)
+        _predicted_kernel(
             index,
             seats,
             self.num_players,
             self.teams,
             self.colour_of,
+            a["tile"],
+            a["cnt"],
+            a["need"],
+            a["pidx"],
+            a["cand"],
             a["par"],
             a["usize"],
             a["ucyc"],
+            a["hands"],
+            a["bag"],
             a["meta"],
+            self.NB,
+            _EP,
+            _SEG,
+            addv,
+            adds,
+            fills,
+            stack,
+            stamp,
+            float(GROWTH_TWO),
+            float(GROWTH_ONE),
+            float(FIT_FULL),
             float(VALUE_SCALE),
             out,
         )

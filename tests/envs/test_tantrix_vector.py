@@ -261,6 +261,42 @@ def _after_random_plies(n: int, plies: int, seed: int, rng_seed: int, **kw):
     return vec, live
 
 
+@pytest.mark.parametrize(
+    "kw", [dict(num_players=2), dict(num_players=3), dict(num_players=4, teams=True), dict(num_players=2, window_radius=5)]
+)
+def test_the_predicted_kernel_is_the_robots_evaluator_through_whole_games(kw):
+    """The core's numba pass for ``"predicted"`` against :func:`envs.tantrix.robot.robot_value` of
+    the reference state, every seat, at every ply of whole random games: while the restrictions
+    hold and after the bag is empty, and at the end (1000 x the result plus the score gap). The
+    positions checked include a line whose two ends face one space (a loop in waiting) and an end
+    facing a forced space, the evaluator's special cases."""
+    from envs.tantrix.robot import line_prospects, robot_value
+
+    vec = envs.make_vec("tantrix_v0", 3, seed=11, autoreset="disabled", **kw)
+    out = vec.reset()
+    rng = np.random.default_rng(12)
+    seats = np.arange(vec.num_players)
+    seen = {"restricted": 0, "bag empty": 0, "over": 0, "loop in waiting": 0, "forced end": 0}
+    while True:
+        got = vec.core.heuristic_values(np.arange(3), seats, "predicted")
+        for i in range(3):
+            st = vec.to_state(i)
+            want = [np.tanh(robot_value(st, int(p)) / 5.0) for p in seats]
+            np.testing.assert_allclose(got[i], want, rtol=0, atol=1e-12)
+            if st.is_terminal():
+                seen["over"] += 1
+                continue
+            seen["restricted" if st.restrictions_active else "bag empty"] += 1
+            rows = line_prospects(st)
+            seen["loop in waiting"] += any(r["closes_at"] is not None for r in rows)
+            seen["forced end"] += any(f and w > 0 for r in rows for _, w, f in r["ends"])
+        if vec.current_player().max() < 0:
+            break
+        m = out.action_mask
+        out = vec.step(np.array([int(rng.choice(np.flatnonzero(r))) if r.any() else 0 for r in m]))
+    assert min(seen.values()) > 0, seen
+
+
 @pytest.mark.parametrize("kw", [dict(num_players=2), dict(num_players=3), dict(num_players=4, teams=True)])
 def test_the_kernels_score_gap_is_the_reference_scores(kw):
     """The core's own ``heuristic_values`` (one numba pass over the line tables) against the
