@@ -120,6 +120,27 @@ def test_a_run_in_two_parts_trains_the_same_weights_as_one_in_one_go(tmp_path):
     assert whole["selfplay"]["episodes"] == parts["selfplay"]["episodes"]
 
 
+def test_the_tantrix_full_budget_resumes_the_quick_configs_checkpoint(tmp_path):
+    """configs/tantrix_az_full.yaml's parts resume configs/tantrix_az.yaml's checkpoints (its
+    header's recipe: the quick run is part 1): the same game, network, self-play games and buffer,
+    and from there the search uses the robot's evaluation and 64 simulations in evaluations."""
+    quick, full = load_config("configs/tantrix_az.yaml"), load_config("configs/tantrix_az_full.yaml")
+    for key in ("env_id", "env_kwargs", "policy", "selfplay", "learn", "pretrain"):
+        assert quick.to_dict()[key] == full.to_dict()[key], key
+    assert (quick.search.heuristic, full.search.heuristic) == ("evaluate", "predicted")
+    assert (quick.search.eval_simulations, full.search.eval_simulations) == (32, 64)
+    train(tiny("configs/tantrix_az.yaml", total_timesteps=16), tmp_path / "quick", progress_bar=False)
+    report = train(
+        tiny("configs/tantrix_az_full.yaml", total_timesteps=16),
+        tmp_path / "full",
+        resume=str(tmp_path / "quick" / "checkpoints" / "final.pt"),
+        progress_bar=False,
+    )
+    assert report["timesteps"] == 32 and report["timesteps_this_run"] == 16
+    data = checkpoint(tmp_path / "full" / "checkpoints" / "final.pt")
+    assert data["config"]["search"]["heuristic"] == "predicted" and data["counters"]["train_steps"] > 0
+
+
 def test_resume_refuses_another_network(tmp_path):
     train(tiny(), tmp_path / "a", progress_bar=False)
     other = tiny()
