@@ -756,10 +756,12 @@ def alphazero_claims() -> list[Claim]:
             rel = f"alphazero/{name}/{extra.parent.name}/pairs.csv"
             for r in _rows(rel):
                 if _is(r["agent"], AZ):
+                    sims = r["agent"].rpartition(".pt")[2].lstrip(":")  # az:PATH:SIMS names its simulations
+                    at = f" at {sims} simulations" if sims else ""
                     out.append(
                         Claim(
                             part,
-                            f"`{config}` seed {seed} against `{r['opponent']}`: {{}} / {{}} / {{}} = {{}} [{{}}, {{}}]",
+                            f"`{config}` seed {seed}{at} against `{r['opponent']}`: {{}} / {{}} / {{}} = {{}} [{{}}, {{}}]",
                             wdl(rel, AZ, r["opponent"]),
                             rel,
                             formats=["{:.0f}"] * 3 + ["{:.3f}"] * 3,
