@@ -67,7 +67,8 @@ def main(argv=None) -> None:
     print(f"{'evaluate (score gap), kernel':<34} {rows['evaluate'][0]:>14.2f}")
     print(f"{'predicted (robot), kernel':<34} {rows['predicted'][0]:>14.2f}")
     print(f"{'predicted (robot), reference states':<34} {ref_us:>14.2f}")
-    print(f"ratio reference / kernel for predicted: {ref_us / rows['predicted'][0]:.1f}x (values equal, max diff {diff:.1e})")
+    ratio = ref_us / rows["predicted"][0]
+    print(f"ratio reference / kernel for predicted: {ratio:.1f}x (values equal, max diff {diff:.1e})")
     print(f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)")
 
 

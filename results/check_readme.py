@@ -761,7 +761,8 @@ def alphazero_claims() -> list[Claim]:
                     out.append(
                         Claim(
                             part,
-                            f"`{config}` seed {seed}{at} against `{r['opponent']}`: {{}} / {{}} / {{}} = {{}} [{{}}, {{}}]",
+                            f"`{config}` seed {seed}{at} against `{r['opponent']}`: "
+                            "{} / {} / {} = {} [{}, {}]",
                             wdl(rel, AZ, r["opponent"]),
                             rel,
                             formats=["{:.0f}"] * 3 + ["{:.3f}"] * 3,

@@ -825,7 +825,11 @@ def _predicted_kernel(
                     if EP[t * 6 + r] & mask == pat:
                         nfit += 1
                         break
-            if nfit > 0 and restricted and not _geom_ok(i, c0, tile, cnt, cand, meta, NB, addv, adds, fills, stack, stamp):
+            if (
+                nfit > 0
+                and restricted
+                and not _geom_ok(i, c0, tile, cnt, cand, meta, NB, addv, adds, fills, stack, stamp)
+            ):
                 w = 0.0
             else:
                 w = min(1.0, nfit / fit_full)

@@ -262,7 +262,8 @@ def _after_random_plies(n: int, plies: int, seed: int, rng_seed: int, **kw):
 
 
 @pytest.mark.parametrize(
-    "kw", [dict(num_players=2), dict(num_players=3), dict(num_players=4, teams=True), dict(num_players=2, window_radius=5)]
+    "kw",
+    [dict(num_players=2), dict(num_players=3), dict(num_players=4, teams=True), dict(num_players=2, window_radius=5)],
 )
 def test_the_predicted_kernel_is_the_robots_evaluator_through_whole_games(kw):
     """The core's numba pass for ``"predicted"`` against :func:`envs.tantrix.robot.robot_value` of
