@@ -152,7 +152,16 @@ def test_the_alphazero_agents_ship_with_the_results_of_their_runs():
     results/alphazero_alone/<name>-<seed>/ (the index's source digest = the digest those results record)."""
     results = Path(__file__).resolve().parents[2] / "results" / "alphazero"
     az = [a for a in shipped_agents() if a.engine == "alphazero"]
-    names = ["ataxx_az", "twixt_az", "double_twixt_az", "twixt24_az", "smartrix_az", "tantrix_az", "tantrix_4p_az"]
+    names = [
+        "ataxx_az",
+        "twixt_az",
+        "double_twixt_az",
+        "twixt24_az",
+        "smartrix_az",
+        "tantrix_az",
+        "tantrix_4p_az",
+        "tantrix_az_full",
+    ]
     assert [a.name for a in az] == names
     for a in az:
         folder = results / f"{a.name}-{a.seed}"
