@@ -648,32 +648,63 @@ def _colour_scores(i, par, usize, ucyc, meta, out):
 
 
 @njit(cache=True)
+def _results(n, teams, colour_of, cs, res):
+    """res[p] for every seat of a finished game (not a deadlock) from its colour scores cs: +1 the
+    sole winning side, 0 every seat when sides share first place, -1 the others."""
+    best = -1
+    for p in range(n):
+        if cs[colour_of[p]] > best:
+            best = cs[colour_of[p]]
+    side = -1
+    one = True
+    for p in range(n):
+        if cs[colour_of[p]] == best:
+            tp = p % 2 if teams else p
+            if side == -1:
+                side = tp
+            elif side != tp:
+                one = False
+    for p in range(n):
+        if cs[colour_of[p]] < best:
+            res[p] = -1.0
+        elif one:
+            res[p] = 1.0
+        else:
+            res[p] = 0.0
+
+
+@njit(cache=True)
+def _best_other_side(p, n, teams, colour_of, cs):
+    """The best colour score among the seats not on seat p's side (-1 if none)."""
+    tp = p % 2 if teams else p
+    best = -1
+    for q in range(n):
+        tq = q % 2 if teams else q
+        if tq != tp and cs[colour_of[q]] > best:
+            best = cs[colour_of[q]]
+    return best
+
+
+@njit(cache=True)
+def _growth_rate(a, growth_one, growth_two):
+    """A line's growth per own turn from the summed weight a (0-2) of its two best live ends
+    (envs.tantrix.robot: GROWTH_ONE for one live end, GROWTH_TWO for two, linear between)."""
+    if a >= 1.0:
+        return growth_one + (growth_two - growth_one) * (a - 1.0)
+    return growth_one * a
+
+
+@njit(cache=True)
 def _returns_kernel(n, teams, colour_of, par, usize, ucyc, meta, out):
     cs = np.zeros(5, np.int64)
-    sc = np.zeros(4, np.int64)
+    res = np.zeros(4)
     for i in range(out.shape[0]):
         if not meta[i, OVER] or meta[i, DEADLOCK]:
             continue
         _colour_scores(i, par, usize, ucyc, meta, cs)
-        best = -1
+        _results(n, teams, colour_of, cs, res)
         for p in range(n):
-            sc[p] = cs[colour_of[p]]
-            if sc[p] > best:
-                best = sc[p]
-        side = -1
-        one = True
-        for p in range(n):
-            if sc[p] == best:
-                tp = p % 2 if teams else p
-                if side == -1:
-                    side = tp
-                elif side != tp:
-                    one = False
-        for p in range(n):
-            if sc[p] < best:
-                out[i, p] = -1.0
-            elif one:
-                out[i, p] = 1.0
+            out[i, p] = res[p]
 
 
 @njit(cache=True)
@@ -686,13 +717,7 @@ def _score_gap_kernel(index, seats, n, teams, colour_of, par, usize, ucyc, meta,
         _colour_scores(i, par, usize, ucyc, meta, cs)
         for c in range(seats.shape[0]):
             p = seats[c]
-            tp = p % 2 if teams else p
-            best = -1
-            for q in range(n):
-                tq = q % 2 if teams else q
-                if tq != tp and cs[colour_of[q]] > best:
-                    best = cs[colour_of[q]]
-            out[j, c] = np.tanh((cs[colour_of[p]] - best) / scale)
+            out[j, c] = np.tanh((cs[colour_of[p]] - _best_other_side(p, n, teams, colour_of, cs)) / scale)
 
 
 @njit(cache=True)
@@ -748,39 +773,19 @@ def _predicted_kernel(
     nm = np.zeros(5, np.int64)
     pred = np.zeros(5)
     cs = np.zeros(5, np.int64)
+    res = np.zeros(4)
     roots = np.zeros(6, np.int64)
     for j in range(index.shape[0]):
         i = index[j]
         if meta[i, OVER]:
             _colour_scores(i, par, usize, ucyc, meta, cs)
-            best = -1
-            for p in range(n):
-                if cs[colour_of[p]] > best:
-                    best = cs[colour_of[p]]
-            side = -1
-            one = True
-            for p in range(n):
-                if cs[colour_of[p]] == best:
-                    tp = p % 2 if teams else p
-                    if side == -1:
-                        side = tp
-                    elif side != tp:
-                        one = False
+            res[:] = 0.0  # a deadlock: a draw for all
+            if not meta[i, DEADLOCK]:
+                _results(n, teams, colour_of, cs, res)
             for c in range(seats.shape[0]):
                 p = seats[c]
-                tp = p % 2 if teams else p
-                res = 0.0
-                if not meta[i, DEADLOCK]:
-                    if cs[colour_of[p]] < best:
-                        res = -1.0
-                    elif one:
-                        res = 1.0
-                other = -1
-                for q in range(n):
-                    tq = q % 2 if teams else q
-                    if tq != tp and cs[colour_of[q]] > other:
-                        other = cs[colour_of[q]]
-                out[j, c] = np.tanh((1000.0 * res + (cs[colour_of[p]] - other)) / scale)
+                gap = cs[colour_of[p]] - _best_other_side(p, n, teams, colour_of, cs)
+                out[j, c] = np.tanh((1000.0 * res[p] + gap) / scale)
             continue
         m = 0
         for p in range(n):
@@ -889,16 +894,15 @@ def _predicted_kernel(
                 if selfw[col, x] >= 0.0:
                     best = max(best, L + selfw[col, x] * (L + 2.0))
                     continue
-                a = w1[col, x] + w2[col, x]
-                rate = growth_one + (growth_two - growth_one) * (a - 1.0) if a >= 1.0 else growth_one * a
+                rate = _growth_rate(w1[col, x] + w2[col, x], growth_one, growth_two)
                 best = max(best, L + nfor[col, x] + rate * turns * cfrac)
             for k in range(nm[col]):
                 r1 = mr1[col, k]
                 r2 = mr2[col, k]
                 w = mw[col, k]
                 if w > 0:
-                    a = max(0.0, min(2.0, wsum[col, r1] + wsum[col, r2]) - w * 2)
-                    rate = growth_one + (growth_two - growth_one) * (a - 1.0) if a >= 1.0 else growth_one * a
+                    a = max(0.0, min(2.0, wsum[col, r1] + wsum[col, r2]) - w * 2)  # the meeting ends used up
+                    rate = _growth_rate(a, growth_one, growth_two)
                     best = max(best, usize[i, col, r1] + usize[i, col, r2] + w * (1.0 + rate * turns * cfrac))
             pred[col] = best
         for c in range(seats.shape[0]):
