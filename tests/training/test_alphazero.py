@@ -129,6 +129,7 @@ def test_the_tantrix_full_budget_resumes_the_quick_configs_checkpoint(tmp_path):
         assert quick.to_dict()[key] == full.to_dict()[key], key
     assert (quick.search.heuristic, full.search.heuristic) == ("evaluate", "predicted")
     assert (quick.search.eval_simulations, full.search.eval_simulations) == (32, 64)
+    assert (quick.search.value_scale, full.search.value_scale) == (0.03, 1.0)
     train(tiny("configs/tantrix_az.yaml", total_timesteps=16), tmp_path / "quick", progress_bar=False)
     report = train(
         tiny("configs/tantrix_az_full.yaml", total_timesteps=16),
