@@ -52,7 +52,7 @@ NUMBER = r"[+-]?\d[\d,]*(?:\.\d+)?"
 #: The trained agent's name in the tournament files is its checkpoint path (ends with ``.zip``).
 TRAINED = ".zip"
 
-#: An AlphaZero agent's name in the tournament files: its spec ``az:PATH:SIMS``.
+#: An AlphaZero agent's name in the tournament files: its spec ``az:PATH:SIMS`` (then any overrides).
 AZ = "az:"
 
 
@@ -756,8 +756,12 @@ def alphazero_claims() -> list[Claim]:
             rel = f"alphazero/{name}/{extra.parent.name}/pairs.csv"
             for r in _rows(rel):
                 if _is(r["agent"], AZ):
-                    sims = r["agent"].rpartition(".pt")[2].lstrip(":")  # az:PATH:SIMS names its simulations
-                    at = f" at {sims} simulations" if sims else ""
+                    # az:PATH[:SIMS][:considered=M][:value_scale=X] names its simulations and overrides
+                    parts = [p for p in r["agent"].rpartition(".pt")[2].split(":") if p]
+                    sims = [p for p in parts if p.isdigit()]
+                    at = f" at {sims[0]} simulations" if sims else ""
+                    overrides = [p for p in parts if "=" in p]
+                    at += f" with {', '.join(overrides)}" if overrides else ""
                     out.append(
                         Claim(
                             part,

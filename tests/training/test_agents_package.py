@@ -211,12 +211,12 @@ def test_the_spec_table_drives_parser_message_and_docs():
         "robot[:N]",
         "PATH.zip[:sample]",
         "rllib:PATH[:sample]",
-        "az:PATH[:SIMS]",
+        "az:PATH[:SIMS][:considered=M][:value_scale=X]",
         "SHIPPED[:sample|:SIMS]",
     ]
     assert spec_forms() == (
         "random, greedy, mcts[:N], alphabeta[:D], robot[:N], PATH.zip[:sample], rllib:PATH[:sample], "
-        "az:PATH[:SIMS] or SHIPPED[:sample|:SIMS]"
+        "az:PATH[:SIMS][:considered=M][:value_scale=X] or SHIPPED[:sample|:SIMS]"
     )
     names = shipped_names()
     shipped = f" (shipped: {', '.join(names)})" if names else ""

@@ -158,8 +158,8 @@ def test_the_az_spec_plays_with_the_search_and_the_raw_policy(tmp_path):
 
     train(tiny(), tmp_path / "r", progress_bar=False)
     path = tmp_path / "r" / "checkpoints" / "final.pt"
-    assert parse_az_spec(f"az:{path}") == (str(path), None)
-    assert parse_az_spec("az:a:b.pt:3") == ("a:b.pt", 3)
+    assert parse_az_spec(f"az:{path}") == (str(path), None, {})
+    assert parse_az_spec("az:a:b.pt:3") == ("a:b.pt", 3, {})
     assert parse_az_spec("random") is None
     with pytest.raises(ValueError, match="expected az:PATH"):
         make_agent("az:")
@@ -186,6 +186,63 @@ def test_the_az_spec_plays_with_the_search_and_the_raw_policy(tmp_path):
     assert raw.act(state, None) == best
     with pytest.raises(ValueError, match="trained on ataxx_v0"):
         raw.check_env(envs.make("twixt_v0", board_size=8))
+
+
+def test_the_az_spec_overrides_the_considered_actions_and_value_scale(tmp_path, monkeypatch):
+    """``az:PATH[:SIMS][:considered=M][:value_scale=X]``: the options reach the agent and its search,
+    the agent's name is the spec that plays it again, and a bad option is refused by name."""
+    from training.agents import make_agent
+    from training.agents.alphazero import parse_az_spec
+
+    assert parse_az_spec("az:a:b.pt:64:considered=32:value_scale=1") == (
+        "a:b.pt",
+        64,
+        {"considered": 32, "value_scale": 1.0},
+    )
+    assert parse_az_spec("az:run/final.pt:value_scale=0.5") == ("run/final.pt", None, {"value_scale": 0.5})
+    for bad, message in (
+        ("az:x.pt:8:simulations=3", "unknown option 'simulations'; an az: spec takes considered=, value_scale="),
+        ("az:x.pt:considered=2:considered=3", "option 'considered' given twice"),
+        ("az:x.pt:considered=2.5", "considered must be an integer, got '2.5'"),
+        ("az:x.pt:value_scale=big", "value_scale must be a number, got 'big'"),
+        ("az::considered=3", "expected az:PATH"),
+    ):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            parse_az_spec(bad)
+    train(tiny(), tmp_path / "r", progress_bar=False)
+    path = tmp_path / "r" / "checkpoints" / "final.pt"
+    default = make_agent(f"az:{path}:3")
+    tuned = make_agent(f"az:{path}:3:considered=2:value_scale=0.5")
+    assert (default.m, default.value_scale) == (
+        tiny().search["max_num_considered_actions"],
+        tiny().search["value_scale"],
+    )
+    assert (tuned.simulations, tuned.m, tuned.value_scale) == (3, 2, 0.5)
+    assert tuned.name == f"az:{path}:3:considered=2:value_scale=0.5" and default.name == f"az:{path}:3"
+    again = make_agent(tuned.name)
+    assert (again.simulations, again.m, again.value_scale) == (3, 2, 0.5)
+    for bad, message in (
+        (f"az:{path}:3:considered=0", "max_num_considered_actions must be an integer >= 1, got 0"),
+        (f"az:{path}:3:value_scale=-1", "value_scale must be a finite number >= 0, got -1.0"),
+    ):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            make_agent(bad)
+    import envs
+    import training.search as search_module
+
+    seen = []
+    original = search_module.gumbel_search
+
+    def spy(*args, **kwargs):
+        seen.append((kwargs["max_num_considered_actions"], kwargs["value_scale"]))
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(search_module, "gumbel_search", spy)  # the agent imports it from there at each move
+    vec = envs.make_vec("ataxx_v0", 1, seed=0)
+    vec.reset()
+    tuned.act(vec.to_state(0), None)
+    default.act(vec.to_state(0), None)
+    assert seen == [(2, 0.5), (default.m, default.value_scale)]
 
 
 def search_key_reaches_the_agent(tmp_path, key: str, value, default, explicit):
@@ -456,9 +513,9 @@ def test_the_az_agent_plays_where_only_what_agents_observe_differs_and_refuses_a
 def test_evaluate_and_play_take_the_az_spec(tmp_path, module):
     from training.agents.specs import spec_forms
 
-    assert "az:PATH[:SIMS]" in spec_forms()
+    assert "az:PATH[:SIMS][:considered=M][:value_scale=X]" in spec_forms()
     parser = __import__(module, fromlist=["_parser"])._parser()
-    assert "az:PATH[:SIMS]" in " ".join(parser.format_help().split())
+    assert "az:PATH[:SIMS][:considered=M][:value_scale=X]" in " ".join(parser.format_help().split())
 
 
 def test_training_evaluate_and_play_run_an_az_checkpoint(tmp_path, capsys, monkeypatch):

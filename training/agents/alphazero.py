@@ -1,4 +1,5 @@
-"""An AlphaZero checkpoint (or a live network) as an agent: ``az:PATH[:SIMS]``.
+"""An AlphaZero checkpoint (or a live network) as an agent:
+``az:PATH[:SIMS][:considered=M][:value_scale=X]``.
 
 :class:`AlphaZeroAgent` plays the Gumbel search (:func:`training.search.gumbel_search`) with its
 network at ``simulations`` simulations a move, without root noise (``gumbel_scale=0``: the
@@ -27,7 +28,7 @@ from envs.core.heuristics import DEFAULT_EVALUATOR, offered_evaluators
 from training.agents.base import Agent
 from training.agents.search import is_real_number
 
-__all__ = ["AlphaZeroAgent", "parse_az_spec", "load_checkpoint", "AGENT_FORMAT", "MAX_SIMULATIONS"]
+__all__ = ["AlphaZeroAgent", "parse_az_spec", "AZ_SPEC_OPTIONS", "load_checkpoint", "AGENT_FORMAT", "MAX_SIMULATIONS"]
 
 #: The most simulations a move an agent takes: the search holds ``simulations + 1`` nodes of
 #: ``A`` actions per game (about 33 bytes each): 4096 on Ataxx's 834 actions is ~113 MB a game.
@@ -38,26 +39,58 @@ MAX_SIMULATIONS = 4096
 AGENT_FORMAT = "tabletop_rl.alphazero.agent"
 
 
-def parse_az_spec(spec: str) -> tuple[str, int | None] | None:
-    """``"az:PATH"`` -> ``(PATH, None)``, ``"az:PATH:SIMS"`` -> ``(PATH, SIMS)`` (a plain integer
-    after the last ``:``; a path may contain ``:`` itself); another spec -> ``None``.
+#: The search settings an ``az:`` spec may override, after ``:SIMS``: option -> the
+#: :class:`AlphaZeroAgent` argument it sets.
+AZ_SPEC_OPTIONS = {"considered": "max_num_considered_actions", "value_scale": "value_scale"}
+
+
+def parse_az_spec(spec: str) -> tuple[str, int | None, dict[str, Any]] | None:
+    """``"az:PATH[:SIMS][:considered=M][:value_scale=X]"`` -> ``(PATH, SIMS or None, options)``;
+    another spec -> ``None``.
+
+    SIMS is a plain integer (a path may contain ``:`` itself); the options, after it, override the
+    checkpoint's ``search`` settings: ``considered`` the root's considered actions
+    (``max_num_considered_actions``, an integer >= 1), ``value_scale`` sigma's scale (a number;
+    :class:`AlphaZeroAgent` checks its range). ``options`` maps each given one to its value, e.g.
+    ``"az:run/final.pt:64:value_scale=1"`` -> ``("run/final.pt", 64, {"value_scale": 1.0})``.
 
     Raises:
-        ValueError: ``az:`` with no path.
+        ValueError: ``az:`` with no path, an unknown option, an option given twice or a value that
+            does not parse.
     """
     if not spec.startswith("az:"):
         return None
     rest = spec[len("az:") :]
+    options: dict[str, Any] = {}
+    while True:
+        head, sep, tail = rest.rpartition(":")
+        match = re.fullmatch(r"([a-z_]+)=([^/\\]*)", tail) if sep else None
+        if match is None:
+            break
+        key, value = match.groups()
+        if key not in AZ_SPEC_OPTIONS:
+            raise ValueError(
+                f"agent spec {spec!r}: unknown option {key!r}; an az: spec takes "
+                f"{', '.join(f'{k}=' for k in AZ_SPEC_OPTIONS)} after :SIMS"
+            )
+        if key in options:
+            raise ValueError(f"agent spec {spec!r}: option {key!r} given twice")
+        try:
+            options[key] = int(value) if key == "considered" else float(value)
+        except ValueError:
+            kind = "an integer" if key == "considered" else "a number"
+            raise ValueError(f"agent spec {spec!r}: {key} must be {kind}, got {value!r}") from None
+        rest = head
     head, sep, tail = rest.rpartition(":")
     sims = None
     if sep and re.fullmatch(r"0|[1-9][0-9]*", tail):
         rest, sims = head, int(tail)
     if not rest:
         raise ValueError(
-            f"agent spec {spec!r}: expected az:PATH[:SIMS] (an AlphaZero checkpoint .pt of "
-            "training.train, SIMS the simulations per move, 0 the raw policy)"
+            f"agent spec {spec!r}: expected az:PATH[:SIMS][:considered=M][:value_scale=X] (an AlphaZero "
+            "checkpoint .pt of training.train, SIMS the simulations per move, 0 the raw policy)"
         )
-    return rest, sims
+    return rest, sims, dict(reversed(list(options.items())))
 
 
 def load_checkpoint(path: str | Path, *, stripped: bool = False) -> dict:
@@ -117,12 +150,13 @@ class AlphaZeroAgent(Agent):
         seed: seed of ``self.rng``, which draws the search's determinization in a game with hidden
             information (:func:`~training.search.gumbel_search`); the noiseless search of a
             perfect-information game draws nothing from it.
-        name: the agent's name (default ``az:PATH:SIMS``).
+        name: the agent's name (default ``az:PATH:SIMS``, then ``:considered=M`` and ``:value_scale=X``
+            where those are given: the spec that plays it again).
         trained_on: ``(env_id, env_kwargs)``, for a live network.
 
     Raises:
         FileNotFoundError, ValueError: a missing or foreign checkpoint, a negative ``simulations``,
-            a ``heuristic`` the game does not offer.
+            ``max_num_considered_actions`` below 1, a ``heuristic`` the game does not offer.
     """
 
     frame = "agent"
@@ -175,7 +209,10 @@ class AlphaZeroAgent(Agent):
                 f"simulations x actions per game in memory), got {sims!r}"
             )
         self.simulations = int(sims)
-        self.m = int(defaults["m"] if max_num_considered_actions is None else max_num_considered_actions)
+        m = defaults["m"] if max_num_considered_actions is None else max_num_considered_actions
+        if isinstance(m, bool) or not isinstance(m, (int, np.integer)) or m < 1:
+            raise ValueError(f"max_num_considered_actions must be an integer >= 1, got {m!r}")
+        self.m = int(m)
         scale = defaults["value_scale"] if value_scale is None else value_scale
         if not is_real_number(scale) or not np.isfinite(scale) or scale < 0:
             raise ValueError(f"value_scale must be a finite number >= 0, got {scale!r}")
@@ -194,7 +231,13 @@ class AlphaZeroAgent(Agent):
         self.network = network
         self.evaluate = make_evaluate(network)
         self.trained_on = trained_on
-        self.name = name or (f"az:{self.path}:{self.simulations}" if self.path else f"az:{self.simulations}")
+        overrides = "".join(
+            f":{key}={value:g}"
+            for key, value in (("considered", max_num_considered_actions), ("value_scale", value_scale))
+            if value is not None
+        )
+        spec = f"az:{self.path}:{self.simulations}" if self.path else f"az:{self.simulations}"
+        self.name = name or spec + overrides
         self._template = None
         self._batch_rngs: list | None = None  # act_batch's generators, while it runs
 

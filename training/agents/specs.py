@@ -134,13 +134,15 @@ def _az(spec: str) -> dict | None:
     from training.agents.alphazero import parse_az_spec
 
     parsed = parse_az_spec(spec)
-    return None if parsed is None else {"path": parsed[0], "simulations": parsed[1]}
+    return None if parsed is None else {"path": parsed[0], "simulations": parsed[1], "options": parsed[2]}
 
 
-def _load_az(seed, path, simulations):
-    from training.agents.alphazero import AlphaZeroAgent
+def _load_az(seed, path, simulations, options):
+    from training.agents.alphazero import AZ_SPEC_OPTIONS, AlphaZeroAgent
 
-    return AlphaZeroAgent(path, simulations=simulations, seed=seed)
+    return AlphaZeroAgent(
+        path, simulations=simulations, seed=seed, **{AZ_SPEC_OPTIONS[k]: v for k, v in options.items()}
+    )
 
 
 def _checkpoint(spec: str) -> dict | None:
@@ -197,11 +199,12 @@ SPECS: tuple[AgentSpec, ...] = (
         _load_rllib,
     ),
     AgentSpec(
-        "az:PATH[:SIMS]",
+        "az:PATH[:SIMS][:considered=M][:value_scale=X]",
         "an AlphaZero checkpoint of `training.train` (an `engine: alphazero` run's "
         "`checkpoints/final.pt`): its Gumbel search at SIMS simulations a move without noise "
         "(default: the run's `search.eval_simulations`), or with `:0` the raw policy's most "
-        "probable legal move",
+        "probable legal move; `considered` and `value_scale` override the run's "
+        "`search.max_num_considered_actions` and `search.value_scale`",
         _az,
         _load_az,
     ),
@@ -218,7 +221,7 @@ SPECS: tuple[AgentSpec, ...] = (
 
 def spec_forms() -> str:
     """The spec forms as one phrase: ``"random, greedy, mcts[:N], alphabeta[:D], robot[:N], PATH.zip[:sample],
-    rllib:PATH[:sample], az:PATH[:SIMS] or SHIPPED[:sample|:SIMS]"``."""
+    rllib:PATH[:sample], az:PATH[:SIMS][:considered=M][:value_scale=X] or SHIPPED[:sample|:SIMS]"``."""
     forms = [s.form for s in SPECS]
     return ", ".join(forms[:-1]) + " or " + forms[-1]
 
