@@ -231,10 +231,8 @@ class AlphaZeroAgent(Agent):
         self.network = network
         self.evaluate = make_evaluate(network)
         self.trained_on = trained_on
-        overrides = "".join(
-            f":{key}={value:g}"
-            for key, value in (("considered", max_num_considered_actions), ("value_scale", value_scale))
-            if value is not None
+        overrides = (f":considered={self.m}" if max_num_considered_actions is not None else "") + (
+            f":value_scale={self.value_scale!r}" if value_scale is not None else ""
         )
         spec = f"az:{self.path}:{self.simulations}" if self.path else f"az:{self.simulations}"
         self.name = name or spec + overrides
