@@ -204,6 +204,7 @@ def test_the_az_spec_overrides_the_considered_actions_and_value_scale(tmp_path, 
         ("az:x.pt:8:simulations=3", "unknown option 'simulations'; an az: spec takes considered=, value_scale="),
         ("az:x.pt:considered=2:considered=3", "option 'considered' given twice"),
         ("az:x.pt:considered=2.5", "considered must be an integer, got '2.5'"),
+        ("az:x.pt:considered=08", "considered must be an integer, got '08'"),
         ("az:x.pt:value_scale=big", "value_scale must be a number, got 'big'"),
         ("az::considered=3", "expected az:PATH"),
     ):

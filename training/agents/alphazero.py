@@ -39,6 +39,10 @@ MAX_SIMULATIONS = 4096
 AGENT_FORMAT = "tabletop_rl.alphazero.agent"
 
 
+#: An integer of an ``az:`` spec written plainly: ASCII digits, no sign, space, ``_`` or leading zero
+#: (the rule of the other specs' integers, ``training.agents.specs._int_arg``).
+_PLAIN_INT = re.compile(r"0|[1-9][0-9]*")
+
 #: The search settings an ``az:`` spec may override, after ``:SIMS``: option -> the
 #: :class:`AlphaZeroAgent` argument it sets.
 AZ_SPEC_OPTIONS = {"considered": "max_num_considered_actions", "value_scale": "value_scale"}
@@ -75,15 +79,19 @@ def parse_az_spec(spec: str) -> tuple[str, int | None, dict[str, Any]] | None:
             )
         if key in options:
             raise ValueError(f"agent spec {spec!r}: option {key!r} given twice")
-        try:
-            options[key] = int(value) if key == "considered" else float(value)
-        except ValueError:
-            kind = "an integer" if key == "considered" else "a number"
-            raise ValueError(f"agent spec {spec!r}: {key} must be {kind}, got {value!r}") from None
+        if key == "considered":
+            if not _PLAIN_INT.fullmatch(value):  # as SIMS: int() alone would take 01, 1_0 and spaces
+                raise ValueError(f"agent spec {spec!r}: considered must be an integer, got {value!r}")
+            options[key] = int(value)
+        else:
+            try:
+                options[key] = float(value)
+            except ValueError:
+                raise ValueError(f"agent spec {spec!r}: {key} must be a number, got {value!r}") from None
         rest = head
     head, sep, tail = rest.rpartition(":")
     sims = None
-    if sep and re.fullmatch(r"0|[1-9][0-9]*", tail):
+    if sep and _PLAIN_INT.fullmatch(tail):
         rest, sims = head, int(tail)
     if not rest:
         raise ValueError(
