@@ -25,7 +25,7 @@ import numpy as np
 
 from envs.core.errors import ParameterError
 from envs.core.heuristics import DEFAULT_EVALUATOR, offered_evaluators
-from training.agents.base import Agent
+from training.agents.base import PLAIN_INT, Agent
 from training.agents.search import is_real_number
 
 __all__ = ["AlphaZeroAgent", "parse_az_spec", "AZ_SPEC_OPTIONS", "load_checkpoint", "AGENT_FORMAT", "MAX_SIMULATIONS"]
@@ -38,10 +38,6 @@ MAX_SIMULATIONS = 4096
 #: the run's config and the network's weights, nothing else: it plays, it cannot resume a run.
 AGENT_FORMAT = "tabletop_rl.alphazero.agent"
 
-
-#: An integer of an ``az:`` spec written plainly: ASCII digits, no sign, space, ``_`` or leading zero
-#: (the rule of the other specs' integers, ``training.agents.specs._int_arg``).
-_PLAIN_INT = re.compile(r"0|[1-9][0-9]*")
 
 #: The search settings an ``az:`` spec may override, after ``:SIMS``: option -> the
 #: :class:`AlphaZeroAgent` argument it sets.
@@ -80,7 +76,7 @@ def parse_az_spec(spec: str) -> tuple[str, int | None, dict[str, Any]] | None:
         if key in options:
             raise ValueError(f"agent spec {spec!r}: option {key!r} given twice")
         if key == "considered":
-            if not _PLAIN_INT.fullmatch(value):  # as SIMS: int() alone would take 01, 1_0 and spaces
+            if not PLAIN_INT.fullmatch(value):  # as SIMS: int() alone would take 01, 1_0 and spaces
                 raise ValueError(f"agent spec {spec!r}: considered must be an integer, got {value!r}")
             options[key] = int(value)
         else:
@@ -91,7 +87,7 @@ def parse_az_spec(spec: str) -> tuple[str, int | None, dict[str, Any]] | None:
         rest = head
     head, sep, tail = rest.rpartition(":")
     sims = None
-    if sep and _PLAIN_INT.fullmatch(tail):
+    if sep and PLAIN_INT.fullmatch(tail):
         rest, sims = head, int(tail)
     if not rest:
         raise ValueError(

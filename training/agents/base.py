@@ -23,14 +23,21 @@ attribute :attr:`Agent.frame`:
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from envs.core.state import GameState
 
-__all__ = ["Agent", "RandomAgent", "FRAMES"]
+__all__ = ["Agent", "RandomAgent", "FRAMES", "PLAIN_INT"]
 
 #: The values of :attr:`Agent.frame`.
 FRAMES = ("state", "agent")
+
+#: An integer of an agent spec (``mcts:N``, ``az:PATH:SIMS``, ``considered=M``, ...) written plainly:
+#: ASCII digits, no sign, space, ``_`` or leading zero (``int()`` alone would take ``01``, `` 1``,
+#: ``1_0`` and other scripts' digits). Match it with ``fullmatch``.
+PLAIN_INT = re.compile(r"0|[1-9][0-9]*")
 
 
 class Agent:

@@ -7,11 +7,10 @@ specs in the documentation and the command-line help are generated from :data:`S
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from training.agents.base import Agent, RandomAgent
+from training.agents.base import PLAIN_INT, Agent, RandomAgent
 from training.agents.policy import PolicyAgent, parse_checkpoint_spec
 from training.agents.search import AlphaBetaAgent, GreedyAgent, MCTSAgent
 
@@ -44,7 +43,7 @@ def _int_arg(spec: str, arg: str) -> int:
     Raises:
         ValueError: ``arg`` is not written so (the message quotes the spec).
     """
-    if not re.fullmatch(r"0|[1-9][0-9]*", arg):
+    if not PLAIN_INT.fullmatch(arg):
         raise ValueError(
             f"agent spec {spec!r}: expected an integer after ':' (digits 0-9, no sign or leading zero), got {arg!r}"
         )
@@ -77,7 +76,7 @@ def _shipped(spec: str) -> dict | None:
         return None
     engine = shipped_spec(head, verify=False).engine
     if engine == "alphazero":
-        if sep and not re.fullmatch(r"0|[1-9][0-9]*", option):
+        if sep and not PLAIN_INT.fullmatch(option):
             raise ValueError(
                 f"agent spec {spec!r}: the only option of the shipped AlphaZero agent {head} is ':SIMS', its "
                 f"simulations a move (digits 0-9, no sign or leading zero; 0: the raw policy), got {option!r}"
