@@ -6,6 +6,8 @@ Usage::
     python results/az_results.py runs/ataxx_az-0 --name ataxx_az-0 \\
         --opponents random greedy alphabeta:1 alphabeta:2 mcts:1000 ataxx_quick --games 400 \\
         [--ladder-games 100] [--skip-gauntlet] [--curve-opponents greedy ataxx_quick]
+    python results/az_results.py runs/ataxx_az-0 --name ataxx_az-0 \
+        --against ataxx_quick --folder vs_ppo_openings --opening-plies 2 --games 400
 
 Everything is played by the project's own command, ``python -m training.evaluate`` (printed before
 it runs, and kept in ``about.json``):
@@ -20,7 +22,8 @@ it runs, and kept in ``about.json``):
 2. **The learning curve** (``curve.csv``, ``curve.png``): every checkpoint of the run
    (``step_<N>.pt`` and ``final.pt``; with ``--earlier-parts``, those of the parts it resumed
    too; with ``--curve-every K``, every K-th ``step_<N>.pt``) against ``--curve-opponents``
-   (``--curve-games`` a pair, seed 1), with the wall time at which the run wrote it: the run's
+   (``--curve-games`` a pair, seed 1; with ``--opening-plies K``, each game from K random plies, as
+   ``about.json``'s ``curve_opening_plies`` says), with the wall time at which the run wrote it: the run's
    ``time/time_elapsed`` at that position in ``logs/progress.csv``, or, for runs logged before that
    column, the checkpoint file's modification time less that of the run's ``config.yaml`` (written
    when the run starts).
@@ -28,7 +31,14 @@ it runs, and kept in ``about.json``):
    games a pair, seed 2; ``ladder/pairs.csv``), and the Elo ladder fitted on its games and the
    gauntlet's together (``ladder/ratings.csv``, ``ladder/ratings.png``; ``random`` = 0). The
    gauntlet's own ladder cannot order opponents that the agent beat in every game.
-4. **The run** (``run.json``): config name, seed, positions, training wall time (periodic
+4. **A further opponent** (``--against SPEC --folder vs_NAME``, once the folder above exists): the
+   same agent (the folder's simulations) against one more agent, ``--games`` games, seed 3, with
+   ``--opening-plies K`` random opening plies (each opening with both seat orders: two deterministic
+   agents otherwise play the same two games over and over), into ``vs_NAME/`` (``pairs.csv`` with its
+   count of distinct games, ``ratings.csv``, ``about.json``: the command and ``opening_plies``).
+   Nothing else is played or rewritten. ``RUN`` may then be a shipped agent's file
+   (``training/shipped/NAME.pt``) whose index entry was made from the folder's ``final.pt``.
+5. **The run** (``run.json``): config name, seed, positions, training wall time (periodic
    evaluations included), self-play positions/s and network evaluations/s, and its own final
    evaluation and its software and machine (``environment``; ``python results/environment.py`` then
    writes the folder's ``environment.json`` from it), from the run's ``report.json``; ``about.json``:
@@ -59,10 +69,11 @@ REPO = RESULTS.parent
 
 
 def _evaluate(
-    run_cfg: dict, agents: list[str], games: int, seed: int, out: Path, gauntlet: bool = True
+    run_cfg: dict, agents: list[str], games: int, seed: int, out: Path, gauntlet: bool = True, opening_plies: int = 0
 ) -> tuple[list[str], float]:
     """Run ``python -m training.evaluate`` (batched; a gauntlet of the first agent, or with
-    ``gauntlet=False`` a round robin) and return its command and seconds."""
+    ``gauntlet=False`` a round robin; ``--opening-plies`` when ``opening_plies``) and return its
+    command and seconds."""
     cmd = [
         sys.executable,
         "-m",
@@ -79,6 +90,7 @@ def _evaluate(
         "--max-steps",
         str(run_cfg["max_steps"]),
         *(["--gauntlet"] if gauntlet else []),
+        *(["--opening-plies", str(opening_plies)] if opening_plies else []),
         "--concurrency",
         "64",
         "--out",
@@ -145,9 +157,28 @@ def main(argv: list[str] | None = None) -> int:
     from training.agents import shipped  # the digest the shipped index records (file_sha256)
 
     p = argparse.ArgumentParser(prog="python results/az_results.py", description=__doc__.split("\n\n")[0])
-    p.add_argument("run", type=Path, help="the run directory of python -m training.train (engine: alphazero)")
+    p.add_argument(
+        "run",
+        type=Path,
+        help="the run directory of python -m training.train (engine: alphazero); with --against, also a "
+        "shipped agent's .pt made from the folder's final.pt",
+    )
     p.add_argument("--name", required=True, help="the results folder's name: results/alphazero/NAME")
-    p.add_argument("--opponents", nargs="+", required=True, metavar="SPEC", help="the final tournament's opponents")
+    p.add_argument("--opponents", nargs="+", metavar="SPEC", help="the final tournament's opponents")
+    p.add_argument(
+        "--against",
+        metavar="SPEC",
+        help="instead of the final tournament, ladder and curve: play the agent against SPEC into --folder",
+    )
+    p.add_argument("--folder", metavar="vs_NAME", help="with --against: the folder, vs_<something>")
+    p.add_argument(
+        "--opening-plies",
+        type=int,
+        default=0,
+        metavar="K",
+        help="K random opening plies a game in --against's tournament and the learning curve's, each opening "
+        "with every agent on every side (default 0; the gauntlet and ladder always start from the start position)",
+    )
     p.add_argument("--games", type=int, default=400, help="games a pair in the final tournament (default 400)")
     p.add_argument(
         "--simulations",
@@ -190,6 +221,12 @@ def main(argv: list[str] | None = None) -> int:
         "the gauntlet's and these games together: ladder/ (default 0: no ladder)",
     )
     args = p.parse_args(argv)
+    if (args.opponents is None) == (args.against is None):
+        p.error("give --opponents (the final tournament) or --against SPEC --folder vs_NAME, one of them")
+    if args.against is not None and (not args.folder or not args.folder.startswith("vs_") or "/" in args.folder):
+        p.error(f"--against needs --folder vs_NAME (a folder name starting vs_), got {args.folder!r}")
+    if args.opening_plies < 0 or (args.opening_plies and args.against is None and not args.curve_opponents):
+        p.error("--opening-plies must be at least 0, and goes with --against or the curve")
     if args.ladder_games < 0 or args.games < 1 or args.curve_games < 1 or args.curve_every < 1:
         p.error("--games, --curve-games and --curve-every must be at least 1, --ladder-games at least 0")
     for part in args.earlier_parts:
@@ -197,14 +234,18 @@ def main(argv: list[str] | None = None) -> int:
             p.error(f"--earlier-parts: {part} is not a run directory (no checkpoints/ or logs/progress.csv)")
 
     run = args.run
+    if args.against is not None and run.suffix == ".pt":  # a shipped agent made from the folder's final.pt
+        return _against(p, args, None, RESULTS / "alphazero" / args.name, run)
     missing = [str(run / f) for f in ("config.yaml", "report.json", "checkpoints/final.pt") if not (run / f).is_file()]
     if missing:
         p.error(f"{run} is not a finished AlphaZero run of python -m training.train: no {', '.join(missing)}")
     run_cfg = yaml.safe_load((run / "config.yaml").read_text())
     report = json.loads((run / "report.json").read_text())
     out = RESULTS / "alphazero" / args.name
-    out.mkdir(parents=True, exist_ok=True)
     final = run / "checkpoints" / "final.pt"
+    if args.against is not None:
+        return _against(p, args, run_cfg, out, final)
+    out.mkdir(parents=True, exist_ok=True)
     about: dict = {
         "run": str(run),
         "final_sha256": shipped.file_sha256(final),
@@ -213,8 +254,10 @@ def main(argv: list[str] | None = None) -> int:
     }
     redone = {"gauntlet": not args.skip_gauntlet, "ladder": args.ladder_games > 0, "curve": bool(args.curve_opponents)}
     if (out / "about.json").exists():  # keep the commands of the parts not played again
-        kept = json.loads((out / "about.json").read_text())["commands"]
-        about["commands"] = [c for c in kept if not redone.get(c["what"].split()[0], False)]
+        earlier = json.loads((out / "about.json").read_text())
+        about["commands"] = [c for c in earlier["commands"] if not redone.get(c["what"].split()[0], False)]
+        if not redone["curve"] and "curve_opening_plies" in earlier:
+            about["curve_opening_plies"] = earlier["curve_opening_plies"]
 
     work = Path(tempfile.mkdtemp(prefix="az_results_"))  # each tournament's files, before they are kept
     if not args.skip_gauntlet:
@@ -243,7 +286,12 @@ def main(argv: list[str] | None = None) -> int:
         if not args.curve_opponents:
             break
         cmd, seconds = _evaluate(
-            run_cfg, [_spec(ckpt, args.simulations), *args.curve_opponents], args.curve_games, 1, work
+            run_cfg,
+            [_spec(ckpt, args.simulations), *args.curve_opponents],
+            args.curve_games,
+            1,
+            work,
+            opening_plies=args.opening_plies,
         )
         label = ckpt.name if part == run else f"{part.name}/{ckpt.name}"
         about["commands"].append({"what": f"curve {label}", "command": shlex.join(cmd), "seconds": seconds})
@@ -257,6 +305,7 @@ def main(argv: list[str] | None = None) -> int:
             row[f"ci95_high_vs_{r['opponent']}"] = r["score_ci95_high"]
         rows.append(row)
     if rows:
+        about["curve_opening_plies"] = args.opening_plies
         with (out / "curve.csv").open("w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(rows[0]))
             w.writeheader()
@@ -280,6 +329,45 @@ def main(argv: list[str] | None = None) -> int:
     (out / "run.json").write_text(json.dumps(run_json, indent=1) + "\n")
     (out / "about.json").write_text(json.dumps(about, indent=1) + "\n")
     print(f"written to {out}")
+    return 0
+
+
+def _against(p: argparse.ArgumentParser, args, run_cfg: dict | None, out: Path, final: Path) -> int:
+    """``--against``: the folder's agent against one more agent, into ``out/<--folder>/``. ``final``
+    is the run's ``final.pt`` (``run_cfg`` its config), or, with ``run_cfg`` ``None``, a shipped
+    agent's file whose index entry says it was made from the folder's ``final.pt``
+    (``source_sha256``; its config is read from the file)."""
+    from training.agents import shipped
+
+    if not (out / "about.json").is_file() or not (out / "run.json").is_file():
+        p.error(f"--against: {out} has no about.json and run.json yet: make the folder first (--opponents)")
+    about = json.loads((out / "about.json").read_text())
+    if not final.is_file():
+        p.error(f"--against: no file {final}")
+    if run_cfg is None:
+        import torch
+
+        made_from = {a.path.resolve(): a.source_sha256 for a in shipped.shipped_agents()}
+        if made_from.get(final.resolve()) != about["final_sha256"]:
+            p.error(f"--against: {final} is not a shipped agent made from the final.pt of {out} ({about['run']})")
+        run_cfg = torch.load(final, map_location="cpu", weights_only=False)["config"]
+    elif about["final_sha256"] != shipped.file_sha256(final):
+        p.error(f"--against: {final} is not the checkpoint {out} was made from ({about['run']})")
+    simulations = args.simulations if args.simulations is not None else about["simulations"]
+    work = Path(tempfile.mkdtemp(prefix="az_results_"))
+    cmd, seconds = _evaluate(
+        run_cfg, [_spec(final, simulations), args.against], args.games, 3, work, opening_plies=args.opening_plies
+    )
+    folder = out / args.folder
+    folder.mkdir(exist_ok=True)
+    for name in ("pairs.csv", "ratings.csv"):
+        shutil.copy(work / name, folder / name)
+    shutil.rmtree(work, ignore_errors=True)
+    entry = {"what": f"further {args.folder}", "command": shlex.join(cmd), "seconds": seconds}
+    (folder / "about.json").write_text(json.dumps({**entry, "opening_plies": args.opening_plies}, indent=1) + "\n")
+    about["commands"] = [c for c in about["commands"] if c["what"] != entry["what"]] + [entry]
+    (out / "about.json").write_text(json.dumps(about, indent=1) + "\n")
+    print(f"written to {folder}")
     return 0
 
 

@@ -762,14 +762,21 @@ def alphazero_claims() -> list[Claim]:
                     at = f" at {sims[0]} simulations" if sims else ""
                     overrides = [p for p in parts if "=" in p]
                     at += f" with {', '.join(overrides)}" if overrides else ""
+                    # az_results.py --against writes about.json: its openings; pairs.csv counts distinct games
+                    extra_about = extra.parent / "about.json"
+                    plies = json.loads(extra_about.read_text()).get("opening_plies", 0) if extra_about.exists() else 0
+                    opening, opening_values = "", []
+                    if plies:
+                        opening = " from openings of {} random plies ({} distinct games)"
+                        opening_values = [float(plies), float(r["distinct_games"])]
                     out.append(
                         Claim(
                             part,
-                            f"`{config}` seed {seed}{at} against `{r['opponent']}`: "
+                            f"`{config}` seed {seed}{at} against `{r['opponent']}`{opening}: "
                             "{} / {} / {} = {} [{}, {}]",
-                            wdl(rel, AZ, r["opponent"]),
-                            rel,
-                            formats=["{:.0f}"] * 3 + ["{:.3f}"] * 3,
+                            opening_values + wdl(rel, AZ, r["opponent"]),
+                            rel + (", about.json" if plies else ""),
+                            formats=["{:.0f}"] * (3 + len(opening_values)) + ["{:.3f}"] * 3,
                         )
                     )
         curve = folder / "curve.csv"
@@ -784,10 +791,12 @@ def alphazero_claims() -> list[Claim]:
                 values += [float(r["elapsed_s"]) / 60]
                 for opp in against:
                     values += [float(r[f"{k}_vs_{opp}"]) for k in ("score", "ci95_low", "ci95_high")]
+            plies = about.get("curve_opening_plies", 0)  # az_results.py --opening-plies
+            openings = f", from openings of {plies} random plies" if plies else ""
             out.append(
                 Claim(
                     part,
-                    f"Curve of `{config}` seed {seed} (against {' and '.join(_curve_labels(against))}): "
+                    f"Curve of `{config}` seed {seed} (against {' and '.join(_curve_labels(against))}{openings}): "
                     + "; ".join(cells),
                     values,
                     f"alphazero/{name}/curve.csv",

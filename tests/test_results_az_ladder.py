@@ -1,7 +1,9 @@
-"""results/az_results.py's ladder: the gauntlet's games and the opponents' round robin rated together."""
+"""results/az_results.py: the ladder (the gauntlet's games and the opponents' round robin rated together) and
+the further tournaments of --against."""
 
 import csv
 import importlib.util
+import json
 import sys
 
 import pytest
@@ -85,3 +87,79 @@ def test_bad_numbers_of_games_are_refused(capsys):
     with pytest.raises(SystemExit) as e:
         az_results.main(["runs/none", "--name", "x", "--opponents", "greedy", "--ladder-games", "-1"])
     assert e.value.code == 2 and "--ladder-games at least 0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--name", "x"], "give --opponents (the final tournament) or --against SPEC --folder vs_NAME"),
+        (["--name", "x", "--opponents", "greedy", "--against", "greedy"], "give --opponents"),
+        (["--name", "x", "--against", "greedy"], "--against needs --folder vs_NAME"),
+        (["--name", "x", "--against", "greedy", "--folder", "ppo"], "--against needs --folder vs_NAME"),
+        (["--name", "x", "--opponents", "g", "--curve-opponents", "--opening-plies", "2"], "goes with --against or"),
+        (["--name", "x", "--against", "greedy", "--folder", "vs_g", "--opening-plies", "-1"], "at least 0"),
+    ],
+)
+def test_against_arguments_are_checked(argv, message, capsys):
+    with pytest.raises(SystemExit) as e:
+        az_results.main(["runs/none", *argv])
+    assert e.value.code == 2 and message in capsys.readouterr().err
+
+
+def _folder(tmp_path, final_sha256):
+    folder = tmp_path / "alphazero" / "ataxx_az-0"
+    folder.mkdir(parents=True)
+    (folder / "run.json").write_text('{"env_id": "ataxx_v0"}')
+    about = {"run": "runs/a", "final_sha256": final_sha256, "simulations": 64, "commands": [{"what": "gauntlet"}]}
+    (folder / "about.json").write_text(json.dumps(about))
+    return folder
+
+
+def test_against_a_shipped_file_made_from_another_run_is_refused(tmp_path, monkeypatch, capsys):
+    _folder(tmp_path, "0" * 64)
+    monkeypatch.setattr(az_results, "RESULTS", tmp_path)
+    with pytest.raises(SystemExit) as e:
+        az_results.main(
+            ["training/shipped/ataxx_az.pt", "--name", "ataxx_az-0", "--against", "greedy", "--folder", "vs_g"]
+        )
+    assert e.value.code == 2 and "is not a shipped agent made from the final.pt of" in capsys.readouterr().err
+
+
+def test_against_a_shipped_file_plays_into_its_folder(tmp_path, monkeypatch):
+    """The shipped agent made from the folder's final.pt: the tournament (faked here) gets the file's
+    config and the folder's simulations, and its files, command and openings land in vs_NAME/."""
+    from training.agents import shipped
+
+    source = next(a.source_sha256 for a in shipped.shipped_agents() if a.name == "ataxx_az")
+    folder = _folder(tmp_path, source)
+    monkeypatch.setattr(az_results, "RESULTS", tmp_path)
+    played = {}
+
+    def fake_evaluate(run_cfg, agents, games, seed, out, gauntlet=True, opening_plies=0):
+        played.update(env_id=run_cfg["env_id"], agents=agents, games=games, seed=seed, opening_plies=opening_plies)
+        for name in ("pairs.csv", "ratings.csv"):
+            (out / name).write_text(name)
+        return ["python", "-m", "training.evaluate", "..."], 12.5
+
+    monkeypatch.setattr(az_results, "_evaluate", fake_evaluate)
+    argv = ["training/shipped/ataxx_az.pt", "--name", "ataxx_az-0", "--against", "ataxx_quick"]
+    assert az_results.main([*argv, "--folder", "vs_ppo", "--opening-plies", "2", "--games", "10"]) == 0
+    assert played == {
+        "env_id": "ataxx_v0",
+        "agents": ["az:training/shipped/ataxx_az.pt:64", "ataxx_quick"],
+        "games": 10,
+        "seed": 3,
+        "opening_plies": 2,
+    }
+    assert (folder / "vs_ppo" / "pairs.csv").read_text() == "pairs.csv"
+    written = json.loads((folder / "vs_ppo" / "about.json").read_text())
+    assert written == {
+        "what": "further vs_ppo",
+        "command": "python -m training.evaluate ...",
+        "seconds": 12.5,
+        "opening_plies": 2,
+    }
+    assert [c["what"] for c in json.loads((folder / "about.json").read_text())["commands"]] == [
+        "gauntlet",
+        "further vs_ppo",
+    ]

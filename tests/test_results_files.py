@@ -382,6 +382,46 @@ def test_an_alphazero_folder_without_ppo_agent_and_with_a_ladder_gives_its_lines
     assert curve.values == [60.0, 0.95, 0.9, 0.98]
 
 
+def test_a_further_tournament_with_openings_says_so(tmp_path, monkeypatch):
+    """A ``vs_*/`` folder made by ``az_results.py --against ... --opening-plies K`` (its about.json
+    names K; its pairs.csv counts the distinct games): the line says both; one without about.json
+    (an older further tournament) gives the plain line; a curve played from openings says so."""
+    folder = tmp_path / "alphazero" / "ataxx_az-0"
+    for sub in ("gauntlet", "vs_ppo_openings", "vs_alphabeta3"):
+        (folder / sub).mkdir(parents=True)
+    (folder / "run.json").write_text(json.dumps({"env_id": "ataxx_v0", "positions": 1024, "train_seconds": 120.0}))
+    (folder / "about.json").write_text(json.dumps({"simulations": 64, "commands": [], "curve_opening_plies": 2}))
+    write_csv(
+        folder / "gauntlet" / "pairs.csv", PAIR_FIELDS, [["az:r/final.pt:64", "greedy", 400, 400, 0, 0, 1, 0.99, 1]]
+    )
+    write_csv(folder / "curve.csv", CURVE_FIELDS, [["final.pt", 1024, 120, 0.97, 0.93, 0.99]])
+    write_csv(
+        folder / "vs_ppo_openings" / "pairs.csv",
+        [*PAIR_FIELDS, "distinct_games"],
+        [["az:r/final.pt:64", "ataxx_quick", 400, 350, 10, 40, 0.8875, 0.853, 0.915, 397]],
+    )
+    (folder / "vs_ppo_openings" / "about.json").write_text(json.dumps({"opening_plies": 2}))
+    write_csv(
+        folder / "vs_alphabeta3" / "pairs.csv",
+        PAIR_FIELDS,
+        [["az:r/final.pt:64", "alphabeta:3", 400, 276, 0, 124, 0.69, 0.643, 0.733]],
+    )
+    monkeypatch.setattr(check_readme, "RESULTS", tmp_path)
+    lines = [c for c in check_readme.alphazero_claims() if c.template.startswith("`ataxx_az` seed 0")]
+    assert [c.template for c in lines] == [
+        "`ataxx_az` seed 0 at 64 simulations against `alphabeta:3`: {} / {} / {} = {} [{}, {}]",
+        "`ataxx_az` seed 0 at 64 simulations against `ataxx_quick` from openings of {} random plies "
+        "({} distinct games): {} / {} / {} = {} [{}, {}]",
+    ]
+    assert lines[1].values == [2.0, 397.0, 350.0, 10.0, 40.0, 0.8875, 0.853, 0.915]
+    assert lines[1].formats == ["{:.0f}"] * 5 + ["{:.3f}"] * 3
+    assert lines[1].source.endswith("vs_ppo_openings/pairs.csv, about.json")
+    curve = next(c for c in check_readme.alphazero_claims() if c.template.startswith("Curve"))
+    assert curve.template == (
+        "Curve of `ataxx_az` seed 0 (against greedy, from openings of 2 random plies): {} min: {} [{}, {}]"
+    )
+
+
 def test_an_alphazero_folder_of_a_game_with_hidden_information_goes_to_its_own_part(tmp_path, monkeypatch):
     """A run whose game the registry says has hidden information (Smartrix) is a row of the part
     **Gumbel AlphaZero with chance and hidden hands**, with that part's opponents (``mcts:200`` and

@@ -19,7 +19,7 @@ import numpy as np
 from envs.registry import spec
 from training.agents import Agent
 
-__all__ = ["GameAbandoned", "GameResult", "play_game", "play_games", "head_to_head"]
+__all__ = ["GameAbandoned", "GameResult", "play_game", "play_games", "head_to_head", "opening_rng"]
 
 
 class GameAbandoned(Exception):
@@ -39,6 +39,8 @@ class GameResult:
         moves: the actions in notation, in order (when recorded).
         actions: the same actions as ints in the state's absolute frame (when recorded).
         abandoned: an agent stopped the game (:class:`GameAbandoned`) before its end.
+        opening_plies: how many of the first plies were the random opening (``opening_plies`` of
+            :func:`play_game`), not the agents' moves; counted in ``plies`` and ``moves`` too.
     """
 
     returns: np.ndarray
@@ -47,6 +49,7 @@ class GameResult:
     moves: list[str] = field(default_factory=list)
     actions: list[int] = field(default_factory=list)
     abandoned: bool = False
+    opening_plies: int = 0
 
     @property
     def status(self) -> str:
@@ -70,6 +73,7 @@ def play_game(
     env=None,
     on_start: Callable[[object], None] | None = None,
     on_move: MoveObserver | None = None,
+    opening_plies: int = 0,
 ) -> GameResult:
     """Play one game; ``seats[i]`` plays ``player_i``.
 
@@ -89,21 +93,28 @@ def play_game(
         on_start: called as ``on_start(env)`` once the game is set up, before the first move.
         on_move: called as ``on_move(env, player, action, notation)`` after every move
             (``action`` in the state's absolute frame).
+        opening_plies: the game's first plies (at most this many: fewer if the rules end the game
+            first) are uniformly random legal moves, not the agents': an opening drawn from
+            :func:`opening_rng` of ``seed``, so that the same seed gives the same opening (and, in
+            a game without chance, the same position) whoever sits where. Deterministic agents
+            then play different games from different seeds. Default 0: the agents play from the
+            start position.
 
     Returns:
         The :class:`GameResult`.
 
     Raises:
         ValueError: the number of agents does not match the number of seats; ``env`` given with
-            ``env_kwargs`` or ``max_steps``; an unknown id or bad kwargs (the registry's
-            ``UnknownEnvError`` / ``ParameterError``).
+            ``env_kwargs`` or ``max_steps``; ``opening_plies`` not an integer ``>= 0``; an
+            unknown id or bad kwargs (the registry's ``UnknownEnvError`` / ``ParameterError``).
     """
+    _check_opening_plies(opening_plies)
     own_env = env is None
     if own_env:
         env = _make_env(env_id, env_kwargs, max_steps)
     elif env_kwargs is not None or max_steps is not None:
         raise ValueError("play_game: give either env (a made environment) or env_kwargs / max_steps, not both")
-    game = _GameLoop(env_id, env, seats, seed, record, on_start, on_move)
+    game = _GameLoop(env_id, env, seats, seed, record, on_start, on_move, opening_plies)
     while (request := game.next_request()) is not None:
         agent, state, obs = request
         try:
@@ -115,6 +126,18 @@ def play_game(
     if own_env:
         env.close()
     return game.result()
+
+
+def opening_rng(seed: int | None) -> np.random.Generator:
+    """The generator that draws a game's random opening (``opening_plies``) from the game's seed:
+    ``numpy.random.default_rng([seed, 1])``, a stream apart from the agents' seeds (``seed * 1000 + i``
+    seed their own generators); a fresh unseeded generator when ``seed`` is ``None``."""
+    return np.random.default_rng() if seed is None else np.random.default_rng([int(seed), 1])
+
+
+def _check_opening_plies(opening_plies) -> None:
+    if isinstance(opening_plies, bool) or not isinstance(opening_plies, (int, np.integer)) or opening_plies < 0:
+        raise ValueError(f"opening_plies must be an integer >= 0, got {opening_plies!r}")
 
 
 def _make_env(env_id: str, env_kwargs: dict | None, max_steps: int | None):
@@ -129,9 +152,11 @@ class _GameLoop:
     its observation), :meth:`play` applies its answer. :func:`play_game` drives one such loop,
     :func:`play_games` several side by side. Making one resets the environment and re-seeds the
     seats' agents (``seed * 1000 + i``); ``rngs`` keeps, per agent object, the generator the game
-    gave it, so that games played side by side draw exactly what they would draw alone."""
+    gave it, so that games played side by side draw exactly what they would draw alone. With
+    ``opening_plies``, that many uniformly random legal moves (from :func:`opening_rng` of the seed)
+    are played first, before any agent is asked."""
 
-    def __init__(self, env_id, env, seats, seed, record, on_start=None, on_move=None):
+    def __init__(self, env_id, env, seats, seed, record, on_start=None, on_move=None, opening_plies=0):
         env.reset(seed=seed)
         if len(seats) != env.num_players:
             raise ValueError(f"{env_id} has {env.num_players} seats, got {len(seats)} agents")
@@ -145,8 +170,24 @@ class _GameLoop:
         self.plies = 0
         self.abandoned = False
         self.player = -1
+        self.opening_plies = 0
         if on_start is not None:
             on_start(env)
+        if opening_plies:
+            self._play_opening(opening_plies, opening_rng(seed))
+
+    def _play_opening(self, plies: int, rng: np.random.Generator) -> None:
+        """Up to ``plies`` uniformly random legal moves (one ``rng.integers`` draw each, over the
+        mover's action mask), fewer if the game ends first."""
+        env = self.env
+        for _ in range(plies):
+            agent_id = env.agent_selection
+            if self.abandoned or env.terminations[agent_id] or env.truncations[agent_id]:
+                return
+            self.player = env.possible_agents.index(agent_id)
+            legal = np.flatnonzero(env.observe(agent_id)["action_mask"])
+            self.play(int(legal[rng.integers(len(legal))]))
+            self.opening_plies += 1
 
     def next_request(self):
         """``(agent, state, obs)`` of the seat to move, or ``None`` once the game is over."""
@@ -192,6 +233,7 @@ class _GameLoop:
             moves=self.moves,
             actions=self.actions,
             abandoned=self.abandoned,
+            opening_plies=self.opening_plies,
         )
 
 
@@ -204,6 +246,7 @@ def play_games(
     *,
     concurrency: int = 1,
     on_result: Callable[[int, GameResult], None] | None = None,
+    opening_plies: int = 0,
 ) -> list[GameResult]:
     """Play several games, up to ``concurrency`` of them side by side; the same results as
     :func:`play_game` on each ``(seats, seed)`` in turn.
@@ -223,17 +266,20 @@ def play_games(
         env_kwargs, max_steps, record: as :func:`play_game`, for every game.
         concurrency: games in play at once (``>= 1``; 1 plays them one after the other).
         on_result: called as ``on_result(index, result)`` as each game ends (in the order they end).
+        opening_plies: random opening plies of every game, as :func:`play_game`'s (from each
+            game's seed).
 
     Returns:
         One :class:`GameResult` per game, in the order of ``games``.
 
     Raises:
-        ValueError: ``concurrency`` below 1, a game whose agent count is not the seat count, and
-            :func:`play_game`'s errors. :class:`GameAbandoned` is not caught here: the agent that
-            raises it is asked from one game among several.
+        ValueError: ``concurrency`` below 1, ``opening_plies`` below 0, a game whose agent count
+            is not the seat count, and :func:`play_game`'s errors. :class:`GameAbandoned` is not
+            caught here: the agent that raises it is asked from one game among several.
     """
     if isinstance(concurrency, bool) or not isinstance(concurrency, (int, np.integer)) or concurrency < 1:
         raise ValueError(f"concurrency must be an integer >= 1, got {concurrency!r}")
+    _check_opening_plies(opening_plies)
     results: list[GameResult | None] = [None] * len(games)
     queue = list(enumerate(games))[::-1]
     running: list[tuple[int, Any, _GameLoop]] = []
@@ -243,7 +289,9 @@ def play_games(
                 index, (seats, seed) = queue.pop()
                 env = _make_env(env_id, env_kwargs, max_steps)
                 try:
-                    running.append((index, env, _GameLoop(env_id, env, list(seats), seed, record)))
+                    running.append(
+                        (index, env, _GameLoop(env_id, env, list(seats), seed, record, opening_plies=opening_plies))
+                    )
                 except BaseException:
                     env.close()
                     raise

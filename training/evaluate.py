@@ -3,7 +3,8 @@
 Command line::
 
     python -m training.evaluate ENV_ID --agents SPEC [SPEC ...] --games N
-        [--seed S] [--out DIR] [--max-steps M] [--env-kwargs JSON] [--no-progress] [--threads N]
+        [--seed S] [--out DIR] [--max-steps M] [--env-kwargs JSON] [--opening-plies K]
+        [--gauntlet] [--concurrency N] [--no-progress] [--threads N]
 
     python -m training.evaluate ataxx_v0 --agents random greedy alphabeta:1 alphabeta:2 --games 20
 
@@ -30,6 +31,11 @@ checkpoint agents are labelled there by a short name, the last folder and the fi
 CSV and JSON files keep the full names). The folder is created, and checked to be writable, before
 any game is played; ``--out`` naming an existing file, or a place where no folder can be created,
 is an error. The terminal shows a win/draw/loss table and the ladder (``rich``).
+
+``--opening-plies K`` starts every game with K random legal moves, each opening played with every
+agent on every side (:mod:`training.tournament`, *Openings*): two agents that always play the same
+move in the same position otherwise play the same game every time, and ``pairs.csv``'s
+``distinct_games`` column (printed as a warning when below the games played) shows it.
 
 ``--threads N`` (default 1) is torch's thread count for the networks of the tournament
 (:func:`training.threads.set_torch_threads`).
@@ -134,6 +140,15 @@ def _parser() -> argparse.ArgumentParser:
         help="games played side by side (default 1): an agent to move in several answers them in one "
         "batched call (the AlphaZero agent: one batched search); other agents' results do not change",
     )
+    p.add_argument(
+        "--opening-plies",
+        type=non_negative_int,
+        default=0,
+        metavar="K",
+        help="start every game with K uniformly random legal moves drawn from the game's seed, each "
+        "opening played with every agent on every side (default 0: the rules' start position). Two "
+        "deterministic agents otherwise repeat the same games; pairs.csv's distinct_games counts them",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_threads_argument(p)
     return p
@@ -208,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
             progress=callback,
             gauntlet=args.gauntlet,
             concurrency=args.concurrency,
+            opening_plies=args.opening_plies,
         )
     except (ValueError, FileNotFoundError, MissingExtraError) as e:  # an agent spec's extra missing, e.g. rllib:PATH
         if bar is not None:

@@ -97,23 +97,32 @@ def pair_table(names: list[str], games: list[dict]) -> list[dict]:
 
     Args:
         names: agent names, in order.
-        games: game records with ``"seats"`` (agent name per seat) and ``"returns"``.
+        games: game records with ``"seats"`` (agent name per seat) and ``"returns"``, and
+            optionally ``"moves"`` (the game's moves in notation).
 
     Returns:
         One dict per ordered pair ``(agent, opponent)`` that met, in the order of ``names``:
         ``agent``, ``opponent``, ``games``, ``wins``, ``draws``, ``losses`` (from ``agent``'s
-        side), ``score`` = ``(wins + draws / 2) / games`` and ``score_ci95_low`` /
-        ``score_ci95_high`` (Wilson).
+        side), ``score`` = ``(wins + draws / 2) / games``, ``score_ci95_low`` /
+        ``score_ci95_high`` (Wilson), and ``distinct_games``: how many of the pair's games differ
+        in their seats or moves, ``None`` unless every game record has ``"moves"``. Fewer distinct
+        games than games means repeated games (two deterministic agents from a fixed start: see
+        ``opening_plies`` in :func:`training.tournament.run_tournament`); the Wilson interval
+        assumes independent games.
 
     Raises:
         KeyError: a game seats an agent that is not in ``names``.
     """
     wdl = {(a, b): [0, 0, 0] for a in names for b in names if a != b}
+    with_moves = all("moves" in game for game in games)
+    seen: dict[tuple[str, str], set] = {pair: set() for pair in wdl}
     for game in games:
         res = agent_results(game["seats"], game["returns"])
         for a, b in itertools.permutations(res, 2):
             k = 0 if res[a] > res[b] else 2 if res[a] < res[b] else 1
             wdl[(a, b)][k] += 1
+            if with_moves:
+                seen[(a, b)].add((tuple(game["seats"]), tuple(game["moves"])))
     rows = []
     for a in names:
         for b in names:
@@ -134,6 +143,7 @@ def pair_table(names: list[str], games: list[dict]) -> list[dict]:
                     "score": points / n,
                     "score_ci95_low": lo,
                     "score_ci95_high": hi,
+                    "distinct_games": len(seen[(a, b)]) if with_moves else None,
                 }
             )
     return rows

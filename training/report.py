@@ -80,11 +80,23 @@ def write_outputs(result: dict, out_dir: str | Path) -> Path:
     result["out_dir"] = str(out)
     with open(out / "results.json", "w", encoding="utf-8") as f:
         f.write(_json_text(result))
-    pair_cols = ["agent", "opponent", "games", "wins", "draws", "losses", "score", "score_ci95_low", "score_ci95_high"]
+    pair_cols = [
+        "agent",
+        "opponent",
+        "games",
+        "wins",
+        "draws",
+        "losses",
+        "score",
+        "score_ci95_low",
+        "score_ci95_high",
+        "distinct_games",
+    ]
     with open(out / "pairs.csv", "w", newline="", encoding="utf-8") as f:
         w = csv.DictWriter(f, fieldnames=pair_cols)
         w.writeheader()
-        w.writerows(result["pairs"])
+        for r in result["pairs"]:
+            w.writerow({k: ("" if r.get(k) is None else r[k]) for k in pair_cols})
     rating_cols = [
         "rank",
         "name",
@@ -303,6 +315,18 @@ def print_report(result: dict, console=None) -> None:
     console.print(ladder)
     if result.get("elo_anchor"):
         console.print(f"Elo: Bradley-Terry maximum likelihood, {result['elo_anchor']} = 0.")
+    repeated = [
+        p
+        for p in result["pairs"]
+        if p.get("distinct_games") is not None and p["distinct_games"] < p["games"] and p["agent"] < p["opponent"]
+    ]
+    for p in repeated:
+        console.print(
+            f"[yellow]Repeated games[/yellow]: {p['agent']} against {p['opponent']}: {p['games']} games, "
+            f"{p['distinct_games']} distinct (the score's interval assumes independent games; "
+            "--opening-plies K starts each game with K random moves)",
+            soft_wrap=True,
+        )
     console.print(
         f"{len(result['games'])} games in {result['elapsed_s']:.1f} s; seed {result['seed']}"
         + (f"; written to {result['out_dir']}" if result.get("out_dir") else ""),

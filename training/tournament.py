@@ -37,6 +37,16 @@ per group):
   games; in game ``g`` side ``t`` is held by agent ``(t + g) mod K``, so some agents hold several
   sides in a game (as the same agent object).
 
+Openings (``opening_plies`` K > 0): every game starts with K uniformly random legal moves
+(:func:`training.arena.play_game`'s ``opening_plies``), drawn from the game's seed, and the games
+of one rotation of the sides (games ``g`` with the same ``g // T`` in a group; ``g // K`` for
+``K < T`` agents) share their seed, so each opening is played once with every agent on every side
+(two-player games: each opening with both seat orders; in a game with chance, the same deal too).
+Two deterministic agents (a network playing its most probable move, a noiseless search) would
+otherwise play the same game over and over from the rules' fixed start position; the
+``distinct_games`` of :func:`training.ratings.pair_table` counts how many of a pair's games
+differed.
+
 Every game record lists ``seats`` (the agent of each seat) and ``sides`` (the agent of each team,
 one per entry of the result's ``teams``; equal to ``seats`` in a game without teams). Scoring and
 ratings: :mod:`training.ratings`.
@@ -166,6 +176,7 @@ def run_tournament(
     progress: Callable[[int, int], None] | None = None,
     gauntlet: bool = False,
     concurrency: int = 1,
+    opening_plies: int = 0,
 ) -> dict[str, Any]:
     """Play a round-robin tournament and rate the agents (see the module docstring).
 
@@ -191,16 +202,19 @@ def run_tournament(
             move in several answers them in one batched call, the AlphaZero agent with one
             batched search). The results are those of ``concurrency=1``, except that a network's
             batched sums may differ from its single ones in the last bits (and so, rarely, a move).
+        opening_plies: random opening plies of every game (module docstring, *Openings*); 0, the
+            default, starts every game from the rules' start position.
 
     Returns:
         A JSON-serialisable dict: ``env_id``, ``env_kwargs``, ``max_steps``, ``seed``,
-        ``games_per_group``, ``num_players``, ``teams`` (the seats of each side, see
+        ``games_per_group``, ``opening_plies``, ``num_players``, ``teams`` (the seats of each side, see
         ``EnvSpec.teams``: ``[[0, 2], [1, 3]]`` for Double TwixT, ``[[0], [1]]`` for a
         two-player game), ``num_teams``, ``command``, ``agents`` (``[{"name", "spec"}]``),
         ``games`` (one dict per game: ``index``, ``group``, ``seed``, ``seats`` = agent name per
         seat, ``sides`` = agent name per entry of ``teams``, ``agents`` = distinct agents,
         ``returns`` = per seat, ``results`` = per agent (its team's return),
-        ``plies``, ``truncated``, ``moves``), ``pairs`` (:func:`pair_table`), ``ratings`` (one
+        ``plies``, ``opening_plies`` (those of them that were the random opening), ``truncated``,
+        ``moves``), ``pairs`` (:func:`pair_table`), ``ratings`` (one
         dict per agent, best Elo first when the game has exactly two sides, else best mu first:
         ``name``, ``spec``, ``games``, ``wins``, ``draws``, ``losses``, ``score``, ``mu``,
         ``sigma``, ``ci95_low``, ``ci95_high``, ``ordinal``, ``elo``, ``elo_ci95_low``,
@@ -219,7 +233,7 @@ def run_tournament(
             (``ParameterError``, the registry's or the environment's message; ``render_mode`` is
             refused, as by ``training.play``), fewer than two agents, a bad agent
             spec (a file that is not a MaskablePPO checkpoint included), ``games < 1``, a bad
-            ``seed``, or an ``out_dir`` that is an existing file or cannot be
+            ``seed``, ``opening_plies`` not an integer ``>= 0``, or an ``out_dir`` that is an existing file or cannot be
             created or written. All of these are raised before any game is played.
         FileNotFoundError: a checkpoint in ``agent_specs`` does not exist.
     """
@@ -229,6 +243,9 @@ def run_tournament(
     games = int(games)
     if seed is not None and (not is_int(seed) or seed < 0):
         raise ValueError(f"seed must be None or a non-negative integer, got {seed!r}")
+    if not is_int(opening_plies) or opening_plies < 0:
+        raise ValueError(f"opening_plies must be an integer >= 0, got {opening_plies!r}")
+    opening_plies = int(opening_plies)
     agent_specs = list(agent_specs)
     if len(agent_specs) < 2:
         raise ValueError(f"a tournament needs at least two agents, got {agent_specs}")
@@ -265,6 +282,10 @@ def run_tournament(
 
     plan = schedule(len(names), num_players, games, teams=teams if team_game else None, gauntlet=gauntlet)
     game_seeds = np.random.SeedSequence([seed, 2]).generate_state(len(plan))
+    if opening_plies:  # one seed (one opening) per rotation of the sides: plan[g * groups + gi]
+        groups = len(plan) // games
+        period = min(len(names), len(teams) if team_game else num_players)
+        game_seeds = np.array([game_seeds[(i // groups // period) * groups + i % groups] for i in range(len(plan))])
     t0 = time.perf_counter()
     ended: dict[int, Any] = {}  # plan index -> its GameResult, as the games end
 
@@ -282,6 +303,7 @@ def run_tournament(
             record=record_moves,
             concurrency=concurrency,
             on_result=finished,
+            opening_plies=opening_plies,
         )
     except KeyboardInterrupt:  # Ctrl+C: keep and write the games that ended, then stop
         if out_dir is None:
@@ -302,6 +324,7 @@ def run_tournament(
             "returns": returns,
             "results": agent_results(seat_names, returns),
             "plies": int(res.plies),
+            "opening_plies": int(res.opening_plies),
             "truncated": bool(res.truncated),
         }
         if record_moves:
@@ -344,6 +367,7 @@ def run_tournament(
         "max_steps": max_steps,
         "seed": seed,
         "games_per_group": games,
+        "opening_plies": opening_plies,
         "gauntlet": bool(gauntlet),
         "num_players": num_players,
         "teams": teams,
