@@ -35,7 +35,8 @@ it runs, and kept in ``about.json``):
    same agent (the folder's simulations) against one more agent, ``--games`` games, seed 3, with
    ``--opening-plies K`` random opening plies (each opening with both seat orders: two deterministic
    agents otherwise play the same two games over and over), into ``vs_NAME/`` (``pairs.csv`` with its
-   count of distinct games, ``ratings.csv``, ``about.json``: the command and ``opening_plies``).
+   count of distinct games, ``ratings.csv``, ``settings.json``: the command and ``opening_plies``;
+   not ``about.json``, which would make it a run folder of its own for ``results/environment.py``).
    Nothing else is played or rewritten. ``RUN`` may then be a shipped agent's file
    (``training/shipped/NAME.pt``) whose index entry was made from the folder's ``final.pt``.
 5. **The run** (``run.json``): config name, seed, positions, training wall time (periodic
@@ -364,7 +365,7 @@ def _against(p: argparse.ArgumentParser, args, run_cfg: dict | None, out: Path, 
         shutil.copy(work / name, folder / name)
     shutil.rmtree(work, ignore_errors=True)
     entry = {"what": f"further {args.folder}", "command": shlex.join(cmd), "seconds": seconds}
-    (folder / "about.json").write_text(json.dumps({**entry, "opening_plies": args.opening_plies}, indent=1) + "\n")
+    (folder / "settings.json").write_text(json.dumps({**entry, "opening_plies": args.opening_plies}, indent=1) + "\n")
     about["commands"] = [c for c in about["commands"] if c["what"] != entry["what"]] + [entry]
     (out / "about.json").write_text(json.dumps(about, indent=1) + "\n")
     print(f"written to {folder}")

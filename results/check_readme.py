@@ -762,8 +762,8 @@ def alphazero_claims() -> list[Claim]:
                     at = f" at {sims[0]} simulations" if sims else ""
                     overrides = [p for p in parts if "=" in p]
                     at += f" with {', '.join(overrides)}" if overrides else ""
-                    # az_results.py --against writes about.json: its openings; pairs.csv counts distinct games
-                    extra_about = extra.parent / "about.json"
+                    # az_results.py --against writes settings.json: its openings; pairs.csv counts distinct games
+                    extra_about = extra.parent / "settings.json"
                     plies = json.loads(extra_about.read_text()).get("opening_plies", 0) if extra_about.exists() else 0
                     opening, opening_values = "", []
                     if plies:
@@ -775,7 +775,7 @@ def alphazero_claims() -> list[Claim]:
                             f"`{config}` seed {seed}{at} against `{r['opponent']}`{opening}: "
                             "{} / {} / {} = {} [{}, {}]",
                             opening_values + wdl(rel, AZ, r["opponent"]),
-                            rel + (", about.json" if plies else ""),
+                            rel + (", settings.json" if plies else ""),
                             formats=["{:.0f}"] * (3 + len(opening_values)) + ["{:.3f}"] * 3,
                         )
                     )

@@ -152,7 +152,7 @@ def test_against_a_shipped_file_plays_into_its_folder(tmp_path, monkeypatch):
         "opening_plies": 2,
     }
     assert (folder / "vs_ppo" / "pairs.csv").read_text() == "pairs.csv"
-    written = json.loads((folder / "vs_ppo" / "about.json").read_text())
+    written = json.loads((folder / "vs_ppo" / "settings.json").read_text())
     assert written == {
         "what": "further vs_ppo",
         "command": "python -m training.evaluate ...",

@@ -383,8 +383,8 @@ def test_an_alphazero_folder_without_ppo_agent_and_with_a_ladder_gives_its_lines
 
 
 def test_a_further_tournament_with_openings_says_so(tmp_path, monkeypatch):
-    """A ``vs_*/`` folder made by ``az_results.py --against ... --opening-plies K`` (its about.json
-    names K; its pairs.csv counts the distinct games): the line says both; one without about.json
+    """A ``vs_*/`` folder made by ``az_results.py --against ... --opening-plies K`` (its settings.json
+    names K; its pairs.csv counts the distinct games): the line says both; one without settings.json
     (an older further tournament) gives the plain line; a curve played from openings says so."""
     folder = tmp_path / "alphazero" / "ataxx_az-0"
     for sub in ("gauntlet", "vs_ppo_openings", "vs_alphabeta3"):
@@ -400,7 +400,7 @@ def test_a_further_tournament_with_openings_says_so(tmp_path, monkeypatch):
         [*PAIR_FIELDS, "distinct_games"],
         [["az:r/final.pt:64", "ataxx_quick", 400, 350, 10, 40, 0.8875, 0.853, 0.915, 397]],
     )
-    (folder / "vs_ppo_openings" / "about.json").write_text(json.dumps({"opening_plies": 2}))
+    (folder / "vs_ppo_openings" / "settings.json").write_text(json.dumps({"opening_plies": 2}))
     write_csv(
         folder / "vs_alphabeta3" / "pairs.csv",
         PAIR_FIELDS,
@@ -415,7 +415,7 @@ def test_a_further_tournament_with_openings_says_so(tmp_path, monkeypatch):
     ]
     assert lines[1].values == [2.0, 397.0, 350.0, 10.0, 40.0, 0.8875, 0.853, 0.915]
     assert lines[1].formats == ["{:.0f}"] * 5 + ["{:.3f}"] * 3
-    assert lines[1].source.endswith("vs_ppo_openings/pairs.csv, about.json")
+    assert lines[1].source.endswith("vs_ppo_openings/pairs.csv, settings.json")
     curve = next(c for c in check_readme.alphazero_claims() if c.template.startswith("Curve"))
     assert curve.template == (
         "Curve of `ataxx_az` seed 0 (against greedy, from openings of 2 random plies): {} min: {} [{}, {}]"
