@@ -785,7 +785,9 @@ def alphazero_claims() -> list[Claim]:
                 rows = list(csv.DictReader(f))
             cells = []
             values = []
-            against = [o for o in ("greedy", *ppo) if rows and f"score_vs_{o}" in rows[0]]  # those it played
+            # greedy and the setting's PPO agent (the gauntlet's, else a shipped one the curve played), where played
+            curve_ppo = ppo or list(_ppo_agents(run["env_id"], json.dumps(run.get("env_kwargs") or {}, sort_keys=True)))
+            against = [o for o in ("greedy", *curve_ppo) if rows and f"score_vs_{o}" in rows[0]]
             for r in rows:
                 cells.append("{} min: " + " and ".join(["{} [{}, {}]"] * len(against)))
                 values += [float(r["elapsed_s"]) / 60]
