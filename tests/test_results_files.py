@@ -385,7 +385,8 @@ def test_an_alphazero_folder_without_ppo_agent_and_with_a_ladder_gives_its_lines
 def test_a_further_tournament_with_openings_says_so(tmp_path, monkeypatch):
     """A ``vs_*/`` folder made by ``az_results.py --against ... --opening-plies K`` (its settings.json
     names K; its pairs.csv counts the distinct games): the line says both; one without settings.json
-    (an older further tournament) gives the plain line; a curve played from openings says so."""
+    (an older further tournament) gives the plain line; a curve played from openings says so, and
+    names the setting's PPO agent where the curve played it though the gauntlet did not."""
     folder = tmp_path / "alphazero" / "ataxx_az-0"
     for sub in ("gauntlet", "vs_ppo_openings", "vs_alphabeta3"):
         (folder / sub).mkdir(parents=True)
@@ -394,7 +395,10 @@ def test_a_further_tournament_with_openings_says_so(tmp_path, monkeypatch):
     write_csv(
         folder / "gauntlet" / "pairs.csv", PAIR_FIELDS, [["az:r/final.pt:64", "greedy", 400, 400, 0, 0, 1, 0.99, 1]]
     )
-    write_csv(folder / "curve.csv", CURVE_FIELDS, [["final.pt", 1024, 120, 0.97, 0.93, 0.99]])
+    ppo_fields = ["score_vs_ataxx_quick", "ci95_low_vs_ataxx_quick", "ci95_high_vs_ataxx_quick"]
+    write_csv(
+        folder / "curve.csv", CURVE_FIELDS + ppo_fields, [["final.pt", 1024, 120, 0.97, 0.93, 0.99, 0.8, 0.7, 0.9]]
+    )
     write_csv(
         folder / "vs_ppo_openings" / "pairs.csv",
         [*PAIR_FIELDS, "distinct_games"],
@@ -417,9 +421,12 @@ def test_a_further_tournament_with_openings_says_so(tmp_path, monkeypatch):
     assert lines[1].formats == ["{:.0f}"] * 5 + ["{:.3f}"] * 3
     assert lines[1].source.endswith("vs_ppo_openings/pairs.csv, settings.json")
     curve = next(c for c in check_readme.alphazero_claims() if c.template.startswith("Curve"))
+    # the gauntlet did not play the PPO agent, the curve did: the line gives both of the curve's opponents
     assert curve.template == (
-        "Curve of `ataxx_az` seed 0 (against greedy, from openings of 2 random plies): {} min: {} [{}, {}]"
+        "Curve of `ataxx_az` seed 0 (against greedy and `ataxx_quick`, from openings of 2 random plies): "
+        "{} min: {} [{}, {}] and {} [{}, {}]"
     )
+    assert curve.values == [2.0, 0.97, 0.93, 0.99, 0.8, 0.7, 0.9]
 
 
 def test_an_alphazero_folder_of_a_game_with_hidden_information_goes_to_its_own_part(tmp_path, monkeypatch):
