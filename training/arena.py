@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from envs.core.checks import is_int
 from envs.registry import spec
 from training.agents import Agent
 
@@ -108,7 +109,7 @@ def play_game(
             ``env_kwargs`` or ``max_steps``; ``opening_plies`` not an integer ``>= 0``; an
             unknown id or bad kwargs (the registry's ``UnknownEnvError`` / ``ParameterError``).
     """
-    _check_opening_plies(opening_plies)
+    opening_plies = check_opening_plies(opening_plies)
     own_env = env is None
     if own_env:
         env = _make_env(env_id, env_kwargs, max_steps)
@@ -135,9 +136,16 @@ def opening_rng(seed: int | None) -> np.random.Generator:
     return np.random.default_rng() if seed is None else np.random.default_rng([int(seed), 1])
 
 
-def _check_opening_plies(opening_plies) -> None:
-    if isinstance(opening_plies, bool) or not isinstance(opening_plies, (int, np.integer)) or opening_plies < 0:
+def check_opening_plies(opening_plies) -> int:
+    """``opening_plies`` as an ``int``, checked: the one check of :func:`play_game`,
+    :func:`play_games` and :func:`training.tournament.run_tournament`.
+
+    Raises:
+        ValueError: not an integer ``>= 0`` (``bool`` refused).
+    """
+    if not is_int(opening_plies) or opening_plies < 0:
         raise ValueError(f"opening_plies must be an integer >= 0, got {opening_plies!r}")
+    return int(opening_plies)
 
 
 def _make_env(env_id: str, env_kwargs: dict | None, max_steps: int | None):
@@ -279,7 +287,7 @@ def play_games(
     """
     if isinstance(concurrency, bool) or not isinstance(concurrency, (int, np.integer)) or concurrency < 1:
         raise ValueError(f"concurrency must be an integer >= 1, got {concurrency!r}")
-    _check_opening_plies(opening_plies)
+    opening_plies = check_opening_plies(opening_plies)
     results: list[GameResult | None] = [None] * len(games)
     queue = list(enumerate(games))[::-1]
     running: list[tuple[int, Any, _GameLoop]] = []

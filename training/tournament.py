@@ -67,7 +67,7 @@ import numpy as np
 from envs.core.checks import is_int
 from envs.registry import spec
 from training.agents import Agent, make_agent
-from training.arena import play_games
+from training.arena import check_opening_plies, play_games
 from training.ratings import agent_results, elo_ratings_with_intervals, openskill_ratings, pair_table
 from training.report import check_output_folder, write_outputs
 
@@ -243,9 +243,7 @@ def run_tournament(
     games = int(games)
     if seed is not None and (not is_int(seed) or seed < 0):
         raise ValueError(f"seed must be None or a non-negative integer, got {seed!r}")
-    if not is_int(opening_plies) or opening_plies < 0:
-        raise ValueError(f"opening_plies must be an integer >= 0, got {opening_plies!r}")
-    opening_plies = int(opening_plies)
+    opening_plies = check_opening_plies(opening_plies)
     agent_specs = list(agent_specs)
     if len(agent_specs) < 2:
         raise ValueError(f"a tournament needs at least two agents, got {agent_specs}")
