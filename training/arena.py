@@ -75,14 +75,16 @@ def play_game(
     on_start: Callable[[object], None] | None = None,
     on_move: MoveObserver | None = None,
     opening_plies: int = 0,
+    agent_seed: int | None = None,
 ) -> GameResult:
     """Play one game; ``seats[i]`` plays ``player_i``.
 
     Args:
         env_id: a registered environment id (``envs.env_ids()``).
         seats: one agent per seat (the same object may sit in several seats).
-        seed: seeds the environment (``reset(seed=seed)``) and re-seeds the agent in seat ``i``
-            with ``seed * 1000 + i``; ``None`` leaves both unseeded.
+        seed: seeds the environment (``reset(seed=seed)``: the deal of a game with chance) and
+            the opening, and re-seeds the agent in seat ``i`` with ``seed * 1000 + i`` unless
+            ``agent_seed`` is given; ``None`` leaves them unseeded.
         env_kwargs: constructor arguments of the environment (checked by the registry). A
             ``max_steps`` given here is used unless the ``max_steps`` argument is also given,
             which then wins.
@@ -100,22 +102,28 @@ def play_game(
             a game without chance, the same position) whoever sits where. Deterministic agents
             then play different games from different seeds. Default 0: the agents play from the
             start position.
+        agent_seed: re-seeds the agent in seat ``i`` with ``agent_seed * 1000 + i`` instead of
+            ``seed``'s; ``None`` (default): ``seed``'s. Games that share a seed (one opening and
+            deal, the sides swapped) take different ``agent_seed``, or two agents of one kind
+            draw the same numbers in each other's seats and play one game twice.
 
     Returns:
         The :class:`GameResult`.
 
     Raises:
         ValueError: the number of agents does not match the number of seats; ``env`` given with
-            ``env_kwargs`` or ``max_steps``; ``opening_plies`` not an integer ``>= 0``; an
-            unknown id or bad kwargs (the registry's ``UnknownEnvError`` / ``ParameterError``).
+            ``env_kwargs`` or ``max_steps``; ``opening_plies`` not an integer ``>= 0``;
+            ``agent_seed`` not ``None`` or an integer ``>= 0``; an unknown id or bad kwargs (the
+            registry's ``UnknownEnvError`` / ``ParameterError``).
     """
     opening_plies = check_opening_plies(opening_plies)
+    _check_agent_seed(agent_seed)
     own_env = env is None
     if own_env:
         env = _make_env(env_id, env_kwargs, max_steps)
     elif env_kwargs is not None or max_steps is not None:
         raise ValueError("play_game: give either env (a made environment) or env_kwargs / max_steps, not both")
-    game = _GameLoop(env_id, env, seats, seed, record, on_start, on_move, opening_plies)
+    game = _GameLoop(env_id, env, seats, seed, record, on_start, on_move, opening_plies, agent_seed)
     while (request := game.next_request()) is not None:
         agent, state, obs = request
         try:
@@ -148,6 +156,11 @@ def check_opening_plies(opening_plies) -> int:
     return int(opening_plies)
 
 
+def _check_agent_seed(agent_seed) -> None:
+    if agent_seed is not None and (not is_int(agent_seed) or agent_seed < 0):
+        raise ValueError(f"agent_seed must be None or an integer >= 0, got {agent_seed!r}")
+
+
 def _make_env(env_id: str, env_kwargs: dict | None, max_steps: int | None):
     kwargs = dict(env_kwargs or {})
     if max_steps is not None:
@@ -159,17 +172,19 @@ class _GameLoop:
     """One game's loop as steps: :meth:`next_request` names the agent to move (with the state and
     its observation), :meth:`play` applies its answer. :func:`play_game` drives one such loop,
     :func:`play_games` several side by side. Making one resets the environment and re-seeds the
-    seats' agents (``seed * 1000 + i``); ``rngs`` keeps, per agent object, the generator the game
-    gave it, so that games played side by side draw exactly what they would draw alone. With
-    ``opening_plies``, that many uniformly random legal moves (from :func:`opening_rng` of the seed)
-    are played first, before any agent is asked."""
+    seats' agents (``agent_seed * 1000 + i``, ``seed``'s when ``agent_seed`` is ``None``); ``rngs``
+    keeps, per agent object, the generator the game gave it, so that games played side by side draw
+    exactly what they would draw alone. With ``opening_plies``, that many uniformly random legal
+    moves (from :func:`opening_rng` of the seed) are played first, before any agent is asked."""
 
-    def __init__(self, env_id, env, seats, seed, record, on_start=None, on_move=None, opening_plies=0):
+    def __init__(self, env_id, env, seats, seed, record, on_start=None, on_move=None, opening_plies=0, agent_seed=None):
         env.reset(seed=seed)
         if len(seats) != env.num_players:
             raise ValueError(f"{env_id} has {env.num_players} seats, got {len(seats)} agents")
+        if agent_seed is None:
+            agent_seed = seed
         for i, agent in enumerate(seats):
-            agent.reset(None if seed is None else seed * 1000 + i)
+            agent.reset(None if agent_seed is None else agent_seed * 1000 + i)
         self.rngs = {id(agent): getattr(agent, "rng", None) for agent in seats}
         self.env, self.seats, self.record, self.on_move = env, seats, record, on_move
         self.keep = record or on_move is not None
@@ -257,7 +272,7 @@ def play_games(
     opening_plies: int = 0,
 ) -> list[GameResult]:
     """Play several games, up to ``concurrency`` of them side by side; the same results as
-    :func:`play_game` on each ``(seats, seed)`` in turn.
+    :func:`play_game` on each ``(seats, seed)`` (or ``(seats, seed, agent_seed)``) in turn.
 
     Side by side, the games advance move by move together, and an agent to move in several of them
     answers them all in one call of :meth:`~training.agents.base.Agent.act_batch` (one batched
@@ -270,7 +285,8 @@ def play_games(
 
     Args:
         env_id: a registered environment id.
-        games: ``(seats, seed)`` per game, as :func:`play_game`'s arguments.
+        games: ``(seats, seed)`` or ``(seats, seed, agent_seed)`` per game, as :func:`play_game`'s
+            arguments.
         env_kwargs, max_steps, record: as :func:`play_game`, for every game.
         concurrency: games in play at once (``>= 1``; 1 plays them one after the other).
         on_result: called as ``on_result(index, result)`` as each game ends (in the order they end).
@@ -281,25 +297,34 @@ def play_games(
         One :class:`GameResult` per game, in the order of ``games``.
 
     Raises:
-        ValueError: ``concurrency`` below 1, ``opening_plies`` below 0, a game whose agent count
-            is not the seat count, and :func:`play_game`'s errors. :class:`GameAbandoned` is not
-            caught here: the agent that raises it is asked from one game among several.
+        ValueError: ``concurrency`` below 1, ``opening_plies`` below 0, a game that is not a pair
+            or triple, a bad ``agent_seed``, a game whose agent count is not the seat count, and
+            :func:`play_game`'s errors. :class:`GameAbandoned` is not caught here: the agent that
+            raises it is asked from one game among several.
     """
     if isinstance(concurrency, bool) or not isinstance(concurrency, (int, np.integer)) or concurrency < 1:
         raise ValueError(f"concurrency must be an integer >= 1, got {concurrency!r}")
     opening_plies = check_opening_plies(opening_plies)
+    planned = []
+    for index, game in enumerate(games):
+        if not isinstance(game, (tuple, list)) or len(game) not in (2, 3):
+            raise ValueError(f"games[{index}] must be (seats, seed) or (seats, seed, agent_seed), got {game!r}")
+        seats, seed, agent_seed = (*game, None) if len(game) == 2 else game
+        _check_agent_seed(agent_seed)
+        planned.append((seats, seed, agent_seed))
     results: list[GameResult | None] = [None] * len(games)
-    queue = list(enumerate(games))[::-1]
+    queue = list(enumerate(planned))[::-1]
     running: list[tuple[int, Any, _GameLoop]] = []
     try:
         while queue or running:
             while queue and len(running) < concurrency:
-                index, (seats, seed) = queue.pop()
+                index, (seats, seed, agent_seed) = queue.pop()
                 env = _make_env(env_id, env_kwargs, max_steps)
                 try:
-                    running.append(
-                        (index, env, _GameLoop(env_id, env, list(seats), seed, record, opening_plies=opening_plies))
+                    loop = _GameLoop(
+                        env_id, env, list(seats), seed, record, opening_plies=opening_plies, agent_seed=agent_seed
                     )
+                    running.append((index, env, loop))
                 except BaseException:
                     env.close()
                     raise

@@ -320,11 +320,24 @@ def print_report(result: dict, console=None) -> None:
         for p in result["pairs"]
         if p.get("distinct_games") is not None and p["distinct_games"] < p["games"] and p["agent"] < p["opponent"]
     ]
+    opening = result.get("opening_plies") or 0
+    hint = (
+        f"a longer opening than --opening-plies {opening} varies them more"
+        if opening
+        else "--opening-plies K starts each game with K random moves"
+    )
     for p in repeated:
         console.print(
             f"[yellow]Repeated games[/yellow]: {p['agent']} against {p['opponent']}: {p['games']} games, "
-            f"{p['distinct_games']} distinct (the score's interval assumes independent games; "
-            "--opening-plies K starts each game with K random moves)",
+            f"{p['distinct_games']} distinct (the score's interval assumes independent games; {hint})",
+            soft_wrap=True,
+        )
+    unplayed = sum(1 for g in result["games"] if opening and g.get("plies") == g.get("opening_plies"))
+    if unplayed:
+        console.print(
+            f"[yellow]Games over in the opening[/yellow]: {unplayed} of {len(result['games'])} games ended "
+            f"within the {opening} random opening plies, before any agent moved (a shorter --opening-plies "
+            "leaves the agents the game)",
             soft_wrap=True,
         )
     console.print(

@@ -41,7 +41,13 @@ Openings (``opening_plies`` K > 0): every game starts with K uniformly random le
 (:func:`training.arena.play_game`'s ``opening_plies``), drawn from the game's seed, and the games
 of one rotation of the sides (games ``g`` with the same ``g // T`` in a group; ``g // K`` for
 ``K < T`` agents) share their seed, so each opening is played once with every agent on every side
-(two-player games: each opening with both seat orders; in a game with chance, the same deal too).
+(two-player games: each opening with both seat orders; in a game with chance, the same deal too);
+the agents' own generators still come from each game's own seed (the game record's
+``agent_seed``), so two stochastic agents of one kind do not replay a game with the seats swapped.
+When ``N`` is not a multiple of the rotation (two-player games: an odd ``N``), the last opening is
+played in fewer seat orders than the others. An opening stops early where the rules end the game
+or ``max_steps`` truncates it: an opening at least as long as the game leaves the agents no move
+(the game record's ``plies`` equals its ``opening_plies``; the terminal report counts such games).
 Two deterministic agents (a network playing its most probable move, a noiseless search) would
 otherwise play the same game over and over from the rules' fixed start position; the
 ``distinct_games`` of :func:`training.ratings.pair_table` counts how many of a pair's games
@@ -210,7 +216,8 @@ def run_tournament(
         ``games_per_group``, ``opening_plies``, ``num_players``, ``teams`` (the seats of each side, see
         ``EnvSpec.teams``: ``[[0, 2], [1, 3]]`` for Double TwixT, ``[[0], [1]]`` for a
         two-player game), ``num_teams``, ``command``, ``agents`` (``[{"name", "spec"}]``),
-        ``games`` (one dict per game: ``index``, ``group``, ``seed``, ``seats`` = agent name per
+        ``games`` (one dict per game: ``index``, ``group``, ``seed`` (the environment's and the
+        opening's), ``agent_seed`` (the agents', :func:`~training.arena.play_game`'s), ``seats`` = agent name per
         seat, ``sides`` = agent name per entry of ``teams``, ``agents`` = distinct agents,
         ``returns`` = per seat, ``results`` = per agent (its team's return),
         ``plies``, ``opening_plies`` (those of them that were the random opening), ``truncated``,
@@ -279,11 +286,13 @@ def run_tournament(
         out_dir = check_output_folder(out_dir)
 
     plan = schedule(len(names), num_players, games, teams=teams if team_game else None, gauntlet=gauntlet)
-    game_seeds = np.random.SeedSequence([seed, 2]).generate_state(len(plan))
+    game_seeds = agent_game_seeds = np.random.SeedSequence([seed, 2]).generate_state(len(plan))
     if opening_plies:  # one seed (one opening) per rotation of the sides: plan[g * groups + gi]
         groups = len(plan) // games
         period = min(len(names), len(teams) if team_game else num_players)
         game_seeds = np.array([game_seeds[(i // groups // period) * groups + i % groups] for i in range(len(plan))])
+        # the agents keep each game's own seed: sharing it too would give an agent, in each other
+        # seat of the rotation, the generator its opponent had there (two of a kind: one game twice)
     t0 = time.perf_counter()
     ended: dict[int, Any] = {}  # plan index -> its GameResult, as the games end
 
@@ -296,7 +305,10 @@ def run_tournament(
     try:
         play_games(
             env_id,
-            [([agents[names[i]] for i in seat_idx], int(gseed)) for (_, seat_idx), gseed in zip(plan, game_seeds)],
+            [
+                ([agents[names[i]] for i in seat_idx], int(gseed), int(aseed))
+                for (_, seat_idx), gseed, aseed in zip(plan, game_seeds, agent_game_seeds)
+            ],
             env_kwargs=game_kwargs,
             record=record_moves,
             concurrency=concurrency,
@@ -316,6 +328,7 @@ def run_tournament(
             "index": index,
             "group": group,
             "seed": int(gseed),
+            "agent_seed": int(agent_game_seeds[index]),
             "seats": seat_names,
             "agents": list(dict.fromkeys(seat_names)),
             "sides": [seat_names[t[0]] for t in teams],

@@ -180,3 +180,61 @@ def test_cli_opening_plies(tmp_path):
     result = json.loads((tmp_path / "o" / "results.json").read_text())
     assert result["opening_plies"] == 2 and "--opening-plies 2" in result["command"]
     assert [g["opening_plies"] for g in result["games"]] == [2, 2, 2, 2]
+
+
+def test_agent_seed_seeds_the_agents_and_not_the_game():
+    agents = [make_agent("random", seed=0), make_agent("random", seed=0)]
+    a = play_game("ataxx_v0", agents, seed=5, agent_seed=9, record=True, max_steps=10)
+    b = play_game("ataxx_v0", agents, seed=9, record=True, max_steps=10)
+    assert a.moves == b.moves  # Ataxx has no deal: the agents' seed 9 alone decides the game
+    c = play_game("ataxx_v0", agents, seed=5, agent_seed=9, record=True, max_steps=10, opening_plies=2)
+    assert c.moves[:2] == _opening_by_hand("ataxx_v0", 5, 2) and c.moves != a.moves
+    (d,) = play_games("ataxx_v0", [(agents, 5, 9)], record=True, max_steps=10, opening_plies=2)
+    assert d.moves == c.moves
+    for bad in (-1, 1.5, True):
+        with pytest.raises(ValueError, match=r"^agent_seed must be None or an integer >= 0, got "):
+            play_game("ataxx_v0", agents, seed=1, agent_seed=bad)
+        with pytest.raises(ValueError, match=r"^agent_seed must be None or an integer >= 0, got "):
+            play_games("ataxx_v0", [(agents, 1, bad)])
+    with pytest.raises(ValueError, match=r"^games\[0\] must be \(seats, seed\) or \(seats, seed, agent_seed\)"):
+        play_games("ataxx_v0", [(agents, 1, 2, 3)])
+
+
+def test_stochastic_agents_of_one_kind_do_not_replay_a_game_with_the_seats_swapped():
+    # both seat orders of an opening share the seed (the opening, the deal), not the agents' seeds:
+    # two random agents would otherwise draw, each in the other's seat, the same numbers
+    for env_id, kwargs in (("ataxx_v0", None), ("tantrix_v0", {"num_players": 2})):
+        result = tournament.run_tournament(
+            env_id, ["random", "random"], 6, seed=0, max_steps=12, opening_plies=2, env_kwargs=kwargs
+        )
+        games = result["games"]
+        for a, b in zip(games[::2], games[1::2]):
+            assert a["seed"] == b["seed"] and a["agent_seed"] != b["agent_seed"]
+            assert a["moves"][:2] == b["moves"][:2] and a["moves"] != b["moves"]
+        assert result["pairs"][0]["distinct_games"] == 6
+
+
+def test_report_counts_games_over_in_the_opening(deterministic):
+    result = tournament.run_tournament("ataxx_v0", ["first", "last"], 2, seed=0, max_steps=3, opening_plies=5)
+    assert [(g["plies"], g["opening_plies"]) for g in result["games"]] == [(3, 3), (3, 3)]
+    console = Console(record=True, width=300)
+    print_report(result, console)
+    text = console.export_text()
+    assert "Games over in the opening: 2 of 2 games ended within the 5 random opening plies" in text
+    quiet = Console(record=True, width=300)
+    print_report(
+        tournament.run_tournament("ataxx_v0", ["first", "last"], 2, seed=0, max_steps=8, opening_plies=2), quiet
+    )
+    assert "Games over in the opening" not in quiet.export_text()
+
+
+def test_repeat_warning_with_openings_suggests_a_longer_opening(deterministic):
+    # one ply of opening in Ataxx: 16 first moves, so 40 games repeat some
+    result = tournament.run_tournament("ataxx_v0", ["first", "last"], 40, seed=0, max_steps=6, opening_plies=1)
+    pair = next(p for p in result["pairs"] if p["agent"] == "first")
+    assert pair["distinct_games"] < 40
+    console = Console(record=True, width=300)
+    print_report(result, console)
+    text = console.export_text()
+    assert f"40 games, {pair['distinct_games']} distinct" in text
+    assert "a longer opening than --opening-plies 1 varies them more" in text
