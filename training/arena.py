@@ -262,7 +262,7 @@ class _GameLoop:
 
 def play_games(
     env_id: str,
-    games: Sequence[tuple[Sequence[Agent], int | None]],
+    games: Sequence[tuple[Sequence[Agent], int | None] | tuple[Sequence[Agent], int | None, int | None]],
     env_kwargs: dict | None = None,
     max_steps: int | None = None,
     record: bool = False,
@@ -305,11 +305,11 @@ def play_games(
     if isinstance(concurrency, bool) or not isinstance(concurrency, (int, np.integer)) or concurrency < 1:
         raise ValueError(f"concurrency must be an integer >= 1, got {concurrency!r}")
     opening_plies = check_opening_plies(opening_plies)
-    planned = []
-    for index, game in enumerate(games):
-        if not isinstance(game, (tuple, list)) or len(game) not in (2, 3):
-            raise ValueError(f"games[{index}] must be (seats, seed) or (seats, seed, agent_seed), got {game!r}")
-        seats, seed, agent_seed = (*game, None) if len(game) == 2 else game
+    planned: list[tuple[Sequence[Agent], int | None, int | None]] = []
+    for index, entry in enumerate(games):
+        if not isinstance(entry, (tuple, list)) or len(entry) not in (2, 3):
+            raise ValueError(f"games[{index}] must be (seats, seed) or (seats, seed, agent_seed), got {entry!r}")
+        seats, seed, agent_seed = (*entry, None) if len(entry) == 2 else entry
         _check_agent_seed(agent_seed)
         planned.append((seats, seed, agent_seed))
     results: list[GameResult | None] = [None] * len(games)
