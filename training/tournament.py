@@ -41,17 +41,17 @@ Openings (``opening_plies`` K > 0): every game starts with K uniformly random le
 (:func:`training.arena.play_game`'s ``opening_plies``), drawn from the game's seed, and the games
 of one rotation of the sides (games ``g`` with the same ``g // T`` in a group; ``g // K`` for
 ``K < T`` agents) share their seed, so each opening is played once with every agent on every side
-(two-player games: each opening with both seat orders; in a game with chance, the same deal too);
-the agents' own generators still come from each game's own seed (the game record's
+(two-player games: each opening with both seat orders; in a game with chance, the same deal too).
+Two deterministic agents (a network playing its most probable move, a noiseless search) would
+otherwise play the same game over and over from the rules' fixed start position; the
+``distinct_games`` of :func:`training.ratings.pair_table` counts how many of a pair's games
+differed.
+The agents' own generators still come from each game's own seed (the game record's
 ``agent_seed``), so two stochastic agents of one kind do not replay a game with the seats swapped.
 When ``N`` is not a multiple of the rotation (two-player games: an odd ``N``), the last opening is
 played in fewer seat orders than the others. An opening stops early where the rules end the game
 or ``max_steps`` truncates it: an opening at least as long as the game leaves the agents no move
 (the game record's ``plies`` equals its ``opening_plies``; the terminal report counts such games).
-Two deterministic agents (a network playing its most probable move, a noiseless search) would
-otherwise play the same game over and over from the rules' fixed start position; the
-``distinct_games`` of :func:`training.ratings.pair_table` counts how many of a pair's games
-differed.
 
 Every game record lists ``seats`` (the agent of each seat) and ``sides`` (the agent of each team,
 one per entry of the result's ``teams``; equal to ``seats`` in a game without teams). Scoring and
