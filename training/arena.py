@@ -302,7 +302,7 @@ def play_games(
             :func:`play_game`'s errors. :class:`GameAbandoned` is not caught here: the agent that
             raises it is asked from one game among several.
     """
-    if isinstance(concurrency, bool) or not isinstance(concurrency, (int, np.integer)) or concurrency < 1:
+    if not is_int(concurrency) or concurrency < 1:
         raise ValueError(f"concurrency must be an integer >= 1, got {concurrency!r}")
     opening_plies = check_opening_plies(opening_plies)
     planned: list[tuple[Sequence[Agent], int | None, int | None]] = []
