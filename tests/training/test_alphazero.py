@@ -142,6 +142,20 @@ def test_the_tantrix_full_budget_resumes_the_quick_configs_checkpoint(tmp_path):
     assert data["config"]["search"]["heuristic"] == "predicted" and data["counters"]["train_steps"] > 0
 
 
+def test_the_smartrix_4p_full_budget_is_the_quick_config_for_longer():
+    """configs/smartrix_4p_az_full.yaml is configs/smartrix_4p_az.yaml run for 450,560 positions
+    (its header: the three parts of the quick config's full budget as one run): every other
+    setting is the same, so the two resume each other's checkpoints, and the budget is a multiple
+    of a round's positions, so it trains what the parts trained."""
+    quick = load_config("configs/smartrix_4p_az.yaml").to_dict()
+    full = load_config("configs/smartrix_4p_az_full.yaml").to_dict()
+    differ = {k for k in quick if quick[k] != full[k]}
+    assert differ == {"name", "total_timesteps"}
+    assert (quick["total_timesteps"], full["total_timesteps"]) == (163840, 450560)
+    assert full["total_timesteps"] == 163840 + 163840 + 122880
+    assert full["total_timesteps"] % (full["selfplay"]["games"] * full["selfplay"]["moves_per_round"]) == 0
+
+
 def test_resume_refuses_another_network(tmp_path):
     train(tiny(), tmp_path / "a", progress_bar=False)
     other = tiny()
