@@ -86,6 +86,15 @@ def _rows(path: str) -> list[dict]:
         return list(csv.DictReader(f))
 
 
+def _ships_this_run(spec: str, final_sha256: str | None) -> bool:
+    """Whether ``spec`` (``NAME`` or ``NAME:SIMS``) names a shipped AlphaZero agent made from the
+    checkpoint of digest ``final_sha256`` (its index entry's ``source_sha256``)."""
+    from training.agents.shipped import shipped_agents
+
+    name = spec.split(":")[0]
+    return any(a.name == name and a.engine == "alphazero" and a.source_sha256 == final_sha256 for a in shipped_agents())
+
+
 def _is(name: str, wanted: str) -> bool:
     if wanted == TRAINED:
         return name.endswith(TRAINED)
@@ -755,8 +764,9 @@ def alphazero_claims() -> list[Claim]:
         for extra in sorted(folder.glob("vs_*/pairs.csv")):  # further tournaments of the same final.pt
             rel = f"alphazero/{name}/{extra.parent.name}/pairs.csv"
             for r in _rows(rel):
-                if _is(r["agent"], AZ):
-                    # az:PATH[:SIMS][:considered=M][:value_scale=X] names its simulations and overrides
+                if _is(r["agent"], AZ) or _ships_this_run(r["agent"], about.get("final_sha256")):
+                    # az:PATH[:SIMS][:considered=M][:value_scale=X] names its simulations and overrides,
+                    # as does a shipped agent's name made from this folder's final.pt (NAME[:SIMS])
                     parts = [p for p in r["agent"].rpartition(".pt")[2].split(":") if p]
                     sims = [p for p in parts if p.isdigit()]
                     at = f" at {sims[0]} simulations" if sims else ""
@@ -774,7 +784,7 @@ def alphazero_claims() -> list[Claim]:
                             part,
                             f"`{config}` seed {seed}{at} against `{r['opponent']}`{opening}: "
                             "{} / {} / {} = {} [{}, {}]",
-                            opening_values + wdl(rel, AZ, r["opponent"]),
+                            opening_values + wdl(rel, r["agent"], r["opponent"]),
                             rel + (", settings.json" if plies else ""),
                             formats=["{:.0f}"] * (3 + len(opening_values)) + ["{:.3f}"] * 3,
                         )

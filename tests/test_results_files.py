@@ -429,6 +429,42 @@ def test_a_further_tournament_with_openings_says_so(tmp_path, monkeypatch):
     assert curve.values == [2.0, 0.97, 0.93, 0.99, 0.8, 0.7, 0.9]
 
 
+def test_a_further_tournament_of_the_shipped_agent_made_from_the_folder_gives_its_line(tmp_path, monkeypatch):
+    """A ``vs_*/`` tournament played by a shipped AlphaZero agent's name (``NAME:SIMS``) counts as the
+    folder's agent when the index says it was made from the folder's final.pt (``source_sha256`` =
+    about.json's ``final_sha256``); under another digest it is not this folder's agent: no line."""
+    from training.agents.shipped import shipped_agents
+
+    made = next(a for a in shipped_agents() if a.name == "tantrix_az_full")
+    for name, digest in (("tantrix_az_full-0", made.source_sha256), ("tantrix_az_full_p9-0", "0" * 64)):
+        folder = tmp_path / "alphazero" / name
+        for sub in ("gauntlet", "vs_robot128"):
+            (folder / sub).mkdir(parents=True)
+        run = {"env_id": "tantrix_v0", "env_kwargs": {"num_players": 2}, "positions": 1024, "train_seconds": 60.0}
+        (folder / "run.json").write_text(json.dumps(run))
+        (folder / "about.json").write_text(json.dumps({"simulations": 64, "commands": [], "final_sha256": digest}))
+        write_csv(
+            folder / "gauntlet" / "pairs.csv",
+            PAIR_FIELDS,
+            [["az:r/final.pt:64", "robot", 400, 194, 35, 171, 0.529, 0.479, 0.578]],
+        )
+        write_csv(
+            folder / "vs_robot128" / "pairs.csv",
+            [*PAIR_FIELDS, "distinct_games"],
+            [
+                ["tantrix_az_full:128", "robot", 400, 205, 20, 175, 0.5375, 0.4885, 0.5858, 400],
+                ["robot", "tantrix_az_full:128", 400, 175, 20, 205, 0.4625, 0.4142, 0.5115, 400],
+            ],
+        )
+    monkeypatch.setattr(check_readme, "RESULTS", tmp_path)
+    lines = [c for c in check_readme.alphazero_claims() if "against `robot`:" in c.template]
+    assert [c.template for c in lines] == [
+        "`tantrix_az_full` seed 0 at 128 simulations against `robot`: {} / {} / {} = {} [{}, {}]"
+    ]
+    assert lines[0].values == [205.0, 20.0, 175.0, 0.5375, 0.4885, 0.5858]
+    assert lines[0].source == "alphazero/tantrix_az_full-0/vs_robot128/pairs.csv"
+
+
 def test_an_alphazero_folder_of_a_game_with_hidden_information_goes_to_its_own_part(tmp_path, monkeypatch):
     """A run whose game the registry says has hidden information (Smartrix) is a row of the part
     **Gumbel AlphaZero with chance and hidden hands**, with that part's opponents (``mcts:200`` and
