@@ -161,6 +161,7 @@ def test_the_alphazero_agents_ship_with_the_results_of_their_runs():
         "tantrix_az",
         "tantrix_4p_az",
         "tantrix_az_full",
+        "smartrix_4p_az_full",
     ]
     assert [a.name for a in az] == names
     for a in az:
