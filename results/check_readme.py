@@ -86,13 +86,20 @@ def _rows(path: str) -> list[dict]:
         return list(csv.DictReader(f))
 
 
+@functools.cache
+def _shipped_alphazero_sources() -> dict[str, str]:
+    """The shipped AlphaZero agents' names and the digests of the checkpoints they were made from
+    (``source_sha256``), read once: reading the index checks every shipped file's digest."""
+    sys.path.insert(0, str(RESULTS.parent))
+    from training.agents.shipped import shipped_agents
+
+    return {a.name: a.source_sha256 for a in shipped_agents() if a.engine == "alphazero"}
+
+
 def _ships_this_run(spec: str, final_sha256: str | None) -> bool:
     """Whether ``spec`` (``NAME`` or ``NAME:SIMS``) names a shipped AlphaZero agent made from the
     checkpoint of digest ``final_sha256`` (its index entry's ``source_sha256``)."""
-    from training.agents.shipped import shipped_agents
-
-    name = spec.split(":")[0]
-    return any(a.name == name and a.engine == "alphazero" and a.source_sha256 == final_sha256 for a in shipped_agents())
+    return final_sha256 is not None and _shipped_alphazero_sources().get(spec.split(":")[0]) == final_sha256
 
 
 def _is(name: str, wanted: str) -> bool:
