@@ -7,11 +7,14 @@ Usage::
 
 Deals ``--games`` two-player games (window radius 10, as ``tantrix_az``), plays ``--plies``
 uniformly random plies in each, then times ``heuristic_values(live, [0, 1], name)`` for
-``evaluate`` (the score gap) and ``predicted`` (the robot's predicted final score gap) on the
-games not over, best of ``--repeat`` calls, and the same through the reference states
-(``to_state`` and :func:`envs.tantrix.robot.robot_value`, best of 3 calls). Prints microseconds a
-position (two seats each), the ratio reference / kernel for ``predicted``, checks that both give
-the same values, and the load average at the start.
+``evaluate`` (the score gap), ``predicted`` (the robot's predicted final score gap) and
+``predicted_turn`` (the same after the mover plays out its turn by the robot's one-placement
+choices) on the games not over, best of ``--repeat`` calls (``predicted_turn``: a tenth of them),
+and the last two through the reference states (``to_state`` and
+:func:`envs.tantrix.robot.robot_value` / :func:`~envs.tantrix.robot.turn_end_value`, best of 3
+calls; 1 for ``predicted_turn``). Prints microseconds a position (two seats each), the ratio
+reference / kernel for both, checks that kernel and reference give the same values, and the load
+average at the start.
 """
 
 from __future__ import annotations
@@ -45,30 +48,34 @@ def main(argv=None) -> None:
     live = np.flatnonzero(~core.terminated())
     seats = np.arange(2)
     rows = {}
-    for name in ("evaluate", "predicted"):
+    for name in ("evaluate", "predicted", "predicted_turn"):
         core.heuristic_values(live, seats, name)  # compile / load the cache
         best = float("inf")
-        for _ in range(args.repeat):
+        for _ in range(args.repeat if name != "predicted_turn" else max(1, args.repeat // 10)):
             t = time.perf_counter()
             values = core.heuristic_values(live, seats, name)
             best = min(best, time.perf_counter() - t)
         rows[name] = (best / live.size * 1e6, values)
-    ref_best = float("inf")
-    for _ in range(3):
-        t = time.perf_counter()
-        ref = VectorCore.heuristic_values(core, live, seats, "predicted")
-        ref_best = min(ref_best, time.perf_counter() - t)
-    ref_us = ref_best / live.size * 1e6
-    diff = float(np.abs(ref - rows["predicted"][1]).max())
-    if diff > 1e-12:
-        raise SystemExit(f"the kernel's 'predicted' differs from the reference states' by {diff}")
+    ref_us, diffs = {}, {}
+    for name, calls in (("predicted", 3), ("predicted_turn", 1)):
+        ref_best = float("inf")
+        for _ in range(calls):
+            t = time.perf_counter()
+            ref = VectorCore.heuristic_values(core, live, seats, name)
+            ref_best = min(ref_best, time.perf_counter() - t)
+        ref_us[name] = ref_best / live.size * 1e6
+        diffs[name] = float(np.abs(ref - rows[name][1]).max())
+        if diffs[name] > 1e-12:
+            raise SystemExit(f"the kernel's {name!r} differs from the reference states' by {diffs[name]}")
     print(f"{live.size} positions after {args.plies} random plies, two seats each")
-    print(f"{'evaluation':<34} {'us a position':>14}")
-    print(f"{'evaluate (score gap), kernel':<34} {rows['evaluate'][0]:>14.2f}")
-    print(f"{'predicted (robot), kernel':<34} {rows['predicted'][0]:>14.2f}")
-    print(f"{'predicted (robot), reference states':<34} {ref_us:>14.2f}")
-    ratio = ref_us / rows["predicted"][0]
-    print(f"ratio reference / kernel for predicted: {ratio:.1f}x (values equal, max diff {diff:.1e})")
+    print(f"{'evaluation':<54} {'us a position':>14}")
+    print(f"{'evaluate (score gap), kernel':<54} {rows['evaluate'][0]:>14.2f}")
+    for name, label in (("predicted", "predicted (robot)"), ("predicted_turn", "predicted_turn (robot, turn played)")):
+        print(f"{label + ', kernel':<54} {rows[name][0]:>14.2f}")
+        print(f"{label + ', reference states':<54} {ref_us[name]:>14.2f}")
+    for name in ("predicted", "predicted_turn"):
+        ratio = ref_us[name] / rows[name][0]
+        print(f"ratio reference / kernel for {name}: {ratio:.1f}x (values equal, max diff {diffs[name]:.1e})")
     print(f"load average at start: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores)")
 
 

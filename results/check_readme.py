@@ -772,8 +772,9 @@ def alphazero_claims() -> list[Claim]:
             rel = f"alphazero/{name}/{extra.parent.name}/pairs.csv"
             for r in _rows(rel):
                 if _is(r["agent"], AZ) or _ships_this_run(r["agent"], about.get("final_sha256")):
-                    # az:PATH[:SIMS][:considered=M][:value_scale=X] names its simulations and overrides,
-                    # as does a shipped agent's name made from this folder's final.pt (NAME[:SIMS])
+                    # az:PATH[:SIMS][:considered=M][:value_scale=X][:heuristic_weight=W][:heuristic=NAME]
+                    # names its simulations and overrides, as does a shipped agent's name made from this
+                    # folder's final.pt (NAME[:SIMS])
                     parts = [p for p in r["agent"].rpartition(".pt")[2].split(":") if p]
                     sims = [p for p in parts if p.isdigit()]
                     at = f" at {sims[0]} simulations" if sims else ""

@@ -44,19 +44,32 @@ draws. Ties are broken by the robot's seeded generator, so a seed fixes every de
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from envs.core.checks import is_plain_int
 from envs.tantrix.state import TantrixState
 from envs.tantrix.tiles import NUM_TILES, fit_table
 
-__all__ = ["predict_scores", "line_prospects", "robot_value", "TantrixRobot", "make_robot", "robot_agent"]
+__all__ = [
+    "predict_scores",
+    "line_prospects",
+    "robot_value",
+    "turn_end_value",
+    "TURN_BUDGET",
+    "TantrixRobot",
+    "make_robot",
+    "robot_agent",
+]
 
 #: Growth per own turn of a line with two live ends / one live end (fitted by play, see docs/results.md).
 GROWTH_TWO = 0.75
 GROWTH_ONE = 0.45
 #: Weight of an end whose space only a few tiles left can fill: ``min(1, fits / FIT_FULL)``.
 FIT_FULL = 3.0
+#: Evaluations :func:`turn_end_value` may spend playing out a turn (as the robot's ``budget``).
+TURN_BUDGET = 300
 
 
 def _pool(state: TantrixState) -> list[int]:
@@ -246,6 +259,58 @@ def robot_value(state: TantrixState, player: int) -> float:
     mine = state.colour_of(player)
     others = {state.colour_of(p) for p in range(state.num_players)} - {mine}
     return pred[mine] - max(pred[c] for c in others)
+
+
+def turn_end_value(state: TantrixState, player: int, budget: int = TURN_BUDGET) -> float:
+    """:func:`robot_value` for ``player`` once the player to move has played the rest of its
+    turn (the evaluation ``predicted_turn`` of the game's ``GameInfo.evaluators``, which the
+    search mixes in with ``search.heuristic: predicted_turn``): the robot's whole-turn lookahead
+    as a static evaluation, so that a searched position is valued as the robot values its
+    candidates (after the forced moves, the free move and the forced moves again of the turn
+    under way), not halfway through a turn.
+
+    The turn is played on a copy, each placement the one after which :func:`robot_value` is
+    best for the mover (the first in action order on ties), drawing from ``state``'s own bag
+    (the search calls this on a determinization: the bag as a set, sampled); a placement forced
+    to one action is played without an evaluation. Once a choice would spend more than
+    ``budget`` evaluations in all (``int >= 0``; default :data:`TURN_BUDGET`, the robot's),
+    the turn stops there and that position is valued (the long forced cascades of the endgame
+    stay cheap). A finished game is valued as it stands. Deterministic.
+
+    Args:
+        state: a Tantrix position (not modified).
+        player: the seat whose value it is (``0 <= player < num_players``).
+        budget: evaluations allowed (see above).
+
+    Returns:
+        A float in :func:`robot_value`'s units (the predicted final score gap; ±1000 x the
+        result plus the gap for a finished game).
+
+    Raises:
+        ValueError: ``budget`` is not an integer ``>= 0``.
+    """
+    if not is_plain_int(budget) or budget < 0:
+        raise ValueError(f"turn_end_value budget must be an integer >= 0, got {budget!r}")
+    c = state.clone()
+    mover = c.current_player
+    left = budget
+    while not c.is_terminal() and c.current_player == mover:
+        legal = c.legal_actions()
+        if len(legal) == 1:
+            c.apply(legal[0])
+            continue
+        if len(legal) > left:
+            break
+        left -= len(legal)
+        best, best_v = legal[0], -math.inf
+        for a in legal:
+            t = c.clone()
+            t.apply(a)
+            v = robot_value(t, mover)
+            if v > best_v:
+                best, best_v = a, v
+        c.apply(best)
+    return robot_value(c, player)
 
 
 def _finish_turn(state: TantrixState, player: int, budget: list | None = None) -> None:

@@ -242,7 +242,10 @@ class TantrixState(GameState):
         heuristics="envs.tantrix.heuristics",
         board="envs.tantrix.svg",
         agents=(("robot", "envs.tantrix.robot:robot_agent"),),
-        evaluators=(("predicted", "envs.tantrix.robot:robot_value"),),
+        evaluators=(
+            ("predicted", "envs.tantrix.robot:robot_value"),
+            ("predicted_turn", "envs.tantrix.robot:turn_end_value"),
+        ),
         records="envs.tantrix.records",
         words="envs.tantrix.words",
     )

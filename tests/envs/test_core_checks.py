@@ -98,7 +98,7 @@ def test_declared_evaluators_load_by_name_and_the_heuristics_offer_them():
     import envs
     from envs.core.heuristics import load_evaluators, load_heuristics
     from envs.tantrix.heuristics import tantrix_score_gap
-    from envs.tantrix.robot import robot_value
+    from envs.tantrix.robot import robot_value, turn_end_value
 
     assert load_evaluators((("plain", "envs.core.checks:is_int"),)) == {"plain": checks.is_int}
     for bad in ((("Plain", "envs.core.checks:is_int"),), ("plain",), {"plain": "envs.core.checks:is_int"}):
@@ -111,9 +111,12 @@ def test_declared_evaluators_load_by_name_and_the_heuristics_offer_them():
     with pytest.raises(TypeError, match="evaluator 'a': envs.core.records:FORMAT is not callable"):
         load_evaluators((("a", "envs.core.records:FORMAT"),))
     h = envs.spec("tantrix_v0").initial_state().heuristics()
-    assert h.evaluator_names() == ["evaluate", "predicted"]
+    assert h.evaluator_names() == ["evaluate", "predicted", "predicted_turn"]
     assert h.evaluator("evaluate") is tantrix_score_gap and h.evaluator("predicted") is robot_value
-    with pytest.raises(ValueError, match=r"has no evaluation 'nope'; expected one of \['evaluate', 'predicted'\]"):
+    assert h.evaluator("predicted_turn") is turn_end_value
+    with pytest.raises(
+        ValueError, match=r"has no evaluation 'nope'; expected one of \['evaluate', 'predicted', 'predicted_turn'\]"
+    ):
         h.evaluator("nope")
     plain = load_heuristics("envs.ataxx.heuristics")
     assert plain.evaluators == {} and plain.evaluator_names() == ["evaluate"]

@@ -298,6 +298,70 @@ def test_the_predicted_kernel_is_the_robots_evaluator_through_whole_games(kw):
     assert min(seen.values()) > 0, seen
 
 
+@pytest.mark.parametrize("kw", [dict(num_players=2, window_radius=10), dict(num_players=4, teams=True)])
+def test_the_turn_end_kernel_is_the_robots_whole_turn_lookahead(kw, monkeypatch):
+    """``heuristic_values(index, seats, "predicted_turn")`` is ``tanh(turn_end_value(state, seat) / 5)``
+    of each reference state (:func:`envs.tantrix.robot.turn_end_value`: the mover plays the rest
+    of its turn by the robot's one-placement choices, then the robot's evaluator), at a turn's
+    start and halfway through one (the seat to move moved last), with the robot's budget and with
+    a small one that stops turns early (the budget patched into the core). Without a budget the
+    reference is the robot's own turn completion (``_finish_turn``) followed by ``robot_value``."""
+    import envs.tantrix.vector as tv
+    from envs.tantrix.robot import _finish_turn, robot_value, turn_end_value
+
+    vec = envs.make_vec("tantrix_v0", 2, seed=21, autoreset="disabled", **kw)
+    out = vec.reset()
+    rng = np.random.default_rng(22)
+    seats = np.arange(vec.num_players)
+    last = np.full(2, -1)
+    seen = {"turn start": 0, "mid-turn": 0, "budget matters": 0, "differs from predicted": 0}
+    ply = 0
+    while vec.current_player().max() >= 0:
+        live = np.flatnonzero(vec.current_player() >= 0)
+        if ply % 4 == 1:
+            full = vec.core.heuristic_values(live, seats, "predicted_turn")
+            monkeypatch.setattr(tv, "TURN_BUDGET", 40)
+            small = vec.core.heuristic_values(live, seats, "predicted_turn")
+            monkeypatch.undo()
+            plain = vec.core.heuristic_values(live, seats, "predicted")
+            for j, i in enumerate(live.tolist()):
+                st = vec.to_state(i)
+                want = [np.tanh(turn_end_value(st, int(p)) / 5.0) for p in seats]
+                np.testing.assert_allclose(full[j], want, rtol=0, atol=1e-12)
+                want40 = [np.tanh(turn_end_value(st, int(p), budget=40) / 5.0) for p in seats]
+                np.testing.assert_allclose(small[j], want40, rtol=0, atol=1e-12)
+                seen["budget matters"] += bool(np.abs(full[j] - small[j]).max() > 1e-9)
+                seen["differs from predicted"] += bool(np.abs(full[j] - plain[j]).max() > 1e-9)
+                seen["mid-turn" if last[i] == st.current_player else "turn start"] += 1
+                if ply % 12 == 1:
+                    done = st.clone()
+                    _finish_turn(done, st.current_player)
+                    unlimited = [turn_end_value(st, int(p), budget=10**9) for p in seats]
+                    assert unlimited == [robot_value(done, int(p)) for p in seats]
+        last = vec.current_player().copy()
+        m = out.action_mask
+        out = vec.step(np.array([int(rng.choice(np.flatnonzero(r))) if r.any() else 0 for r in m]))
+        ply += 1
+    assert min(seen.values()) > 0, seen
+
+
+def test_turn_end_value_refuses_a_bad_budget_and_leaves_the_state_alone():
+    """A budget that is not an integer >= 0 is refused by name; the state is never changed; with
+    budget 0 a choice ends the turn at once (the robot's evaluator of the position as it stands)."""
+    from envs.tantrix.robot import robot_value, turn_end_value
+
+    vec, live = _after_random_plies(1, 7, seed=8, rng_seed=9)
+    st = vec.to_state(0)
+    before = st.clone()
+    assert len(st.legal_actions()) > 1
+    assert turn_end_value(st, 0, budget=0) == robot_value(st, 0)
+    turn_end_value(st, 1)
+    assert st == before and st.legal_actions() == before.legal_actions()
+    for bad in (-1, 2.5, True, "3"):
+        with pytest.raises(ValueError, match=r"turn_end_value budget must be an integer >= 0, got"):
+            turn_end_value(st, 0, budget=bad)
+
+
 @pytest.mark.parametrize("kw", [dict(num_players=2), dict(num_players=3), dict(num_players=4, teams=True)])
 def test_the_kernels_score_gap_is_the_reference_scores(kw):
     """The core's own ``heuristic_values`` (one numba pass over the line tables) against the
@@ -329,5 +393,7 @@ def test_the_predicted_evaluation_is_the_robots(kw):
     want = np.array([[np.tanh(robot_value(vec.to_state(i), int(p)) / 5.0) for p in seats] for i in live.tolist()])
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
     assert np.abs(got - vec.core.heuristic_values(live, seats)).max() > 0.05
-    with pytest.raises(ValueError, match=r"has no evaluation 'nope'; expected one of \['evaluate', 'predicted'\]"):
+    with pytest.raises(
+        ValueError, match=r"has no evaluation 'nope'; expected one of \['evaluate', 'predicted', 'predicted_turn'\]"
+    ):
         vec.core.heuristic_values(live, seats, "nope")

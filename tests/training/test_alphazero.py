@@ -202,9 +202,10 @@ def test_the_az_spec_plays_with_the_search_and_the_raw_policy(tmp_path):
         raw.check_env(envs.make("twixt_v0", board_size=8))
 
 
-def test_the_az_spec_overrides_the_considered_actions_and_value_scale(tmp_path, monkeypatch):
-    """``az:PATH[:SIMS][:considered=M][:value_scale=X]``: the options reach the agent and its search,
-    the agent's name is the spec that plays it again, and a bad option is refused by name."""
+def test_the_az_spec_overrides_the_considered_actions_value_scale_and_heuristic(tmp_path, monkeypatch):
+    """``az:PATH[:SIMS][:considered=M][:value_scale=X][:heuristic_weight=W][:heuristic=NAME]``: the options
+    reach the agent and its search, the agent's name is the spec that plays it again, and a bad option is
+    refused by name."""
     from training.agents import make_agent
     from training.agents.alphazero import parse_az_spec
 
@@ -214,12 +215,19 @@ def test_the_az_spec_overrides_the_considered_actions_and_value_scale(tmp_path, 
         {"considered": 32, "value_scale": 1.0},
     )
     assert parse_az_spec("az:run/final.pt:value_scale=0.5") == ("run/final.pt", None, {"value_scale": 0.5})
+    assert parse_az_spec("az:r.pt:8:heuristic=predicted_turn") == ("r.pt", 8, {"heuristic": "predicted_turn"})
+    assert parse_az_spec("az:r.pt:heuristic_weight=0.5") == ("r.pt", None, {"heuristic_weight": 0.5})
     for bad, message in (
-        ("az:x.pt:8:simulations=3", "unknown option 'simulations'; an az: spec takes considered=, value_scale="),
+        (
+            "az:x.pt:8:simulations=3",
+            "unknown option 'simulations'; an az: spec takes considered=, value_scale=, heuristic_weight=, heuristic=",
+        ),
         ("az:x.pt:considered=2:considered=3", "option 'considered' given twice"),
         ("az:x.pt:considered=2.5", "considered must be an integer, got '2.5'"),
         ("az:x.pt:considered=08", "considered must be an integer, got '08'"),
         ("az:x.pt:value_scale=big", "value_scale must be a number, got 'big'"),
+        ("az:x.pt:heuristic_weight=half", "heuristic_weight must be a number, got 'half'"),
+        ("az:x.pt:heuristic=Two Words", "heuristic must be an evaluation's name, got 'Two Words'"),
         ("az::considered=3", "expected az:PATH"),
     ):
         with pytest.raises(ValueError, match=re.escape(message)):
@@ -227,18 +235,27 @@ def test_the_az_spec_overrides_the_considered_actions_and_value_scale(tmp_path, 
     train(tiny(), tmp_path / "r", progress_bar=False)
     path = tmp_path / "r" / "checkpoints" / "final.pt"
     default = make_agent(f"az:{path}:3")
-    tuned = make_agent(f"az:{path}:3:considered=2:value_scale=0.5")
+    tuned = make_agent(f"az:{path}:3:considered=2:value_scale=0.5:heuristic_weight=0.25:heuristic=evaluate")
     assert (default.m, default.value_scale) == (
         tiny().search["max_num_considered_actions"],
         tiny().search["value_scale"],
     )
     assert (tuned.simulations, tuned.m, tuned.value_scale) == (3, 2, 0.5)
-    assert tuned.name == f"az:{path}:3:considered=2:value_scale=0.5" and default.name == f"az:{path}:3"
+    assert tuned.name == f"az:{path}:3:considered=2:value_scale=0.5:heuristic_weight=0.25:heuristic=evaluate"
+    assert default.name == f"az:{path}:3" and default.heuristic_weight == tiny().search["heuristic_weight"]
     again = make_agent(tuned.name)
-    assert (again.simulations, again.m, again.value_scale) == (3, 2, 0.5)
+    assert (again.simulations, again.m, again.value_scale, again.heuristic_weight, again.heuristic) == (
+        3,
+        2,
+        0.5,
+        0.25,
+        "evaluate",
+    )
     for bad, message in (
         (f"az:{path}:3:considered=0", "max_num_considered_actions must be an integer >= 1, got 0"),
         (f"az:{path}:3:value_scale=-1", "value_scale must be a finite number >= 0, got -1.0"),
+        (f"az:{path}:3:heuristic=predicted", "heuristic must be one of ['evaluate'] for ataxx_v0, got 'predicted'"),
+        (f"az:{path}:3:heuristic_weight=2", "heuristic_weight must be a number in [0, 1], got 2.0"),
     ):
         with pytest.raises(ValueError, match=re.escape(message)):
             make_agent(bad)
@@ -249,7 +266,14 @@ def test_the_az_spec_overrides_the_considered_actions_and_value_scale(tmp_path, 
     original = search_module.gumbel_search
 
     def spy(*args, **kwargs):
-        seen.append((kwargs["max_num_considered_actions"], kwargs["value_scale"]))
+        seen.append(
+            (
+                kwargs["max_num_considered_actions"],
+                kwargs["value_scale"],
+                kwargs["heuristic_weight"],
+                kwargs["heuristic"],
+            )
+        )
         return original(*args, **kwargs)
 
     monkeypatch.setattr(search_module, "gumbel_search", spy)  # the agent imports it from there at each move
@@ -257,7 +281,10 @@ def test_the_az_spec_overrides_the_considered_actions_and_value_scale(tmp_path, 
     vec.reset()
     tuned.act(vec.to_state(0), None)
     default.act(vec.to_state(0), None)
-    assert seen == [(2, 0.5), (default.m, default.value_scale)]
+    assert seen == [
+        (2, 0.5, 0.25, "evaluate"),
+        (default.m, default.value_scale, default.heuristic_weight, default.heuristic),
+    ]
 
 
 def search_key_reaches_the_agent(tmp_path, key: str, value, default, explicit):
@@ -368,13 +395,15 @@ def test_the_named_heuristic_reaches_self_play_and_the_agent(tmp_path):
     torch.save(old, tmp_path / "old.pt")
     assert AlphaZeroAgent(tmp_path / "old.pt").heuristic == "evaluate"
     for bad in ("nope", 3, "Predicted"):
-        with pytest.raises(ValueError, match=r"heuristic must be one of \['evaluate', 'predicted'\] for tantrix_v0"):
+        with pytest.raises(
+            ValueError, match=r"heuristic must be one of \['evaluate', 'predicted', 'predicted_turn'\] for tantrix_v0"
+        ):
             AlphaZeroAgent(path, heuristic=bad)
     for config, search, match in [
         (
             "tantrix_az",
             {"heuristic": "nope"},
-            r"'search.heuristic' must be one of \['evaluate', 'predicted'\] for tantrix_v0",
+            r"'search.heuristic' must be one of \['evaluate', 'predicted', 'predicted_turn'\] for tantrix_v0",
         ),
         (
             "ataxx_az",
@@ -528,9 +557,12 @@ def test_the_az_agent_plays_where_only_what_agents_observe_differs_and_refuses_a
 def test_evaluate_and_play_take_the_az_spec(tmp_path, module):
     from training.agents.specs import spec_forms
 
-    assert "az:PATH[:SIMS][:considered=M][:value_scale=X]" in spec_forms()
+    assert "az:PATH[:SIMS][:considered=M][:value_scale=X][:heuristic_weight=W][:heuristic=NAME]" in spec_forms()
     parser = __import__(module, fromlist=["_parser"])._parser()
-    assert "az:PATH[:SIMS][:considered=M][:value_scale=X]" in " ".join(parser.format_help().split())
+    # argparse wraps the help at the terminal's width, cutting a token this long: compare without whitespace
+    assert "az:PATH[:SIMS][:considered=M][:value_scale=X][:heuristic_weight=W][:heuristic=NAME]" in "".join(
+        parser.format_help().split()
+    )
 
 
 def test_training_evaluate_and_play_run_an_az_checkpoint(tmp_path, capsys, monkeypatch):

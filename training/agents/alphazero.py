@@ -1,5 +1,5 @@
 """An AlphaZero checkpoint (or a live network) as an agent:
-``az:PATH[:SIMS][:considered=M][:value_scale=X]``.
+``az:PATH[:SIMS][:considered=M][:value_scale=X][:heuristic_weight=W][:heuristic=NAME]``.
 
 :class:`AlphaZeroAgent` plays the Gumbel search (:func:`training.search.gumbel_search`) with its
 network at ``simulations`` simulations a move, without root noise (``gumbel_scale=0``: the
@@ -41,17 +41,27 @@ AGENT_FORMAT = "tabletop_rl.alphazero.agent"
 
 #: The search settings an ``az:`` spec may override, after ``:SIMS``: option -> the
 #: :class:`AlphaZeroAgent` argument it sets.
-AZ_SPEC_OPTIONS = {"considered": "max_num_considered_actions", "value_scale": "value_scale"}
+AZ_SPEC_OPTIONS = {
+    "considered": "max_num_considered_actions",
+    "value_scale": "value_scale",
+    "heuristic_weight": "heuristic_weight",
+    "heuristic": "heuristic",
+}
 
 
 def parse_az_spec(spec: str) -> tuple[str, int | None, dict[str, Any]] | None:
-    """``"az:PATH[:SIMS][:considered=M][:value_scale=X]"`` -> ``(PATH, SIMS or None, options)``;
+    """``"az:PATH[:SIMS][:considered=M][:value_scale=X][:heuristic_weight=W][:heuristic=NAME]"``
+    -> ``(PATH, SIMS or None, options)``;
     another spec -> ``None``.
 
     SIMS is a plain integer (a path may contain ``:`` itself); the options, after it, override the
     checkpoint's ``search`` settings: ``considered`` the root's considered actions
     (``max_num_considered_actions``, an integer >= 1), ``value_scale`` sigma's scale (a number;
-    :class:`AlphaZeroAgent` checks its range). ``options`` maps each given one to its value, e.g.
+    :class:`AlphaZeroAgent` checks its range), ``heuristic_weight`` the weight in ``[0, 1]`` of the
+    game's evaluation in each searched value (a number), ``heuristic`` which evaluation (a name of
+    ``GameInfo.evaluators`` or ``evaluate``; the agent checks the game offers it; it counts only at a
+    weight above 0). ``options``
+    maps each given one to its value, e.g.
     ``"az:run/final.pt:64:value_scale=1"`` -> ``("run/final.pt", 64, {"value_scale": 1.0})``.
 
     Raises:
@@ -79,6 +89,10 @@ def parse_az_spec(spec: str) -> tuple[str, int | None, dict[str, Any]] | None:
             if not PLAIN_INT.fullmatch(value):  # as SIMS: int() alone would take 01, 1_0 and spaces
                 raise ValueError(f"agent spec {spec!r}: considered must be an integer, got {value!r}")
             options[key] = int(value)
+        elif key == "heuristic":
+            if not re.fullmatch(r"[a-z_]+", value):  # a name; the agent checks the game offers it
+                raise ValueError(f"agent spec {spec!r}: heuristic must be an evaluation's name, got {value!r}")
+            options[key] = value
         else:
             try:
                 options[key] = float(value)
@@ -91,7 +105,8 @@ def parse_az_spec(spec: str) -> tuple[str, int | None, dict[str, Any]] | None:
         rest, sims = head, int(tail)
     if not rest:
         raise ValueError(
-            f"agent spec {spec!r}: expected az:PATH[:SIMS][:considered=M][:value_scale=X] (an AlphaZero "
+            f"agent spec {spec!r}: expected "
+            "az:PATH[:SIMS][:considered=M][:value_scale=X][:heuristic_weight=W][:heuristic=NAME] (an AlphaZero "
             "checkpoint .pt of training.train, SIMS the simulations per move, 0 the raw policy)"
         )
     return rest, sims, dict(reversed(list(options.items())))
@@ -235,8 +250,11 @@ class AlphaZeroAgent(Agent):
         self.network = network
         self.evaluate = make_evaluate(network)
         self.trained_on = trained_on
-        overrides = (f":considered={self.m}" if max_num_considered_actions is not None else "") + (
-            f":value_scale={self.value_scale!r}" if value_scale is not None else ""
+        overrides = (
+            (f":considered={self.m}" if max_num_considered_actions is not None else "")
+            + (f":value_scale={self.value_scale!r}" if value_scale is not None else "")
+            + (f":heuristic_weight={self.heuristic_weight!r}" if heuristic_weight is not None else "")
+            + (f":heuristic={self.heuristic}" if heuristic is not None else "")
         )
         spec = f"az:{self.path}:{self.simulations}" if self.path else f"az:{self.simulations}"
         self.name = name or spec + overrides

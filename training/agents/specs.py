@@ -198,12 +198,15 @@ SPECS: tuple[AgentSpec, ...] = (
         _load_rllib,
     ),
     AgentSpec(
-        "az:PATH[:SIMS][:considered=M][:value_scale=X]",
+        "az:PATH[:SIMS][:considered=M][:value_scale=X][:heuristic_weight=W][:heuristic=NAME]",
         "an AlphaZero checkpoint of `training.train` (an `engine: alphazero` run's "
         "`checkpoints/final.pt`): its Gumbel search at SIMS simulations a move without noise "
         "(default: the run's `search.eval_simulations`), or with `:0` the raw policy's most "
-        "probable legal move; `considered` and `value_scale` override the run's "
-        "`search.max_num_considered_actions` and `search.value_scale`",
+        "probable legal move; `considered`, `value_scale`, `heuristic_weight` and `heuristic` override the "
+        "run's `search.max_num_considered_actions`, `search.value_scale`, `search.heuristic_weight` (the weight "
+        "in [0, 1] of the game's own evaluation in each searched value) and `search.heuristic` (which "
+        "evaluation: `evaluate` or a name of the game's `GameInfo.evaluators`, e.g. Tantrix's `predicted` "
+        "and `predicted_turn`)",
         _az,
         _load_az,
     ),
@@ -220,7 +223,8 @@ SPECS: tuple[AgentSpec, ...] = (
 
 def spec_forms() -> str:
     """The spec forms as one phrase: ``"random, greedy, mcts[:N], alphabeta[:D], robot[:N], PATH.zip[:sample],
-    rllib:PATH[:sample], az:PATH[:SIMS][:considered=M][:value_scale=X] or SHIPPED[:sample|:SIMS]"``."""
+    rllib:PATH[:sample], az:PATH[:SIMS][:considered=M][:value_scale=X][:heuristic_weight=W][:heuristic=NAME]
+    or SHIPPED[:sample|:SIMS]"``."""
     forms = [s.form for s in SPECS]
     return ", ".join(forms[:-1]) + " or " + forms[-1]
 

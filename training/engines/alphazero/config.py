@@ -87,7 +87,8 @@ class SearchConfig(Section):
         "evaluate",
         description="which of the game's evaluations heuristic_weight mixes in: 'evaluate' (its heuristics "
         "module's own) or one of the names its GameInfo.evaluators declares (Tantrix: 'predicted', the robot's "
-        "predicted final score gap, a numba pass of ~10 µs a position); used only with heuristic_weight > 0",
+        "predicted final score gap, a numba pass of ~10 µs a position; 'predicted_turn', the same once the mover "
+        "has played out its turn by the robot's choices, ~1 ms); used only with heuristic_weight > 0",
     )
     playout_cap: PlayoutCapConfig = Field(default_factory=PlayoutCapConfig, description="playout cap randomisation")
 
