@@ -181,6 +181,7 @@ def test_each_shipped_agent_plays_a_legal_game_on_its_setting(name):
     agent = make_agent(name, seed=0)
     assert isinstance(agent, {"sb3": PolicyAgent, "alphazero": AlphaZeroAgent}[a.engine]) and agent.name == name
     assert a.engine == "alphazero" or agent.deterministic
+    assert a.heuristic is None or agent.heuristic == a.heuristic  # the entry's evaluation reaches the search
     assert agent.trained_on == (a.env_id, a.env_kwargs) and agent.path == a.path
     raw = envs.make_raw(a.env_id, **a.env_kwargs)
     raw.reset(seed=0)
@@ -337,7 +338,8 @@ def _broken(tmp_path, checkpoints, over: dict) -> Path:
         ({"room_simulations": 8}, r"entry 0 \('a'\): unknown room_simulations \(the fields are: name, engine, "),
         (
             {"engine": "alphazero", "file": "a.pt"},
-            r"entry 0 \('a'\): missing room_simulations \(.*; an alphazero entry also room_simulations\)",
+            r"entry 0 \('a'\): missing room_simulations \(.*; an alphazero entry also room_simulations "
+            r"\(may have heuristic\)\)",
         ),
         (
             {"engine": "alphazero", "file": "a.zip", "room_simulations": 8},
@@ -350,6 +352,20 @@ def _broken(tmp_path, checkpoints, over: dict) -> Path:
         (
             {"engine": "alphazero", "file": "a.pt", "room_simulations": True},
             r"entry 0 \('a'\): room_simulations must be a JSON int, got True",
+        ),
+        (
+            {"engine": "alphazero", "file": "a.pt", "room_simulations": 8, "heuristic": "predicted"},
+            r"entry 0 \('a'\): heuristic must be one of \['evaluate'\] \(the evaluations of ataxx_v0\), "
+            r"got 'predicted'",
+        ),
+        (
+            {"engine": "alphazero", "file": "a.pt", "room_simulations": 8, "heuristic": 3},
+            r"entry 0 \('a'\): heuristic must be a JSON str, got 3",
+        ),
+        (
+            {"heuristic": "evaluate"},
+            r"entry 0 \('a'\): unknown heuristic \(.*alphazero entry also room_simulations "
+            r"\(may have heuristic\)\)",
         ),
         ({"seed": "0"}, r"entry 0 \('a'\): seed must be a JSON int, got '0'"),
         ({"sha256": "ABC"}, r"entry 0 \('a'\): sha256 must be 64 lower-case hex digits, got 'ABC'"),
@@ -624,6 +640,42 @@ def test_add_run_of_an_alphazero_run_ships_its_config_and_network_alone(tmp_path
     assert shipped_spec("ataxx_az", index).room_simulations == 7
     with pytest.raises(ValueError, match="room_simulations must be an integer >= 0, got -1"):
         add_run(az_run, COMMIT, index=index, room_simulations=-1)
+
+
+def test_add_run_sets_the_evaluation_a_shipped_alphazero_agent_searches_with(tmp_path, az_run, checkpoints):
+    """``add --heuristic NAME`` writes the entry's ``heuristic``: the agent made from the entry
+    searches with it (the run's ``search.heuristic`` overridden), the docs' table says so; refused
+    for an evaluation the game does not offer, for a run whose search mixes in none
+    (``heuristic_weight`` 0) and for a MaskablePPO run. Without it, no field and the run's own."""
+    import yaml
+
+    run = tmp_path / "mixed"
+    shutil.copytree(az_run, run)
+    cfg = yaml.safe_load((run / "config.yaml").read_text())
+    cfg["search"]["heuristic_weight"] = 0.5
+    (run / "config.yaml").write_text(yaml.safe_dump(cfg))
+    index = tmp_path / "shipped" / "index.json"
+    assert "heuristic" not in add_run(run, COMMIT, index=index)
+    assert shipped_spec("ataxx_az", index).heuristic is None
+    assert (
+        shipped_module.main(["add", str(run), "--commit", COMMIT, "--index", str(index), "--heuristic", "evaluate"])
+        == 0
+    )
+    entry = json.loads(index.read_text())["agents"][0]
+    assert entry["heuristic"] == "evaluate"
+    agent = shipped_spec("ataxx_az", index)
+    assert agent.heuristic == "evaluate" and agent.load(simulations=2).heuristic == "evaluate"
+    assert "AlphaZero (room: `ataxx_az:256`, searching with `evaluate`)" in shipped_markdown(index)
+    with pytest.raises(
+        ValueError,
+        match=re.escape("heuristic must be one of ['evaluate'] (the evaluations of ataxx_v0), got 'predicted'"),
+    ):
+        add_run(run, COMMIT, index=index, heuristic="predicted")
+    with pytest.raises(ValueError, match=r"searches with its network's value alone \(search.heuristic_weight 0\)"):
+        add_run(az_run, COMMIT, index=index, heuristic="evaluate")
+    with pytest.raises(ValueError, match="is a MaskablePPO run: heuristic is for AlphaZero runs only"):
+        add_run(_run(tmp_path, checkpoints), COMMIT, index=index, heuristic="evaluate")
+    assert json.loads(index.read_text())["agents"] == [entry]  # the refusals wrote nothing
 
 
 def test_an_alphazero_entry_replaces_a_ppo_entry_of_the_same_name_and_its_file(tmp_path, az_run, checkpoints):

@@ -24,7 +24,11 @@ carries them. Each entry of the index says which environment setting the agent w
 * ``summary``: one line for people;
 * ``room_simulations`` (alphazero entries only): the simulations a move of the agent the play room
   offers (:mod:`room`), a search that answers within about a second on a 2-core CPU: by
-  default :data:`ROOM_SIMULATIONS`.
+  default :data:`ROOM_SIMULATIONS`;
+* ``heuristic`` (alphazero entries only, optional): the game's evaluation the agent's search mixes
+  in, by name (``search.heuristic``, overriding the run's wherever the agent plays: the room,
+  ``training.evaluate``, ``make_agent``), where a measured tournament showed another evaluation
+  than the training's to play better; absent, the run's own.
 
 No game is named in this module: every name comes from ``index.json``.
 
@@ -90,6 +94,9 @@ FIELDS: dict[str, type] = {
 #: The fields an entry of each engine has besides :data:`FIELDS` (none other is allowed).
 ENGINE_FIELDS: dict[str, dict[str, type]] = {"sb3": {}, "alphazero": {"room_simulations": int}}
 
+#: The fields an entry of each engine may have (and may leave out).
+OPTIONAL_FIELDS: dict[str, dict[str, type]] = {"sb3": {}, "alphazero": {"heuristic": str}}
+
 #: The file suffix of each engine's shipped checkpoints.
 SUFFIX: dict[str, str] = {"sb3": ".zip", "alphazero": ".pt"}
 
@@ -136,6 +143,8 @@ class ShippedAgent:
         engine: ``"sb3"`` (a MaskablePPO ``.zip``) or ``"alphazero"`` (a stripped ``.pt``).
         room_simulations: for an alphazero agent, the simulations a move the play room gives it
             (``None`` for sb3).
+        heuristic: for an alphazero agent, the evaluation its search mixes in wherever it plays,
+            overriding its run's ``search.heuristic`` (``None``: the run's own).
     """
 
     name: str
@@ -151,6 +160,7 @@ class ShippedAgent:
     source_sha256: str = ""
     engine: str = "sb3"
     room_simulations: int | None = None
+    heuristic: str | None = None
 
     def __hash__(self) -> int:  # env_kwargs is a dict
         return hash((self.name, self.sha256))
@@ -173,8 +183,9 @@ class ShippedAgent:
         """The playing agent, refusing in ``check_env`` an environment of another id or other
         spaces, naming this agent's setting: for an sb3 agent a
         :class:`~training.agents.policy.PolicyAgent` named :attr:`name`; for an alphazero one an
-        :class:`~training.agents.alphazero.AlphaZeroAgent` (the noiseless Gumbel search) named
-        :attr:`name`, or ``NAME:SIMS`` when ``simulations`` is given.
+        :class:`~training.agents.alphazero.AlphaZeroAgent` (the noiseless Gumbel search, with
+        :attr:`heuristic` where the entry sets one) named :attr:`name`, or ``NAME:SIMS`` when
+        ``simulations`` is given.
 
         Args:
             deterministic: play the most probable legal move (default) or sample the policy (sb3
@@ -201,6 +212,7 @@ class ShippedAgent:
                 self.path,
                 simulations=simulations,
                 seed=seed,
+                heuristic=self.heuristic,
                 name=self.name if simulations is None else f"{self.name}:{simulations}",
             )
             if _plain(list(agent.trained_on)) != _plain([self.env_id, self.env_kwargs]):
@@ -283,10 +295,16 @@ def _entries(index: Path) -> list[dict]:
                 f"{where}: engine must be one of {', '.join(map(repr, ENGINE_FIELDS))}, got {engine!r}"
             )
         fields = {**FIELDS, **ENGINE_FIELDS.get(str(engine), {})}
+        optional = OPTIONAL_FIELDS.get(str(engine), {})
         missing = [k for k in fields if k not in entry]
-        extra = sorted(set(entry) - set(fields))
+        extra = sorted(set(entry) - set(fields) - set(optional))
         if missing or extra:
-            own = "; ".join(f"an {e} entry also {', '.join(f)}" for e, f in ENGINE_FIELDS.items() if f)
+            own = "; ".join(
+                f"an {e} entry also {', '.join(f)}"
+                + (f" (may have {', '.join(OPTIONAL_FIELDS[e])})" if OPTIONAL_FIELDS.get(e) else "")
+                for e, f in ENGINE_FIELDS.items()
+                if f
+            )
             raise ShippedIndexError(
                 f"{where}: "
                 + "; ".join(
@@ -295,7 +313,7 @@ def _entries(index: Path) -> list[dict]:
                 )
                 + f" (the fields are: {', '.join(FIELDS)}; {own})"
             )
-        for key, kind in fields.items():
+        for key, kind in {**fields, **{k: v for k, v in optional.items() if k in entry}}.items():
             if not isinstance(entry[key], kind) or (kind is int and isinstance(entry[key], bool)):
                 raise ShippedIndexError(f"{where}: {key} must be a JSON {kind.__name__}, got {entry[key]!r}")
         name, file = entry["name"], entry["file"]
@@ -320,9 +338,22 @@ def _entries(index: Path) -> list[dict]:
             setting_kwargs(entry["env_id"], entry["env_kwargs"])
         except (KeyError, ValueError) as e:
             raise ShippedIndexError(f"{where}: bad setting: {e}") from None
+        if "heuristic" in entry and entry["heuristic"] not in (offered := _evaluators(entry["env_id"])):
+            raise ShippedIndexError(
+                f"{where}: heuristic must be one of {offered} (the evaluations of {entry['env_id']}), "
+                f"got {entry['heuristic']!r}"
+            )
         entries.append(dict(entry))
     _ENTRIES[index] = (stat, entries)
     return entries
+
+
+def _evaluators(env_id: str) -> list[str]:
+    """The names of the evaluations a game's search may mix in (``evaluate`` and its
+    ``GameInfo.evaluators``)."""
+    from envs.core.heuristics import offered_evaluators
+
+    return list(offered_evaluators(spec(env_id).game_info()))
 
 
 def _agent(entry: dict, index: Path, verify: bool) -> ShippedAgent:
@@ -355,6 +386,7 @@ def _agent(entry: dict, index: Path, verify: bool) -> ShippedAgent:
         source_sha256=entry["source_sha256"],
         engine=entry["engine"],
         room_simulations=entry.get("room_simulations"),
+        heuristic=entry.get("heuristic"),
     )
 
 
@@ -507,7 +539,8 @@ def shipped_markdown(index: str | Path | None = None) -> str:
     for e in _entries(Path(index) if index is not None else INDEX):
         kwargs = f"`{json.dumps(e['env_kwargs'])}`" if e["env_kwargs"] else "defaults"
         if e["engine"] == "alphazero":
-            engine, steps = f"AlphaZero (room: `{e['name']}:{e['room_simulations']}`)", "positions"
+            searched = f", searching with `{e['heuristic']}`" if "heuristic" in e else ""
+            engine, steps = f"AlphaZero (room: `{e['name']}:{e['room_simulations']}`{searched})", "positions"
         else:
             engine, steps = "MaskablePPO", "timesteps"
         rows.append(
@@ -571,6 +604,7 @@ def add_run(
     index: str | Path | None = None,
     summary: str | None = None,
     room_simulations: int | None = None,
+    heuristic: str | None = None,
 ) -> dict:
     """Add (or replace) the shipped agent of a finished ``training.train`` run of the sb3 or the
     alphazero engine (the config's ``engine``).
@@ -589,14 +623,18 @@ def add_run(
         summary: the one-line summary (default: made from the config and ``report.json``).
         room_simulations: alphazero only: the simulations a move of the agent the play room
             offers (default :data:`ROOM_SIMULATIONS`, measured to answer within about a second).
+        heuristic: alphazero only: the evaluation the agent's search mixes in wherever it plays,
+            in place of the run's ``search.heuristic`` (default: the run's own; no entry field).
 
     Returns:
         The new entry.
 
     Raises:
         FileNotFoundError: a file of the run is missing. ValueError: a bad commit, a smoke run, an
-            engine that cannot be shipped, ``room_simulations`` for an sb3 run or below 0, or a
-            foreign checkpoint.
+            engine that cannot be shipped, ``room_simulations`` or ``heuristic`` for an sb3 run,
+            ``room_simulations`` below 0, a ``heuristic`` the game does not offer or for a run
+            whose search mixes in no evaluation (``search.heuristic_weight`` 0), or a foreign
+            checkpoint.
     """
     import yaml
 
@@ -615,6 +653,15 @@ def add_run(
             raise FileNotFoundError(f"{f} does not exist: is {run} a finished training.train run?")
     if engine == "sb3" and room_simulations is not None:
         raise ValueError(f"{run} is a MaskablePPO run: room_simulations is for AlphaZero runs only")
+    if engine == "sb3" and heuristic is not None:
+        raise ValueError(f"{run} is a MaskablePPO run: heuristic is for AlphaZero runs only")
+    if heuristic is not None and heuristic not in (offered := _evaluators(cfg["env_id"])):
+        raise ValueError(f"heuristic must be one of {offered} (the evaluations of {cfg['env_id']}), got {heuristic!r}")
+    if heuristic is not None and not cfg.get("search", {}).get("heuristic_weight", 0.0):
+        raise ValueError(
+            f"{run} searches with its network's value alone (search.heuristic_weight 0): a heuristic would "
+            "change nothing"
+        )
     if engine == "alphazero":
         sims = ROOM_SIMULATIONS if room_simulations is None else room_simulations
         if isinstance(sims, bool) or not isinstance(sims, int) or sims < 0:
@@ -658,6 +705,8 @@ def add_run(
     }
     if engine == "alphazero":
         entry["room_simulations"] = sims
+    if heuristic is not None:
+        entry["heuristic"] = heuristic
     old = json.loads(index.read_text()) if index.exists() else {}
     agents = [e for e in old.get("agents", []) if e.get("name") != name]
     where = next((i for i, e in enumerate(old.get("agents", [])) if e.get("name") == name), len(agents))
@@ -693,6 +742,13 @@ def main(argv: list[str] | None = None) -> int:
         help="AlphaZero runs only: the simulations a move of the agent the play room offers (default "
         f"{ROOM_SIMULATIONS}: within about a second a move on a 2-core CPU, TwixT 24x24 included)",
     )
+    add.add_argument(
+        "--heuristic",
+        default=None,
+        metavar="NAME",
+        help="AlphaZero runs only: the game's evaluation the agent's search mixes in wherever it plays, in "
+        "place of the run's search.heuristic (default: the run's own)",
+    )
     add.add_argument("--index", default=None, help=f"the index to update (default {INDEX})")
     args = p.parse_args(argv)
     try:
@@ -703,6 +759,7 @@ def main(argv: list[str] | None = None) -> int:
                 index=args.index,
                 summary=args.summary,
                 room_simulations=args.room_simulations,
+                heuristic=args.heuristic,
             )
             print(json.dumps(entry, indent=1))
         else:
