@@ -44,8 +44,6 @@ draws. Ties are broken by the robot's seeded generator, so a seed fixes every de
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from envs.core.checks import is_plain_int
@@ -292,35 +290,20 @@ def turn_end_value(state: TantrixState, player: int, budget: int = TURN_BUDGET) 
     if not is_plain_int(budget) or budget < 0:
         raise ValueError(f"turn_end_value budget must be an integer >= 0, got {budget!r}")
     c = state.clone()
-    mover = c.current_player
-    left = budget
-    while not c.is_terminal() and c.current_player == mover:
-        legal = c.legal_actions()
-        if len(legal) == 1:
-            c.apply(legal[0])
-            continue
-        if len(legal) > left:
-            break
-        left -= len(legal)
-        best, best_v = legal[0], -math.inf
-        for a in legal:
-            t = c.clone()
-            t.apply(a)
-            v = robot_value(t, mover)
-            if v > best_v:
-                best, best_v = a, v
-        c.apply(best)
+    _finish_turn(c, c.current_player, [budget], stop_when_spent=True)
     return robot_value(c, player)
 
 
-def _finish_turn(state: TantrixState, player: int, budget: list | None = None) -> None:
+def _finish_turn(state: TantrixState, player: int, budget: list | None = None, stop_when_spent: bool = False) -> None:
     """Play ``player``'s remaining placements of this turn in place, each the one after which
     :func:`robot_value` is best (first in action order on ties).
 
     ``budget`` is a one-element list counting the evaluations still allowed in this decision;
-    once it is spent, the rest of the turn is played by the greedy rule (the longest own line
-    through the placed tile, :func:`envs.tantrix.heuristics.placement_value`), so that the long
-    cascades of forced moves after the bag is empty stay cheap. Deterministic either way."""
+    once a choice would spend more than is left, the rest of the turn is played by the greedy
+    rule (the longest own line through the placed tile,
+    :func:`envs.tantrix.heuristics.placement_value`), so that the long cascades of forced moves
+    after the bag is empty stay cheap, or with ``stop_when_spent`` not played at all (the turn
+    stops there: :func:`turn_end_value`). Deterministic either way."""
     from envs.tantrix.heuristics import placement_value
 
     while not state.is_terminal() and state.current_player == player:
@@ -330,6 +313,8 @@ def _finish_turn(state: TantrixState, player: int, budget: list | None = None) -
             continue
         best, best_v = legal[0], -1e18
         if budget is not None and budget[0] < len(legal):
+            if stop_when_spent:
+                return
             colour = state.colour_of(player)
             for a in legal:
                 v: float = placement_value(state, a, colour)
